@@ -1,0 +1,357 @@
+"""The ten browser actions: their parameters, validation and answers.
+
+This module is the single source of truth for what an agent may ask. The HTTP schema, the MCP
+tool schemas and the command-line verbs are all derived from :data:`ACTIONS`.
+
+Validation follows one rule set for every caller: strings are trimmed and an empty string
+counts as absent, unknown keys are dropped, and every refusal says what to change and ends
+with "Nothing was sent.". Only the normalized parameters ever reach a provider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import (
+    AnyUrl,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from . import data
+from .base import WireModel
+from .errors import InvalidActionError
+from .limits import ACTION_TIMEOUT_S, OPEN_TIMEOUT_S
+
+ActionName = Literal[
+    "browser.open",
+    "browser.snapshot",
+    "browser.click",
+    "browser.type",
+    "browser.scroll",
+    "browser.back",
+    "browser.forward",
+    "browser.inspect",
+    "browser.capture",
+    "browser.resize",
+]
+ViewportMode = Literal["mobile", "tablet", "desktop", "fill"]
+ScrollDirection = Literal["up", "down", "top", "bottom"]
+
+VIEWPORT_MODES: tuple[str, ...] = ("mobile", "tablet", "desktop", "fill")
+SCROLL_DIRECTIONS: tuple[str, ...] = ("up", "down", "top", "bottom")
+
+_SELECTOR_HELP = "CSS selector of one element, as listed by the latest browser.snapshot."
+_url_adapter: TypeAdapter[AnyUrl] = TypeAdapter(AnyUrl)
+
+
+def _refuse(message: str) -> PydanticCustomError:
+    return PydanticCustomError("invalid_action", f"{message} Nothing was sent.")
+
+
+def _text(value: object) -> str | None:
+    """A trimmed non-empty string, else ``None``: blanks and non-strings count as absent."""
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def _viewport(value: object, *, required: bool) -> str | None:
+    mode = _text(value)
+    if mode is None:
+        if required:
+            raise _refuse("viewport is required for browser.resize.")
+        return None
+    if mode not in VIEWPORT_MODES:
+        raise _refuse("viewport must be mobile, tablet, desktop, or fill.")
+    return mode
+
+
+def _fields(raw: object) -> Mapping[str, Any]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise _refuse("parameters must be an object.")
+    return raw
+
+
+def _present(**values: object) -> dict[str, object]:
+    return {key: value for key, value in values.items() if value is not None}
+
+
+class Parameters(WireModel):
+    """Base of every action's parameters. Unknown keys are dropped, never forwarded."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class OpenParameters(Parameters):
+    url: str = Field(description="Absolute http(s) URL to load, e.g. https://example.com/.")
+    viewport: ViewportMode | None = Field(
+        None, description="Viewport to use: mobile, tablet, desktop, or fill. Omit to keep it."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        source = _fields(raw)
+        viewport = _viewport(source.get("viewport"), required=False)
+        url = _text(source.get("url"))
+        if url is None:
+            raise _refuse("url is required for browser.open.")
+        try:
+            parsed = _url_adapter.validate_python(url)
+        except ValidationError:
+            raise _refuse("url must be an absolute http(s) URL.") from None
+        if parsed.scheme not in ("http", "https"):
+            raise _refuse("url must use http or https.")
+        return _present(url=str(parsed), viewport=viewport)
+
+
+class SnapshotParameters(Parameters):
+    selector: str | None = Field(
+        None, description="CSS selector to scope the snapshot to one part of the page."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        return _present(selector=_text(_fields(raw).get("selector")))
+
+
+class ClickParameters(Parameters):
+    selector: str | None = Field(None, description=_SELECTOR_HELP)
+    text: str | None = Field(
+        None, description="Visible label or accessible name of the element to click."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        source = _fields(raw)
+        selector, text = _text(source.get("selector")), _text(source.get("text"))
+        if selector is None and text is None:
+            raise _refuse("browser.click requires selector or text.")
+        return _present(selector=selector, text=text)
+
+
+class TypeParameters(Parameters):
+    selector: str = Field(description=_SELECTOR_HELP)
+    value: str = Field(description="Text to put in the field; it replaces what is there.")
+    submit: bool = Field(False, description="Press Enter after typing.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        source = _fields(raw)
+        selector = _text(source.get("selector"))
+        if selector is None:
+            raise _refuse("selector is required for browser.type.")
+        value = source.get("value")
+        if not isinstance(value, str):
+            raise _refuse("value is required for browser.type.")
+        return {"selector": selector, "value": value, "submit": source.get("submit") is True}
+
+
+class ScrollParameters(Parameters):
+    direction: ScrollDirection | None = Field(
+        None, description="up or down by one screen, or to the top or bottom of the page."
+    )
+    selector: str | None = Field(None, description="Scroll this element into view instead.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        source = _fields(raw)
+        selector, direction = _text(source.get("selector")), _text(source.get("direction"))
+        if selector is None and direction is None:
+            raise _refuse("browser.scroll requires direction or selector.")
+        if direction is not None and direction not in SCROLL_DIRECTIONS:
+            raise _refuse("direction must be up, down, top, or bottom.")
+        return _present(selector=selector, direction=direction)
+
+
+class NoParameters(Parameters):
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        _fields(raw)
+        return {}
+
+
+class BackParameters(NoParameters):
+    pass
+
+
+class ForwardParameters(NoParameters):
+    pass
+
+
+class InspectParameters(Parameters):
+    selector: str = Field(description=_SELECTOR_HELP)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        selector = _text(_fields(raw).get("selector"))
+        if selector is None:
+            raise _refuse("selector is required for browser.inspect.")
+        return {"selector": selector}
+
+
+class CaptureParameters(Parameters):
+    label: str | None = Field(
+        None, description="Short name for the image file, e.g. login-form."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        return _present(label=_text(_fields(raw).get("label")))
+
+
+class ResizeParameters(Parameters):
+    viewport: ViewportMode = Field(
+        description="mobile (390x844), tablet (820x1180), desktop (1280x800), or fill (the window)."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, raw: object) -> dict[str, object]:
+        return {"viewport": _viewport(_fields(raw).get("viewport"), required=True)}
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action: its wire name, parameter and answer models, deadline and description."""
+
+    name: ActionName
+    parameters: type[Parameters]
+    data: type[data.Data]
+    description: str
+    timeout_s: float = ACTION_TIMEOUT_S
+
+    @property
+    def verb(self) -> str:
+        """The short name: ``open`` for ``browser.open``; the CLI verb and client method."""
+        return self.name.removeprefix("browser.")
+
+    @property
+    def tool_name(self) -> str:
+        """The MCP tool name: ``browser_open``."""
+        return self.name.replace(".", "_")
+
+
+ACTIONS: dict[str, ActionSpec] = {
+    spec.name: spec
+    for spec in (
+        ActionSpec(
+            "browser.open",
+            OpenParameters,
+            data.OpenData,
+            "Load a URL in the browser. Returns url, title, settled (false if the page was "
+            "still loading when the wait ended) and viewport.",
+            timeout_s=OPEN_TIMEOUT_S,
+        ),
+        ActionSpec(
+            "browser.snapshot",
+            SnapshotParameters,
+            data.SnapshotData,
+            "Read the page: visible text, interactive elements (each with a CSS selector that "
+            "matches exactly that element), scroll position and console problems. Take one "
+            "before clicking or typing, and again after the page changes.",
+        ),
+        ActionSpec(
+            "browser.click",
+            ClickParameters,
+            data.ClickData,
+            "Click one element, by selector from the latest snapshot or by its visible text. "
+            "Refuses when the selector or text matches more than one element.",
+        ),
+        ActionSpec(
+            "browser.type",
+            TypeParameters,
+            data.TypeData,
+            "Fill a text field (by selector from the latest snapshot) with value, replacing "
+            "its content; submit presses Enter afterwards.",
+        ),
+        ActionSpec(
+            "browser.scroll",
+            ScrollParameters,
+            data.ScrollData,
+            "Scroll the page up or down by one screen, to the top or bottom, or bring an "
+            "element into view. Returns the new scroll position.",
+        ),
+        ActionSpec(
+            "browser.back",
+            BackParameters,
+            data.NavigationData,
+            "Go back one page in history. Returns the url and title now shown.",
+        ),
+        ActionSpec(
+            "browser.forward",
+            ForwardParameters,
+            data.NavigationData,
+            "Go forward one page in history. Returns the url and title now shown.",
+        ),
+        ActionSpec(
+            "browser.inspect",
+            InspectParameters,
+            data.InspectData,
+            "Describe one element: tag, label, position and size, whether it is in view, and "
+            "its computed styles.",
+        ),
+        ActionSpec(
+            "browser.capture",
+            CaptureParameters,
+            data.CaptureData,
+            "Take a PNG screenshot of the viewport. When the project directory is known the "
+            "image is saved under .browserhost/captures/ and its path returned.",
+        ),
+        ActionSpec(
+            "browser.resize",
+            ResizeParameters,
+            data.ResizeData,
+            "Change the viewport to mobile, tablet, desktop or fill.",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class ActionCall:
+    """A validated action: the only form in which an action reaches a provider."""
+
+    spec: ActionSpec
+    parameters: Parameters
+
+    @property
+    def name(self) -> ActionName:
+        return self.spec.name
+
+
+def normalize(action: object, parameters: object = None) -> ActionCall:
+    """Validate an agent's action; raise :class:`InvalidActionError` with a message to act on."""
+    spec = ACTIONS.get(action) if isinstance(action, str) else None
+    if spec is None:
+        raise InvalidActionError(
+            "Unknown browser action; use one of " + ", ".join(ACTIONS) + ". Nothing was sent."
+        )
+    try:
+        return ActionCall(spec, spec.parameters.model_validate(parameters))
+    except ValidationError as exc:
+        raise InvalidActionError(_first_message(exc)) from None
+
+
+def _first_message(exc: ValidationError) -> str:
+    error = exc.errors(include_url=False)[0]
+    if error["type"] == "invalid_action":
+        return error["msg"]
+    where = ".".join(str(part) for part in error["loc"]) or "parameters"
+    return f"{where}: {error['msg']}. Nothing was sent."

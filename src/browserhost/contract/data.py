@@ -1,0 +1,137 @@
+"""What a provider answers in ``data`` for each action.
+
+The host hands ``data`` to the agent as the provider produced it; these models document the
+shapes every built-in provider answers and give Python callers typed results. Optional fields
+are present only where they apply. Unknown fields are kept, so a provider may add its own.
+"""
+
+from typing import Literal
+
+from pydantic import ConfigDict, Field, model_serializer
+
+from .base import WireModel
+
+ViewportMode = Literal["mobile", "tablet", "desktop", "fill"]
+
+
+class Data(WireModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class Viewport(Data):
+    """The page's viewport. ``fill`` follows the window and has no fixed size."""
+
+    mode: Literal["mobile", "tablet", "desktop", "fill", "custom"]
+    width: int | None = Field(description="CSS pixels; null for fill.")
+    height: int | None = Field(description="CSS pixels; null for fill.")
+
+    @model_serializer(mode="plain")
+    def _always_sized(self) -> dict[str, object]:
+        # null sizes carry meaning ("fill"), so they survive exclude_none.
+        return {"mode": self.mode, "width": self.width, "height": self.height}
+
+
+VIEWPORT_SIZES: dict[str, tuple[int, int]] = {
+    "mobile": (390, 844),
+    "tablet": (820, 1180),
+    "desktop": (1280, 800),
+}
+
+
+class Bounds(Data):
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+class Element(Data):
+    """An interactive element. ``selector`` matches exactly this element when snapshotted."""
+
+    selector: str
+    tag: str
+    bounds: Bounds
+    in_viewport: bool | None = None
+    type: str | None = None
+    role: str | None = None
+    label: str | None = None
+    disabled: bool | None = None
+    missing_accessible_name: bool | None = None
+
+
+class ConsoleProblem(Data):
+    level: Literal["error", "warning"]
+    text: str
+
+
+class OpenData(Data):
+    url: str
+    title: str
+    opened: Literal[True] = True
+    settled: bool = Field(description="False when the load had not finished in time; not a failure.")
+    viewport: Viewport
+
+
+class SnapshotData(Data):
+    url: str
+    title: str
+    scope: str = Field(description='"page", or the selector the snapshot was scoped to.')
+    scroll_y: int
+    max_scroll_y: int
+    text: str
+    elements: list[Element]
+    viewport: Viewport
+    console_problems: list[ConsoleProblem] = Field(default_factory=list)
+    text_truncated: bool | None = None
+    text_total_chars: int | None = None
+    elements_truncated: bool | None = None
+    interactive_elements_on_page: int | None = None
+
+
+class ClickData(Data):
+    clicked: str
+    label: str
+    url: str
+
+
+class TypeData(Data):
+    selector: str
+    url: str
+
+
+class ScrollData(Data):
+    scroll_y: int
+    max_scroll_y: int
+    at_top: bool
+    at_bottom: bool
+    scrolled_to: str | None = None
+    direction: str | None = None
+
+
+class NavigationData(Data):
+    url: str
+    title: str
+
+
+class InspectData(Data):
+    selector: str
+    tag: str
+    label: str
+    bounds: Bounds
+    in_viewport: bool
+    styles: dict[str, str]
+
+
+class CaptureData(Data):
+    base64: str
+    mime: str
+    width: int
+    height: int
+    url: str
+    title: str
+    viewport: Viewport
+    path: str | None = Field(None, description="Where the host saved the image, when it did.")
+
+
+class ResizeData(Data):
+    viewport: Viewport

@@ -1,0 +1,165 @@
+"""The one exception tree of browserhost, and the wire codes it maps to.
+
+Every failure an agent can see has a code and an HTTP status. The tree groups codes by what
+the caller may assume about the browser::
+
+    BrowserhostError                       code, status, message, may_have_run
+    ├── NothingRanError                    the request never reached a provider
+    │   ├── InvalidActionError             INVALID_ACTION        400
+    │   ├── InvalidSelectionError          INVALID_SELECTION     400
+    │   ├── NoProviderError                NO_PROVIDER           409
+    │   ├── ProviderNotFoundError          PROVIDER_NOT_FOUND    404
+    │   ├── CatalogUnavailableError        CATALOG_UNAVAILABLE   503
+    │   ├── SelectionUnavailableError      SELECTION_UNAVAILABLE 503
+    │   ├── ProviderUnavailableError       PROVIDER_UNAVAILABLE  503
+    │   ├── ActionCancelledError           CANCELLED             499
+    │   └── UnsupportedError               UNSUPPORTED           501
+    ├── ProviderRejectedError              PROVIDER_REJECTED     400  the provider said no
+    └── MayHaveRunError                    the request was handed over; the page may have changed
+        ├── RequestFailedError             REQUEST_FAILED        504
+        └── UnknownResultError             UNKNOWN_RESULT        502
+
+``may_have_run`` is true exactly for the last branch: the host never replays such a request and
+never describes it as "nothing changed".
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+
+class ErrorCode(StrEnum):
+    INVALID_ACTION = "INVALID_ACTION"
+    INVALID_SELECTION = "INVALID_SELECTION"
+    NO_PROVIDER = "NO_PROVIDER"
+    PROVIDER_NOT_FOUND = "PROVIDER_NOT_FOUND"
+    CATALOG_UNAVAILABLE = "CATALOG_UNAVAILABLE"
+    SELECTION_UNAVAILABLE = "SELECTION_UNAVAILABLE"
+    PROVIDER_UNAVAILABLE = "PROVIDER_UNAVAILABLE"
+    CANCELLED = "CANCELLED"
+    UNSUPPORTED = "UNSUPPORTED"
+    PROVIDER_REJECTED = "PROVIDER_REJECTED"
+    REQUEST_FAILED = "REQUEST_FAILED"
+    UNKNOWN_RESULT = "UNKNOWN_RESULT"
+
+
+class BrowserhostError(Exception):
+    """A failure with a contract code. ``str(error)`` is the text an agent reads."""
+
+    code: ClassVar[ErrorCode]
+    status: ClassVar[int]
+    may_have_run: ClassVar[bool] = False
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    @property
+    def error(self) -> str:
+        """The wire name of the message (``{ok: false, code, error}``)."""
+        return self.message
+
+    def to_wire(self) -> dict[str, object]:
+        return {"ok": False, "code": self.code.value, "error": self.message}
+
+
+class NothingRanError(BrowserhostError):
+    """The request never reached a provider: the page is as it was."""
+
+
+class InvalidActionError(NothingRanError):
+    code = ErrorCode.INVALID_ACTION
+    status = 400
+
+
+class InvalidSelectionError(NothingRanError):
+    code = ErrorCode.INVALID_SELECTION
+    status = 400
+
+
+class NoProviderError(NothingRanError):
+    code = ErrorCode.NO_PROVIDER
+    status = 409
+
+
+class ProviderNotFoundError(NothingRanError):
+    code = ErrorCode.PROVIDER_NOT_FOUND
+    status = 404
+
+
+class CatalogUnavailableError(NothingRanError):
+    code = ErrorCode.CATALOG_UNAVAILABLE
+    status = 503
+
+
+class SelectionUnavailableError(NothingRanError):
+    code = ErrorCode.SELECTION_UNAVAILABLE
+    status = 503
+
+
+class ProviderUnavailableError(NothingRanError):
+    code = ErrorCode.PROVIDER_UNAVAILABLE
+    status = 503
+
+
+class ActionCancelledError(NothingRanError):
+    code = ErrorCode.CANCELLED
+    status = 499
+
+
+class UnsupportedError(NothingRanError):
+    code = ErrorCode.UNSUPPORTED
+    status = 501
+
+
+class ProviderRejectedError(BrowserhostError):
+    """The provider answered ``ok: false``; the message is the provider's own text."""
+
+    code = ErrorCode.PROVIDER_REJECTED
+    status = 400
+
+
+class MayHaveRunError(BrowserhostError):
+    """The request was handed to the provider and then lost: the page may have changed."""
+
+    may_have_run = True
+
+
+class RequestFailedError(MayHaveRunError):
+    code = ErrorCode.REQUEST_FAILED
+    status = 504
+
+
+class UnknownResultError(MayHaveRunError):
+    code = ErrorCode.UNKNOWN_RESULT
+    status = 502
+
+
+ERRORS_BY_CODE: dict[ErrorCode, type[BrowserhostError]] = {
+    cls.code: cls
+    for cls in (
+        InvalidActionError,
+        InvalidSelectionError,
+        NoProviderError,
+        ProviderNotFoundError,
+        CatalogUnavailableError,
+        SelectionUnavailableError,
+        ProviderUnavailableError,
+        ActionCancelledError,
+        UnsupportedError,
+        ProviderRejectedError,
+        RequestFailedError,
+        UnknownResultError,
+    )
+}
+
+
+def error_from_wire(code: str, message: str) -> BrowserhostError:
+    """Rebuild the typed error from a ``{code, error}`` answer (used by clients)."""
+    try:
+        cls = ERRORS_BY_CODE[ErrorCode(code)]
+    except ValueError:
+        cls = UnknownResultError
+        message = f"{code}: {message}"
+    return cls(message)

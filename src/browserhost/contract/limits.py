@@ -1,0 +1,35 @@
+"""Named limits of the browser provider contract.
+
+Every number a provider author or an agent may run into lives here, so the host, the SDK and
+the docs quote one value.
+"""
+
+from typing import Final
+
+OPEN_TIMEOUT_S: Final = 45.0
+"""How long ``browser.open`` may take before the host gives up on the answer."""
+
+ACTION_TIMEOUT_S: Final = 20.0
+"""How long every other action may take."""
+
+ANSWER_MAX_BYTES: Final = 12_000_000
+"""The largest provider answer the host reads; a screenshot is the biggest one expected."""
+
+REQUEST_BODY_MAX_BYTES: Final = 1024 * 1024
+"""The largest request body the HTTP API accepts."""
+
+ERROR_TEXT_MAX: Final = 2_000
+"""A provider's ``ok: false`` error text is 1..2,000 characters."""
+
+PROVIDER_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+PROVIDER_NAME_MAX: Final = 200
+
+PROVIDER_PATH: Final = "/browser-control"
+"""Where a loopback provider service receives actions when its endpoint is a bare origin."""
+
+AGENT_HOLD_S: Final = 30.0
+"""How long the agent holds the surface after each action."""
+
+SNAPSHOT_TEXT_MAX: Final = 20_000
+SNAPSHOT_ELEMENTS_MAX: Final = 250
+CAPTURE_LABEL_MAX: Final = 64

@@ -1,0 +1,11 @@
+"""What a provider author needs: the provider interface, request parsing and limits.
+
+Importing this package imports only the contract (pydantic); :func:`serve` loads its web
+server when called.
+"""
+
+from browserhost.contract import Context, ProviderRequest
+
+from .provider import ActionFailed, Provider, refusal
+
+__all__ = ["ActionFailed", "Context", "Provider", "ProviderRequest", "refusal"]

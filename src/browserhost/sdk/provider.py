@@ -1,0 +1,111 @@
+"""The provider interface: what a provider author subclasses.
+
+A provider is one async method per action. Each method gets the validated parameters and the
+caller's context, and returns the action's ``data`` model; it raises :class:`ActionFailed`
+with a message the agent can act on ("No element matches #save; take a new snapshot") when
+the action cannot be done. :meth:`Provider.answer` turns both into the wire answer, so the
+same object serves in-process and behind :func:`browserhost.sdk.serve`.
+
+A provider declares the actions it supports in ``actions``; the host refuses the others
+before sending them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
+
+from browserhost.contract import ACTIONS, Context, ProviderRequest
+from browserhost.contract import actions as params
+from browserhost.contract import data
+from browserhost.contract.limits import ERROR_TEXT_MAX
+
+Answer = dict[str, Any]
+Handler = Callable[[ProviderRequest], Awaitable[object]]
+
+
+class ActionFailed(Exception):  # noqa: N818  # reads as what happened: raise ActionFailed("...")
+    """The action could not be done; the message goes to the agent as ``ok: false``."""
+
+
+class Provider:
+    """Base class for a browser provider. Override the actions you support."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    actions: ClassVar[frozenset[str]] = frozenset(ACTIONS)
+
+    async def answer(self, request: ProviderRequest) -> Answer:
+        """Run one request and return the wire answer. Never raises :class:`ActionFailed`."""
+        method = getattr(self, ACTIONS[request.action].verb)
+        try:
+            result: data.Data = await method(request.parameters, request.context)
+        except ActionFailed as exc:
+            return refusal(str(exc))
+        return {"ok": True, "data": result.to_wire()}
+
+    def registration(self) -> dict[str, Any]:
+        """The record the host's catalog installs for this provider."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "provides": ["browser"],
+            "actions": sorted(self.actions),
+            "answer": self.answer,
+            "close": self.aclose,
+        }
+
+    async def aclose(self) -> None:
+        """Release browsers and other resources. Called when the host stops."""
+
+    async def open(self, parameters: params.OpenParameters, context: Context) -> data.OpenData:
+        raise ActionFailed("This provider does not support browser.open.")
+
+    async def snapshot(
+        self, parameters: params.SnapshotParameters, context: Context
+    ) -> data.SnapshotData:
+        raise ActionFailed("This provider does not support browser.snapshot.")
+
+    async def click(self, parameters: params.ClickParameters, context: Context) -> data.ClickData:
+        raise ActionFailed("This provider does not support browser.click.")
+
+    async def type(self, parameters: params.TypeParameters, context: Context) -> data.TypeData:
+        raise ActionFailed("This provider does not support browser.type.")
+
+    async def scroll(
+        self, parameters: params.ScrollParameters, context: Context
+    ) -> data.ScrollData:
+        raise ActionFailed("This provider does not support browser.scroll.")
+
+    async def back(
+        self, parameters: params.BackParameters, context: Context
+    ) -> data.NavigationData:
+        raise ActionFailed("This provider does not support browser.back.")
+
+    async def forward(
+        self, parameters: params.ForwardParameters, context: Context
+    ) -> data.NavigationData:
+        raise ActionFailed("This provider does not support browser.forward.")
+
+    async def inspect(
+        self, parameters: params.InspectParameters, context: Context
+    ) -> data.InspectData:
+        raise ActionFailed("This provider does not support browser.inspect.")
+
+    async def capture(
+        self, parameters: params.CaptureParameters, context: Context
+    ) -> data.CaptureData:
+        raise ActionFailed("This provider does not support browser.capture.")
+
+    async def resize(
+        self, parameters: params.ResizeParameters, context: Context
+    ) -> data.ResizeData:
+        raise ActionFailed("This provider does not support browser.resize.")
+
+
+def refusal(message: str) -> Answer:
+    """An ``ok: false`` answer, with the text cut to the contract's limit."""
+    text = message.strip() or "The action failed."
+    if len(text) > ERROR_TEXT_MAX:
+        text = text[: ERROR_TEXT_MAX - 1] + "…"
+    return {"ok": False, "error": text}
