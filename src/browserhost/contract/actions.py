@@ -206,9 +206,7 @@ class InspectParameters(Parameters):
 
 
 class CaptureParameters(Parameters):
-    label: str | None = Field(
-        None, description="Short name for the image file, e.g. login-form."
-    )
+    label: str | None = Field(None, description="Short name for the image file, e.g. login-form.")
 
     @model_validator(mode="before")
     @classmethod

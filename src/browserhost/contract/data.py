@@ -68,7 +68,7 @@ class OpenData(Data):
     url: str
     title: str
     opened: Literal[True] = True
-    settled: bool = Field(description="False when the load had not finished in time; not a failure.")
+    settled: bool = Field(description="False when loading had not finished in time; not an error.")
     viewport: Viewport
 
 

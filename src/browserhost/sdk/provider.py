@@ -15,16 +15,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
-from browserhost.contract import ACTIONS, Context, ProviderRequest
+from browserhost.contract import ACTIONS, Context, ProviderRequest, data
 from browserhost.contract import actions as params
-from browserhost.contract import data
 from browserhost.contract.limits import ERROR_TEXT_MAX
 
 Answer = dict[str, Any]
 Handler = Callable[[ProviderRequest], Awaitable[object]]
 
 
-class ActionFailed(Exception):  # noqa: N818  # reads as what happened: raise ActionFailed("...")
+class ActionFailed(Exception):  # reads as what happened: raise ActionFailed("...")
     """The action could not be done; the message goes to the agent as ``ok: false``."""
 
 

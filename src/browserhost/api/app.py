@@ -1,0 +1,85 @@
+"""The web application: the API routes behind the auth gate, and the host's lifetime."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from browserhost.contract.errors import (
+    BrowserhostError,
+    InvalidActionError,
+    InvalidSelectionError,
+)
+from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
+from browserhost.host import Host
+
+from .auth import AuthGate, BodyTooLargeError
+from .routes import ACTIONS_ROUTE, router
+
+
+def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> FastAPI:
+    """An ASGI app serving ``host``; the host is closed when the app shuts down."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await host.aclose()
+
+    app = FastAPI(
+        title="browserhost",
+        summary="One browser tool for AI agents, any browser behind it.",
+        lifespan=lifespan,
+    )
+    app.state.host = host
+    app.include_router(router)
+    app.add_exception_handler(BrowserhostError, _coded_error)
+    app.add_exception_handler(RequestValidationError, _invalid_body)
+    app.add_exception_handler(BodyTooLargeError, _too_large)
+    app.add_middleware(AuthGate, token=token, allowed_hosts=allowed_hosts)
+    return app
+
+
+def _refusal(request: Request, error: BrowserhostError) -> JSONResponse:
+    body: dict[str, object] = {"error": error.message, "code": error.code.value}
+    if request.url.path == ACTIONS_ROUTE:
+        body = {"ok": False, **body}
+    return JSONResponse(body, status_code=error.status)
+
+
+async def _coded_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, BrowserhostError)  # registered for this class only
+    return _refusal(request, exc)
+
+
+async def _invalid_body(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)  # registered for this class only
+    problem = exc.errors()[0] if exc.errors() else {}
+    where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
+    detail = f"{where or 'body'}: {problem.get('msg', 'invalid')}"
+    if request.url.path == ACTIONS_ROUTE:
+        error: BrowserhostError = InvalidActionError(
+            f"Send {{action, parameters, context, providerId}} as JSON ({detail}). "
+            "Nothing was sent."
+        )
+    else:
+        error = InvalidSelectionError(
+            f'Send {{"id": "<provider id>"}} as JSON ({detail}). The selection was not changed.'
+        )
+    return _refusal(request, error)
+
+
+async def _too_large(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse(
+        {
+            "ok": False,
+            "code": "BODY_TOO_LARGE",
+            "error": f"The body is over {REQUEST_BODY_MAX_BYTES} bytes.",
+        },
+        status_code=413,
+    )

@@ -1,0 +1,118 @@
+"""The gate in front of every ``/api`` and ``/mcp`` route.
+
+In order: the Host header must name this machine or a host the user allowed (a DNS-rebinding
+guard, 421); a request with an ``Origin`` must come from the host's own origin (403); the
+bearer token must match, compared in constant time (401); a body must be JSON (415) and at
+most 1 MiB (413), checked before anything parses it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
+
+PROTECTED_PREFIXES = ("/api", "/mcp")
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+class BodyTooLargeError(Exception):
+    pass
+
+
+def _hostname(authority: str) -> str | None:
+    try:
+        return urlsplit(f"//{authority}").hostname
+    except ValueError:
+        return None
+
+
+class AuthGate:
+    def __init__(self, app: ASGIApp, token: str, allowed_hosts: Iterable[str] = ()) -> None:
+        self.app = app
+        self._token = token.encode()
+        self._hosts = LOOPBACK_NAMES | {name.lower() for name in allowed_hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(PROTECTED_PREFIXES):
+            await self.app(scope, receive, send)
+            return
+        headers = {
+            key.decode("latin-1"): value.decode("latin-1") for key, value in scope["headers"]
+        }
+        refusal = self._refusal(scope["method"], headers)
+        if refusal is not None:
+            status, code, message = refusal
+            await _answer(send, status, code, message)
+            return
+        await self.app(scope, _capped(receive), send)
+
+    def _refusal(self, method: str, headers: dict[str, str]) -> tuple[int, str, str] | None:
+        authority = headers.get("host", "")
+        if _hostname(authority) not in self._hosts:
+            return (
+                421,
+                "HOST_NOT_ALLOWED",
+                (
+                    f"Host {authority!r} is not allowed. Use 127.0.0.1 or localhost, or start the "
+                    "server with --allow-host NAME."
+                ),
+            )
+        origin = headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc.lower() != authority.lower():
+            return 403, "ORIGIN_NOT_ALLOWED", "Cross-origin requests are refused."
+        scheme, _, supplied = headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(supplied.encode(), self._token):
+            return (
+                401,
+                "UNAUTHORIZED",
+                ("Send Authorization: Bearer <token>; browserhost serve prints where it is."),
+            )
+        if method in ("POST", "PUT", "PATCH"):
+            media = headers.get("content-type", "").split(";")[0].strip().lower()
+            if media != "application/json":
+                return (
+                    415,
+                    "UNSUPPORTED_MEDIA_TYPE",
+                    "Send the body as Content-Type: application/json.",
+                )
+            length = headers.get("content-length", "")
+            if length.isdigit() and int(length) > REQUEST_BODY_MAX_BYTES:
+                return 413, "BODY_TOO_LARGE", f"The body is over {REQUEST_BODY_MAX_BYTES} bytes."
+        return None
+
+
+def _capped(receive: Receive) -> Receive:
+    """Count body bytes as they arrive, for bodies sent without a Content-Length."""
+    seen = 0
+
+    async def read() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > REQUEST_BODY_MAX_BYTES:
+                raise BodyTooLargeError
+        return message
+
+    return read
+
+
+async def _answer(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"ok": False, "code": code, "error": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

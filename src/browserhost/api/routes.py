@@ -1,0 +1,64 @@
+"""The three routes of the browser provider API."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from browserhost.contract import Context
+from browserhost.host import Host
+
+from .schemas import (
+    ActionAnswer,
+    ActionRefusal,
+    ActionRequestBody,
+    ProvidersAnswer,
+    SelectionAnswer,
+    SelectionBody,
+    refusals,
+)
+
+PROVIDERS_ROUTE = "/api/browser-providers"
+SELECTION_ROUTE = "/api/browser-providers/selection"
+ACTIONS_ROUTE = "/api/browser-providers/actions"
+_GATE = (401, 403, 413, 415, 421)
+
+router = APIRouter()
+
+
+def get_host(request: Request) -> Host:
+    host: Host = request.app.state.host
+    return host
+
+
+HostDep = Annotated[Host, Depends(get_host)]
+
+
+@router.get(PROVIDERS_ROUTE, response_model=ProvidersAnswer, responses=refusals(503, *_GATE))
+async def list_providers(host: HostDep) -> dict[str, object]:
+    """The reachable browser providers and which one is selected."""
+    return host.providers().to_wire()
+
+
+@router.put(
+    SELECTION_ROUTE, response_model=SelectionAnswer, responses=refusals(400, 404, 503, *_GATE)
+)
+async def select_provider(body: SelectionBody, host: HostDep) -> dict[str, object]:
+    """Choose the provider that answers actions sent without a providerId."""
+    return {"selectedId": host.select(body.id)}
+
+
+@router.post(
+    ACTIONS_ROUTE,
+    response_model=ActionAnswer,
+    responses=refusals(400, 404, 409, 499, 501, 502, 503, 504, model=ActionRefusal)
+    | refusals(*_GATE),
+)
+async def run_action(body: ActionRequestBody, host: HostDep) -> Any:
+    """Run one browser action on the selected provider (or ``providerId``)."""
+    outcome = await host.dispatch(
+        body.action, body.parameters, Context.read(body.context), body.provider_id
+    )
+    return JSONResponse(outcome.to_wire())

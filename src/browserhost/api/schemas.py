@@ -1,0 +1,65 @@
+"""Request and answer bodies of the HTTP API, for validation and the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field
+
+from browserhost.contract import ACTIONS, ErrorCode
+from browserhost.contract.base import WireModel
+
+
+class ActionRequestBody(WireModel):
+    """One agent action. ``parameters`` are checked against the action's own rules."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    action: str = Field(json_schema_extra={"enum": list(ACTIONS)})
+    parameters: dict[str, Any] | None = None
+    context: dict[str, Any] | None = Field(
+        None, description="{directory, sessionId}: where the action comes from; null if unknown."
+    )
+    provider_id: str | None = Field(None, description="Use this provider for this call only.")
+
+
+class SelectionBody(WireModel):
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+
+
+class ProviderRow(WireModel):
+    id: str
+    name: str
+    surface: bool
+
+
+class ProvidersAnswer(WireModel):
+    providers: list[ProviderRow]
+    selected_id: str | None
+
+
+class SelectionAnswer(WireModel):
+    selected_id: str
+
+
+class ActionAnswer(WireModel):
+    ok: Literal[True]
+    provider_id: str
+    data: dict[str, Any]
+
+
+class ActionRefusal(WireModel):
+    ok: Literal[False]
+    code: ErrorCode
+    error: str
+
+
+class Refusal(WireModel):
+    code: str
+    error: str
+
+
+def refusals(*statuses: int, model: type[WireModel] = Refusal) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": model} for status in statuses}

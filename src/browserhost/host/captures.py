@@ -1,0 +1,60 @@
+"""Saving ``browser.capture`` images into the project the agent works in.
+
+Images go to ``<directory>/.browserhost/captures/<timestamp>-<label>.<ext>``. The label is
+reduced to safe characters and bounded, and the final path must resolve inside that folder,
+so no label can write anywhere else.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+from browserhost.contract.errors import UnknownResultError
+from browserhost.contract.limits import CAPTURE_LABEL_MAX
+
+CAPTURES_DIR = Path(".browserhost") / "captures"
+_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
+_unsafe = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def safe_label(label: str | None) -> str:
+    """``../../etc passwd`` → ``etc-passwd``: letters, digits, ``-`` and ``_`` only."""
+    cleaned = _unsafe.sub("-", label or "").strip("-_")[:CAPTURE_LABEL_MAX].strip("-_")
+    return cleaned or "capture"
+
+
+def save_capture(data: dict[str, object], directory: str | None, label: str | None) -> Path | None:
+    """Write the image in ``data`` under ``directory``; ``None`` when there is no project."""
+    if directory is None:
+        return None
+    project = Path(directory)
+    if not project.is_absolute() or not project.is_dir():
+        return None
+    encoded, mime = data.get("base64"), data.get("mime", "image/png")
+    extension = _EXTENSIONS.get(mime) if isinstance(mime, str) else None
+    if not isinstance(encoded, str) or extension is None:
+        raise UnknownResultError("The provider's capture has no base64 PNG or JPEG image.")
+    try:
+        image = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise UnknownResultError("The provider's capture is not valid base64.") from None
+    folder = (project / CAPTURES_DIR).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    stem = f"{stamp}-{safe_label(label)}"
+    for attempt in range(1, 100):
+        name = f"{stem}.{extension}" if attempt == 1 else f"{stem}-{attempt}.{extension}"
+        target = (folder / name).resolve()
+        if target.parent != folder:  # unreachable with a safe label; kept as the last word
+            raise UnknownResultError("The capture label does not give a path inside the project.")
+        try:
+            with target.open("xb") as handle:
+                handle.write(image)
+        except FileExistsError:
+            continue
+        return target
+    raise FileExistsError(f"too many captures named {stem} in {folder}")

@@ -1,0 +1,164 @@
+"""The catalog of installed browser providers.
+
+A provider is installed from a record, the same shape for built-ins and third parties::
+
+    {"id": "stub", "name": "Stub", "provides": ["browser"],
+     "answer": <async handler>  |  "endpoint": "http://127.0.0.1:9000",
+     "enabled": True, "actions": [...], "close": <async callable>}
+
+The role is declared by the first array among ``service.provides``, ``provides`` and
+``contributes.service.provides``. A record that is disabled, has a bad id or name, does not
+declare ``"browser"`` or has no way to answer is not listed. An in-process ``answer`` wins
+over an ``endpoint``; an endpoint must be loopback http(s) without credentials.
+
+Providers are discovered at startup through the ``browserhost.providers`` entry-point group;
+each entry point names a zero-argument callable that returns a record.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from browserhost.contract import ACTIONS
+from browserhost.contract.limits import PROVIDER_ID_PATTERN, PROVIDER_NAME_MAX, PROVIDER_PATH
+from browserhost.transports.base import Transport
+from browserhost.transports.inprocess import InProcessTransport
+from browserhost.transports.loopback import LoopbackTransport
+
+ENTRY_POINT_GROUP = "browserhost.providers"
+_ROLE = "browser"
+_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+_id_pattern = re.compile(PROVIDER_ID_PATTERN)
+
+log = logging.getLogger(__name__)
+
+
+class InstallError(ValueError):
+    """A record the catalog will not list; the message says why."""
+
+
+@dataclass(frozen=True)
+class InstalledProvider:
+    id: str
+    name: str
+    actions: frozenset[str]
+    transport: Transport
+
+    def public(self) -> dict[str, object]:
+        """The row callers see. Transport details never leave the host."""
+        return {"id": self.id, "name": self.name, "surface": False}
+
+
+def declared_roles(record: Mapping[str, Any]) -> list[object] | None:
+    """The roles a record claims, or ``None`` when it declares no list at all."""
+    service = record.get("service")
+    contributes = record.get("contributes")
+    nested = contributes.get("service") if isinstance(contributes, Mapping) else None
+    for holder in (service, record, nested):
+        if isinstance(holder, Mapping) and isinstance(holder.get("provides"), list):
+            return list(holder["provides"])
+    return None
+
+
+def loopback_url(endpoint: object) -> str | None:
+    """The absolute URL to post actions to, or ``None`` when the endpoint must not be called."""
+    if not isinstance(endpoint, str) or not endpoint:
+        return None
+    try:
+        parts = urlsplit(endpoint)
+        hostname = parts.hostname
+        parts.port  # noqa: B018  # raises ValueError on a malformed port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or parts.username or parts.password:
+        return None
+    if hostname not in _LOOPBACK_HOSTS:
+        return None
+    path = parts.path if parts.path not in ("", "/") else PROVIDER_PATH
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def read_record(record: Mapping[str, Any]) -> InstalledProvider:
+    """Check a record and build the provider it describes, or raise :class:`InstallError`."""
+    if record.get("enabled") is False:
+        raise InstallError("the provider is disabled")
+    roles = declared_roles(record)
+    if roles is None or _ROLE not in roles:
+        raise InstallError('the record does not declare provides: ["browser"]')
+    provider_id = record.get("id")
+    if not isinstance(provider_id, str) or not _id_pattern.match(provider_id):
+        raise InstallError(f"id must match {PROVIDER_ID_PATTERN}")
+    name = record.get("name", provider_id)
+    if not isinstance(name, str):
+        name = provider_id
+    name = name.strip()
+    if not name or len(name) > PROVIDER_NAME_MAX:
+        raise InstallError(f"name must be 1..{PROVIDER_NAME_MAX} characters")
+    actions = record.get("actions")
+    supported = frozenset(ACTIONS) if actions is None else frozenset(actions) & frozenset(ACTIONS)
+    answer, close = record.get("answer"), record.get("close")
+    transport: Transport
+    if callable(answer):
+        transport = InProcessTransport(answer, close if callable(close) else None)
+    else:
+        url = loopback_url(record.get("endpoint"))
+        if url is None:
+            raise InstallError(
+                "the record needs an async answer handler or a loopback endpoint "
+                "(http or https on 127.0.0.1, localhost or ::1, without credentials)"
+            )
+        transport = LoopbackTransport(url)
+    return InstalledProvider(provider_id, name, supported, transport)
+
+
+class Catalog:
+    """Installed providers by id, in installation order."""
+
+    def __init__(self) -> None:
+        self._providers: dict[str, InstalledProvider] = {}
+
+    def install(self, record: Mapping[str, Any]) -> InstalledProvider:
+        provider = read_record(record)
+        self._providers[provider.id] = provider
+        return provider
+
+    async def uninstall(self, provider_id: str) -> None:
+        provider = self._providers.pop(provider_id, None)
+        if provider is not None:
+            await provider.transport.aclose()
+
+    def get(self, provider_id: str) -> InstalledProvider | None:
+        return self._providers.get(provider_id)
+
+    def all(self) -> list[InstalledProvider]:
+        return list(self._providers.values())
+
+    def discover(self, only: Iterable[str] | None = None) -> list[str]:
+        """Install the providers registered as entry points; return the ids installed.
+
+        ``only`` narrows which entry points load (``BROWSERHOST_PROVIDERS=stub,chromium``).
+        A provider that fails to load is logged and skipped.
+        """
+        wanted = None if only is None else set(only)
+        installed = []
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if wanted is not None and point.name not in wanted:
+                continue
+            try:
+                record = point.load()()
+                provider = self.install(record)
+            except Exception:  # a broken plugin must not stop the host
+                log.exception("browser provider %r failed to load; skipped", point.name)
+                continue
+            installed.append(provider.id)
+        return installed
+
+    async def aclose(self) -> None:
+        for provider_id in list(self._providers):
+            await self.uninstall(provider_id)

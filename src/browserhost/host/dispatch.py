@@ -1,0 +1,215 @@
+"""The host: one place where an agent's action becomes a provider request.
+
+:meth:`Host.dispatch` follows the flow in DESIGN.md, one step per block:
+
+1. validate the action and its parameters          → INVALID_ACTION
+2. resolve the provider from a fresh catalog read  → NO_PROVIDER, PROVIDER_NOT_FOUND,
+                                                     CATALOG_UNAVAILABLE
+3. capability gate                                 → UNSUPPORTED
+4. send with a deadline and cancellation           → PROVIDER_UNAVAILABLE, CANCELLED,
+                                                     REQUEST_FAILED
+5. parse the answer                                → PROVIDER_REJECTED, UNKNOWN_RESULT
+6. post-processing (a capture is saved into the project)
+
+Nothing before step 4 sends anything; nothing after it retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from browserhost.contract import Context, ProviderRequest, normalize, parse_result
+from browserhost.contract.errors import (
+    ActionCancelledError,
+    CatalogUnavailableError,
+    InvalidSelectionError,
+    NoProviderError,
+    ProviderNotFoundError,
+    ProviderRejectedError,
+    ProviderUnavailableError,
+    RequestFailedError,
+    SelectionUnavailableError,
+    UnknownResultError,
+    UnsupportedError,
+)
+from browserhost.contract.wire import Refusal
+from browserhost.transports.base import BadAnswerError, LostError, NotSentError
+
+from .captures import save_capture
+from .catalog import Catalog, InstalledProvider
+from .selection import SelectionReadError, SelectionStore, SelectionWriteError
+
+
+@dataclass(frozen=True)
+class Listing:
+    providers: list[dict[str, object]]
+    selected_id: str | None
+
+    def to_wire(self) -> dict[str, object]:
+        return {"providers": self.providers, "selectedId": self.selected_id}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    provider_id: str
+    data: dict[str, Any]
+
+    def to_wire(self) -> dict[str, object]:
+        return {"ok": True, "providerId": self.provider_id, "data": self.data}
+
+
+class Host:
+    """The catalog, the selection and the dispatcher of one browserhost instance."""
+
+    def __init__(self, data_dir: Path, catalog: Catalog | None = None) -> None:
+        self.data_dir = data_dir
+        self.catalog = catalog if catalog is not None else Catalog()
+        self.selection = SelectionStore(data_dir)
+
+    def providers(self) -> Listing:
+        """The reachable providers and the selection, or :class:`CatalogUnavailableError`."""
+        installed = self.catalog.all()
+        try:
+            selected = self.selection.read()
+        except SelectionReadError as exc:
+            raise CatalogUnavailableError(
+                f"The provider selection could not be read ({exc}). Nothing was changed."
+            ) from exc
+        ids = {provider.id for provider in installed}
+        return Listing(
+            [provider.public() for provider in installed],
+            selected if selected in ids else None,
+        )
+
+    def select(self, provider_id: object) -> str:
+        """Store a new selection. On any refusal the previous choice stays."""
+        if not isinstance(provider_id, str) or not provider_id:
+            raise InvalidSelectionError(
+                'Send {"id": "<provider id>"}; GET /api/browser-providers lists the ids.'
+            )
+        if self.catalog.get(provider_id) is None:
+            raise ProviderNotFoundError(
+                f"No reachable browser provider is called {provider_id!r}; "
+                f"choose one of: {self._ids()}. The selection was not changed."
+            )
+        try:
+            self.selection.write(provider_id)
+        except SelectionWriteError as exc:
+            raise SelectionUnavailableError(
+                f"The selection could not be saved ({exc}). The previous choice stays."
+            ) from exc
+        return provider_id
+
+    async def dispatch(
+        self,
+        action: object,
+        parameters: object = None,
+        context: Context | None = None,
+        provider_id: str | None = None,
+        cancel: asyncio.Event | None = None,
+    ) -> Outcome:
+        call = normalize(action, parameters)
+        context = context if context is not None else Context()
+        provider = self._resolve(provider_id)
+
+        if call.name not in provider.actions:
+            raise UnsupportedError(
+                f"{provider.name} does not support {call.name}. Nothing was sent."
+            )
+
+        if cancel is not None and cancel.is_set():
+            raise ActionCancelledError(f"{call.name} was cancelled before sending; nothing ran.")
+        request_id = f"browser-{uuid.uuid4().hex}"
+        request = ProviderRequest(request_id, call.name, call.parameters, context)
+        answer = await self._send(provider, request, call.spec.timeout_s, cancel)
+
+        result = parse_result(answer)
+        if result is None:
+            raise UnknownResultError(
+                f"{provider.name} answered {call.name} with something that is not a browser "
+                "result. The page state is unknown; take a snapshot before acting again."
+            )
+        if isinstance(result, Refusal):
+            raise ProviderRejectedError(result.error)
+
+        data = result.data
+        if call.name == "browser.capture":
+            label = call.parameters.to_wire().get("label")
+            saved = save_capture(data, context.directory, label if isinstance(label, str) else None)
+            if saved is not None:
+                data = {**data, "path": str(saved)}
+        return Outcome(provider.id, data)
+
+    def _resolve(self, provider_id: str | None) -> InstalledProvider:
+        if provider_id is None:
+            try:
+                provider_id = self.selection.read()
+            except SelectionReadError as exc:
+                raise CatalogUnavailableError(
+                    f"The provider selection could not be read ({exc}). Nothing ran."
+                ) from exc
+            if provider_id is None:
+                raise NoProviderError(
+                    "No browser provider is selected, so nothing ran. Ask the user to choose "
+                    f"one (available: {self._ids()})."
+                )
+        provider = self.catalog.get(provider_id)
+        if provider is None:
+            raise ProviderNotFoundError(
+                f"The browser provider {provider_id!r} is not installed now, so nothing ran. "
+                f"Ask the user to choose one of: {self._ids()}."
+            )
+        return provider
+
+    async def _send(
+        self,
+        provider: InstalledProvider,
+        request: ProviderRequest,
+        timeout_s: float,
+        cancel: asyncio.Event | None,
+    ) -> object:
+        try:
+            return await _deliver(provider, request, timeout_s, cancel)
+        except NotSentError as exc:
+            raise ProviderUnavailableError(
+                f"{provider.name} is not reachable ({exc}). Nothing was sent."
+            ) from exc
+        except LostError as exc:
+            raise RequestFailedError(
+                f"{request.action} was sent to {provider.name} but no answer came back "
+                f"({exc}). It may have run; take a snapshot before acting again."
+            ) from exc
+        except BadAnswerError as exc:
+            raise UnknownResultError(
+                f"{provider.name} gave an unusable answer to {request.action} ({exc}). The page "
+                "state is unknown; take a snapshot before acting again."
+            ) from exc
+
+    def _ids(self) -> str:
+        return ", ".join(provider.id for provider in self.catalog.all()) or "none installed"
+
+    async def aclose(self) -> None:
+        await self.catalog.aclose()
+
+
+async def _deliver(
+    provider: InstalledProvider,
+    request: ProviderRequest,
+    timeout_s: float,
+    cancel: asyncio.Event | None,
+) -> object:
+    """Send once; a cancel that arrives after sending abandons the answer, not the action."""
+    if cancel is None:
+        return await provider.transport.send(request, timeout_s)
+    sending = asyncio.ensure_future(provider.transport.send(request, timeout_s))
+    cancelled = asyncio.ensure_future(cancel.wait())
+    await asyncio.wait({sending, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+    cancelled.cancel()
+    if not sending.done():
+        sending.cancel()
+        raise LostError("the caller cancelled while waiting for the answer")
+    return sending.result()

@@ -1,0 +1,40 @@
+"""How a request reaches a provider, and the three ways that can go wrong.
+
+A transport only carries the envelope and brings back the raw answer. It reports failure as
+one of three exceptions, which the dispatcher maps to contract codes::
+
+    TransportError
+    ├── NotSentError      the request never left the host      → PROVIDER_UNAVAILABLE
+    ├── LostError         sent, then no usable answer          → REQUEST_FAILED (may have run)
+    └── BadAnswerError    an answer that is not a result       → UNKNOWN_RESULT (may have run)
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from browserhost.contract import ProviderRequest
+
+
+class TransportError(Exception):
+    pass
+
+
+class NotSentError(TransportError):
+    pass
+
+
+class LostError(TransportError):
+    pass
+
+
+class BadAnswerError(TransportError):
+    pass
+
+
+class Transport(Protocol):
+    async def send(self, request: ProviderRequest, timeout_s: float) -> object:
+        """Deliver ``request`` at most once and return the provider's raw JSON answer."""
+        ...
+
+    async def aclose(self) -> None: ...

@@ -1,0 +1,46 @@
+"""An in-process provider: the request is a call to its async handler."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+
+from browserhost.contract import ProviderRequest
+from browserhost.contract.limits import ANSWER_MAX_BYTES
+
+from .base import BadAnswerError, LostError
+
+Handler = Callable[[ProviderRequest], Awaitable[object]]
+Closer = Callable[[], Awaitable[None]]
+
+
+class InProcessTransport:
+    def __init__(self, handler: Handler, close: Closer | None = None) -> None:
+        self._handler = handler
+        self._close = close
+
+    async def send(self, request: ProviderRequest, timeout_s: float) -> object:
+        # Calling the handler is handing the request over: from here on it may have run.
+        try:
+            async with asyncio.timeout(timeout_s):
+                answer = await self._handler(request)
+        except TimeoutError:
+            raise LostError(f"No answer within {timeout_s:g} s.") from None
+        except Exception as exc:  # a provider's own failure, reported as lost
+            raise LostError(f"The provider failed while handling it: {exc}") from exc
+        _check_wire_size(answer)
+        return answer
+
+    async def aclose(self) -> None:
+        if self._close is not None:
+            await self._close()
+
+
+def _check_wire_size(answer: object) -> None:
+    try:
+        size = len(json.dumps(answer, separators=(",", ":")).encode())
+    except (TypeError, ValueError):
+        raise BadAnswerError("The provider's answer is not JSON.") from None
+    if size > ANSWER_MAX_BYTES:
+        raise BadAnswerError(f"The provider's answer is larger than {ANSWER_MAX_BYTES} bytes.")

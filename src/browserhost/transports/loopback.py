@@ -1,0 +1,65 @@
+"""A provider service on this machine: the request is one HTTP POST on loopback.
+
+At-most-once delivery: httpx does not retry, and every failure is classified by whether the
+request could have reached the service. A refused or timed-out connection never sent
+anything; a failure after the connection was made may have run.
+"""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from browserhost.contract import ProviderRequest
+from browserhost.contract.limits import ANSWER_MAX_BYTES
+
+from .base import BadAnswerError, LostError, NotSentError
+
+_CONNECT_TIMEOUT_S = 5.0
+
+
+class LoopbackTransport:
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._client = httpx.AsyncClient(
+            trust_env=False,  # a proxy must never sit between the host and a loopback service
+            transport=httpx.AsyncHTTPTransport(retries=0),
+        )
+
+    async def send(self, request: ProviderRequest, timeout_s: float) -> object:
+        timeout = httpx.Timeout(timeout_s, connect=min(_CONNECT_TIMEOUT_S, timeout_s))
+        try:
+            async with self._client.stream(
+                "POST", self._url, json=request.to_wire(), timeout=timeout
+            ) as response:
+                body = await _read_capped(response)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+            raise NotSentError("The provider service is not reachable.") from exc
+        except httpx.TimeoutException as exc:
+            raise LostError(f"No answer within {timeout_s:g} s.") from exc
+        except httpx.HTTPError as exc:
+            raise LostError("The connection to the provider service was lost.") from exc
+        if response.status_code != 200:
+            raise BadAnswerError(f"The provider service answered HTTP {response.status_code}.")
+        try:
+            return json.loads(body)
+        except ValueError:
+            raise BadAnswerError("The provider service's answer is not JSON.") from None
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+async def _read_capped(response: httpx.Response) -> bytes:
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > ANSWER_MAX_BYTES:
+        raise BadAnswerError(f"The provider's answer is larger than {ANSWER_MAX_BYTES} bytes.")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > ANSWER_MAX_BYTES:
+            raise BadAnswerError(f"The provider's answer is larger than {ANSWER_MAX_BYTES} bytes.")
+        chunks.append(chunk)
+    return b"".join(chunks)
