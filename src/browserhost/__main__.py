@@ -1,0 +1,3 @@
+from browserhost.cli import main
+
+main()

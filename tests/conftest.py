@@ -1,0 +1,102 @@
+"""Fixtures shared by the whole suite: a real ``browserhost serve`` process on loopback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+TOKEN = "test-token-0123456789"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class LiveServer:
+    """A ``browserhost serve`` subprocess and what a client needs to reach it."""
+
+    url: str
+    token: str
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, headers=self.headers, timeout=60, trust_env=False)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def start_server(
+    data_dir: Path,
+    *,
+    providers: str = "stub",
+    extra_args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> LiveServer:
+    """Start ``browserhost serve`` and wait (bounded) until it answers."""
+    port = free_port()
+    full_env = {
+        **os.environ,
+        "BROWSERHOST_TOKEN": TOKEN,
+        "BROWSERHOST_PROVIDERS": providers,
+        **(env or {}),
+    }
+    command = [
+        sys.executable, "-m", "browserhost", "serve",
+        "--port", str(port), "--data-dir", str(data_dir), *extra_args,
+    ]  # fmt: skip
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log_path = data_dir.parent / f"serve-{port}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            command, env=full_env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=log
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    with httpx.Client(trust_env=False) as probe:
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"browserhost serve exited early:\n{log_path.read_text()}")
+            try:
+                probe.get(f"{url}/openapi.json", timeout=1)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    process.kill()
+                    raise TimeoutError("browserhost serve did not start within 30 s") from None
+                time.sleep(0.05)  # polling a starting process: there is no event to wait on
+    return LiveServer(url, TOKEN, data_dir, process, log_path, full_env)
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A real server with only the stub provider installed and nothing selected."""
+    server = start_server(tmp_path / "data")
+    yield server
+    server.stop()
