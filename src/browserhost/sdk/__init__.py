@@ -1,11 +1,20 @@
 """What a provider author needs: the provider interface, request parsing and limits.
 
 Importing this package imports only the contract (pydantic); :func:`serve` loads its web
-server when called.
+server (Starlette, uvicorn) only when called.
 """
 
 from browserhost.contract import Context, ProviderRequest
 
 from .provider import ActionFailed, Provider, refusal
+from .service import serve, service_app
 
-__all__ = ["ActionFailed", "Context", "Provider", "ProviderRequest", "refusal"]
+__all__ = [
+    "ActionFailed",
+    "Context",
+    "Provider",
+    "ProviderRequest",
+    "refusal",
+    "serve",
+    "service_app",
+]

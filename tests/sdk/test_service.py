@@ -1,0 +1,65 @@
+"""A provider served as its own process, reached by the host over loopback HTTP."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from browserhost.contract import Context
+from browserhost.host import Host
+from tests.conftest import free_port
+
+
+@pytest.fixture
+def stub_service() -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "browserhost.sdk.service",
+            "browserhost.providers.stub:StubProvider", "--port", str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    origin = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    with httpx.Client(trust_env=False) as probe:
+        while True:
+            try:
+                probe.post(f"{origin}/browser-control", content=b"{}", timeout=1)
+                break
+            except httpx.TransportError:
+                assert process.poll() is None, "the provider service exited"
+                assert time.monotonic() < deadline, "the provider service did not start"
+                time.sleep(0.05)  # polling a starting process: there is no event to wait on
+    yield origin
+    process.terminate()
+    process.wait(timeout=10)
+
+
+async def test_host_drives_a_provider_service_in_another_process(
+    stub_service: str, tmp_path: Path
+) -> None:
+    host = Host(tmp_path)
+    host.catalog.install({"id": "svc", "name": "Service", "provides": ["browser"],
+                          "endpoint": stub_service})  # fmt: skip
+    context = Context(directory=None, session_id="s1")
+    opened = await host.dispatch("browser.open", {"url": "http://site.test/"}, context, "svc")
+    clicked = await host.dispatch("browser.click", {"text": "About"}, context, "svc")
+    back = await host.dispatch("browser.back", {}, context, "svc")
+    await host.aclose()
+    assert opened.data["title"] == "Stub home"
+    assert clicked.data == {"clicked": "#about", "label": "About", "url": "http://site.test/about"}
+    assert back.data == {"url": "http://site.test/", "title": "Stub home"}
+
+
+def test_service_refuses_a_body_that_is_not_an_action(stub_service: str) -> None:
+    with httpx.Client(trust_env=False) as client:
+        answer = client.post(f"{stub_service}/browser-control", json={"action": "browser.open"})
+    assert answer.status_code == 400
