@@ -1,0 +1,289 @@
+"""One isolated browser context per context key, and closing the idle ones.
+
+A context key is ``(directory, sessionId)`` from the request; ``(None, None)`` is one shared
+default. Each key gets its own Playwright ``BrowserContext`` (cookies, storage, cache), so two
+agent chats never see each other's state, and one current page (:class:`Tab`). A key unused for
+:data:`CONTEXT_IDLE_S` is closed; its next action starts fresh.
+
+Contexts are created with ``no_viewport=True`` and every page gets its size from the tab's
+viewport mode, because Playwright can set a page's emulated size but never remove it: only a
+page that was never sized follows the window, which is what ``fill`` means.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from browserhost.contract import data
+from browserhost.contract.actions import ViewportMode
+
+from .errors import blocked_message
+
+if TYPE_CHECKING:
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        CDPSession,
+        ConsoleMessage,
+        Frame,
+        Page,
+        Request,
+    )
+    from playwright.async_api import Error as PlaywrightError
+
+Key = tuple[str | None, str | None]
+
+CONTEXT_IDLE_S = 15 * 60.0
+"""A context key unused this long is closed."""
+
+CONSOLE_PROBLEMS_MAX = 50
+"""Console problems kept between two snapshots; older ones are dropped."""
+
+CONSOLE_TEXT_MAX = 500
+ALLOWED_SCHEMES = frozenset({"http", "https"})
+# Chromium's own error page for a failed load; it is shown, not loaded from anywhere.
+ERROR_PAGE_SCHEME = "chrome-error"
+FILL_RELOAD_TIMEOUT_S = 10.0
+
+
+def allowed_url(url: str) -> bool:
+    if url == "about:blank":
+        return True
+    scheme = urlsplit(url).scheme
+    return scheme in ALLOWED_SCHEMES or scheme == ERROR_PAGE_SCHEME
+
+
+class Tab:
+    """What one context key sees: its context, current page, viewport and console problems.
+
+    Actions on a tab run one at a time (:attr:`lock`). A popup opened by the page becomes the
+    current page; when it closes, the page that opened it is current again.
+    """
+
+    def __init__(self, key: Key, context: BrowserContext, now: float) -> None:
+        self.key = key
+        self.context = context
+        self.lock = asyncio.Lock()
+        self.last_used = now
+        self.closed = False
+        self.viewport_mode: ViewportMode = "desktop"
+        self._pages: list[Page] = []
+        self._unsized: set[Page] = set()
+        self._crashed: set[Page] = set()
+        self._cdp: dict[Page, CDPSession] = {}
+        self._problems: deque[data.ConsoleProblem] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
+        self._blocked: str | None = None
+
+    async def page(self) -> Page:
+        """The current page, opening a new one when it closed or crashed."""
+        from playwright.async_api import Error as PlaywrightError
+
+        while self._pages and (self._pages[-1].is_closed() or self._pages[-1] in self._crashed):
+            stale = self._pages.pop()
+            if not stale.is_closed():
+                with contextlib.suppress(PlaywrightError):  # a crashed page may not answer
+                    await stale.close()
+        if not self._pages:
+            self._adopt(await self.context.new_page())
+        page = self._pages[-1]
+        if page in self._unsized:
+            self._unsized.discard(page)
+            size = data.VIEWPORT_SIZES.get(self.viewport_mode)
+            if size is not None:
+                await page.set_viewport_size({"width": size[0], "height": size[1]})
+        return page
+
+    def current(self) -> Page | None:
+        """The current page without opening one (for callers that only look)."""
+        return self._pages[-1] if self._pages else None
+
+    def viewport(self) -> data.Viewport:
+        size = data.VIEWPORT_SIZES.get(self.viewport_mode)
+        if size is None:
+            return data.Viewport(mode=self.viewport_mode, width=None, height=None)
+        return data.Viewport(mode=self.viewport_mode, width=size[0], height=size[1])
+
+    async def set_viewport(self, mode: ViewportMode) -> Page:
+        """Size the current page for ``mode``; returns the (possibly new) current page.
+
+        Leaving a fixed size for ``fill`` moves to a fresh page at the same address (see the
+        module docstring): the page reloads, cookies and storage stay.
+        """
+        self.viewport_mode = mode
+        page = await self.page()  # a page opened here is already sized for the new mode
+        size = data.VIEWPORT_SIZES.get(mode)
+        if size is not None:
+            await page.set_viewport_size({"width": size[0], "height": size[1]})
+        elif page.viewport_size is not None:
+            address = page.url
+            fresh = await self.context.new_page()
+            self._pages.remove(page)
+            self._adopt(fresh)
+            self._unsized.discard(fresh)
+            await page.close()
+            if urlsplit(address).scheme in ALLOWED_SCHEMES:
+                await fresh.goto(address, wait_until="commit", timeout=FILL_RELOAD_TIMEOUT_S * 1000)
+        return await self.page()
+
+    def drain_problems(self) -> list[data.ConsoleProblem]:
+        problems = list(self._problems)
+        self._problems.clear()
+        return problems
+
+    def take_blocked(self) -> str | None:
+        """The blocked navigation since the last call, as a sentence, or ``None``."""
+        blocked, self._blocked = self._blocked, None
+        return blocked
+
+    async def history(self) -> tuple[int, list[str]]:
+        """The current page's session history: (current index, urls)."""
+        page = await self.page()
+        session = self._cdp.get(page)
+        if session is None:
+            session = self._cdp[page] = await self.context.new_cdp_session(page)
+        history = await session.send("Page.getNavigationHistory")
+        return int(history["currentIndex"]), [str(entry["url"]) for entry in history["entries"]]
+
+    async def close(self) -> None:
+        from playwright.async_api import Error as PlaywrightError
+
+        self.closed = True
+        with contextlib.suppress(PlaywrightError):  # a dead browser has closed it already
+            await self.context.close()
+
+    def _adopt(self, page: Page) -> None:
+        self._pages.append(page)
+        self._unsized.add(page)
+        page.on("console", lambda message: self._on_console(page, message))
+        page.on("pageerror", lambda error: self._on_page_error(page, error))
+        page.on("crash", self._on_crash)
+        page.on("close", self._on_close)
+        page.on("popup", self._on_popup)
+        page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
+        page.on("requestfailed", lambda request: self._on_request_failed(page, request))
+
+    def _is_current(self, page: Page) -> bool:
+        return bool(self._pages) and self._pages[-1] is page
+
+    def _on_console(self, page: Page, message: ConsoleMessage) -> None:
+        if self._is_current(page) and message.type in ("error", "warning"):
+            level = "error" if message.type == "error" else "warning"
+            self._problems.append(
+                data.ConsoleProblem(level=level, text=message.text[:CONSOLE_TEXT_MAX])
+            )
+
+    def _on_page_error(self, page: Page, error: PlaywrightError) -> None:
+        if self._is_current(page):
+            name = error.name or "Error"
+            text = f"Uncaught {name}: {error.message}"
+            self._problems.append(data.ConsoleProblem(level="error", text=text[:CONSOLE_TEXT_MAX]))
+
+    def _on_crash(self, page: Page) -> None:
+        self._crashed.add(page)
+
+    def _on_close(self, page: Page) -> None:
+        with contextlib.suppress(ValueError):
+            self._pages.remove(page)
+        self._cdp.pop(page, None)
+        self._unsized.discard(page)
+        self._crashed.discard(page)
+
+    def _on_popup(self, popup: Page) -> None:
+        if popup not in self._pages:
+            self._adopt(popup)
+
+    def _on_navigated(self, page: Page, frame: Frame) -> None:
+        if frame is page.main_frame and not allowed_url(frame.url):
+            self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}")
+
+    def _on_request_failed(self, page: Page, request: Request) -> None:
+        failure = request.failure or ""
+        if (
+            "ERR_UNSAFE_REDIRECT" in failure
+            and request.is_navigation_request()
+            and request.frame is page.main_frame
+        ):
+            self._blocked = blocked_message(
+                f"{request.url[:200]} redirected to an address that is not http or https"
+            )
+
+
+class ContextPool:
+    """The tabs of one browser, by context key, closed after :data:`CONTEXT_IDLE_S` unused."""
+
+    def __init__(
+        self, *, idle_s: float = CONTEXT_IDLE_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.idle_s = idle_s
+        self._clock = clock
+        self._tabs: dict[Key, Tab] = {}
+        self._browser: Browser | None = None
+        self._lock = asyncio.Lock()
+        self._reaper: asyncio.Task[None] | None = None
+
+    async def tab(self, browser: Browser, key: Key) -> Tab:
+        """The key's tab in ``browser``, created on first use; marks it used now."""
+        async with self._lock:
+            if browser is not self._browser:
+                # A relaunched browser: the old contexts died with the old one.
+                for stale in self._tabs.values():
+                    stale.closed = True
+                self._tabs.clear()
+                self._browser = browser
+            tab = self._tabs.get(key)
+            if tab is None:
+                context = await browser.new_context(no_viewport=True, accept_downloads=False)
+                tab = self._tabs[key] = Tab(key, context, self._clock())
+                self._start_reaper()
+            tab.last_used = self._clock()
+            return tab
+
+    def peek(self, key: Key) -> Tab | None:
+        return self._tabs.get(key)
+
+    def touch(self, tab: Tab) -> None:
+        tab.last_used = self._clock()
+
+    async def reap(self) -> list[Key]:
+        """Close the tabs idle for ``idle_s`` and not busy; return their keys."""
+        now = self._clock()
+        async with self._lock:
+            idle = [
+                tab
+                for tab in self._tabs.values()
+                if now - tab.last_used >= self.idle_s and not tab.lock.locked()
+            ]
+            for tab in idle:
+                del self._tabs[tab.key]
+        for tab in idle:
+            await tab.close()
+        return [tab.key for tab in idle]
+
+    async def aclose(self) -> None:
+        if self._reaper is not None:
+            self._reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reaper
+            self._reaper = None
+        async with self._lock:
+            tabs = list(self._tabs.values())
+            self._tabs.clear()
+            self._browser = None
+        for tab in tabs:
+            await tab.close()
+
+    def _start_reaper(self) -> None:
+        if self._reaper is None or self._reaper.done():
+            self._reaper = asyncio.create_task(self._reap_periodically())
+
+    async def _reap_periodically(self) -> None:
+        interval = max(1.0, min(60.0, self.idle_s / 4))
+        while True:
+            await asyncio.sleep(interval)
+            await self.reap()

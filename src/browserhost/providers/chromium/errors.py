@@ -1,0 +1,156 @@
+"""The one place Playwright's errors become what an agent reads.
+
+Two outcomes, by what the agent may assume about the page::
+
+    Exception
+    ├── ActionFailed (browserhost.sdk)   the action could not be done: ``ok: false`` with a
+    │                                    sentence saying what to do differently
+    └── RuntimeError
+        └── BrowserGoneError             the browser or the page went away while the action ran
+
+``BrowserGoneError`` is deliberately not an ``ActionFailed``: it is raised out of
+:meth:`Provider.answer`, which the host reports as ``REQUEST_FAILED`` ("sent; may have run"),
+never as success and never as "nothing changed". The provider relaunches the browser (or opens
+a new page) on the next action.
+
+Playwright is imported only when an error is actually being translated, so importing this
+module never needs it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from browserhost.sdk import ActionFailed
+
+BLOCKED_SCHEMES_HELP = "only http and https pages may be loaded"
+
+_GONE_PATTERNS = (
+    "has been closed",
+    "target closed",
+    "browser closed",
+    "browser has disconnected",
+    "connection closed",
+    "target crashed",
+    "page crashed",
+)
+_NAVIGATED_PATTERNS = (
+    "execution context was destroyed",
+    "cannot find context with specified id",
+    "frame was detached",
+    "navigating frame was detached",
+)
+_NET_ERRORS = {
+    "ERR_NAME_NOT_RESOLVED": "its host name does not resolve",
+    "ERR_CONNECTION_REFUSED": "the connection was refused",
+    "ERR_CONNECTION_RESET": "the connection was reset",
+    "ERR_CONNECTION_TIMED_OUT": "the connection timed out",
+    "ERR_ADDRESS_UNREACHABLE": "the address is unreachable",
+    "ERR_INTERNET_DISCONNECTED": "the machine is offline",
+    "ERR_EMPTY_RESPONSE": "the server sent an empty response",
+    "ERR_TOO_MANY_REDIRECTS": "it redirects in a loop",
+    "ERR_ABORTED": "the load was aborted (a download, or another navigation took over)",
+    "ERR_BLOCKED_BY_CLIENT": "the browser blocked it",
+}
+_strict = re.compile(r"resolved to (\d+) elements")
+
+
+class BrowserGoneError(RuntimeError):
+    """The browser or page closed or crashed during an action, so the action may have run.
+
+    Raised out of ``answer()`` on purpose (see the module docstring); the message is written
+    for the agent, since the host passes it on.
+    """
+
+
+def blocked_message(what: str) -> str:
+    return f"{what}, which was blocked: {BLOCKED_SCHEMES_HELP}."
+
+
+@contextmanager
+def playwright_errors(
+    action: str,
+    *,
+    selector: str | None = None,
+    url: str | None = None,
+    on_timeout: str | None = None,
+) -> Iterator[None]:
+    """Translate a Playwright error raised in the block; anything else passes through.
+
+    ``selector`` and ``url`` name what the agent asked for in the message; ``on_timeout`` is
+    the sentence for a Playwright timeout (what the wait was for differs per call).
+    """
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        yield
+    except PlaywrightError as exc:
+        raise translate(exc, action, selector=selector, url=url, on_timeout=on_timeout) from exc
+
+
+def translate(
+    exc: Exception,
+    action: str,
+    *,
+    selector: str | None = None,
+    url: str | None = None,
+    on_timeout: str | None = None,
+) -> Exception:
+    """The exception to raise instead of Playwright's ``exc``."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+    text = _first_line(exc)
+    lowered = text.lower()
+    target = selector or "The element"
+    if type(exc).__name__ == "TargetClosedError" or any(p in lowered for p in _GONE_PATTERNS):
+        what = "page crashed" if "crash" in lowered else "browser or page closed"
+        return BrowserGoneError(
+            f"The {what} while {action} ran, so it may or may not have happened. The browser "
+            "is reopened on the next action; take a new snapshot to see where things stand."
+        )
+    if isinstance(exc, PlaywrightTimeoutError):
+        return ActionFailed(
+            on_timeout or f"{action} did not finish in time; take a new snapshot and try again."
+        )
+    if "strict mode violation" in lowered:
+        match = _strict.search(text)
+        many = f"{match.group(1)} elements" if match else "several elements"
+        return ActionFailed(
+            f"{target} matches {many}; take a new snapshot and use a selector that matches one."
+        )
+    if "while parsing css selector" in lowered or "is not a valid selector" in lowered:
+        return ActionFailed(
+            f"{target} is not a valid CSS selector; copy a selector from the latest snapshot."
+        )
+    if any(p in lowered for p in _NAVIGATED_PATTERNS):
+        return ActionFailed(f"The page navigated while {action} ran; take a new snapshot.")
+    if "element is not an <input>" in lowered or "cannot be filled" in lowered:
+        return ActionFailed(
+            f"{target} is not a text field; take a new snapshot and pick an input, a textarea "
+            "or an editable element (use browser.click for buttons and checkboxes)."
+        )
+    net = re.search(r"net::(ERR_[A-Z_]+)", text)
+    if net is not None:
+        where = url or "the page"
+        code = net.group(1)
+        if code == "ERR_UNSAFE_REDIRECT":
+            return ActionFailed(
+                blocked_message(f"{where} redirected to an address that is not http or https")
+            )
+        reason = _NET_ERRORS.get(code, f"the browser reported {code}")
+        if code.startswith("ERR_CERT_") or code.startswith("ERR_SSL_"):
+            reason = f"its TLS certificate or connection is not valid ({code})"
+        return ActionFailed(
+            f"Could not load {where}: {reason}. Check the address and that the site is up."
+        )
+    return ActionFailed(f"{action} failed: {text}")
+
+
+def _first_line(exc: Exception) -> str:
+    """Playwright's message without the method prefix, the call log or a stack."""
+    message = getattr(exc, "message", None) or str(exc)
+    line = message.strip().splitlines()[0] if message.strip() else type(exc).__name__
+    line = re.sub(r"^[A-Za-z]+\.[A-Za-z_]+: ", "", line)
+    return line.removeprefix("Error: ").strip()

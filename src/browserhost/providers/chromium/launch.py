@@ -1,0 +1,182 @@
+"""Finding, launching or connecting to the Chromium behind the provider.
+
+The browser starts lazily, on the first action, and again on the first action after it
+crashed or disconnected. Where it comes from, in order:
+
+1. ``endpoint`` (``BROWSERHOST_CHROMIUM_ENDPOINT``): a browser someone else runs. A
+   ``ws://`` URL is a Playwright browser server (``chromium.connect``); an ``http://host:port``
+   URL is a Chrome DevTools endpoint (``chromium.connect_over_cdp``).
+2. ``executable`` (``BROWSERHOST_CHROMIUM``): this Chromium or Chrome.
+3. ``chromium``, ``chromium-browser`` or ``google-chrome`` on ``PATH``.
+4. The Chromium that ``playwright install chromium`` downloaded.
+
+Playwright itself is imported here, on first launch, so the provider package imports without
+it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from browserhost.sdk import ActionFailed
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
+
+ENV_EXECUTABLE = "BROWSERHOST_CHROMIUM"
+ENV_ENDPOINT = "BROWSERHOST_CHROMIUM_ENDPOINT"
+PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
+
+LAUNCH_FLAGS = (
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # Headless windows default to 780x580; "fill" follows the window, so give it desktop size.
+    "--window-size=1280,800",
+)
+LAUNCH_TIMEOUT_S = 20.0
+CONNECT_TIMEOUT_S = 15.0
+
+INSTALL_PLAYWRIGHT = "Install the chromium extra: pip install 'browserhost[chromium]'"
+INSTALL_CHROMIUM = (
+    "No Chromium found. Install one with `apt-get install chromium` or "
+    f"`playwright install chromium`, or set {ENV_EXECUTABLE} to its path."
+)
+
+
+@dataclass(frozen=True)
+class ChromiumConfig:
+    """Where the browser comes from; see the module docstring for the order."""
+
+    executable: str | None = None
+    endpoint: str | None = None
+    headless: bool = True
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ChromiumConfig:
+        source = os.environ if environ is None else environ
+        return cls(
+            executable=source.get(ENV_EXECUTABLE, "").strip() or None,
+            endpoint=source.get(ENV_ENDPOINT, "").strip() or None,
+        )
+
+
+def find_chromium(configured: str | None, downloaded: str | None = None) -> str:
+    """The executable to launch, or :class:`ActionFailed` saying how to get one.
+
+    ``downloaded`` is Playwright's own Chromium, used only when it exists on disk.
+    """
+    if configured is not None:
+        if os.path.isfile(configured) and os.access(configured, os.X_OK):
+            return configured
+        raise ActionFailed(
+            f"{ENV_EXECUTABLE} is set to {configured}, which is not an executable file; "
+            "point it at a Chromium or Chrome binary, or unset it."
+        )
+    for name in PATH_NAMES:
+        found = shutil.which(name)
+        if found is not None:
+            return found
+    if downloaded is not None and os.path.isfile(downloaded):
+        return downloaded
+    raise ActionFailed(INSTALL_CHROMIUM)
+
+
+def sandboxed() -> bool:
+    """Chromium's sandbox cannot run as root: ``--no-sandbox`` then, and only then."""
+    return os.geteuid() != 0
+
+
+class Launcher:
+    """Owns Playwright and the one browser; :meth:`browser` (re)starts them on demand."""
+
+    def __init__(self, config: ChromiumConfig) -> None:
+        self._config = config
+        self._lock = asyncio.Lock()
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    async def browser(self) -> Browser:
+        """The connected browser, launched or reconnected when there is none."""
+        async with self._lock:
+            if self._browser is not None and self._browser.is_connected():
+                return self._browser
+            self._browser = None
+            playwright = await self._start_playwright()
+            self._browser = await self._open(playwright)
+            return self._browser
+
+    async def aclose(self) -> None:
+        from playwright.async_api import Error as PlaywrightError
+
+        async with self._lock:
+            browser, self._browser = self._browser, None
+            playwright, self._playwright = self._playwright, None
+            if browser is not None and browser.is_connected():
+                with contextlib.suppress(PlaywrightError):  # already gone is as good as closed
+                    await browser.close()
+            if playwright is not None:
+                await playwright.stop()
+
+    async def _start_playwright(self) -> Playwright:
+        if self._playwright is None:
+            try:
+                from playwright.async_api import async_playwright
+            except ImportError:
+                raise ActionFailed(INSTALL_PLAYWRIGHT) from None
+            self._playwright = await async_playwright().start()
+        return self._playwright
+
+    async def _open(self, playwright: Playwright) -> Browser:
+        from playwright.async_api import Error as PlaywrightError
+
+        endpoint = self._config.endpoint
+        if endpoint is not None:
+            scheme = urlsplit(endpoint).scheme
+            if scheme not in ("ws", "wss", "http", "https"):
+                raise ActionFailed(
+                    f"{ENV_ENDPOINT} must be a ws:// Playwright browser-server URL or an "
+                    "http://host:port DevTools URL."
+                )
+            try:
+                if scheme in ("ws", "wss"):
+                    return await playwright.chromium.connect(
+                        endpoint, timeout=CONNECT_TIMEOUT_S * 1000
+                    )
+                return await playwright.chromium.connect_over_cdp(
+                    endpoint, timeout=CONNECT_TIMEOUT_S * 1000
+                )
+            except PlaywrightError:
+                # The endpoint stays out of the message: answers never carry endpoints.
+                raise ActionFailed(
+                    f"Could not connect to the remote browser set by {ENV_ENDPOINT}; check "
+                    "that it is running and reachable from this machine."
+                ) from None
+        executable = find_chromium(self._config.executable, playwright.chromium.executable_path)
+        try:
+            return await playwright.chromium.launch(
+                executable_path=executable,
+                headless=self._config.headless,
+                chromium_sandbox=sandboxed(),
+                args=list(LAUNCH_FLAGS),
+                timeout=LAUNCH_TIMEOUT_S * 1000,
+            )
+        except PlaywrightError as exc:
+            if "connection closed" in str(exc).lower():
+                self._playwright = None  # the driver died; start a new one next time
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "no reason given"
+            raise ActionFailed(
+                f"Chromium at {executable} did not start ({reason}). Set {ENV_EXECUTABLE} to a "
+                "working Chromium, or install one with `apt-get install chromium` or "
+                "`playwright install chromium`."
+            ) from None

@@ -1,0 +1,70 @@
+"""Running ``snapshot.js``, the page-side half of the provider, in one evaluation per call.
+
+A page that is navigating has no document to read for a moment; an evaluation that lands in
+that moment is retried once the new document exists, so an agent never sees "execution
+context was destroyed" for a page that merely moved on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+T = TypeVar("T")
+
+ATTEMPTS = 3
+RETRY_WAIT_S = 5.0
+_NAVIGATING = (
+    "execution context was destroyed",
+    "cannot find context with specified id",
+    "frame was detached",
+)
+
+
+@cache
+def source() -> str:
+    return resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
+
+
+async def run(page: Page, op: str, **arguments: object) -> dict[str, Any]:
+    """Answer ``op`` (see ``snapshot.js``) for the page's current document."""
+    request = {"op": op, **arguments}
+    result: dict[str, Any] = await _retrying(page, lambda: page.evaluate(source(), request))
+    return result
+
+
+async def title(page: Page) -> str:
+    """The document title, waiting out a navigation like :func:`run`."""
+    return await _retrying(page, page.title)
+
+
+async def _retrying(page: Page, call: Callable[[], Awaitable[T]]) -> T:
+    from playwright.async_api import Error as PlaywrightError
+
+    attempt = 1
+    while True:
+        try:
+            return await call()
+        except PlaywrightError as exc:
+            if attempt >= ATTEMPTS or not navigating(exc):
+                raise
+        attempt += 1
+        await wait_for_document(page)
+
+
+def navigating(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return any(pattern in text for pattern in _NAVIGATING)
+
+
+async def wait_for_document(page: Page) -> None:
+    from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+    with contextlib.suppress(PlaywrightTimeoutError):  # the retry reports what it finds
+        await page.wait_for_load_state("domcontentloaded", timeout=RETRY_WAIT_S * 1000)
