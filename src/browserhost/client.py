@@ -1,0 +1,352 @@
+"""The Python client: one async method per browser action, over the HTTP API.
+
+::
+
+    async with Client() as browser:          # BROWSERHOST_URL / BROWSERHOST_TOKEN, or defaults
+        page = await browser.open("https://example.com")
+        snap = await browser.snapshot()        # typed: SnapshotData
+        await browser.click(text="More information...")
+
+Parameters are checked here with the contract's own rules before anything is sent, so an
+invalid call raises :class:`~browserhost.contract.errors.InvalidActionError` without a round
+trip. Every failure raises the contract's exception for its code (one tree, see
+:mod:`browserhost.contract.errors`); two client-side additions name what only a client can
+see::
+
+    NothingRanError
+    ├── InvalidActionError
+    │   └── HostRefusedError        the host's gate refused the call (token, Host, Origin, body)
+    └── ProviderUnavailableError
+        └── HostUnavailableError    browserhost itself could not be reached
+
+A request that was sent and then lost raises :class:`RequestFailedError` (``may_have_run``);
+the client never retries it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Self, TypeVar
+
+import httpx
+from pydantic import ValidationError
+
+from browserhost import config
+from browserhost.contract import ACTIONS, Context, normalize
+from browserhost.contract import data as answers
+from browserhost.contract.base import WireModel
+from browserhost.contract.errors import (
+    ERRORS_BY_CODE,
+    BrowserhostError,
+    ErrorCode,
+    InvalidActionError,
+    ProviderUnavailableError,
+    RequestFailedError,
+    UnknownResultError,
+    error_from_wire,
+)
+
+DEFAULT_URL = f"http://{config.DEFAULT_HOST}:{config.DEFAULT_PORT}"
+PROVIDERS_PATH = "/api/browser-providers"
+SELECTION_PATH = "/api/browser-providers/selection"
+ACTIONS_PATH = "/api/browser-providers/actions"
+
+_GRACE_S = 15.0
+"""Waited beyond the host's own deadline, so the host's answer (not ours) reports a timeout."""
+
+ViewportMode = Literal["mobile", "tablet", "desktop", "fill"]
+ScrollDirection = Literal["up", "down", "top", "bottom"]
+D = TypeVar("D", bound=answers.Data)
+
+
+class HostRefusedError(InvalidActionError):
+    """The host refused the request before reading it: the token, the Host or Origin header,
+    or the body. ``refusal`` is the host's own code (``UNAUTHORIZED``); nothing was sent."""
+
+    def __init__(self, message: str, refusal: str, http_status: int) -> None:
+        super().__init__(f"{refusal}: {message}")
+        self.refusal = refusal
+        self.detail = message
+        self.http_status = http_status
+
+    def to_wire(self) -> dict[str, object]:
+        return {"ok": False, "code": self.refusal, "error": self.detail}
+
+
+class HostUnavailableError(ProviderUnavailableError):
+    """browserhost could not be reached at the client's URL; nothing was sent."""
+
+
+def describe(error: BrowserhostError) -> str:
+    """``CODE: what to do``, as a person or an agent reads it; the gate's own code for a
+    :class:`HostRefusedError` (``UNAUTHORIZED: ...``)."""
+    if isinstance(error, HostRefusedError):
+        return error.message
+    return f"{error.code.value}: {error.message}"
+
+
+class ProviderInfo(WireModel):
+    id: str
+    name: str
+    surface: bool = False
+
+
+class Providers(WireModel):
+    """The reachable providers and the selection (``GET /api/browser-providers``)."""
+
+    providers: list[ProviderInfo]
+    selected_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An action's raw answer: who answered and the ``data`` as the provider gave it."""
+
+    provider_id: str
+    data: dict[str, Any]
+
+    def to_wire(self) -> dict[str, object]:
+        return {"ok": True, "providerId": self.provider_id, "data": self.data}
+
+
+class Client:
+    """An async client of a running ``browserhost serve``.
+
+    ``url`` defaults to ``BROWSERHOST_URL``, else ``http://127.0.0.1:7878``; ``token`` to
+    ``BROWSERHOST_TOKEN``, else the token file in the data dir. ``session_id`` and
+    ``directory`` fill the context of every action: the agent conversation (its own browser
+    context) and the project a capture is saved into. ``provider_id`` sends every action to
+    that provider instead of the selected one.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        token: str | None = None,
+        *,
+        session_id: str | None = None,
+        directory: str | os.PathLike[str] | None = None,
+        provider_id: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.url = (url or os.environ.get("BROWSERHOST_URL") or DEFAULT_URL).rstrip("/")
+        resolved = token if token is not None else config.read_token(config.data_dir())
+        self.context = Context(
+            directory=None if directory is None else str(Path(directory).resolve()),
+            session_id=session_id,
+        )
+        self.provider_id = provider_id
+        headers = {"Authorization": f"Bearer {resolved}"} if resolved else {}
+        self._http = httpx.AsyncClient(
+            base_url=self.url,
+            headers=headers,
+            transport=transport,
+            trust_env=False,  # the host is on loopback; a proxy from the environment would break it
+            timeout=httpx.Timeout(30.0),
+        )
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def providers(self) -> Providers:
+        """The reachable browser providers and which one is selected."""
+        body = await self._request("GET", PROVIDERS_PATH, may_have_run=False)
+        return Providers.model_validate(body)
+
+    async def select(self, provider_id: str) -> str:
+        """Choose the provider that answers actions sent without a ``provider_id``."""
+        body = await self._request("PUT", SELECTION_PATH, json={"id": provider_id})
+        selected = body.get("selectedId")
+        if not isinstance(selected, str):
+            raise UnknownResultError("The host's answer to the selection has no selectedId.")
+        return selected
+
+    async def run(
+        self,
+        action: str,
+        parameters: Mapping[str, object] | None = None,
+        *,
+        context: Context | None = None,
+        provider_id: str | None = None,
+    ) -> Answer:
+        """Run one action by its wire name and return the raw answer.
+
+        The parameters are validated first; an invalid call raises
+        :class:`InvalidActionError` and sends nothing.
+        """
+        call = normalize(action, parameters)
+        request: dict[str, object] = {
+            "action": call.name,
+            "parameters": call.parameters.to_wire(),
+            "context": (context or self.context).to_wire(),
+        }
+        chosen = provider_id or self.provider_id
+        if chosen is not None:
+            request["providerId"] = chosen
+        body = await self._request(
+            "POST", ACTIONS_PATH, json=request, wait_s=call.spec.timeout_s + _GRACE_S
+        )
+        provider, answer = body.get("providerId"), body.get("data")
+        if not isinstance(provider, str) or not isinstance(answer, dict):
+            raise UnknownResultError(
+                f"The host's answer to {call.name} is not an action result. The page state is "
+                "unknown; take a snapshot before acting again."
+            )
+        return Answer(provider, answer)
+
+    # One method per action. The signatures mirror the contract's parameter models
+    # (tests/test_completeness.py holds them to it); docstrings come from ACTIONS below.
+
+    async def open(self, url: str, *, viewport: ViewportMode | None = None) -> answers.OpenData:
+        return await self._act("open", answers.OpenData, url=url, viewport=viewport)
+
+    async def snapshot(self, *, selector: str | None = None) -> answers.SnapshotData:
+        return await self._act("snapshot", answers.SnapshotData, selector=selector)
+
+    async def click(
+        self, *, selector: str | None = None, text: str | None = None
+    ) -> answers.ClickData:
+        return await self._act("click", answers.ClickData, selector=selector, text=text)
+
+    async def type(self, selector: str, value: str, *, submit: bool = False) -> answers.TypeData:
+        return await self._act(
+            "type", answers.TypeData, selector=selector, value=value, submit=submit
+        )
+
+    async def scroll(
+        self, direction: ScrollDirection | None = None, *, selector: str | None = None
+    ) -> answers.ScrollData:
+        return await self._act("scroll", answers.ScrollData, direction=direction, selector=selector)
+
+    async def back(self) -> answers.NavigationData:
+        return await self._act("back", answers.NavigationData)
+
+    async def forward(self) -> answers.NavigationData:
+        return await self._act("forward", answers.NavigationData)
+
+    async def inspect(self, selector: str) -> answers.InspectData:
+        return await self._act("inspect", answers.InspectData, selector=selector)
+
+    async def capture(self, *, label: str | None = None) -> answers.CaptureData:
+        return await self._act("capture", answers.CaptureData, label=label)
+
+    async def resize(self, viewport: ViewportMode) -> answers.ResizeData:
+        return await self._act("resize", answers.ResizeData, viewport=viewport)
+
+    async def _act(self, verb: str, model: builtins.type[D], **parameters: object) -> D:
+        # builtins.type: the method ``type`` above shadows the name in this class body
+        action = f"browser.{verb}"
+        answer = await self.run(action, parameters)
+        try:
+            return model.model_validate(answer.data)
+        except ValidationError as exc:
+            problem = exc.errors(include_url=False)[0]
+            where = ".".join(str(part) for part in problem["loc"]) or "data"
+            raise UnknownResultError(
+                f"{answer.provider_id} answered {action} with data that does not fit its model "
+                f"({where}: {problem['msg']}). It ran; take a snapshot before acting again."
+            ) from None
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: object = None,
+        wait_s: float | None = None,
+        may_have_run: bool = True,
+    ) -> dict[str, Any]:
+        """One HTTP exchange, with every failure translated into the contract's errors.
+
+        ``may_have_run`` says whether a request lost after sending could have changed
+        anything (a listing cannot).
+        """
+        extra: dict[str, Any] = {} if wait_s is None else {"timeout": wait_s}
+        try:
+            response = await self._http.request(method, path, json=json, **extra)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as exc:
+            raise HostUnavailableError(
+                f"browserhost is not reachable at {self.url} ({exc.__class__.__name__}). Start "
+                "it with `browserhost serve`, or pass its URL. Nothing was sent."
+            ) from exc
+        except httpx.TransportError as exc:
+            if not may_have_run:
+                raise HostUnavailableError(
+                    f"browserhost at {self.url} did not answer ({exc.__class__.__name__}). "
+                    "Nothing was changed."
+                ) from exc
+            raise RequestFailedError(
+                f"The request was sent to browserhost at {self.url} but no answer came back "
+                f"({exc.__class__.__name__}). It may have run; take a snapshot before acting "
+                "again."
+            ) from exc
+        return _read(response)
+
+
+def _read(response: httpx.Response) -> dict[str, Any]:
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise _unreadable(response)
+    if response.is_success and body.get("ok") is not False:
+        return body
+    code, message = body.get("code"), body.get("error")
+    if not isinstance(code, str) or not isinstance(message, str):
+        raise _unreadable(response)
+    if code in ERRORS_BY_CODE:
+        raise error_from_wire(code, message)
+    if response.status_code < 500:
+        # The gate's own codes (UNAUTHORIZED, HOST_NOT_ALLOWED, ...) are not action codes:
+        # the request was stopped before the host read it.
+        raise HostRefusedError(message, code, response.status_code)
+    raise error_from_wire(code, message)
+
+
+def _unreadable(response: httpx.Response) -> BrowserhostError:
+    where = f"{response.request.method} {response.request.url.path}"
+    if response.status_code < 500 and not response.is_success:
+        return HostRefusedError(
+            f"{where} answered HTTP {response.status_code}, not a browserhost answer; check the "
+            "URL. Nothing ran.",
+            f"HTTP_{response.status_code}",
+            response.status_code,
+        )
+    return UnknownResultError(
+        f"{where} answered HTTP {response.status_code} with something that is not a browserhost "
+        "answer. The page state is unknown; take a snapshot before acting again."
+    )
+
+
+for _spec in ACTIONS.values():
+    getattr(Client, _spec.verb).__doc__ = _spec.description
+del _spec
+
+__all__ = [
+    "Answer",
+    "BrowserhostError",
+    "Client",
+    "ErrorCode",
+    "HostRefusedError",
+    "HostUnavailableError",
+    "ProviderInfo",
+    "Providers",
+    "describe",
+]
