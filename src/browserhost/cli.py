@@ -1,35 +1,68 @@
-"""The ``browserhost`` command line."""
+"""The ``browserhost`` command line.
+
+``serve`` runs the host; ``mcp`` runs the MCP server on stdio. Every other verb is a thin
+call over the HTTP API of a running host: one per browser action, generated from
+:data:`browserhost.contract.ACTIONS` (their options from the parameter models), plus
+``providers`` and ``select``.
+
+Exit status: 0 on success, 2 for a usage error, :data:`EXIT_REFUSED` when the call was
+refused and nothing ran, :data:`EXIT_MAY_HAVE_RUN` when it was sent and may have run.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
+import json
+import typing
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from inspect import Parameter, Signature
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from pydantic.fields import FieldInfo
 from rich.console import Console
+from rich.text import Text
 
 from browserhost import config
+from browserhost.contract import ACTIONS, ActionSpec
 from browserhost.contract.errors import BrowserhostError
+
+if TYPE_CHECKING:
+    from browserhost.client import Client
+
+EXIT_REFUSED = 3
+"""The call was refused before anything ran (including a provider's own refusal)."""
+EXIT_MAY_HAVE_RUN = 4
+"""The call was sent and no usable answer came back: the page may have changed."""
+
+POSITIONAL = {"browser.open": "url", "browser.resize": "viewport"}
+"""The one field a verb takes as an argument: ``browserhost open URL``."""
 
 app = typer.Typer(
     help="One browser tool for AI agents, any browser behind it.",
     no_args_is_help=True,
     add_completion=False,
 )
-err = Console(stderr=True)
+out = Console(soft_wrap=True, highlight=False)
+err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
 @app.callback()
 def _group() -> None:
     """One browser tool for AI agents, any browser behind it."""
 
+
 DataDirOption = Annotated[
     Path | None,
     typer.Option(
         "--data-dir",
-        help="Where the selection and token live [default: $BROWSERHOST_DATA_DIR or the user "
-        "data dir].",
+        help="Where the selection and token live (default: $BROWSERHOST_DATA_DIR, else the "
+        "user data dir).",
         show_default=False,
     ),
 ]
@@ -50,7 +83,7 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Serve the browser API (and later the viewer) until interrupted."""
+    """Serve the browser API, and MCP at /mcp, until interrupted."""
     import uvicorn
 
     from browserhost.api.app import create_app
@@ -69,7 +102,7 @@ def serve(
     api = create_app(browser_host, token, allow_host or ())
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     listing = browser_host.providers()
-    err.print(f"browserhost serving at [bold]{url}[/bold]")
+    err.print(f"browserhost serving at [bold]{url}[/bold]  (MCP: {url}/mcp)")
     err.print(f"  data dir   {directory}")
     err.print(f"  token      {token}  (stored in {config.token_path(directory)})")
     names = ", ".join(provider.id for provider in browser_host.catalog.all()) or "none"
@@ -78,5 +111,534 @@ def serve(
     asyncio.run(server.serve())
 
 
+@app.command()
+def mcp(
+    url: Annotated[
+        str | None,
+        typer.Option(
+            "--url",
+            envvar="BROWSERHOST_URL",
+            help="Forward to the browserhost serve at this URL instead of running a host in "
+            "this process.",
+            show_default=False,
+        ),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="BROWSERHOST_TOKEN",
+            help="API token for --url (default: the token file in the data dir).",
+            show_default=False,
+        ),
+    ] = None,
+    data_dir: DataDirOption = None,
+    select: Annotated[
+        str | None,
+        typer.Option("--select", help="Select this provider at start (e.g. chromium)."),
+    ] = None,
+) -> None:
+    """Serve the browser tools over MCP on stdin and stdout, for an MCP client to start.
+
+    A host runs in this process with the data dir of `browserhost serve`: your providers.
+
+    With --url, calls go to that running `browserhost serve` instead.
+
+    Captures are saved into the client's root, else the directory this runs in.
+    """
+    try:
+        from browserhost import mcp_server
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not exc.name.startswith(("mcp", "mcp_types")):
+            raise
+        err.print("The MCP server needs the mcp extra: pip install 'browserhost[mcp]'")
+        raise typer.Exit(1) from None
+    directory = config.data_dir(data_dir)
+
+    async def embedded() -> None:
+        from browserhost.host import Host
+
+        host = Host(directory)
+        try:
+            host.catalog.discover(config.enabled_providers())
+            if select is not None:
+                host.select(select)
+            await mcp_server.serve_stdio(mcp_server.HostBackend(host))
+        finally:
+            await host.aclose()
+
+    async def forwarding(target: str) -> None:
+        from browserhost.client import Client
+
+        async with Client(target, token or config.read_token(directory)) as client:
+            if select is not None:
+                await client.select(select)
+            await mcp_server.serve_stdio(mcp_server.ClientBackend(client))
+
+    try:
+        asyncio.run(embedded() if url is None else forwarding(url))
+    except BrowserhostError as exc:
+        _print_error(exc)
+        raise typer.Exit(_exit_status(exc)) from None
+
+
+# --- verbs over the HTTP API -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """The common options: where the host is and how to talk to it."""
+
+    url: str | None
+    token: str | None
+    as_json: bool
+    provider: str | None = None
+    session: str | None = None
+
+    def client(self, directory: Path | None) -> Client:
+        from browserhost.client import Client
+
+        return Client(
+            self.url,
+            self.token,
+            session_id=self.session,
+            directory=directory,
+            provider_id=self.provider,
+        )
+
+
+def _option(
+    name: str, annotation: object, default: object, *decls: str, **settings: Any
+) -> Parameter:
+    return Parameter(
+        name,
+        Parameter.KEYWORD_ONLY,
+        default=default,
+        annotation=Annotated[annotation, typer.Option(*decls, **settings)],
+    )
+
+
+def _connection_parameters() -> list[Parameter]:
+    return [
+        _option(
+            "api_url",
+            str | None,
+            None,
+            "--url",
+            envvar="BROWSERHOST_URL",
+            show_default=False,
+            show_envvar=False,
+            help="The running browserhost (default: $BROWSERHOST_URL, else http://127.0.0.1:7878).",
+        ),
+        _option(
+            "api_token",
+            str | None,
+            None,
+            "--token",
+            envvar="BROWSERHOST_TOKEN",
+            show_default=False,
+            show_envvar=False,
+            help="API token (default: $BROWSERHOST_TOKEN, else the data dir's token file).",
+        ),
+        _option("as_json", bool, False, "--json", help="Print the raw JSON answer."),
+    ]
+
+
+def _action_parameters() -> list[Parameter]:
+    return [
+        _option(
+            "provider",
+            str | None,
+            None,
+            "--provider",
+            metavar="ID",
+            help="Send to this provider instead of the selected one.",
+        ),
+        _option(
+            "session",
+            str | None,
+            None,
+            "--session",
+            metavar="ID",
+            help="The agent session: each one has its own browser context.",
+        ),
+    ]
+
+
+def _target(values: dict[str, Any]) -> Target:
+    return Target(
+        url=values.pop("api_url"),
+        token=values.pop("api_token"),
+        as_json=values.pop("as_json"),
+        provider=values.pop("provider", None),
+        session=values.pop("session", None),
+    )
+
+
+def _field_parameter(spec: ActionSpec, name: str, info: FieldInfo) -> Parameter:
+    """The command-line parameter for one field of the action's parameter model."""
+    annotation: object = str
+    choices = _literal_choices(info.annotation)
+    if choices:
+        annotation = _choice_type(f"{spec.verb.capitalize()}{name.capitalize()}", choices)
+    elif info.annotation is bool:
+        annotation = bool
+    help_text = _cli_names(info.description or "")
+    if name == POSITIONAL.get(spec.name):
+        return Parameter(
+            name,
+            Parameter.POSITIONAL_OR_KEYWORD,
+            annotation=Annotated[
+                annotation, typer.Argument(metavar=name.upper(), help=help_text, show_default=False)
+            ],
+        )
+    flag = f"--{name.replace('_', '-')}"
+    if annotation is bool:
+        return _option(name, bool, False, flag, help=help_text)
+    required = info.is_required()
+    return _option(
+        name,
+        annotation if required else annotation | None,  # type: ignore[operator]  # a runtime type
+        ... if required else None,
+        flag,
+        metavar=None if choices else name.upper(),
+        show_default=False,
+        help=help_text,
+    )
+
+
+def _choice_type(name: str, choices: list[str]) -> type[StrEnum]:
+    """An enum of a Literal's values: typer shows and checks enum choices."""
+    return StrEnum(name, {choice: choice for choice in choices})  # type: ignore[return-value]  # the functional API builds a class
+
+
+def _literal_choices(annotation: object) -> list[str]:
+    for member in (annotation, *typing.get_args(annotation)):
+        if typing.get_origin(member) is typing.Literal:
+            return [str(choice) for choice in typing.get_args(member)]
+    return []
+
+
+def _register_action(spec: ActionSpec) -> None:
+    """Add the verb of one action to :data:`app`: its options are the model's fields."""
+    params = sorted(
+        (_field_parameter(spec, name, info) for name, info in spec.parameters.model_fields.items()),
+        key=lambda parameter: parameter.kind,  # the argument before the options
+    )
+    if spec.name == "browser.capture":
+        params.append(
+            _option(
+                "output",
+                Path | None,
+                None,
+                "-o",
+                "--output",
+                metavar="FILE",
+                dir_okay=False,
+                help="Write the image to FILE instead of the project's .browserhost/captures/.",
+            )
+        )
+    params += _action_parameters() + _connection_parameters()
+
+    def verb(**values: Any) -> None:
+        target = _target(values)
+        output: Path | None = values.pop("output", None)
+        parameters = {
+            key: value.value if isinstance(value, StrEnum) else value
+            for key, value in values.items()
+            if value is not None
+        }
+        # The project is where this command runs: it scopes the browser context (with
+        # --session), and a capture is saved into it.
+        directory = Path.cwd()
+
+        async def act(client: Client) -> None:
+            answer = await client.run(spec.name, parameters)
+            if output is not None:
+                _write_image(answer.data, output)
+            if target.as_json:
+                _print_json(answer.to_wire())
+            else:
+                RENDERERS.get(spec.name, _render_fields)(answer.data, output)
+
+        _run(target, directory, act)
+
+    verb.__signature__ = Signature(params)  # type: ignore[attr-defined]  # read by typer
+    app.command(
+        spec.verb,
+        help=_cli_names(spec.description),
+        short_help=spec.description.split(". ")[0].removesuffix(".") + ".",
+        rich_help_panel="Browser actions",
+    )(verb)
+
+
+def _register_providers() -> None:
+    def providers(**values: Any) -> None:
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            listing = await client.providers()
+            if target.as_json:
+                _print_json(listing.model_dump(mode="json", by_alias=True))
+                return
+            for row in listing.providers:
+                chosen = row.id == listing.selected_id
+                out.print(
+                    Text.assemble(
+                        ("* " if chosen else "  ", "green"),
+                        (row.id, "bold"),
+                        f"  {row.name}",
+                        (" (selected)" if chosen else "", "green"),
+                    )
+                )
+            if not listing.providers:
+                out.print("No browser provider is installed.")
+            if listing.selected_id is None:
+                out.print("None is selected; choose one with: browserhost select ID")
+
+        _run(target, None, act)
+
+    def select(**values: Any) -> None:
+        provider_id: str = values.pop("id")
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            selected = await client.select(provider_id)
+            if target.as_json:
+                _print_json({"selectedId": selected})
+            else:
+                out.print(Text.assemble("Selected ", (selected, "bold"), "."))
+
+        _run(target, None, act)
+
+    providers.__signature__ = Signature(_connection_parameters())  # type: ignore[attr-defined]
+    select.__signature__ = Signature(  # type: ignore[attr-defined]
+        [
+            Parameter(
+                "id",
+                Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=Annotated[str, typer.Argument(metavar="ID", help="A provider id.")],
+            ),
+            *_connection_parameters(),
+        ]
+    )
+    app.command(
+        "providers",
+        help="List the browser providers and which one is selected.",
+        rich_help_panel="Providers",
+    )(providers)
+    app.command(
+        "select",
+        help="Choose the provider that answers actions (the others stay installed).",
+        rich_help_panel="Providers",
+    )(select)
+
+
+def _run(target: Target, directory: Path | None, act: Callable[[Client], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with target.client(directory) as client:
+            await act(client)
+
+    try:
+        asyncio.run(main())
+    except BrowserhostError as exc:
+        if target.as_json:
+            _print_json(exc.to_wire())
+        else:
+            _print_error(exc)
+        raise SystemExit(_exit_status(exc)) from None
+
+
+def _print_error(error: BrowserhostError) -> None:
+    from browserhost.client import describe
+
+    code, _, message = describe(error).partition(": ")
+    err.print(Text.assemble((code, "bold red"), ": ", message))
+
+
+def _exit_status(error: BrowserhostError) -> int:
+    return EXIT_MAY_HAVE_RUN if error.may_have_run else EXIT_REFUSED
+
+
+def _print_json(value: object) -> None:
+    print(json.dumps(value, ensure_ascii=False), flush=True)
+
+
+def _write_image(answer: Mapping[str, Any], output: Path) -> None:
+    try:
+        image = base64.b64decode(str(answer.get("base64", "")), validate=True)
+    except (binascii.Error, ValueError):
+        image = b""
+    if not image:
+        err.print("The capture holds no image; nothing was written.")
+        raise SystemExit(EXIT_MAY_HAVE_RUN)
+    output.write_bytes(image)
+
+
+# --- readable output, one renderer per action where plain fields would not do -----------
+
+
+def _render_fields(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    for key, value in answer.items():
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        out.print(Text.assemble((f"{key}: ", "dim"), shown))
+
+
+def _page_line(answer: Mapping[str, Any]) -> Text:
+    return Text.assemble(
+        (str(answer.get("title") or "(untitled)"), "bold"), "  ", (str(answer.get("url")), "cyan")
+    )
+
+
+def _viewport(answer: Mapping[str, Any]) -> str:
+    viewport = answer.get("viewport") or {}
+    size = f" {viewport['width']}x{viewport['height']}" if viewport.get("width") else ""
+    return f"{viewport.get('mode')}{size}"
+
+
+def _render_open(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    out.print(_page_line(answer))
+    settled = "" if answer.get("settled", True) else "; still loading when the wait ended"
+    out.print(Text(f"viewport {_viewport(answer)}{settled}", "dim"))
+
+
+def _render_snapshot(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    out.print(_page_line(answer))
+    scope = answer.get("scope")
+    where = f"; scoped to {scope}" if scope not in (None, "page") else ""
+    out.print(
+        Text(
+            f"scroll {answer.get('scrollY')}/{answer.get('maxScrollY')}, viewport "
+            f"{_viewport(answer)}{where}",
+            "dim",
+        )
+    )
+    elements = answer.get("elements") or []
+    out.print(Text(f"\nElements ({len(elements)})", "bold"))
+    for number, element in enumerate(elements, 1):
+        kind = element.get("role") or element.get("tag")
+        if element.get("type"):
+            kind = f"{kind}[{element['type']}]"
+        notes = [
+            note
+            for note, on in (
+                ("off-screen", element.get("inViewport") is False),
+                ("disabled", element.get("disabled") is True),
+            )
+            if on
+        ]
+        out.print(
+            Text.assemble(
+                f"{number:>3}. ",
+                (str(element.get("selector")), "cyan"),
+                f"  {kind}  ",
+                json.dumps(element.get("label") or "", ensure_ascii=False),
+                (f"  ({', '.join(notes)})" if notes else "", "dim"),
+            )
+        )
+    if answer.get("elementsTruncated"):
+        out.print(Text(f"  … {answer.get('interactiveElementsOnPage')} on the page", "dim"))
+    out.print(Text("\nText", "bold"))
+    out.print(Text(str(answer.get("text") or "")))
+    for problem in answer.get("consoleProblems") or []:
+        out.print(Text(f"console {problem.get('level')}: {problem.get('text')}", "yellow"))
+
+
+def _render_click(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    out.print(
+        Text.assemble(
+            "Clicked ",
+            (json.dumps(answer.get("label") or "", ensure_ascii=False), "bold"),
+            " (",
+            (str(answer.get("clicked")), "cyan"),
+            ")  now at ",
+            (str(answer.get("url")), "cyan"),
+        )
+    )
+
+
+def _render_type(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    out.print(
+        Text.assemble(
+            "Typed into ",
+            (str(answer.get("selector")), "cyan"),
+            "  now at ",
+            (str(answer.get("url")), "cyan"),
+        )
+    )
+
+
+def _render_scroll(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    edge = " (top)" if answer.get("atTop") else " (bottom)" if answer.get("atBottom") else ""
+    out.print(f"Scrolled to {answer.get('scrollY')} of {answer.get('maxScrollY')}{edge}")
+
+
+def _render_page(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    out.print(_page_line(answer))
+
+
+def _render_inspect(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    bounds = answer.get("bounds") or {}
+    out.print(
+        Text.assemble(
+            (str(answer.get("selector")), "cyan"),
+            f"  {answer.get('tag')}  ",
+            json.dumps(answer.get("label") or "", ensure_ascii=False),
+        )
+    )
+    out.print(
+        f"at {bounds.get('x')},{bounds.get('y')} size {bounds.get('width')}x"
+        f"{bounds.get('height')}, {'in view' if answer.get('inViewport') else 'out of view'}"
+    )
+    for name, value in (answer.get("styles") or {}).items():
+        out.print(Text.assemble((f"  {name}: ", "dim"), str(value)))
+
+
+def _render_capture(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    size = f"{answer.get('width')}x{answer.get('height')}"
+    saved = answer.get("path")
+    if output is not None:
+        out.print(Text.assemble("Wrote ", (str(output), "bold"), f"  {size}"))
+    if saved is not None:
+        out.print(Text.assemble("Saved ", (str(saved), "bold"), f"  {size}"))
+    elif output is None:
+        out.print(f"Captured {size}; the host could not save it here. Use -o FILE.")
+    out.print(_page_line(answer))
+
+
+def _render_resize(answer: Mapping[str, Any], output: Path | None = None) -> None:
+    out.print(f"Viewport {_viewport(answer)}")
+
+
+RENDERERS: dict[str, Callable[[Mapping[str, Any], Path | None], None]] = {
+    "browser.open": _render_open,
+    "browser.snapshot": _render_snapshot,
+    "browser.click": _render_click,
+    "browser.type": _render_type,
+    "browser.scroll": _render_scroll,
+    "browser.back": _render_page,
+    "browser.forward": _render_page,
+    "browser.inspect": _render_inspect,
+    "browser.capture": _render_capture,
+    "browser.resize": _render_resize,
+}
+"""Readable output by action; an action missing here prints its fields one per line."""
+
+
+def _cli_names(text: str) -> str:
+    """``browser.snapshot`` → ``snapshot``: the verb a person types."""
+    for spec in ACTIONS.values():
+        text = text.replace(spec.name, spec.verb)
+    return text
+
+
+for _spec in ACTIONS.values():
+    _register_action(_spec)
+del _spec
+_register_providers()
+
+
 def main() -> None:
-    app()
+    app(prog_name="browserhost")
+
+
+__all__ = ["EXIT_MAY_HAVE_RUN", "EXIT_REFUSED", "app", "main"]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.routing import Route
 
 from browserhost.contract.errors import (
     BrowserhostError,
@@ -20,14 +22,24 @@ from browserhost.host import Host
 from .auth import AuthGate, BodyTooLargeError
 from .routes import ACTIONS_ROUTE, router
 
+if TYPE_CHECKING:
+    from browserhost.mcp_server import HttpEndpoint
+
+MCP_ROUTE = "/mcp"
+
 
 def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> FastAPI:
     """An ASGI app serving ``host``; the host is closed when the app shuts down."""
+    mcp = _mcp_endpoint(host)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        mcp_sessions: AbstractAsyncContextManager[None] = (
+            nullcontext() if mcp is None else mcp.run()
+        )
         try:
-            yield
+            async with mcp_sessions:
+                yield
         finally:
             await host.aclose()
 
@@ -38,11 +50,24 @@ def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> Fas
     )
     app.state.host = host
     app.include_router(router)
+    if mcp is not None:
+        app.router.routes.append(Route(MCP_ROUTE, endpoint=mcp))
     app.add_exception_handler(BrowserhostError, _coded_error)
     app.add_exception_handler(RequestValidationError, _invalid_body)
     app.add_exception_handler(BodyTooLargeError, _too_large)
     app.add_middleware(AuthGate, token=token, allowed_hosts=allowed_hosts)
     return app
+
+
+def _mcp_endpoint(host: Host) -> HttpEndpoint | None:
+    """The streamable-HTTP MCP endpoint, or ``None`` when the mcp extra is not installed."""
+    try:
+        from browserhost.mcp_server import HttpEndpoint
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not exc.name.startswith("mcp"):
+            raise
+        return None
+    return HttpEndpoint(host)
 
 
 def _refusal(request: Request, error: BrowserhostError) -> JSONResponse:

@@ -1,0 +1,482 @@
+"""The MCP server: one tool per browser action, over stdio or streamable HTTP.
+
+The only module that imports the MCP SDK. Tools are generated from
+:data:`browserhost.contract.ACTIONS`, and every call goes to a backend::
+
+    MCP client ──stdio──────────▶ Server ──▶ HostBackend    a Host in this process
+               ──HTTP /mcp──────▶ (tools      (browserhost mcp; the /mcp route of serve)
+                                  from    ──▶ ClientBackend  a running `browserhost serve`
+                                  ACTIONS)    (browserhost mcp --url URL)
+
+The model never fills ``context``; the server does, per MCP client session:
+
+- ``sessionId``: one per session, so two agents connected at once get separate browser
+  contexts. Over stdio the process serves one client, so it is one id per process; over
+  HTTP it is derived from the ``Mcp-Session-Id`` the transport assigned.
+- ``directory``: the first ``file://`` root the client offers (asked once per session, asked
+  again after ``notifications/roots/list_changed``); otherwise, over stdio, this process's
+  working directory (the client starts it in the project), and over HTTP none.
+
+A failure is an ``isError`` result whose text starts with its code (``NO_PROVIDER: ...``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import ServerMessageMetadata
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+from starlette.types import Receive, Scope, Send
+
+from browserhost.client import Client, describe
+from browserhost.contract import ACTIONS, ActionSpec, Context, normalize
+from browserhost.contract.errors import BrowserhostError, InvalidActionError
+from browserhost.host import Host
+
+PROVIDERS_TOOL = "browser_providers"
+ROOTS_WAIT_S = 5.0
+"""How long a client may take to list its roots before the fallback directory is used."""
+HTTP_SESSIONS_REMEMBERED = 1024
+
+INSTRUCTIONS = (
+    "A real browser. Start with browser_open, then browser_snapshot to read the page: it "
+    "lists the interactive elements with a CSS selector for each. Address elements by those "
+    "selectors (or click by visible text), and take a new snapshot after the page changes. "
+    "A result starting with a code such as NO_PROVIDER is a refusal; its text says what to do."
+)
+_READ_ONLY = frozenset({"browser.snapshot", "browser.inspect"})
+_action_name = re.compile(r"\bbrowser\.([a-z]+)\b")
+
+
+class Backend(Protocol):
+    """Where the tools send their calls: a host in this process or a running server."""
+
+    async def providers(self) -> dict[str, Any]: ...
+
+    async def run(
+        self, action: str, parameters: dict[str, object], context: Context
+    ) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class HostBackend:
+    host: Host
+
+    async def providers(self) -> dict[str, Any]:
+        return self.host.providers().to_wire()
+
+    async def run(
+        self, action: str, parameters: dict[str, object], context: Context
+    ) -> dict[str, Any]:
+        return (await self.host.dispatch(action, parameters, context)).data
+
+
+@dataclass(frozen=True)
+class ClientBackend:
+    client: Client
+
+    async def providers(self) -> dict[str, Any]:
+        return (await self.client.providers()).model_dump(mode="json", by_alias=True)
+
+    async def run(
+        self, action: str, parameters: dict[str, object], context: Context
+    ) -> dict[str, Any]:
+        return (await self.client.run(action, parameters, context=context)).data
+
+
+@dataclass
+class Session:
+    """What the server knows about one MCP client session."""
+
+    id: str
+    fallback_directory: str | None
+    roots_read: bool = False
+    root_directory: str | None = None
+
+    @property
+    def directory(self) -> str | None:
+        return self.root_directory or self.fallback_directory
+
+    def learn_roots(self, result: types.ListRootsResult | None) -> None:
+        self.roots_read = True
+        self.root_directory = _first_directory(result.roots if result else [])
+
+
+@dataclass
+class Sessions:
+    """Sessions by transport key; the oldest are forgotten past a bound (HTTP only)."""
+
+    fallback_directory: str | None
+    stdio: bool
+    _known: OrderedDict[str, Session] = field(default_factory=OrderedDict)
+
+    def get(self, key: str | None) -> Session | None:
+        if key is None:
+            return None
+        session = self._known.get(key)
+        if session is None:
+            digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+            session = Session(
+                uuid.uuid4().hex[:16] if self.stdio else digest, self.fallback_directory
+            )
+            self._known[key] = session
+            while len(self._known) > HTTP_SESSIONS_REMEMBERED:
+                self._known.popitem(last=False)
+        self._known.move_to_end(key)
+        return session
+
+
+def tool_schema(spec: ActionSpec) -> dict[str, Any]:
+    """The action's parameter schema, trimmed for a model: no titles, optional is not null."""
+    schema = spec.parameters.model_json_schema()
+    properties = {}
+    for name, prop in schema.get("properties", {}).items():
+        options = [option for option in prop.get("anyOf", []) if option.get("type") != "null"]
+        if len(options) == 1:
+            prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **options[0]}
+            if prop.get("default", ...) is None:
+                del prop["default"]
+        if "description" in prop:
+            prop = {**prop, "description": _mcp_names(prop["description"])}
+        properties[name] = {k: v for k, v in prop.items() if k != "title"}
+    trimmed: dict[str, Any] = {"type": "object", "properties": properties}
+    if schema.get("required"):
+        trimmed["required"] = schema["required"]
+    return trimmed
+
+
+def tool_description(spec: ActionSpec) -> str:
+    described = _mcp_names(spec.description)
+    if "Returns" not in described:
+        fields = ", ".join(
+            info.alias or name
+            for name, info in spec.data.model_fields.items()
+            if name not in ("base64",)
+        )
+        described += f" Returns {fields}."
+    if spec.name == "browser.capture":
+        described += " The image is also returned as an image block."
+    return described
+
+
+def tools() -> list[types.Tool]:
+    listed = [
+        types.Tool(
+            name=spec.tool_name,
+            title=spec.verb.capitalize(),
+            description=tool_description(spec),
+            input_schema=tool_schema(spec),
+            annotations=types.ToolAnnotations(
+                read_only_hint=spec.name in _READ_ONLY, open_world_hint=True
+            ),
+        )
+        for spec in ACTIONS.values()
+    ]
+    listed.append(
+        types.Tool(
+            name=PROVIDERS_TOOL,
+            title="Providers",
+            description=(
+                "List the browser providers and which one is selected. Only the user selects "
+                "one (browserhost select ID, or the viewer); a tool call with none selected "
+                "fails with NO_PROVIDER."
+            ),
+            input_schema={"type": "object", "properties": {}},
+            annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        )
+    )
+    return listed
+
+
+def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
+    """An MCP server whose tools call ``backend``. Over HTTP it keeps clients on the
+    handshake protocol, the one with sessions (see :func:`_discover`)."""
+    sessions = Sessions(os.getcwd() if stdio else None, stdio=stdio)
+    listed = tools()
+    by_name = {spec.tool_name: spec for spec in ACTIONS.values()}
+
+    async def list_tools(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool(
+        ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        if params.name == PROVIDERS_TOOL:
+            try:
+                listing = await backend.providers()
+            except BrowserhostError as exc:
+                return failure(exc)
+            return types.CallToolResult(
+                content=[types.TextContent(text=_providers_text(listing))],
+                structured_content=listing,
+            )
+        spec = by_name.get(params.name)
+        if spec is None:
+            return failure(
+                InvalidActionError(
+                    f"There is no tool {params.name!r}; use one of "
+                    + ", ".join([*by_name, PROVIDERS_TOOL])
+                    + ". Nothing was sent."
+                )
+            )
+        try:
+            call = normalize(spec.name, params.arguments)
+        except InvalidActionError as exc:
+            return failure(exc)
+        session = sessions.get(_session_key(ctx, stdio))
+        asked = await _read_roots(ctx, params, session)
+        if asked is not None:
+            return asked
+        context = Context(
+            directory=session.directory if session else None,
+            session_id=session.id if session else None,
+        )
+        try:
+            answer = await backend.run(spec.name, call.parameters.to_wire(), context)
+        except BrowserhostError as exc:
+            return failure(exc)
+        return success(spec, answer)
+
+    async def roots_changed(ctx: Any, params: types.NotificationParams) -> None:
+        session = sessions.get(_session_key(ctx, stdio))
+        if session is not None:
+            session.roots_read = False
+
+    server: Server[Any] = Server(
+        "browserhost",
+        version=_version(),
+        title="browserhost",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+    # Registered directly: the constructor argument warns that roots are deprecated in the
+    # 2026 protocol, and clients on the handshake protocol still send this notification.
+    server.add_notification_handler(
+        "notifications/roots/list_changed", types.NotificationParams, roots_changed
+    )
+    if not stdio:
+        server.add_request_handler("server/discover", types.RequestParams, _discover(server))
+    return server
+
+
+def _discover(server: Server[Any]) -> Any:
+    """Answer a 2026 ``server/discover`` probe with the handshake versions only.
+
+    The 2026 HTTP protocol has no sessions: every request stands alone, so two agents could
+    not be told apart and would share one browser. Advertising only the handshake versions
+    makes SDK clients fall back to ``initialize`` and keep an ``Mcp-Session-Id`` (the
+    go-sdk's stateful server does the same). Over stdio the pipe is the session, so the
+    default answer stays.
+    """
+
+    async def discover(ctx: Any, params: types.RequestParams) -> types.DiscoverResult:
+        return types.DiscoverResult(
+            supported_versions=list(HANDSHAKE_PROTOCOL_VERSIONS),
+            capabilities=server.get_capabilities(),
+            instructions=INSTRUCTIONS,
+        )
+
+    return discover
+
+
+def _session_key(ctx: Any, stdio: bool) -> str | None:
+    if stdio:
+        return "stdio"
+    request = ctx.request
+    headers = getattr(request, "headers", None)
+    if headers is None:
+        return None
+    key = headers.get("mcp-session-id")
+    return key if isinstance(key, str) and key else None
+
+
+async def _read_roots(
+    ctx: Any, params: types.CallToolRequestParams, session: Session | None
+) -> types.InputRequiredResult | None:
+    """Learn the session's roots once, if the client offers them.
+
+    On the handshake protocol the server asks (``roots/list``); on the 2026 protocol it
+    cannot send requests, so the call answers "input required" and the client retries it
+    with its roots. Returns that answer, or ``None`` to go on.
+    """
+    if session is None or session.roots_read:
+        return None
+    capabilities = ctx.session.client_capabilities
+    if capabilities is None or capabilities.roots is None:
+        session.learn_roots(None)
+        return None
+    if ctx.session.can_send_request:
+        try:
+            result = await ctx.session.send_request(
+                types.ListRootsRequest(),
+                types.ListRootsResult,
+                request_read_timeout_seconds=ROOTS_WAIT_S,
+                metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
+            )
+        except (MCPError, ValidationError):
+            result = None
+        session.learn_roots(result)
+        return None
+    answered = (params.input_responses or {}).get("roots")
+    if isinstance(answered, types.ListRootsResult):
+        session.learn_roots(answered)
+        return None
+    if params.input_responses is not None:
+        session.learn_roots(None)  # the client answered without roots: do not ask again
+        return None
+    return types.InputRequiredResult(input_requests={"roots": types.ListRootsRequest()})
+
+
+def _first_directory(roots: list[types.Root]) -> str | None:
+    for root in roots:
+        parts = urlsplit(str(root.uri))
+        if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+            continue
+        path = Path(url2pathname(unquote(parts.path)))
+        if path.is_absolute() and path.is_dir():
+            return str(path)
+    return None
+
+
+def success(spec: ActionSpec, answer: Mapping[str, Any]) -> types.CallToolResult:
+    """The answer as structured content and compact text; a capture adds its image."""
+    shown = {key: value for key, value in answer.items() if key != "base64"}
+    content: list[types.ContentBlock] = [types.TextContent(text=_answer_text(spec, shown))]
+    image, mime = answer.get("base64"), answer.get("mime")
+    if spec.name == "browser.capture" and isinstance(image, str):
+        content.append(
+            types.ImageContent(data=image, mime_type=mime if isinstance(mime, str) else "image/png")
+        )
+    return types.CallToolResult(content=content, structured_content=shown)
+
+
+def failure(error: BrowserhostError) -> types.CallToolResult:
+    """``isError`` with the code first, so an agent can branch on the first word."""
+    return types.CallToolResult(
+        content=[types.TextContent(text=_mcp_names(describe(error)))],
+        structured_content={
+            "code": error.code.value,
+            "error": error.message,
+            "mayHaveRun": error.may_have_run,
+        },
+        is_error=True,
+    )
+
+
+def _answer_text(spec: ActionSpec, shown: Mapping[str, Any]) -> str:
+    if spec.name == "browser.snapshot":
+        return _snapshot_text(shown)
+    return json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+
+
+def _snapshot_text(snapshot: Mapping[str, Any]) -> str:
+    """A snapshot as a model reads it best: one line per element, selector first."""
+    lines = [f"{snapshot.get('title') or '(untitled)'} — {snapshot.get('url')}"]
+    scroll, most = snapshot.get("scrollY"), snapshot.get("maxScrollY")
+    viewport = snapshot.get("viewport") or {}
+    lines.append(f"scroll {scroll}/{most}, viewport {viewport.get('mode')}")
+    if snapshot.get("scope") not in (None, "page"):
+        lines.append(f"scoped to {snapshot['scope']}")
+    elements = snapshot.get("elements") or []
+    lines.append(f"elements ({len(elements)}):")
+    for number, element in enumerate(elements, 1):
+        role = element.get("role") or element.get("tag")
+        kind = f"{role}[{element['type']}]" if element.get("type") else role
+        flags = [
+            flag
+            for flag, on in (
+                ("off-screen", element.get("inViewport") is False),
+                ("disabled", element.get("disabled") is True),
+            )
+            if on
+        ]
+        suffix = f" ({', '.join(flags)})" if flags else ""
+        lines.append(
+            f"{number}. {element.get('selector')} {kind} {json.dumps(element.get('label') or '')}"
+            f"{suffix}"
+        )
+    if snapshot.get("elementsTruncated"):
+        lines.append(f"(more on the page: {snapshot.get('interactiveElementsOnPage')} in all)")
+    text = snapshot.get("text") or ""
+    lines.extend(["text:", text])
+    if snapshot.get("textTruncated"):
+        lines.append(f"(text cut; {snapshot.get('textTotalChars')} characters in all)")
+    for problem in snapshot.get("consoleProblems") or []:
+        lines.append(f"console {problem.get('level')}: {problem.get('text')}")
+    return "\n".join(lines)
+
+
+def _providers_text(listing: Mapping[str, Any]) -> str:
+    selected = listing.get("selectedId")
+    lines = [
+        f"{row['id']} — {row['name']}{' (selected)' if row['id'] == selected else ''}"
+        for row in listing.get("providers", [])
+    ]
+    if not lines:
+        lines.append("No browser provider is installed.")
+    if selected is None:
+        lines.append("None is selected: ask the user to choose one (browserhost select ID).")
+    return "\n".join(lines)
+
+
+def _mcp_names(text: str) -> str:
+    """``browser.snapshot`` → ``browser_snapshot``: the names an MCP agent calls."""
+    return _action_name.sub(lambda match: f"browser_{match.group(1)}", text)
+
+
+def _version() -> str:
+    try:
+        return version("browserhost")
+    except PackageNotFoundError:
+        return "0"
+
+
+async def serve_stdio(backend: Backend) -> None:
+    """Serve MCP over this process's stdin and stdout until the client closes them."""
+    server = build_server(backend, stdio=True)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+class HttpEndpoint:
+    """The ASGI endpoint of ``/mcp``: streamable HTTP for a host's tools.
+
+    Mount it behind the auth gate (which already checks the token, Host and Origin) and
+    enter :meth:`run` in the application's lifespan.
+    """
+
+    def __init__(self, host: Host) -> None:
+        self._manager = StreamableHTTPSessionManager(
+            app=build_server(HostBackend(host), stdio=False),
+            security_settings=None,  # the auth gate in front checks Host and Origin
+        )
+
+    @asynccontextmanager
+    async def run(self) -> AsyncIterator[None]:
+        async with self._manager.run():
+            yield
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self._manager.handle_request(scope, receive, send)
