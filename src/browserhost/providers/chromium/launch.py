@@ -117,12 +117,12 @@ class Launcher:
             return self._browser
 
     async def aclose(self) -> None:
-        from playwright.async_api import Error as PlaywrightError
-
         async with self._lock:
             browser, self._browser = self._browser, None
             playwright, self._playwright = self._playwright, None
             if browser is not None and browser.is_connected():
+                from playwright.async_api import Error as PlaywrightError
+
                 with contextlib.suppress(PlaywrightError):  # already gone is as good as closed
                     await browser.close()
             if playwright is not None:

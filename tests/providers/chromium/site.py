@@ -1,0 +1,257 @@
+"""A small website for the chromium provider's tests, served for real on 127.0.0.1.
+
+Every page is static HTML from :data:`PAGES` or a few dynamic routes (a form result, cookies,
+redirects, a response held until the test releases it). Pages that record clicks keep them in
+``window.hits`` and show them in ``#hits``, so a test can check which element got a click.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+HOLD_MAX_S = 30.0
+"""A held response is released after this long even if the test never does."""
+
+RECORD_CLICKS = """
+<p id="hits">hits: none</p>
+<script>
+  window.hits = [];
+  addEventListener("click", (event) => {
+    const hit = event.target.closest("[data-k]");
+    window.hits.push(hit ? hit.dataset.k : null);
+    document.getElementById("hits").textContent = "hits: " + window.hits.join(",");
+    if (hit && hit.closest("a")) event.preventDefault();
+  }, true);
+</script>
+"""
+
+
+def _page(title: str, body: str) -> str:
+    return f"<!doctype html><html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+def _many() -> str:
+    """Over a hundred interactive elements of every kind, many alike, some hidden."""
+    count = iter(range(10_000))
+
+    def k() -> str:
+        return f'data-k="k{next(count)}"'
+
+    parts = ["<h1>Many controls</h1><nav>"]
+    parts += [f'<a {k()} href="#nav{i}">Nav {i}</a> ' for i in range(10)]
+    parts.append("</nav><section>")
+    parts.append(f'<button {k()} id="dup">Dup A</button><button {k()} id="dup">Dup B</button>')
+    parts.append(f'<button {k()} id="1st">Starts with a digit</button>')
+    parts.append(f'<button {k()} id="has space">Spaced id</button>')
+    parts += [f'<button {k()} data-testid="tid-{i}">Test id {i}</button>' for i in range(4)]
+    parts += [f'<button {k()} class="primary">Primary</button>']
+    parts += [f'<button {k()} class="secondary">Secondary {i}</button>' for i in range(3)]
+    parts.append("</section><table>")
+    for row in range(20):
+        parts.append(
+            f"<tr><td>Row {row}</td><td><button {k()}>Edit</button></td>"
+            f'<td><a {k()} href="#">Delete</a></td></tr>'
+        )
+    parts.append("</table><form>")
+    parts += [
+        f'<label><input {k()} type="radio" name="size" value="s{i}"> S{i}</label>' for i in range(5)
+    ]
+    parts += [f'<label><input {k()} type="checkbox" name="opt"> Opt {i}</label>' for i in range(3)]
+    parts += [f'<input {k()} name="unique-{i}" placeholder="Field {i}">' for i in range(5)]
+    parts += [f'<input {k()} name="q" placeholder="Same name">' for _ in range(2)]
+    parts.append(f'<textarea {k()} name="note"></textarea>')
+    parts.append(f'<select {k()} name="pick"><option>One</option><option>Two</option></select>')
+    parts.append(f"<select {k()}><option>Three</option></select>")
+    parts.append("</form><div>")
+    parts += [f'<span {k()} role="button" aria-label="Close">x</span>' for _ in range(3)]
+    parts += [f'<div {k()} onclick="void 0">Onclick {i}</div>' for i in range(5)]
+    parts += [f'<div {k()} tabindex="0">Focusable {i}</div>' for i in range(3)]
+    parts.append(f'<div {k()} contenteditable="true">Editable</div>')
+    parts += [f'<div {k()} class="assigned">Assigned {i}</div>' for i in range(5)]
+    parts.append(f"<details><summary {k()}>More</summary><p>Hidden details</p></details>")
+    parts.append("</div><ul>")
+    parts += [f'<li><a {k()} href="#same">Same {i}</a></li>' for i in range(10)]
+    parts.append('</ul><div style="height: 1500px">Spacer</div>')
+    nested = "".join(f"<button {k()}>Deep</button>" for _ in range(3))
+    for _ in range(8):
+        nested = f"<div>{nested}</div>"
+    parts.append(nested)
+    parts.append('<button style="display:none">Not shown</button>')
+    parts.append('<button style="visibility:hidden">Invisible</button>')
+    parts.append(RECORD_CLICKS)
+    parts.append(
+        "<script>for (const el of document.querySelectorAll('.assigned'))"
+        " el.onclick = () => {};</script>"
+    )
+    return _page("Many", "".join(parts))
+
+
+def _huge() -> str:
+    buttons = "".join(f"<button>Button {i}</button>" for i in range(300))
+    words = " ".join(f"word{i}" for i in range(5000))
+    return _page("Huge", f"<p>{words}</p>{buttons}")
+
+
+PAGES: dict[str, str] = {
+    "/": _page(
+        "Home",
+        '<h1>Test site</h1><a href="/links">Links</a> <a href="/form">Form</a>',
+    ),
+    "/links": _page(
+        "Links", '<h1>Links</h1><a href="/page-a">Page A</a> <a href="/page-b">Page B</a>'
+    ),
+    "/page-a": _page("Page A", "<h1>This is page A</h1>"),
+    "/page-b": _page("Page B", "<h1>This is page B</h1>"),
+    "/form": _page(
+        "Form",
+        '<h1>Search</h1><div id="form-area"><form action="/result" method="get">'
+        '<label>Query <input id="q" name="q"></label>'
+        '<label>Color <select name="color"><option value="r">Red</option>'
+        '<option value="b">Blue</option></select></label>'
+        '<label><input type="checkbox" name="agree"> Agree</label>'
+        '<button type="submit">Search</button></form></div><p>Outside the form</p>',
+    ),
+    "/button": _page(
+        "Button",
+        '<button id="toggle" onclick="this.textContent=\'Clicked!\'"'
+        ' style="padding: 8px 16px">Click me</button>',
+    ),
+    "/long": _page(
+        "Long",
+        "".join(f"<p>Paragraph {i}</p>" for i in range(300)) + '<button id="end">The end</button>',
+    ),
+    "/console": _page(
+        "Console",
+        "<p>Console page</p><script>console.error('boom error');"
+        "console.warn('careful warning');console.log('plain log');</script>"
+        "<script>throw new Error('uncaught kaboom')</script>",
+    ),
+    "/twins": _page(
+        "Twins",
+        '<p id="saves">saves: none</p>'
+        "<button onclick=\"saved('one')\">Save</button>"
+        "<button onclick=\"saved('two')\">Save</button>"
+        "<button onclick=\"saved('draft')\">Save draft</button>"
+        "<script>function saved(which) {"
+        " document.getElementById('saves').textContent = 'saves: ' + which; }</script>",
+    ),
+    "/script-to-file": _page(
+        "Script to file",
+        "<button onclick=\"location.href = 'file:///etc/passwd'\">Go to file</button>",
+    ),
+    "/covered": _page(
+        "Covered",
+        '<button id="under">Under</button>'
+        '<div style="position: fixed; inset: 0; background: white"></div>',
+    ),
+    "/slow": _page("Slow", '<p>Slow page</p><img src="/held.png">'),
+    "/many": _many(),
+    "/huge": _huge(),
+}
+
+
+class Site:
+    """The test site on a free loopback port, in a background thread."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        """Cleared while :meth:`holding`: held responses (``/held*``) wait for it."""
+        self.release.set()
+        self.held = threading.Event()
+        """Set when a held request has arrived."""
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                site.serve(self)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def origin(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def url(self, path: str) -> str:
+        return self.origin + path
+
+    def serve(self, request: BaseHTTPRequestHandler) -> None:
+        parts = urlsplit(request.path)
+        query = parse_qs(parts.query)
+        if parts.path == "/to-file":
+            self._send(request, 302, "", {"Location": "file:///etc/passwd"})
+        elif parts.path == "/result":
+            searched = html.escape(query.get("q", [""])[0])
+            color = html.escape(query.get("color", [""])[0])
+            self._send(request, 200, _page("Result", f"<p>You searched for: {searched}</p>"
+                                                     f"<p>Color: {color}</p>"))  # fmt: skip
+        elif parts.path == "/set-cookie":
+            value = query.get("v", [""])[0]
+            self._send(request, 200, _page("Cookie set", "<p>set</p>"), {
+                "Set-Cookie": f"flavor={value}; Path=/",
+            })  # fmt: skip
+        elif parts.path == "/cookie":
+            cookie = html.escape(request.headers.get("Cookie", "") or "none")
+            self._send(request, 200, _page("Cookie", f"<p>cookie: {cookie}</p>"))
+        elif parts.path.startswith("/held"):
+            self.held.set()
+            self.release.wait(HOLD_MAX_S)
+            self._send(request, 200, _page("Held", "<p>held page</p>"))
+        elif parts.path in PAGES:
+            self._send(request, 200, PAGES[parts.path])
+        else:
+            self._send(request, 404, _page("Not found", "<p>not found</p>"))
+
+    @staticmethod
+    def _send(
+        request: BaseHTTPRequestHandler,
+        status: int,
+        body: str,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        payload = body.encode()
+        request.send_response(status)
+        request.send_header("Content-Type", "text/html; charset=utf-8")
+        request.send_header("Content-Length", str(len(payload)))
+        for name, value in (headers or {}).items():
+            request.send_header(name, value)
+        request.end_headers()
+        request.wfile.write(payload)
+
+    @contextmanager
+    def holding(self) -> Iterator[threading.Event]:
+        """Hold ``/held*`` responses inside the block; yields the "request arrived" event."""
+        self.release.clear()
+        self.held.clear()
+        try:
+            yield self.held
+        finally:
+            self.release.set()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.release.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@contextmanager
+def serving() -> Iterator[Site]:
+    site = Site()
+    site.start()
+    try:
+        yield site
+    finally:
+        site.stop()

@@ -1,0 +1,395 @@
+"""The ten actions on a real Chromium against the test site: answers and what the page shows."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from pathlib import Path
+
+import pytest
+
+from browserhost.contract import Context, data
+from browserhost.providers.chromium import INSPECT_STYLES, ChromiumProvider
+from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
+
+from .driving import act, assert_shape, browser_pid, ok, refused
+from .site import Site
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+async def test_every_action_answers_exactly_the_documented_fields(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/form"))
+    assert_shape(data.OpenData, opened)
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert_shape(data.SnapshotData, snapshot)
+    for element in snapshot["elements"]:
+        # Optional flags appear only where they apply: never as false.
+        assert element.get("disabled", True) is True
+        assert element.get("missingAccessibleName", True) is True
+    assert_shape(data.TypeData, await ok(provider, ctx, "browser.type", selector="#q", value="x"))
+    assert_shape(data.ScrollData, await ok(provider, ctx, "browser.scroll", direction="down"))
+    assert_shape(data.InspectData, await ok(provider, ctx, "browser.inspect", selector="#q"))
+    assert_shape(data.CaptureData, await ok(provider, ctx, "browser.capture"))
+    assert_shape(data.ResizeData, await ok(provider, ctx, "browser.resize", viewport="mobile"))
+    await ok(provider, ctx, "browser.open", url=site.url("/links"))
+    assert_shape(data.ClickData, await ok(provider, ctx, "browser.click", text="Page A"))
+    assert_shape(data.NavigationData, await ok(provider, ctx, "browser.back"))
+    assert_shape(data.NavigationData, await ok(provider, ctx, "browser.forward"))
+
+
+async def test_open_answers_the_loaded_page(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    assert opened == {
+        "url": site.url("/page-a"),
+        "title": "Page A",
+        "opened": True,
+        "settled": True,
+        "viewport": {"mode": "desktop", "width": 1280, "height": 800},
+    }
+
+
+async def test_open_that_does_not_finish_loading_is_not_settled_but_succeeds(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    with site.holding():  # the page's image never arrives while held
+        opened = await ok(provider, ctx, "browser.open", url=site.url("/slow"))
+    assert opened["settled"] is False
+    assert opened["title"] == "Slow"
+
+
+async def test_open_of_an_unreachable_site_says_what_to_check(
+    provider: ChromiumProvider, ctx: Context
+) -> None:
+    error = await refused(provider, ctx, "browser.open", url="http://no-such-host.invalid/")
+    assert error == (
+        "Could not load http://no-such-host.invalid/: its host name does not resolve. "
+        "Check the address and that the site is up."
+    )
+
+
+async def test_a_redirect_to_a_file_url_is_blocked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    error = await refused(provider, ctx, "browser.open", url=site.url("/to-file"))
+    assert "redirected to an address that is not http or https" in error
+    assert "blocked: only http and https pages may be loaded" in error
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert not snapshot["url"].startswith("file:")
+    assert "root:" not in snapshot["text"]
+
+
+async def test_a_script_navigation_to_a_file_url_is_blocked_and_reported(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/script-to-file"))
+    await ok(provider, ctx, "browser.click", text="Go to file")
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["url"] == site.url("/script-to-file")
+    assert snapshot["consoleProblems"] == [
+        {"level": "error", "text": "Not allowed to load local resource: file:///etc/passwd"}
+    ]
+
+
+async def test_a_page_that_reached_a_non_http_address_is_reset_and_the_answer_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Chromium itself stops web pages from reaching such addresses; a browser with looser
+    rules (a remote one, say) might not, so the provider checks every page it ends up on.
+    The navigation here is made by the test, underneath the provider."""
+    await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    page = provider.page_for(ctx)
+    assert page is not None
+    await page.goto("data:text/html,<p>not http</p>")
+    error = await refused(provider, ctx, "browser.snapshot")
+    assert error == (
+        "The page navigated to data:text/html,<p>not http</p>, which was blocked: only http and "
+        "https pages may be loaded. The page is now about:blank; browser.snapshot was not run."
+    )
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert (snapshot["url"], snapshot["text"]) == ("about:blank", "")
+
+
+async def test_typing_then_submitting_shows_the_result_in_the_next_snapshot(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/form"))
+    chose = await ok(provider, ctx, "browser.type", selector="select[name=color]", value="Blue")
+    assert chose == {"selector": "select[name=color]", "url": site.url("/form")}
+    typed = await ok(provider, ctx, "browser.type", selector="#q", value="hello world", submit=True)
+    assert typed == {"selector": "#q", "url": site.url("/result?q=hello+world&color=b")}
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["title"] == "Result"
+    assert "You searched for: hello world" in snapshot["text"]
+    assert "Color: b" in snapshot["text"]
+
+
+async def test_typing_refuses_what_is_not_a_text_field(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/form"))
+    error = await refused(provider, ctx, "browser.type", selector="[name=agree]", value="yes")
+    assert error == "[name=agree] is a checkbox input, not a text field; use browser.click for it."
+    error = await refused(provider, ctx, "browser.type", selector="select", value="Green")
+    assert error == 'select has no option "Green"; its options are "Red", "Blue".'
+    error = await refused(provider, ctx, "browser.type", selector="h1", value="x")
+    assert error.startswith("h1 is not a text field; take a new snapshot")
+
+
+async def test_clicking_a_button_changes_what_the_next_snapshot_shows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/button"))
+    clicked = await ok(provider, ctx, "browser.click", text="Click me")
+    assert clicked == {"clicked": "#toggle", "label": "Click me", "url": site.url("/button")}
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Clicked!"
+    assert [e["label"] for e in snapshot["elements"]] == ["Clicked!"]
+
+
+async def test_click_by_text_prefers_the_exact_label(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/twins"))
+    clicked = await ok(provider, ctx, "browser.click", text="Save draft")
+    assert clicked["label"] == "Save draft"
+    assert "saves: draft" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+async def test_an_ambiguous_text_click_is_refused_and_nothing_is_clicked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/twins"))
+    error = await refused(provider, ctx, "browser.click", text="Save")
+    assert error == (
+        '"Save" matches 2 elements: body > button:nth-of-type(1) (button "Save"); '
+        'body > button:nth-of-type(2) (button "Save"). Nothing was clicked; click one by its '
+        "selector."
+    )
+    assert "saves: none" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+    clicked = await ok(provider, ctx, "browser.click", selector="body > button:nth-of-type(2)")
+    assert clicked["label"] == "Save"
+    assert "saves: two" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+async def test_a_selector_that_matches_several_elements_is_refused_with_the_count(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/twins"))
+    error = await refused(provider, ctx, "browser.click", selector="button")
+    assert error == (
+        "button matches 3 elements; take a new snapshot and use a selector that matches "
+        "exactly one."
+    )
+    assert "saves: none" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+@pytest.mark.parametrize(
+    ("action", "parameters", "expected"),
+    [
+        ("browser.click", {"selector": "#nope"}, "No element matches #nope; take a new snapshot."),
+        (
+            "browser.inspect",
+            {"selector": "#nope"},
+            "No element matches #nope; take a new snapshot.",
+        ),
+        (
+            "browser.type",
+            {"selector": "button[", "value": "x"},
+            "button[ is not a valid CSS selector; copy a selector from the latest snapshot.",
+        ),
+        (
+            "browser.snapshot",
+            {"selector": "#nope"},
+            "No element matches #nope; take a new snapshot.",
+        ),
+        (
+            "browser.click",
+            {"text": "Nowhere to be found"},
+            'No visible element has the text "Nowhere to be found"; take a new snapshot and '
+            "click by selector.",
+        ),
+        (
+            "browser.click",
+            {"selector": "#under"},
+            "#under is not clickable (covered or hidden); scroll or take a new snapshot.",
+        ),
+    ],
+)
+async def test_refusals_say_what_to_do_differently(
+    provider: ChromiumProvider,
+    site: Site,
+    ctx: Context,
+    action: str,
+    parameters: dict[str, object],
+    expected: str,
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/covered"))
+    assert await refused(provider, ctx, action, **parameters) == expected
+
+
+async def test_scroll_moves_by_screens_to_ends_and_to_elements(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/long"))
+    down = await ok(provider, ctx, "browser.scroll", direction="down")
+    assert down["direction"] == "down"
+    assert down["scrollY"] == 720  # nine tenths of the 800 px desktop viewport
+    assert (down["atTop"], down["atBottom"]) == (False, False)
+    bottom = await ok(provider, ctx, "browser.scroll", direction="bottom")
+    assert bottom["scrollY"] == bottom["maxScrollY"] > 720
+    assert bottom["atBottom"] is True
+    top = await ok(provider, ctx, "browser.scroll", direction="top")
+    assert top == {
+        "scrollY": 0,
+        "maxScrollY": bottom["maxScrollY"],
+        "atTop": True,
+        "atBottom": False,
+        "direction": "top",
+    }
+    to_end = await ok(provider, ctx, "browser.scroll", selector="#end")
+    assert to_end["scrolledTo"] == "#end"
+    assert "direction" not in to_end
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["scrollY"] == to_end["scrollY"] > 0
+    assert [e["inViewport"] for e in snapshot["elements"]] == [True]
+
+
+async def test_back_and_forward_walk_history_and_refuse_past_its_ends(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/links"))
+    error = await refused(provider, ctx, "browser.back")
+    assert error == "There is no earlier page to go back to; use browser.open."
+    await ok(provider, ctx, "browser.click", text="Page A")
+    back = await ok(provider, ctx, "browser.back")
+    assert back == {"url": site.url("/links"), "title": "Links"}
+    forward = await ok(provider, ctx, "browser.forward")
+    assert forward == {"url": site.url("/page-a"), "title": "Page A"}
+    error = await refused(provider, ctx, "browser.forward")
+    assert error == "There is no later page to go forward to."
+
+
+async def test_inspect_reports_the_documented_computed_styles(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/button"))
+    inspected = await ok(provider, ctx, "browser.inspect", selector="#toggle")
+    assert inspected["selector"] == "#toggle"
+    assert inspected["tag"] == "button"
+    assert inspected["label"] == "Click me"
+    assert inspected["inViewport"] is True
+    assert list(inspected["styles"]) == list(INSPECT_STYLES)
+    assert inspected["styles"]["padding"] == "8px 16px"
+    assert inspected["styles"]["display"] == "inline-block"
+    assert inspected["bounds"]["width"] > 0
+
+
+async def test_capture_is_a_png_of_the_viewport(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/page-b"))
+    captured = await ok(provider, ctx, "browser.capture", label="page-b")
+    image = base64.b64decode(captured["base64"])
+    assert image.startswith(b"\x89PNG\r\n\x1a\n")
+    assert (captured["mime"], captured["width"], captured["height"]) == ("image/png", 1280, 800)
+    assert (captured["url"], captured["title"]) == (site.url("/page-b"), "Page B")
+
+
+async def test_resize_switches_between_the_four_viewports(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    sizes = {"mobile": (390, 844), "tablet": (820, 1180), "desktop": (1280, 800)}
+    for mode in ("mobile", "fill", "tablet", "desktop"):
+        resized = await ok(provider, ctx, "browser.resize", viewport=mode)
+        width, height = sizes.get(mode, (None, None))
+        assert resized == {"viewport": {"mode": mode, "width": width, "height": height}}
+        captured = await ok(provider, ctx, "browser.capture")
+        if width is not None:
+            assert (captured["width"], captured["height"]) == (width, height)
+        else:  # fill follows the (headless) window
+            assert captured["width"] == 1280
+        assert captured["url"] == site.url("/page-a")
+        assert captured["viewport"] == resized["viewport"]
+
+
+async def test_open_can_choose_the_viewport(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/page-a"), viewport="tablet")
+    assert opened["viewport"] == {"mode": "tablet", "width": 820, "height": 1180}
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["viewport"] == opened["viewport"]
+
+
+async def test_snapshot_reports_console_problems_once(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/console"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["consoleProblems"] == [
+        {"level": "error", "text": "boom error"},
+        {"level": "warning", "text": "careful warning"},
+        {"level": "error", "text": "Uncaught Error: uncaught kaboom"},
+    ]
+    assert (await ok(provider, ctx, "browser.snapshot"))["consoleProblems"] == []
+
+
+async def test_snapshot_can_be_scoped_to_one_subtree(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/form"))
+    whole = await ok(provider, ctx, "browser.snapshot")
+    scoped = await ok(provider, ctx, "browser.snapshot", selector="#form-area")
+    assert whole["scope"] == "page"
+    assert scoped["scope"] == "#form-area"
+    assert "Outside the form" in whole["text"]
+    assert "Outside the form" not in scoped["text"]
+    assert scoped["elements"] == whole["elements"]  # every control is inside the form
+    assert [e["selector"] for e in scoped["elements"]] == [
+        "#q",
+        'select[name="color"]',
+        'input[name="agree"]',
+        "#form-area > form > button",
+    ]
+
+
+async def test_snapshot_caps_text_and_elements_and_says_how_much_there_was(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/huge"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert len(snapshot["text"]) == 20_000
+    assert snapshot["textTruncated"] is True
+    assert snapshot["textTotalChars"] > 20_000
+    assert len(snapshot["elements"]) == 250
+    assert snapshot["elementsTruncated"] is True
+    assert snapshot["interactiveElementsOnPage"] == 300
+
+
+async def test_the_browser_runs_with_the_server_flags(provider: ChromiumProvider) -> None:
+    """The launched command line has the documented flags, and --no-sandbox only as root."""
+    pid = await browser_pid(await provider._launcher.browser())
+    cmdline = await asyncio.to_thread(Path(f"/proc/{pid}/cmdline").read_bytes)
+    arguments = cmdline.decode().split("\0")
+    for flag in LAUNCH_FLAGS:
+        assert flag in arguments
+    assert ("--no-sandbox" in arguments) is not sandboxed()
+    assert "--headless" in arguments
+
+
+async def test_the_catalog_record_declares_all_ten_actions(provider: ChromiumProvider) -> None:
+    record = provider.registration()
+    assert (record["id"], record["name"], record["provides"]) == (
+        "chromium",
+        "Chromium",
+        ["browser"],
+    )
+    assert len(record["actions"]) == 10
+    answer = await act(provider, Context(), "browser.resize", viewport="desktop")
+    assert answer["ok"] is True

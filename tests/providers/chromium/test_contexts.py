@@ -1,0 +1,97 @@
+"""Isolation between context keys, and closing the idle ones."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from browserhost.contract import Context
+from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
+
+from .driving import TEST_TIMEOUTS, ok
+from .site import Site
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+IDLE_S = 60.0
+
+
+class Clock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def clocked(chromium_path: str, clock: Clock) -> AsyncIterator[ChromiumProvider]:
+    provider = ChromiumProvider(
+        ChromiumConfig(executable=chromium_path),
+        timeouts=TEST_TIMEOUTS,
+        idle_s=IDLE_S,
+        clock=clock,
+    )
+    yield provider
+    await provider.aclose()
+
+
+async def _cookie(provider: ChromiumProvider, site: Site, context: Context) -> str:
+    await ok(provider, context, "browser.open", url=site.url("/cookie"))
+    text: str = (await ok(provider, context, "browser.snapshot"))["text"]
+    return text
+
+
+async def test_two_context_keys_do_not_share_a_cookie(
+    provider: ChromiumProvider, site: Site
+) -> None:
+    alice = Context(directory="/work/app", session_id="alice")
+    bob = Context(directory="/work/app", session_id="bob")
+    await ok(provider, alice, "browser.open", url=site.url("/set-cookie?v=alice"))
+    await ok(provider, bob, "browser.open", url=site.url("/set-cookie?v=bob"))
+    assert await _cookie(provider, site, alice) == "cookie: flavor=alice"
+    assert await _cookie(provider, site, bob) == "cookie: flavor=bob"
+    other_project = Context(directory="/work/other", session_id="alice")
+    assert await _cookie(provider, site, other_project) == "cookie: none"
+
+
+async def test_two_context_keys_have_their_own_pages(
+    provider: ChromiumProvider, site: Site
+) -> None:
+    first, second = Context(session_id="first"), Context(session_id="second")
+    await ok(provider, first, "browser.open", url=site.url("/page-a"))
+    await ok(provider, second, "browser.open", url=site.url("/page-b"))
+    assert (await ok(provider, first, "browser.snapshot"))["title"] == "Page A"
+    assert (await ok(provider, second, "browser.snapshot"))["title"] == "Page B"
+
+
+async def test_unknown_context_is_one_shared_default(
+    provider: ChromiumProvider, site: Site
+) -> None:
+    await ok(provider, Context(), "browser.open", url=site.url("/set-cookie?v=shared"))
+    assert await _cookie(provider, site, Context.read({"sessionId": ""})) == "cookie: flavor=shared"
+
+
+async def test_a_context_idle_past_the_limit_is_closed_and_starts_fresh(
+    clocked: ChromiumProvider, clock: Clock, site: Site
+) -> None:
+    idle, busy = Context(session_id="idle"), Context(session_id="busy")
+    await ok(clocked, idle, "browser.open", url=site.url("/set-cookie?v=old"))
+    clock.now += IDLE_S / 2
+    await ok(clocked, busy, "browser.open", url=site.url("/page-a"))
+    assert await clocked.close_idle() == []
+    clock.now += IDLE_S / 2
+    assert await clocked.close_idle() == [idle.key]
+    assert clocked.page_for(idle) is None
+    assert clocked.page_for(busy) is not None
+    assert await _cookie(clocked, site, idle) == "cookie: none"
+    assert (await ok(clocked, busy, "browser.snapshot"))["title"] == "Page A"

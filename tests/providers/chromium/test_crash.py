@@ -1,0 +1,86 @@
+"""A browser killed between or during actions: relaunched, and never reported as success."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from browserhost.contract import Context, ProviderRequest, normalize
+from browserhost.providers.chromium import BrowserGoneError, ChromiumConfig, ChromiumProvider
+from browserhost.transports.base import LostError
+from browserhost.transports.inprocess import InProcessTransport
+
+from .driving import TEST_TIMEOUTS, browser_pid, ok
+from .site import Site
+
+CTX = Context(directory="/work/app", session_id="crash")
+
+
+@pytest_asyncio.fixture
+async def own(chromium_path: str) -> AsyncIterator[ChromiumProvider]:
+    """A provider of the test's own: these tests kill its browser."""
+    provider = ChromiumProvider(ChromiumConfig(executable=chromium_path), timeouts=TEST_TIMEOUTS)
+    yield provider
+    await provider.aclose()
+
+
+async def _kill_browser(provider: ChromiumProvider) -> None:
+    """SIGKILL the browser process and wait (bounded) until Playwright has noticed."""
+    browser = await provider._launcher.browser()
+    gone = asyncio.Event()
+    browser.on("disconnected", lambda _: gone.set())
+    os.kill(await browser_pid(browser), signal.SIGKILL)
+    async with asyncio.timeout(10):
+        await gone.wait()
+
+
+async def test_killing_the_browser_between_actions_is_survived(
+    own: ChromiumProvider, site: Site
+) -> None:
+    await ok(own, CTX, "browser.open", url=site.url("/page-a"))
+    first = await own._launcher.browser()
+    await _kill_browser(own)
+    opened = await ok(own, CTX, "browser.open", url=site.url("/page-b"))
+    assert opened["title"] == "Page B"
+    assert (await ok(own, CTX, "browser.snapshot"))["text"] == "This is page B"
+    assert await own._launcher.browser() is not first
+
+
+async def test_an_action_in_flight_when_the_browser_dies_is_not_reported_as_success(
+    own: ChromiumProvider, site: Site
+) -> None:
+    await ok(own, CTX, "browser.open", url=site.url("/page-a"))
+    call = normalize("browser.open", {"url": site.url("/held")})
+    request = ProviderRequest("in-flight", call.name, call.parameters, CTX)
+    with site.holding() as arrived:
+        in_flight = asyncio.create_task(own.answer(request))
+        async with asyncio.timeout(10):
+            assert await asyncio.to_thread(arrived.wait, 10)
+        await _kill_browser(own)
+        async with asyncio.timeout(10):
+            with pytest.raises(BrowserGoneError, match="may or may not have happened"):
+                await in_flight
+    assert (await ok(own, CTX, "browser.open", url=site.url("/page-b")))["title"] == "Page B"
+
+
+async def test_the_host_reports_a_browser_lost_mid_action_as_may_have_run(
+    own: ChromiumProvider, site: Site
+) -> None:
+    """Through the in-process transport, the way the host calls a built-in provider."""
+    transport = InProcessTransport(own.answer)
+    await ok(own, CTX, "browser.open", url=site.url("/page-a"))
+    call = normalize("browser.open", {"url": site.url("/held")})
+    request = ProviderRequest("in-flight", call.name, call.parameters, CTX)
+    with site.holding() as arrived:
+        in_flight = asyncio.create_task(transport.send(request, timeout_s=30))
+        async with asyncio.timeout(10):
+            assert await asyncio.to_thread(arrived.wait, 10)
+        await _kill_browser(own)
+        async with asyncio.timeout(10):
+            with pytest.raises(LostError):
+                await in_flight

@@ -1,0 +1,99 @@
+"""Snapshot selectors on a page with over a hundred interactive elements, many of them alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browserhost.contract import Context
+from browserhost.providers.chromium import ChromiumProvider
+
+from .driving import ok
+from .site import Site
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+async def _many(provider: ChromiumProvider, site: Site, ctx: Context) -> list[dict[str, Any]]:
+    await ok(provider, ctx, "browser.open", url=site.url("/many"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "elementsTruncated" not in snapshot
+    elements: list[dict[str, Any]] = snapshot["elements"]
+    assert len(elements) >= 100
+    return elements
+
+
+async def test_every_selector_matches_exactly_its_element(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    elements = await _many(provider, site, ctx)
+    page = provider.page_for(ctx)
+    assert page is not None
+    keys = await page.evaluate(
+        "(selectors) => selectors.map((s) => [...document.querySelectorAll(s)]"
+        ".map((el) => el.dataset.k ?? null))",
+        [element["selector"] for element in elements],
+    )
+    for element, matched in zip(elements, keys, strict=True):
+        assert len(matched) == 1, element
+        assert matched[0] is not None, element  # only the marked controls are interactive
+    assert len({key for [key] in keys}) == len(elements)
+    total = await page.evaluate("document.querySelectorAll('[data-k]').length")
+    assert len(elements) == total  # and every marked control is listed
+
+
+async def test_clicking_every_selector_hits_that_element(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    elements = await _many(provider, site, ctx)
+    page = provider.page_for(ctx)
+    assert page is not None
+    expected = await page.evaluate(
+        "(selectors) => selectors.map((s) => document.querySelector(s).dataset.k)",
+        [element["selector"] for element in elements],
+    )
+    for element, key in zip(elements, expected, strict=True):
+        clicked = await ok(provider, ctx, "browser.click", selector=element["selector"])
+        assert clicked["clicked"] == element["selector"]
+        hit = await page.evaluate("window.hits.at(-1)")
+        assert hit == key, element
+
+
+async def test_selectors_are_short_where_the_page_allows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    elements = await _many(provider, site, ctx)
+    by_label: dict[str, list[str]] = {}
+    for element in elements:
+        by_label.setdefault(element.get("label", ""), []).append(element["selector"])
+    assert by_label["Nav 3"] == ['a[href="#nav3"]']
+    assert by_label["Test id 2"] == ['[data-testid="tid-2"]']
+    assert by_label["Primary"] == ["button.primary"]
+    assert by_label["Starts with a digit"] == ["#\\31 st"]
+    assert by_label["Spaced id"] == ["#has\\ space"]
+    assert by_label["Field 1"] == ['input[name="unique-1"]']
+    assert by_label["S2"] == ['input[name="size"][value="s2"]']
+    assert all(len(selector) <= 120 for selector in (e["selector"] for e in elements))
+
+
+async def test_elements_carry_only_the_fields_that_apply(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    elements = await _many(provider, site, ctx)
+    by_label = {element.get("label"): element for element in elements}
+    link = by_label["Nav 0"]
+    assert set(link) == {"selector", "tag", "bounds", "inViewport", "role", "label"}
+    assert (link["tag"], link["role"], link["inViewport"]) == ("a", "link", True)
+    radio = by_label["S0"]
+    assert (radio["tag"], radio["type"], radio["role"]) == ("input", "radio", "radio")
+    close = by_label["Close"]
+    assert (close["tag"], close["role"]) == ("span", "button")
+    unnamed = [e for e in elements if e["tag"] == "textarea"]
+    assert unnamed[0]["missingAccessibleName"] is True
+    assert "label" not in unnamed[0]
+    deep = by_label["Deep"]
+    assert deep["inViewport"] is False
+    labels = {element.get("label") for element in elements}
+    assert "Not shown" not in labels
+    assert "Invisible" not in labels
