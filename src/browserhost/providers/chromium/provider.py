@@ -253,11 +253,7 @@ class ChromiumProvider(Provider):
             # The blank page every tab starts on is not a page to go back to.
             if index <= 0 or (index == 1 and urls[0] == "about:blank"):
                 raise ActionFailed("There is no earlier page to go back to; use browser.open.")
-            with playwright_errors(
-                "browser.back", on_timeout="The previous page did not load in time; try again."
-            ):
-                await page.go_back(wait_until="commit", timeout=self.timeouts.history_s * 1000)
-            await _settle(page, self.timeouts.input_settle_s)
+            await self._travel(page, -1, urls[index - 1])
             return data.NavigationData(url=page.url, title=await pagescript.title(page))
 
     async def forward(
@@ -268,11 +264,7 @@ class ChromiumProvider(Provider):
             index, urls = await tab.history()
             if index >= len(urls) - 1:
                 raise ActionFailed("There is no later page to go forward to.")
-            with playwright_errors(
-                "browser.forward", on_timeout="The next page did not load in time; try again."
-            ):
-                await page.go_forward(wait_until="commit", timeout=self.timeouts.history_s * 1000)
-            await _settle(page, self.timeouts.input_settle_s)
+            await self._travel(page, +1, urls[index + 1])
             return data.NavigationData(url=page.url, title=await pagescript.title(page))
 
     async def inspect(
@@ -319,6 +311,26 @@ class ChromiumProvider(Provider):
         async with self._using(context, "browser.resize") as tab:
             await tab.set_viewport(parameters.viewport)
             return data.ResizeData(viewport=tab.viewport())
+
+    async def _travel(self, page: Page, delta: int, target: str) -> None:
+        """Go ``delta`` steps through history to ``target``; a page that shows up but is still
+        loading when the wait ends counts as arrived."""
+        from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+        action = "browser.back" if delta < 0 else "browser.forward"
+        which = "previous" if delta < 0 else "next"
+        timeout = self.timeouts.history_s * 1000
+        with playwright_errors(
+            action, on_timeout=f"The {which} page did not load in time; try again."
+        ):
+            try:
+                if delta < 0:
+                    await page.go_back(timeout=timeout)
+                else:
+                    await page.go_forward(timeout=timeout)
+            except PlaywrightTimeoutError:
+                if page.url != target:
+                    raise
 
     @asynccontextmanager
     async def _using(self, context: Context, action: str) -> AsyncIterator[Tab]:
