@@ -117,9 +117,8 @@ def mcp(
         str | None,
         typer.Option(
             "--url",
-            envvar="BROWSERHOST_URL",
             help="Forward to the browserhost serve at this URL instead of running a host in "
-            "this process.",
+            "this process ($BROWSERHOST_URL is not read here: embedding is the default).",
             show_default=False,
         ),
     ] = None,
@@ -452,7 +451,7 @@ def _print_error(error: BrowserhostError) -> None:
     from browserhost.client import describe
 
     code, _, message = describe(error).partition(": ")
-    err.print(Text.assemble((code, "bold red"), ": ", message))
+    err.print(Text.assemble((code, "bold red"), ": ", _cli_names(message)))
 
 
 def _exit_status(error: BrowserhostError) -> int:

@@ -1,0 +1,286 @@
+"""The command line against a live ``browserhost serve`` (stub): what a person reads, what
+``--json`` prints, and the exit status a script branches on."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_REFUSED
+from tests.conftest import TOKEN, LiveServer, free_port
+
+USAGE_ERROR = 2
+
+
+@dataclass(frozen=True)
+class Shell:
+    """Runs ``browserhost`` verbs in a project directory, pointed at a server."""
+
+    server: LiveServer
+    project: Path
+
+    def __call__(self, *args: str, env: dict[str, str] | None = None) -> Ran:
+        full_env = {
+            **os.environ,
+            "BROWSERHOST_URL": self.server.url,
+            "BROWSERHOST_TOKEN": TOKEN,
+            "COLUMNS": "200",
+            **(env or {}),
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "browserhost", *args],
+            cwd=self.project,
+            env=full_env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return Ran(done.returncode, done.stdout, done.stderr)
+
+    def ok(self, *args: str) -> str:
+        ran = self(*args)
+        assert ran.status == 0, ran
+        return ran.out
+
+    def answer(self, *args: str) -> Any:
+        """``--json``: the raw answer, parsed."""
+        return json.loads(self.ok(*args, "--json"))
+
+
+@dataclass(frozen=True)
+class Ran:
+    status: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def shell(live_server: LiveServer, tmp_path: Path) -> Shell:
+    project = tmp_path / "project"
+    project.mkdir()
+    return Shell(live_server, project)
+
+
+@pytest.fixture
+def selected(shell: Shell) -> Shell:
+    shell.ok("select", "stub")
+    return shell
+
+
+def test_snapshot_prints_title_url_numbered_elements_and_text(selected: Shell) -> None:
+    selected.ok("open", "https://site.test/")
+    printed = selected.ok("snapshot")
+    assert printed.splitlines() == [
+        "Stub home  https://site.test/",
+        "scroll 0/0, viewport desktop 1280x800",
+        "",
+        "Elements (5)",
+        '  1. #home  a  "Home"',
+        '  2. #about  a  "About"',
+        '  3. #form  a  "Search form"',
+        '  4. #long  a  "Long page"',
+        '  5. #more  button  "Show more"',
+        "",
+        "Text",
+        "Welcome to the stub site.",
+    ]
+    scoped = selected.ok("snapshot", "--selector", "#more")
+    assert "scoped to #more" in scoped
+    assert '  1. #more  button  "Show more"' in scoped
+
+
+def test_each_action_verb_reads_as_what_happened(selected: Shell) -> None:
+    run = selected.ok
+    assert run("open", "https://site.test/form", "--viewport", "tablet").splitlines() == [
+        "Search  https://site.test/form",
+        "viewport tablet 820x1180",
+    ]
+    assert run("type", "--selector", "#q", "--value", "cats", "--submit") == (
+        "Typed into #q  now at https://site.test/search?q=cats\n"
+    )
+    assert run("back") == "Search  https://site.test/form\n"
+    assert run("forward") == "Results  https://site.test/search?q=cats\n"
+    assert run("click", "--text", "Long page") == (
+        'Clicked "Long page" (#long)  now at https://site.test/long\n'
+    )
+    assert run("scroll", "--direction", "bottom") == "Scrolled to 3620 of 3620 (bottom)\n"
+    assert run("scroll", "--selector", "#home") == "Scrolled to 80 of 3620\n"
+    assert run("click", "--selector", "#home") == (
+        'Clicked "Home" (#home)  now at https://site.test/\n'
+    )
+    inspected = run("inspect", "--selector", "#about").splitlines()
+    assert inspected[:2] == ['#about  a  "About"', "at 16.0,120.0 size 200.0x32.0, in view"]
+    assert "  display: inline-block" in inspected
+    assert run("resize", "mobile") == "Viewport mobile 390x844\n"
+
+
+def test_capture_saves_into_the_project_or_to_a_file(selected: Shell) -> None:
+    selected.ok("open", "https://site.test/about")
+    printed = selected.ok("capture", "--label", "about page").splitlines()
+    saved = list((selected.project / ".browserhost" / "captures").iterdir())
+    assert len(saved) == 1
+    assert saved[0].name.endswith("-about-page.png")
+    assert printed == [f"Saved {saved[0]}  1280x800", "About the stub  https://site.test/about"]
+
+    target = selected.project / "shot.png"
+    printed = selected.ok("capture", "-o", str(target)).splitlines()
+    assert printed[0] == f"Wrote {target}  1280x800"
+    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_providers_and_select(shell: Shell) -> None:
+    assert shell.ok("providers").splitlines() == [
+        "  stub  Stub (no browser)",
+        "None is selected; choose one with: browserhost select ID",
+    ]
+    assert shell.ok("select", "stub") == "Selected stub.\n"
+    assert shell.ok("providers") == "* stub  Stub (no browser) (selected)\n"
+    assert shell.answer("providers") == {
+        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False}],
+        "selectedId": "stub",
+    }
+    assert shell.answer("select", "stub") == {"selectedId": "stub"}
+
+
+@pytest.mark.parametrize(
+    ("args", "keys"),
+    [
+        (("open", "https://site.test/"), {"url", "title", "opened", "settled", "viewport"}),
+        (("snapshot",), {"url", "title", "scope", "scrollY", "maxScrollY", "text", "elements"}),
+        (("click", "--text", "About"), {"clicked", "label", "url"}),
+        (("scroll", "--direction", "down"), {"scrollY", "maxScrollY", "atTop", "atBottom"}),
+        (("inspect", "--selector", "#home"), {"selector", "tag", "label", "bounds", "styles"}),
+        (("capture",), {"base64", "mime", "width", "height", "url", "title", "path"}),
+        (("resize", "fill"), {"viewport"}),
+    ],
+)
+def test_json_prints_the_raw_answer(selected: Shell, args: tuple[str, ...], keys: set[str]) -> None:
+    selected.ok("open", "https://site.test/")
+    answer = selected.answer(*args)
+    assert answer["ok"] is True
+    assert answer["providerId"] == "stub"
+    assert keys <= set(answer["data"])
+
+
+def test_json_navigation_and_typing(selected: Shell) -> None:
+    selected.ok("open", "https://site.test/form")
+    typed = selected.answer("type", "--selector", "#q", "--value", "x")
+    assert typed["data"] == {"selector": "#q", "url": "https://site.test/form"}
+    selected.ok("open", "https://site.test/about")
+    assert selected.answer("back")["data"]["title"] == "Search"
+    assert selected.answer("forward")["data"] == {
+        "url": "https://site.test/about",
+        "title": "About the stub",
+    }
+
+
+def test_sessions_keep_separate_pages(selected: Shell) -> None:
+    selected.ok("open", "https://site.test/about", "--session", "a")
+    selected.ok("open", "https://site.test/form", "--session", "b")
+    assert selected.ok("back", "--session", "a") == "(untitled)  about:blank\n"
+    assert selected.answer("snapshot", "--session", "b")["data"]["title"] == "Search"
+
+
+def test_refused_calls_exit_3_and_say_what_to_do(shell: Shell) -> None:
+    no_provider = shell("snapshot")
+    assert no_provider.status == EXIT_REFUSED
+    assert no_provider.out == ""
+    assert no_provider.err.startswith("NO_PROVIDER: No browser provider is selected")
+
+    as_json = shell("snapshot", "--json")
+    assert as_json.status == EXIT_REFUSED
+    assert json.loads(as_json.out) == {
+        "ok": False,
+        "code": "NO_PROVIDER",
+        "error": no_provider.err.strip().removeprefix("NO_PROVIDER: "),
+    }
+
+    shell.ok("select", "stub")
+    rejected = shell("click", "--selector", "#nowhere")
+    assert rejected.status == EXIT_REFUSED
+    assert rejected.err.strip() == (
+        "PROVIDER_REJECTED: No element matches #nowhere; take a new snapshot."
+    )
+    invalid = shell("click")
+    assert invalid.status == EXIT_REFUSED
+    assert invalid.err.strip() == (
+        "INVALID_ACTION: click requires selector or text. Nothing was sent."
+    )
+    unknown = shell("open", "https://site.test/", "--provider", "nope")
+    assert unknown.status == EXIT_REFUSED
+    assert unknown.err.startswith("PROVIDER_NOT_FOUND: ")
+    unselectable = shell("select", "nope")
+    assert unselectable.status == EXIT_REFUSED
+    assert shell.answer("providers")["selectedId"] == "stub"
+
+
+def test_a_wrong_token_or_no_server_exits_3(shell: Shell) -> None:
+    wrong = shell("providers", env={"BROWSERHOST_TOKEN": "wrong"})
+    assert wrong.status == EXIT_REFUSED
+    assert wrong.err.startswith("UNAUTHORIZED: Send Authorization: Bearer <token>")
+    nowhere = shell("providers", "--url", f"http://127.0.0.1:{free_port()}")
+    assert nowhere.status == EXIT_REFUSED
+    assert nowhere.err.startswith("PROVIDER_UNAVAILABLE: browserhost is not reachable")
+
+
+@pytest.fixture
+def hang_up() -> Iterator[str]:
+    """A server that reads each request and closes the connection without answering."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            with connection:
+                received = b""
+                while b"\r\n\r\n" not in received:
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        break
+                    received += chunk
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    listener.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept()
+    listener.close()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def test_a_call_lost_after_sending_exits_4(shell: Shell, hang_up: str) -> None:
+    lost = shell("click", "--text", "Buy", "--url", hang_up)
+    assert lost.status == EXIT_MAY_HAVE_RUN
+    assert lost.err.startswith("REQUEST_FAILED: ")
+    assert "It may have run" in lost.err
+    as_json = shell("click", "--text", "Buy", "--url", hang_up, "--json")
+    assert as_json.status == EXIT_MAY_HAVE_RUN
+    assert json.loads(as_json.out)["code"] == "REQUEST_FAILED"
+
+
+def test_usage_errors_exit_2(shell: Shell) -> None:
+    assert shell("inspect").status == USAGE_ERROR
+    assert shell("resize", "huge").status == USAGE_ERROR
+    assert shell("type", "--selector", "#q").status == USAGE_ERROR
+
+
+def test_mcp_refuses_to_start_with_an_unknown_provider(shell: Shell, tmp_path: Path) -> None:
+    ran = shell("mcp", "--data-dir", str(tmp_path / "data"), "--select", "nope")
+    assert ran.status == EXIT_REFUSED
+    assert ran.out == ""
+    assert ran.err.startswith("PROVIDER_NOT_FOUND: No reachable browser provider is called 'nope'")
