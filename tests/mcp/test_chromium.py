@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 import anyio
+import httpx2
 import pytest
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import LiveServer, start_server
 from tests.mcp.conftest import Setup, call_ok, http_mcp, image_of, stdio_mcp, text_of
@@ -113,3 +121,58 @@ async def test_capture_over_stdio_lands_in_the_project(setup: Setup, site: str) 
     assert saved.parent == setup.project / ".browserhost" / "captures"
     assert saved.name.endswith("-home.png")
     assert (captured["width"], captured["height"]) == (390, 844)
+
+
+def _readme_servers() -> list[dict[str, Any]]:
+    """The ``mcpServers`` entries of the README's MCP section, in order."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme.split("## Use it from an MCP client", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```json\n(.*?)```", section, re.DOTALL)
+    return [json.loads(block)["mcpServers"]["browserhost"] for block in blocks]
+
+
+async def test_the_readme_stdio_configuration_works_as_written(setup: Setup, site: str) -> None:
+    """The "done when" of the issue: paste the README's entry, then open, read, click by text
+    and capture. Only the data dir is isolated (by environment, so the args stay as written)."""
+    entry = _readme_servers()[0]
+    command = shutil.which(entry["command"], path=str(Path(sys.executable).parent))
+    assert command is not None
+    parameters = StdioServerParameters(
+        command=command,
+        args=entry["args"],
+        env={
+            "BROWSERHOST_DATA_DIR": str(setup.data_dir),
+            "BROWSERHOST_PROVIDERS": "stub,chromium",
+            **ENV,
+        },
+        cwd=setup.project,
+    )
+    with anyio.fail_after(BROWSER_WAIT_S), (setup.logs / "readme.log").open("w") as errlog:
+        async with Client(stdio_client(parameters, errlog=errlog)) as client:
+            await call_ok(client, "browser_open", {"url": f"{site}/"})
+            page = await call_ok(client, "browser_snapshot")
+            clicked = await call_ok(client, "browser_click", {"text": "About"})
+            captured = await client.call_tool("browser_capture", {})
+    assert page["title"] == "Home page"
+    assert clicked["url"] == f"{site}/about"
+    assert image_of(captured).startswith(b"\x89PNG")
+
+
+async def test_the_readme_http_configuration_works_as_written(
+    chromium_server: LiveServer, site: str
+) -> None:
+    entry = _readme_servers()[1]
+    assert entry["type"] == "http"
+    url = entry["url"].replace("http://127.0.0.1:7878", chromium_server.url)
+    headers = {
+        name: value.replace("<the token serve printed>", chromium_server.token)
+        for name, value in entry["headers"].items()
+    }
+    async with httpx2.AsyncClient(headers=headers, trust_env=False, timeout=60) as http:
+        with anyio.fail_after(BROWSER_WAIT_S):
+            async with Client(streamable_http_client(url, http_client=http)) as client:
+                await call_ok(client, "browser_open", {"url": f"{site}/"})
+                clicked = await call_ok(client, "browser_click", {"text": "About"})
+                captured = await client.call_tool("browser_capture", {})
+    assert clicked["url"] == f"{site}/about"
+    assert image_of(captured).startswith(b"\x89PNG")
