@@ -92,7 +92,7 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
     if roles is None or _ROLE not in roles:
         raise InstallError('the record does not declare provides: ["browser"]')
     provider_id = record.get("id")
-    if not isinstance(provider_id, str) or not _id_pattern.match(provider_id):
+    if not isinstance(provider_id, str) or not _id_pattern.fullmatch(provider_id):
         raise InstallError(f"id must match {PROVIDER_ID_PATTERN}")
     name = record.get("name", provider_id)
     if not isinstance(name, str):

@@ -17,6 +17,7 @@ Nothing before step 4 sends anything; nothing after it retries.
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,12 +37,15 @@ from browserhost.contract.errors import (
     UnknownResultError,
     UnsupportedError,
 )
+from browserhost.contract.limits import PROVIDER_ID_PATTERN
 from browserhost.contract.wire import Refusal
 from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 
 from .captures import save_capture
 from .catalog import Catalog, InstalledProvider
 from .selection import SelectionReadError, SelectionStore, SelectionWriteError
+
+_provider_id = re.compile(PROVIDER_ID_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -87,9 +91,10 @@ class Host:
 
     def select(self, provider_id: object) -> str:
         """Store a new selection. On any refusal the previous choice stays."""
-        if not isinstance(provider_id, str) or not provider_id:
+        if not isinstance(provider_id, str) or not _provider_id.fullmatch(provider_id):
             raise InvalidSelectionError(
-                'Send {"id": "<provider id>"}; GET /api/browser-providers lists the ids.'
+                'Send {"id": "<provider id>"}; GET /api/browser-providers lists the ids. '
+                "The selection was not changed."
             )
         if self.catalog.get(provider_id) is None:
             raise ProviderNotFoundError(

@@ -1,0 +1,259 @@
+"""Which records the catalog installs, how it reaches them, and discovery by entry points."""
+
+from __future__ import annotations
+
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+import pytest
+
+from browserhost import config
+from browserhost.contract import ACTIONS
+from browserhost.host import Catalog, InstallError
+from browserhost.host import catalog as catalog_module
+from browserhost.transports.inprocess import InProcessTransport
+from browserhost.transports.loopback import LoopbackTransport
+from tests.recording import Recorder
+
+
+def record(**fields: Any) -> dict[str, Any]:
+    return {"id": "p1", "provides": ["browser"], "answer": Recorder(), **fields}
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        {"provides": ["browser"]},
+        {"service": {"provides": ["storage", "browser"]}},
+        {"contributes": {"service": {"provides": ["browser"]}}},
+        {"service": {"provides": ["browser"]}, "provides": ["storage"]},
+        {"provides": ["browser"], "contributes": {"service": {"provides": []}}},
+    ],
+)
+def test_a_record_declaring_browser_in_its_first_provides_list_is_installed(
+    declaration: dict[str, Any],
+) -> None:
+    catalog = Catalog()
+    catalog.install({"id": "p1", "answer": Recorder(), **declaration})
+    assert [p.public() for p in catalog.all()] == [{"id": "p1", "name": "p1", "surface": False}]
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        {},
+        {"provides": "browser"},
+        {"provides": []},
+        {"service": {"provides": ["storage"]}, "provides": ["browser"]},
+        {"provides": ["storage"], "contributes": {"service": {"provides": ["browser"]}}},
+    ],
+)
+def test_a_record_whose_first_provides_list_lacks_browser_is_refused(
+    declaration: dict[str, Any],
+) -> None:
+    catalog = Catalog()
+    with pytest.raises(InstallError, match="provides"):
+        catalog.install({"id": "p1", "answer": Recorder(), **declaration})
+    assert catalog.all() == []
+
+
+def test_a_disabled_record_is_refused() -> None:
+    with pytest.raises(InstallError, match="disabled"):
+        Catalog().install(record(enabled=False))
+
+
+@pytest.mark.parametrize("bad_id", [None, 5, "", "-x", ".x", "a/b", "a b", "p1\n", "x" * 129])
+def test_an_id_outside_the_pattern_is_refused(bad_id: object) -> None:
+    with pytest.raises(InstallError, match="id must match"):
+        Catalog().install(record(id=bad_id))
+
+
+@pytest.mark.parametrize("good_id", ["a", "9", "Server-Chrome_2.1", "x" * 128])
+def test_an_id_inside_the_pattern_is_installed(good_id: str) -> None:
+    assert Catalog().install(record(id=good_id)).id == good_id
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"), [(None, "p1"), (7, "p1"), ("  Server Chrome  ", "Server Chrome")]
+)
+def test_the_name_is_trimmed_and_defaults_to_the_id(name: object, shown: str) -> None:
+    fields = {} if name is None else {"name": name}
+    assert Catalog().install(record(**fields)).name == shown
+
+
+@pytest.mark.parametrize("name", ["", "   ", "n" * 201])
+def test_a_blank_or_overlong_name_is_refused(name: str) -> None:
+    with pytest.raises(InstallError, match="name"):
+        Catalog().install(record(name=name))
+
+
+def test_a_record_with_no_way_to_answer_is_refused() -> None:
+    with pytest.raises(InstallError, match="answer handler or a loopback endpoint"):
+        Catalog().install({"id": "p1", "provides": ["browser"], "answer": "not callable"})
+
+
+def test_answer_wins_over_endpoint() -> None:
+    provider = Catalog().install(record(endpoint="http://evil.example/"))
+    assert isinstance(provider.transport, InProcessTransport)
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "http://user:pw@127.0.0.1:9000",
+        "http://user@127.0.0.1:9000",
+        "http://127.0.0.2:9000",
+        "http://evil.example",
+        "http://127.0.0.1.evil.example",
+        "http://localhost.evil.example/",
+        "http://127.0.0.1@evil.example/",
+        "http://0.0.0.0:9000",
+        "http://[::ffff:127.0.0.1]:9000",
+        "file:///x",
+        "ws://127.0.0.1:9000",
+        "127.0.0.1:9000",
+        "http://127.0.0.1:99999",
+        "",
+        None,
+        9000,
+    ],
+)
+async def test_an_endpoint_that_is_not_plain_loopback_http_is_rejected_at_install(
+    endpoint: object,
+) -> None:
+    catalog = Catalog()
+    with pytest.raises(InstallError, match="loopback endpoint"):
+        catalog.install({"id": "p1", "provides": ["browser"], "endpoint": endpoint})
+    assert catalog.all() == []
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "posted_to"),
+    [
+        ("http://127.0.0.1:9000", "http://127.0.0.1:9000/browser-control"),
+        ("http://127.0.0.1:9000/", "http://127.0.0.1:9000/browser-control"),
+        ("https://localhost:9443/v1/act", "https://localhost:9443/v1/act"),
+        ("http://[::1]:9000", "http://[::1]:9000/browser-control"),
+    ],
+)
+async def test_a_loopback_endpoint_is_installed_and_a_bare_origin_posts_to_browser_control(
+    endpoint: str, posted_to: str
+) -> None:
+    catalog = Catalog()
+    provider = catalog.install({"id": "p1", "provides": ["browser"], "endpoint": endpoint})
+    assert isinstance(provider.transport, LoopbackTransport)
+    assert catalog_module.loopback_url(endpoint) == posted_to
+    await catalog.aclose()
+
+
+async def test_the_public_row_never_shows_endpoint_or_handler() -> None:
+    catalog = Catalog()
+    catalog.install(
+        {"id": "svc", "name": "Service", "provides": ["browser"], "endpoint": "http://127.0.0.1:1"}
+    )
+    catalog.install(record(id="inproc"))
+    assert [p.public() for p in catalog.all()] == [
+        {"id": "svc", "name": "Service", "surface": False},
+        {"id": "inproc", "name": "inproc", "surface": False},
+    ]
+    await catalog.aclose()
+
+
+def test_declared_actions_narrow_what_the_provider_is_sent_and_unknown_ones_are_dropped() -> None:
+    provider = Catalog().install(record(actions=["browser.open", "browser.teleport"]))
+    assert provider.actions == frozenset({"browser.open"})
+    assert Catalog().install(record()).actions == frozenset(ACTIONS)
+
+
+async def test_uninstall_closes_the_provider() -> None:
+    closed: list[str] = []
+
+    async def close() -> None:
+        closed.append("p1")
+
+    catalog = Catalog()
+    catalog.install(record(close=close))
+    await catalog.uninstall("p1")
+    assert catalog.get("p1") is None
+    assert closed == ["p1"]
+
+
+# Entry-point discovery. The plugins below are what the fake entry points load.
+
+
+def good_plugin() -> dict[str, Any]:
+    return record(id="good")
+
+
+def other_plugin() -> dict[str, Any]:
+    return record(id="other")
+
+
+def broken_plugin() -> dict[str, Any]:
+    raise RuntimeError("this plugin needs a browser that is not installed")
+
+
+def invalid_plugin() -> dict[str, Any]:
+    return {"id": "invalid", "provides": ["browser"]}
+
+
+def fake_entry_points(monkeypatch: pytest.MonkeyPatch, names: list[str]) -> None:
+    points = [
+        EntryPoint(name, f"{__name__}:{name}_plugin", catalog_module.ENTRY_POINT_GROUP)
+        for name in names
+    ]
+    # and one whose module is not installed at all
+    points.append(
+        EntryPoint("missing", "tests.no_such_module:register", catalog_module.ENTRY_POINT_GROUP)
+    )
+
+    def only_these(*, group: str) -> list[EntryPoint]:
+        return [point for point in points if point.group == group]
+
+    monkeypatch.setattr(catalog_module, "entry_points", only_these)
+
+
+def test_a_provider_that_fails_to_load_is_skipped_not_fatal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake_entry_points(monkeypatch, ["good", "broken", "invalid", "other"])
+    catalog = Catalog()
+    assert catalog.discover() == ["good", "other"]
+    assert [p.id for p in catalog.all()] == ["good", "other"]
+
+
+def test_browserhost_providers_narrows_which_entry_points_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake_entry_points(monkeypatch, ["good", "broken", "other"])
+    monkeypatch.setenv("BROWSERHOST_PROVIDERS", " other , broken,")
+    catalog = Catalog()
+    assert catalog.discover(config.enabled_providers()) == ["other"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "narrowed"),
+    [
+        (None, None),
+        ("", None),
+        ("  ", None),
+        ("stub", ["stub"]),
+        ("stub, chromium,", ["stub", "chromium"]),
+    ],
+)
+def test_browserhost_providers_unset_or_blank_loads_all(
+    monkeypatch: pytest.MonkeyPatch, raw: str | None, narrowed: list[str] | None
+) -> None:
+    if raw is None:
+        monkeypatch.delenv("BROWSERHOST_PROVIDERS", raising=False)
+    else:
+        monkeypatch.setenv("BROWSERHOST_PROVIDERS", raw)
+    assert config.enabled_providers() == narrowed
+
+
+def test_every_built_in_entry_point_loads() -> None:
+    """The installed package's own entry points (stub, and chromium when present) all load."""
+    catalog = Catalog()
+    names = [point.name for point in entry_points(group=catalog_module.ENTRY_POINT_GROUP)]
+    assert "stub" in names
+    assert sorted(catalog.discover()) == sorted(names)
