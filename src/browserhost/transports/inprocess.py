@@ -39,7 +39,8 @@ class InProcessTransport:
 
 def _check_wire_size(answer: object) -> None:
     try:
-        size = len(json.dumps(answer, separators=(",", ":")).encode())
+        # allow_nan=False: NaN and Infinity are not JSON, and the API could not send them on.
+        size = len(json.dumps(answer, separators=(",", ":"), allow_nan=False).encode())
     except (TypeError, ValueError):
         raise BadAnswerError("The provider's answer is not JSON.") from None
     if size > ANSWER_MAX_BYTES:

@@ -7,6 +7,7 @@ anything; a failure after the connection was made may have run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import httpx
@@ -30,25 +31,35 @@ class LoopbackTransport:
     async def send(self, request: ProviderRequest, timeout_s: float) -> object:
         timeout = httpx.Timeout(timeout_s, connect=min(_CONNECT_TIMEOUT_S, timeout_s))
         try:
-            async with self._client.stream(
-                "POST", self._url, json=request.to_wire(), timeout=timeout
-            ) as response:
+            # httpx times each read separately; the deadline is for the whole answer, so a
+            # service that trickles bytes cannot hold the agent past it.
+            async with (
+                asyncio.timeout(timeout_s),
+                self._client.stream(
+                    "POST", self._url, json=request.to_wire(), timeout=timeout
+                ) as response,
+            ):
                 body = await _read_capped(response)
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
             raise NotSentError("The provider service is not reachable.") from exc
-        except httpx.TimeoutException as exc:
+        except (httpx.TimeoutException, TimeoutError) as exc:
             raise LostError(f"No answer within {timeout_s:g} s.") from exc
         except httpx.HTTPError as exc:
             raise LostError("The connection to the provider service was lost.") from exc
         if response.status_code != 200:
             raise BadAnswerError(f"The provider service answered HTTP {response.status_code}.")
         try:
-            return json.loads(body)
+            return json.loads(body, parse_constant=_not_json)
         except ValueError:
             raise BadAnswerError("The provider service's answer is not JSON.") from None
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+
+def _not_json(constant: str) -> object:
+    """Python's json reads NaN and Infinity; JSON has no such values, nor can the API send them."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 async def _read_capped(response: httpx.Response) -> bytes:

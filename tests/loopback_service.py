@@ -1,0 +1,124 @@
+"""A provider service made of a raw asyncio socket server, for tests of the loopback transport.
+
+It is deliberately not built on the SDK or any web framework: it records exactly the bytes
+that reached it, so a test can assert what the host sent and how many times, and it can
+misbehave in ways a well-written service never would (close without answering, answer 13 MB,
+answer HTML).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Received:
+    """One HTTP request as it arrived."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+Behaviour = Callable[[Received, asyncio.StreamWriter], Awaitable[None]]
+
+
+@dataclass
+class LoopbackService:
+    port: int
+    received: list[Received] = field(default_factory=list)
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def answer(
+    body: bytes | dict[str, Any],
+    *,
+    status: int = 200,
+    content_type: str = "application/json",
+    chunked: bool = False,
+) -> Behaviour:
+    """Answer every request with ``body`` (JSON-encoded when it is a dict)."""
+    payload = json.dumps(body).encode() if isinstance(body, dict) else body
+
+    async def respond(_: Received, writer: asyncio.StreamWriter) -> None:
+        head = f"HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nConnection: close\r\n"
+        if chunked:
+            writer.write(f"{head}Transfer-Encoding: chunked\r\n\r\n".encode())
+            step = 1 << 20
+            for start in range(0, len(payload), step):
+                piece = payload[start : start + step]
+                writer.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+                await writer.drain()
+            writer.write(b"0\r\n\r\n")
+        else:
+            writer.write(f"{head}Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+        await writer.drain()
+
+    return respond
+
+
+async def close_without_answer(_: Received, writer: asyncio.StreamWriter) -> None:
+    """Read the request, then hang up: the action may have run, no answer came back."""
+
+
+async def _read_request(reader: asyncio.StreamReader) -> Received | None:
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except asyncio.IncompleteReadError:
+        return None
+    request_line, *lines = head.decode("latin-1").rstrip("\r\n").split("\r\n")
+    method, path, _ = request_line.split(" ", 2)
+    headers = {}
+    for line in lines:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    body = await reader.readexactly(int(headers.get("content-length", "0")))
+    return Received(method, path, headers, body)
+
+
+@contextlib.asynccontextmanager
+async def loopback_service(behaviour: Behaviour) -> AsyncIterator[LoopbackService]:
+    """Serve ``behaviour`` on a free loopback port for the duration of the block."""
+    service = LoopbackService(port=0)
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            request = await _read_request(reader)
+            if request is not None:
+                service.received.append(request)
+                await behaviour(request, writer)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass  # the host hung up first, as it must when an answer is too large
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    service.port = server.sockets[0].getsockname()[1]
+    try:
+        yield service
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on: connecting to it is refused."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port

@@ -1,0 +1,213 @@
+"""A provider service on loopback, reached over a real socket: delivery at most once.
+
+Every test counts the requests that reached the service; a request is never sent twice, not
+even when the first attempt fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from browserhost.contract import Context, ProviderRequest, normalize
+from browserhost.contract.errors import (
+    ProviderNotFoundError,
+    ProviderRejectedError,
+    ProviderUnavailableError,
+    RequestFailedError,
+    UnknownResultError,
+)
+from browserhost.contract.limits import ANSWER_MAX_BYTES
+from browserhost.host import Host
+from browserhost.transports.base import LostError
+from browserhost.transports.loopback import LoopbackTransport
+from tests.loopback_service import (
+    LoopbackService,
+    answer,
+    close_without_answer,
+    closed_port,
+    loopback_service,
+)
+
+
+@pytest.fixture
+async def host(tmp_path: Path) -> AsyncIterator[Host]:
+    host = Host(tmp_path)
+    yield host
+    await host.aclose()
+
+
+def install(host: Host, endpoint: str) -> None:
+    host.catalog.install({"id": "svc", "provides": ["browser"], "endpoint": endpoint})
+
+
+async def dispatch(host: Host, action: str = "browser.back", parameters: object = None) -> object:
+    async with asyncio.timeout(10):
+        outcome = await host.dispatch(action, parameters, provider_id="svc")
+    return outcome.data
+
+
+async def test_the_service_receives_the_envelope_as_json_on_browser_control(host: Host) -> None:
+    async with loopback_service(answer({"ok": True, "data": {"clicked": "#save"}})) as service:
+        install(host, service.origin)
+        async with asyncio.timeout(10):
+            outcome = await host.dispatch(
+                "browser.click",
+                {"selector": " #save ", "button": "right"},
+                Context(directory="/repo", session_id="ses_1"),
+                provider_id="svc",
+            )
+    assert outcome.data == {"clicked": "#save"}
+    [received] = service.received
+    assert (received.method, received.path) == ("POST", "/browser-control")
+    assert received.headers["content-type"] == "application/json"
+    envelope = received.json()
+    assert envelope.pop("requestId").startswith("browser-")
+    assert envelope == {
+        "action": "browser.click",
+        "parameters": {"selector": "#save"},
+        "context": {"directory": "/repo", "sessionId": "ses_1"},
+    }
+
+
+async def test_an_endpoint_with_a_path_is_posted_to_that_path(host: Host) -> None:
+    async with loopback_service(answer({"ok": True, "data": {}})) as service:
+        install(host, f"{service.origin}/v1/act?key=1")
+        await dispatch(host)
+    assert [r.path for r in service.received] == ["/v1/act?key=1"]
+
+
+async def test_ok_false_from_the_service_is_provider_rejected(host: Host) -> None:
+    async with loopback_service(answer({"ok": False, "error": "No later page."})) as service:
+        install(host, service.origin)
+        with pytest.raises(ProviderRejectedError, match=r"^No later page\.$"):
+            await dispatch(host, "browser.forward")
+    assert len(service.received) == 1
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+async def test_an_answer_of_13_mb_is_an_unknown_result(host: Host, chunked: bool) -> None:
+    huge = b'{"ok": true, "data": {"base64": "' + b"A" * 13_000_000 + b'"}}'
+    assert len(huge) > ANSWER_MAX_BYTES
+    async with loopback_service(answer(huge, chunked=chunked)) as service:
+        install(host, service.origin)
+        with pytest.raises(UnknownResultError, match="larger than 12000000 bytes") as refused:
+            await dispatch(host, "browser.capture")
+    assert refused.value.may_have_run
+    assert len(service.received) == 1
+
+
+async def test_a_service_that_accepts_and_then_closes_is_request_failed_sent_once(
+    host: Host,
+) -> None:
+    async with loopback_service(close_without_answer) as service:
+        install(host, service.origin)
+        with pytest.raises(RequestFailedError) as refused:
+            await dispatch(host, "browser.click", {"selector": "#buy"})
+    assert refused.value.may_have_run
+    assert "may have run" in refused.value.message
+    assert len(service.received) == 1
+
+
+async def test_a_closed_port_is_provider_unavailable_and_nothing_was_sent(host: Host) -> None:
+    install(host, f"http://127.0.0.1:{closed_port()}")
+    with pytest.raises(ProviderUnavailableError) as refused:
+        await dispatch(host)
+    assert refused.value.status == 503
+    assert not refused.value.may_have_run
+    assert refused.value.message.endswith("Nothing was sent.")
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "content_type"),
+    [
+        (500, b'{"ok": true, "data": {}}', "application/json"),
+        (404, b"not found", "text/plain"),
+        (200, b"<html>hello</html>", "text/html"),
+        (200, b"", "application/json"),
+        (200, b'{"ok": true, "data": "done"}', "application/json"),
+        (200, b'{"ok": true, "data": {"y": NaN}}', "application/json"),
+        (200, b'{"ok": true, "data": {"y": -Infinity}}', "application/json"),
+    ],
+    ids=["500", "404", "html", "empty", "data-not-object", "nan", "infinity"],
+)
+async def test_a_non_200_or_non_json_or_non_result_answer_is_an_unknown_result(
+    host: Host, status: int, body: bytes, content_type: str
+) -> None:
+    async with loopback_service(answer(body, status=status, content_type=content_type)) as service:
+        install(host, service.origin)
+        with pytest.raises(UnknownResultError) as refused:
+            await dispatch(host)
+    assert refused.value.status == 502
+    assert len(service.received) == 1
+
+
+def back_request() -> ProviderRequest:
+    call = normalize("browser.back")
+    return ProviderRequest("r1", call.name, call.parameters, Context())
+
+
+async def test_no_answer_within_the_deadline_is_lost_and_sent_once() -> None:
+    never = asyncio.Event()
+
+    async def hold(_: object, __: asyncio.StreamWriter) -> None:
+        await never.wait()
+
+    async with loopback_service(hold) as service:
+        transport = LoopbackTransport(f"{service.origin}/browser-control")
+        try:
+            async with asyncio.timeout(5):
+                with pytest.raises(LostError, match=r"No answer within 0\.2 s"):
+                    await transport.send(back_request(), 0.2)
+        finally:
+            never.set()
+            await transport.aclose()
+    assert len(service.received) == 1
+
+
+async def test_a_service_that_trickles_its_answer_is_cut_off_at_the_deadline() -> None:
+    """Each byte arrives well within httpx's per-read timeout; the whole answer never does."""
+    stop = asyncio.Event()
+
+    async def trickle(_: object, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n")
+        while not stop.is_set():
+            writer.write(b" ")
+            await writer.drain()
+            # pacing the fake service, not waiting for the code under test
+            await asyncio.sleep(0.02)
+
+    async with loopback_service(trickle) as service:
+        transport = LoopbackTransport(f"{service.origin}/browser-control")
+        try:
+            async with asyncio.timeout(5):
+                with pytest.raises(LostError, match=r"No answer within 0\.3 s"):
+                    await transport.send(back_request(), 0.3)
+        finally:
+            stop.set()
+            await transport.aclose()
+    assert len(service.received) == 1
+
+
+async def test_the_service_is_not_reached_through_a_proxy(
+    host: Host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{closed_port()}")
+    monkeypatch.setenv("ALL_PROXY", f"http://127.0.0.1:{closed_port()}")
+    async with loopback_service(answer({"ok": True, "data": {"direct": True}})) as service:
+        install(host, service.origin)
+        assert await dispatch(host) == {"direct": True}
+
+
+async def test_an_uninstalled_service_is_not_found_and_not_contacted(host: Host) -> None:
+    service: LoopbackService
+    async with loopback_service(answer({"ok": True, "data": {}})) as service:
+        install(host, service.origin)
+        host.select("svc")
+        await host.catalog.uninstall("svc")
+        with pytest.raises(ProviderNotFoundError):
+            await host.dispatch("browser.back")
+    assert service.received == []
