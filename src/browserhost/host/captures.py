@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +21,8 @@ CAPTURES_DIR = Path(".browserhost") / "captures"
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
 _unsafe = re.compile(r"[^A-Za-z0-9_-]+")
 
+log = logging.getLogger(__name__)
+
 
 def safe_label(label: str | None) -> str:
     """``../../etc passwd`` → ``etc-passwd``: letters, digits, ``-`` and ``_`` only."""
@@ -28,7 +31,8 @@ def safe_label(label: str | None) -> str:
 
 
 def save_capture(data: dict[str, object], directory: str | None, label: str | None) -> Path | None:
-    """Write the image in ``data`` under ``directory``; ``None`` when there is no project."""
+    """Write the image in ``data`` under ``directory``; ``None`` when there is no project or
+    the image could not be written there."""
     if directory is None:
         return None
     project = Path(directory)
@@ -43,18 +47,27 @@ def save_capture(data: dict[str, object], directory: str | None, label: str | No
     except (binascii.Error, ValueError):
         raise UnknownResultError("The provider's capture is not valid base64.") from None
     folder = (project / CAPTURES_DIR).resolve()
-    folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     stem = f"{stamp}-{safe_label(label)}"
-    for attempt in range(1, 100):
-        name = f"{stem}.{extension}" if attempt == 1 else f"{stem}-{attempt}.{extension}"
-        target = (folder / name).resolve()
-        if target.parent != folder:  # unreachable with a safe label; kept as the last word
-            raise UnknownResultError("The capture label does not give a path inside the project.")
-        try:
-            with target.open("xb") as handle:
-                handle.write(image)
-        except FileExistsError:
-            continue
-        return target
-    raise FileExistsError(f"too many captures named {stem} in {folder}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for attempt in range(1, 100):
+            name = f"{stem}.{extension}" if attempt == 1 else f"{stem}-{attempt}.{extension}"
+            target = (folder / name).resolve()
+            if target.parent != folder:  # unreachable with a safe label; kept as the last word
+                raise UnknownResultError(
+                    "The capture label does not give a path inside the project."
+                )
+            try:
+                with target.open("xb") as handle:
+                    handle.write(image)
+            except FileExistsError:
+                continue
+            return target
+    except OSError as exc:
+        # The capture itself succeeded: the agent still gets the image in `data`, without a
+        # path, rather than a server error for a folder it cannot write.
+        log.warning("could not save the capture under %s: %s", folder, exc)
+        return None
+    log.warning("could not save the capture: too many named %s in %s", stem, folder)
+    return None
