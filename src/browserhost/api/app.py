@@ -16,10 +16,9 @@ from browserhost.contract.errors import (
     InvalidActionError,
     InvalidSelectionError,
 )
-from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
 from browserhost.host import Host
 
-from .auth import AuthGate, BodyTooLargeError
+from .auth import AuthGate
 from .routes import ACTIONS_ROUTE, router
 
 if TYPE_CHECKING:
@@ -54,7 +53,6 @@ def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> Fas
         app.router.routes.append(Route(MCP_ROUTE, endpoint=mcp))
     app.add_exception_handler(BrowserhostError, _coded_error)
     app.add_exception_handler(RequestValidationError, _invalid_body)
-    app.add_exception_handler(BodyTooLargeError, _too_large)
     app.add_middleware(AuthGate, token=token, allowed_hosts=allowed_hosts)
     return app
 
@@ -97,14 +95,3 @@ async def _invalid_body(request: Request, exc: Exception) -> JSONResponse:
             f'Send {{"id": "<provider id>"}} as JSON ({detail}). The selection was not changed.'
         )
     return _refusal(request, error)
-
-
-async def _too_large(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse(
-        {
-            "ok": False,
-            "code": "BODY_TOO_LARGE",
-            "error": f"The body is over {REQUEST_BODY_MAX_BYTES} bytes.",
-        },
-        status_code=413,
-    )

@@ -3,7 +3,8 @@
 In order: the Host header must name this machine or a host the user allowed (a DNS-rebinding
 guard, 421); a request with an ``Origin`` must come from the host's own origin (403); the
 bearer token must match, compared in constant time (401); a body must be JSON (415) and at
-most 1 MiB (413), checked before anything parses it.
+most 1 MiB (413). The body is read here, before anything parses it, so a body sent without a
+Content-Length is refused the same way as one that declares its size.
 """
 
 from __future__ import annotations
@@ -19,10 +20,6 @@ from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
 
 PROTECTED_PREFIXES = ("/api", "/mcp")
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-class BodyTooLargeError(Exception):
-    pass
 
 
 def _hostname(authority: str) -> str | None:
@@ -45,14 +42,20 @@ class AuthGate:
         headers = {
             key.decode("latin-1"): value.decode("latin-1") for key, value in scope["headers"]
         }
-        refusal = self._refusal(scope["method"], headers)
+        refusal = self._refusal(headers)
         if refusal is not None:
             status, code, message = refusal
             await _answer(send, status, code, message)
             return
-        await self.app(scope, _capped(receive), send)
+        if _has_body(headers):
+            buffered = await _read_body(receive)
+            if buffered is None:
+                await _answer(send, *_TOO_LARGE)
+                return
+            receive = buffered
+        await self.app(scope, receive, send)
 
-    def _refusal(self, method: str, headers: dict[str, str]) -> tuple[int, str, str] | None:
+    def _refusal(self, headers: dict[str, str]) -> tuple[int, str, str] | None:
         authority = headers.get("host", "")
         if _hostname(authority) not in self._hosts:
             return (
@@ -73,7 +76,8 @@ class AuthGate:
                 "UNAUTHORIZED",
                 ("Send Authorization: Bearer <token>; browserhost serve prints where it is."),
             )
-        if method in ("POST", "PUT", "PATCH"):
+        # A request without a body has no media type to check; the route says what it lacks.
+        if _has_body(headers):
             media = headers.get("content-type", "").split(";")[0].strip().lower()
             if media != "application/json":
                 return (
@@ -83,22 +87,41 @@ class AuthGate:
                 )
             length = headers.get("content-length", "")
             if length.isdigit() and int(length) > REQUEST_BODY_MAX_BYTES:
-                return 413, "BODY_TOO_LARGE", f"The body is over {REQUEST_BODY_MAX_BYTES} bytes."
+                return _TOO_LARGE
         return None
 
 
-def _capped(receive: Receive) -> Receive:
-    """Count body bytes as they arrive, for bodies sent without a Content-Length."""
-    seen = 0
+_TOO_LARGE = (413, "BODY_TOO_LARGE", f"The body is over {REQUEST_BODY_MAX_BYTES} bytes.")
+
+
+def _has_body(headers: dict[str, str]) -> bool:
+    length = headers.get("content-length", "").strip()
+    return "transfer-encoding" in headers or (length != "" and length != "0")
+
+
+async def _read_body(receive: Receive) -> Receive | None:
+    """Read the whole body (at most the limit) and replay it to the app; ``None`` if over."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":  # the client left mid-body: let the app see it
+            return _replay(message, receive)
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > REQUEST_BODY_MAX_BYTES:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return _replay({"type": "http.request", "body": b"".join(chunks)}, receive)
+
+
+def _replay(first: Message, receive: Receive) -> Receive:
+    pending = [first]
 
     async def read() -> Message:
-        nonlocal seen
-        message = await receive()
-        if message["type"] == "http.request":
-            seen += len(message.get("body", b""))
-            if seen > REQUEST_BODY_MAX_BYTES:
-                raise BodyTooLargeError
-        return message
+        return pending.pop() if pending else await receive()
 
     return read
 
