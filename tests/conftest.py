@@ -58,8 +58,12 @@ def start_server(
     extra_args: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
+    wrapper: tuple[str, ...] = (),
 ) -> LiveServer:
-    """Start ``browserhost serve`` and wait (bounded) until it answers."""
+    """Start ``browserhost serve`` and wait (bounded) until it answers.
+
+    ``wrapper`` is a command the server runs under, e.g. ``("setpriv", "--bounding-set=-all")``.
+    """
     port = free_port()
     full_env = {
         **os.environ,
@@ -68,7 +72,7 @@ def start_server(
         **(env or {}),
     }
     command = [
-        sys.executable, "-m", "browserhost", "serve",
+        *wrapper, sys.executable, "-m", "browserhost", "serve",
         "--port", str(port), "--data-dir", str(data_dir), *extra_args,
     ]  # fmt: skip
     data_dir.mkdir(parents=True, exist_ok=True)
