@@ -8,6 +8,7 @@ redirects, a response held until the test releases it). Pages that record clicks
 from __future__ import annotations
 
 import html
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -144,6 +145,11 @@ PAGES: dict[str, str] = {
         "Script to file",
         "<button onclick=\"location.href = 'file:///etc/passwd'\">Go to file</button>",
     ),
+    "/confirm": _page(
+        "Confirm",
+        '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
+        ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
+    ),
     "/covered": _page(
         "Covered",
         '<button id="under">Under</button>'
@@ -153,6 +159,15 @@ PAGES: dict[str, str] = {
     "/many": _many(),
     "/huge": _huge(),
 }
+
+
+class QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A browser that hangs up mid-response (a killed one, say) is not a site error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]  # typeshed names the type privately
 
 
 class Site:
@@ -173,8 +188,7 @@ class Site:
             def do_GET(self) -> None:
                 site.serve(self)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = QuietServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property

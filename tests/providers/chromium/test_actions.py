@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from browserhost.contract import Context, data
-from browserhost.providers.chromium import INSPECT_STYLES, ChromiumProvider
+from browserhost.providers.chromium import (
+    INSPECT_STYLES,
+    ChromiumConfig,
+    ChromiumProvider,
+    Timeouts,
+)
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
 from .driving import act, assert_shape, browser_pid, ok, refused
@@ -54,10 +59,16 @@ async def test_open_answers_the_loaded_page(
 
 
 async def test_open_that_does_not_finish_loading_is_not_settled_but_succeeds(
-    provider: ChromiumProvider, site: Site, ctx: Context
+    chromium_path: str, site: Site, ctx: Context
 ) -> None:
-    with site.holding():  # the page's image never arrives while held
-        opened = await ok(provider, ctx, "browser.open", url=site.url("/slow"))
+    impatient = ChromiumProvider(
+        ChromiumConfig(executable=chromium_path), timeouts=Timeouts(open_settle_s=0.5)
+    )
+    try:
+        with site.holding():  # the page's image never arrives while held
+            opened = await ok(impatient, ctx, "browser.open", url=site.url("/slow"))
+    finally:
+        await impatient.aclose()
     assert opened["settled"] is False
     assert opened["title"] == "Slow"
 
@@ -338,6 +349,18 @@ async def test_snapshot_reports_console_problems_once(
         {"level": "error", "text": "Uncaught Error: uncaught kaboom"},
     ]
     assert (await ok(provider, ctx, "browser.snapshot"))["consoleProblems"] == []
+
+
+async def test_dialogs_are_dismissed_and_the_next_snapshot_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/confirm"))
+    await ok(provider, ctx, "browser.click", text="Delete")
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "answer: false" in snapshot["text"]
+    assert snapshot["consoleProblems"] == [
+        {"level": "warning", "text": "Dismissed a confirm dialog: Delete it?"}
+    ]
 
 
 async def test_snapshot_can_be_scoped_to_one_subtree(

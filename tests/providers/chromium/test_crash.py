@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
+from playwright.async_api import Error as PlaywrightError
 
 from browserhost.contract import Context, ProviderRequest, normalize
 from browserhost.providers.chromium import BrowserGoneError, ChromiumConfig, ChromiumProvider
@@ -84,3 +86,21 @@ async def test_the_host_reports_a_browser_lost_mid_action_as_may_have_run(
         async with asyncio.timeout(10):
             with pytest.raises(LostError):
                 await in_flight
+
+
+async def test_a_crashed_page_is_replaced_on_the_next_action(
+    own: ChromiumProvider, site: Site
+) -> None:
+    await ok(own, CTX, "browser.open", url=site.url("/page-a"))
+    page = own.page_for(CTX)
+    assert page is not None
+    crashed = asyncio.Event()
+    page.on("crash", lambda _: crashed.set())
+    with contextlib.suppress(PlaywrightError):  # the navigation dies with the renderer
+        await page.goto("chrome://crash")
+    async with asyncio.timeout(10):
+        await crashed.wait()
+    snapshot = await ok(own, CTX, "browser.snapshot")
+    assert snapshot["url"] == "about:blank"
+    assert own.page_for(CTX) is not page
+    assert (await ok(own, CTX, "browser.open", url=site.url("/page-b")))["title"] == "Page B"

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         BrowserContext,
         CDPSession,
         ConsoleMessage,
+        Dialog,
         Frame,
         Page,
         Request,
@@ -109,11 +110,12 @@ class Tab:
             return data.Viewport(mode=self.viewport_mode, width=None, height=None)
         return data.Viewport(mode=self.viewport_mode, width=size[0], height=size[1])
 
-    async def set_viewport(self, mode: ViewportMode) -> Page:
+    async def set_viewport(self, mode: ViewportMode, *, reload: bool = True) -> Page:
         """Size the current page for ``mode``; returns the (possibly new) current page.
 
-        Leaving a fixed size for ``fill`` moves to a fresh page at the same address (see the
-        module docstring): the page reloads, cookies and storage stay.
+        Leaving a fixed size for ``fill`` moves to a fresh page (see the module docstring)
+        that loads the same address again, unless ``reload`` is false; cookies and storage
+        stay.
         """
         self.viewport_mode = mode
         page = await self.page()  # a page opened here is already sized for the new mode
@@ -127,7 +129,7 @@ class Tab:
             self._adopt(fresh)
             self._unsized.discard(fresh)
             await page.close()
-            if urlsplit(address).scheme in ALLOWED_SCHEMES:
+            if reload and urlsplit(address).scheme in ALLOWED_SCHEMES:
                 await fresh.goto(address, wait_until="commit", timeout=FILL_RELOAD_TIMEOUT_S * 1000)
         return await self.page()
 
@@ -167,6 +169,7 @@ class Tab:
         page.on("popup", self._on_popup)
         page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
         page.on("requestfailed", lambda request: self._on_request_failed(page, request))
+        page.on("dialog", self._on_dialog)
 
     def _is_current(self, page: Page) -> bool:
         return bool(self._pages) and self._pages[-1] is page
@@ -183,6 +186,19 @@ class Tab:
             name = error.name or "Error"
             text = f"Uncaught {name}: {error.message}"
             self._problems.append(data.ConsoleProblem(level="error", text=text[:CONSOLE_TEXT_MAX]))
+
+    async def _on_dialog(self, dialog: Dialog) -> None:
+        """Nobody answers dialogs for the agent: leaving a page is allowed, anything else is
+        dismissed, and the next snapshot says so."""
+        from playwright.async_api import Error as PlaywrightError
+
+        with contextlib.suppress(PlaywrightError):  # the page may be gone already
+            if dialog.type == "beforeunload":
+                await dialog.accept()
+                return
+            await dialog.dismiss()
+        text = f"Dismissed a {dialog.type} dialog: {dialog.message}"
+        self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
 
     def _on_crash(self, page: Page) -> None:
         self._crashed.add(page)

@@ -126,7 +126,7 @@ class ChromiumProvider(Provider):
         url, waits = parameters.url, self.timeouts
         async with self._using(context, "browser.open") as tab:
             if parameters.viewport is not None:
-                page = await tab.set_viewport(parameters.viewport)
+                page = await tab.set_viewport(parameters.viewport, reload=False)
             else:
                 page = await tab.page()
             with playwright_errors(
