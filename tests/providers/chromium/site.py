@@ -150,6 +150,9 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/opener": _page("Opener", '<a href="/closer" target="_blank">Open popup</a>'),
+    "/closer": _page("Closer", '<button onclick="window.close()">Close me</button>'),
+    "/pops-up": _page("Pops up", "<p>Pops up</p><script>window.open('/page-b')</script>"),
     "/covered": _page(
         "Covered",
         '<button id="under">Under</button>'

@@ -187,6 +187,36 @@ async def test_an_ambiguous_text_click_is_refused_and_nothing_is_clicked(
     assert "saves: two" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/opener"))
+    clicked = await ok(provider, ctx, "browser.click", text="Open popup")
+    assert clicked["url"] == site.url("/closer")
+    assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Closer"
+    closed = await ok(provider, ctx, "browser.click", text="Close me")
+    assert closed["url"] == site.url("/opener")
+    assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Opener"
+
+
+async def test_a_window_a_page_opens_by_itself_is_closed_and_reported(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.resize", viewport="desktop")  # opens the key's context
+    page = provider.page_for(ctx)
+    assert page is not None
+    closed = asyncio.Event()
+    page.context.on("page", lambda popup: popup.on("close", lambda _: closed.set()))
+    await ok(provider, ctx, "browser.open", url=site.url("/pops-up"))
+    async with asyncio.timeout(10):
+        await closed.wait()
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["title"] == "Pops up"
+    [problem] = snapshot["consoleProblems"]
+    assert problem["level"] == "warning"
+    assert problem["text"].startswith("Closed a window the page opened by itself: ")
+
+
 async def test_a_selector_that_matches_several_elements_is_refused_with_the_count(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -23,9 +23,13 @@ from .site import Site
 CTX = Context(directory="/work/app", session_id="crash")
 
 
-@pytest_asyncio.fixture
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def own(chromium_path: str) -> AsyncIterator[ChromiumProvider]:
-    """A provider of the test's own: these tests kill its browser."""
+    """A provider of this module's own, since its tests kill the browser; each test starts
+    with browser.open, which relaunches it if the test before left it dead."""
     provider = ChromiumProvider(ChromiumConfig(executable=chromium_path), timeouts=TEST_TIMEOUTS)
     yield provider
     await provider.aclose()

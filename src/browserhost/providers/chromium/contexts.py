@@ -80,6 +80,11 @@ class Tab:
         self._cdp: dict[Page, CDPSession] = {}
         self._problems: deque[data.ConsoleProblem] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
         self._blocked: str | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+        self.welcome_popups = False
+        """True from the start of a click or a type until the next action: a window the page
+        opens then is the agent's doing and becomes the current page. Any other window the
+        page opens by itself is closed, and the next snapshot says so."""
 
     async def page(self) -> Page:
         """The current page, opening a new one when it closed or crashed."""
@@ -211,8 +216,16 @@ class Tab:
         self._crashed.discard(page)
 
     def _on_popup(self, popup: Page) -> None:
-        if popup not in self._pages:
+        if popup in self._pages:
+            return
+        if self.welcome_popups:
             self._adopt(popup)
+            return
+        text = f"Closed a window the page opened by itself: {popup.url}"
+        self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
+        task = asyncio.get_running_loop().create_task(_close_quietly(popup))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def _on_navigated(self, page: Page, frame: Frame) -> None:
         if frame is page.main_frame and not allowed_url(frame.url):
@@ -228,6 +241,13 @@ class Tab:
             self._blocked = blocked_message(
                 f"{request.url[:200]} redirected to an address that is not http or https"
             )
+
+
+async def _close_quietly(page: Page) -> None:
+    from playwright.async_api import Error as PlaywrightError
+
+    with contextlib.suppress(PlaywrightError):  # closed already, or the browser went away
+        await page.close()
 
 
 class ContextPool:
@@ -282,17 +302,18 @@ class ContextPool:
         return [tab.key for tab in idle]
 
     async def aclose(self) -> None:
+        """Stop reaping and forget every tab. Closing the browser closes their contexts, all
+        at once (for a remote browser: the contexts this provider made, nothing else)."""
         if self._reaper is not None:
             self._reaper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
             self._reaper = None
         async with self._lock:
-            tabs = list(self._tabs.values())
+            for tab in self._tabs.values():
+                tab.closed = True
             self._tabs.clear()
             self._browser = None
-        for tab in tabs:
-            await tab.close()
 
     def _start_reaper(self) -> None:
         if self._reaper is None or self._reaper.done():

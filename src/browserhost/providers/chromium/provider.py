@@ -13,6 +13,7 @@ If the browser or the page goes away while an action runs, the action raises
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import struct
 import time
@@ -28,7 +29,7 @@ from browserhost.sdk import ActionFailed, Provider
 
 from . import pagescript
 from .contexts import CONTEXT_IDLE_S, ContextPool, Key, Tab, allowed_url
-from .errors import playwright_errors
+from .errors import BrowserGoneError, playwright_errors
 from .launch import ChromiumConfig, Launcher
 
 if TYPE_CHECKING:
@@ -182,19 +183,19 @@ class ChromiumProvider(Provider):
         async with self._using(context, "browser.click") as tab:
             page = await tab.page()
             if parameters.selector is not None:
+                target = await _one(page, parameters.selector)
                 selector = parameters.selector
-                label: str = (await _one(page, selector))["label"]
             else:
-                selector, label = await _by_text(page, parameters.text or "")
-            with playwright_errors(
-                "browser.click",
-                selector=selector,
-                on_timeout=f"{selector} is not clickable (covered or hidden); scroll or take a "
-                "new snapshot.",
-            ):
-                await page.locator(f"css={selector}").click(timeout=self.timeouts.act_s * 1000)
-            await _settle(page, self.timeouts.input_settle_s)
-            return data.ClickData(clicked=selector, label=label, url=page.url)
+                target = await _by_text(page, parameters.text or "")
+                selector = target["selector"]
+            popup = _NextPopup(page) if target["opensWindow"] else None
+            try:
+                await self._click(tab, page, selector)
+                shown = await self._shown_after_input(tab, page, popup)
+            finally:
+                if popup is not None:
+                    popup.close()
+            return data.ClickData(clicked=selector, label=target["label"], url=shown.url)
 
     async def type(self, parameters: params.TypeParameters, context: Context) -> data.TypeData:
         selector, value = parameters.selector, parameters.value
@@ -220,9 +221,10 @@ class ChromiumProvider(Provider):
                     await locator.fill(value, timeout=self.timeouts.act_s * 1000)
                 if parameters.submit:
                     await locator.press("Enter", timeout=self.timeouts.act_s * 1000)
+            shown = page
             if parameters.submit:
-                await _settle(page, self.timeouts.input_settle_s)
-            return data.TypeData(selector=selector, url=page.url)
+                shown = await self._shown_after_input(tab, page, None)
+            return data.TypeData(selector=selector, url=shown.url)
 
     async def scroll(
         self, parameters: params.ScrollParameters, context: Context
@@ -312,6 +314,31 @@ class ChromiumProvider(Provider):
             await tab.set_viewport(parameters.viewport)
             return data.ResizeData(viewport=tab.viewport())
 
+    async def _click(self, tab: Tab, page: Page, selector: str) -> None:
+        try:
+            with playwright_errors(
+                "browser.click",
+                selector=selector,
+                on_timeout=f"{selector} is not clickable (covered or hidden); scroll or take "
+                "a new snapshot.",
+            ):
+                await page.locator(f"css={selector}").click(timeout=self.timeouts.act_s * 1000)
+        except BrowserGoneError:
+            # A page that closed itself in answer to the click (window.close()) is the click
+            # having happened; anything else went away under it.
+            if not (page.is_closed() and _connected(tab)):
+                raise
+
+    async def _shown_after_input(self, tab: Tab, page: Page, popup: _NextPopup | None) -> Page:
+        """The page the agent sees after a click or a submit, once it has loaded (bounded):
+        the window a ``target=_blank`` link opened, else the tab's current page."""
+        shown = tab.current() or page
+        if popup is not None:
+            shown = await popup.wait(self.timeouts.input_settle_s) or shown
+        if not shown.is_closed():
+            await _settle(shown, self.timeouts.input_settle_s)
+        return shown
+
     async def _travel(self, page: Page, delta: int, target: str) -> None:
         """Go ``delta`` steps through history to ``target``; a page that shows up but is still
         loading when the wait ends counts as arrived."""
@@ -338,6 +365,7 @@ class ChromiumProvider(Provider):
         browser = await self._launcher.browser()
         with playwright_errors(action):
             tab = await self._locked_tab(browser, context.key)
+            tab.welcome_popups = action in ("browser.click", "browser.type")
             try:
                 earlier = tab.take_blocked()
                 if earlier is not None:
@@ -401,10 +429,10 @@ async def _one(page: Page, selector: str, *, styles: list[str] | None = None) ->
     return found
 
 
-async def _by_text(page: Page, text: str) -> tuple[str, str]:
-    """The selector and label of the one element an agent means by ``text``."""
+async def _by_text(page: Page, text: str) -> dict[str, Any]:
+    """The one element an agent means by ``text``: its selector, label and opensWindow."""
     found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX)
-    matches: list[dict[str, str]] = found["matches"]
+    matches: list[dict[str, Any]] = found["matches"]
     total: int = found["total"]
     if total == 0:
         raise ActionFailed(
@@ -417,7 +445,7 @@ async def _by_text(page: Page, text: str) -> tuple[str, str]:
             f'"{text}" matches {total} elements: {listed}{more}. Nothing was clicked; click one '
             "by its selector."
         )
-    return matches[0]["selector"], matches[0]["label"]
+    return matches[0]
 
 
 def _option(selector: str, options: list[dict[str, str]], wanted: str) -> str:
@@ -444,6 +472,35 @@ async def _goto(page: Page, url: str, timeout_s: float) -> None:
         if "interrupted by another navigation" not in str(exc):
             raise
         await page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
+
+
+class _NextPopup:
+    """The next window ``page`` opens, caught from before the click that opens it."""
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._opened: asyncio.Future[Page] = asyncio.get_running_loop().create_future()
+        page.on("popup", self._on_popup)
+
+    def _on_popup(self, popup: Page) -> None:
+        if not self._opened.done():
+            self._opened.set_result(popup)
+
+    async def wait(self, timeout_s: float) -> Page | None:
+        try:
+            async with asyncio.timeout(timeout_s):
+                return await asyncio.shield(self._opened)
+        except TimeoutError:
+            return None
+
+    def close(self) -> None:
+        self._page.remove_listener("popup", self._on_popup)
+        self._opened.cancel()
+
+
+def _connected(tab: Tab) -> bool:
+    browser = tab.context.browser
+    return browser is not None and browser.is_connected()
 
 
 async def _settle(page: Page, timeout_s: float) -> bool:

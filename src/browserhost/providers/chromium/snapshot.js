@@ -117,6 +117,16 @@
     return tag === "input" || tag === "button" ? el.type : "";
   }
 
+  // A link or a form submit that loads into another window (target="_blank" and the like).
+  function opensWindow(el) {
+    const link = el.closest("a[href], area[href]");
+    let target = link ? link.target : "";
+    if (!link && el.form && (tagOf(el) === "button" || el.type === "submit" || el.type === "image")) {
+      target = el.formTarget || el.form.target;
+    }
+    return Boolean(target) && !["_self", "_parent", "_top"].includes(target.toLowerCase());
+  }
+
   function disabled(el) {
     return el.matches(":disabled") || el.getAttribute("aria-disabled") === "true";
   }
@@ -360,6 +370,7 @@
       count: 1, tag: tagOf(el), label: cap(nameOf(el)), bounds: bounds(rect),
       inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
       typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)),
+      opensWindow: opensWindow(el),
     };
     if (typeOf(el)) out.type = typeOf(el);
     if (tagOf(el) === "select") {
@@ -413,6 +424,7 @@
       total: matches.length,
       matches: matches.slice(0, limit).map((el) => ({
         selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el)),
+        opensWindow: opensWindow(el),
       })),
     };
   }
