@@ -8,6 +8,7 @@ import contextlib
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import NamedTuple
 
 import httpx
 import pytest
@@ -24,11 +25,18 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 CTX = Context(directory="/work/app", session_id="remote")
 
 
+class Remote(NamedTuple):
+    http: str
+    """``http://127.0.0.1:port``"""
+    socket: str
+    """``ws://127.0.0.1:port/devtools/browser/<id>``"""
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def devtools(
     chromium_path: str, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[str]:
-    """A headless Chromium of the test's own; yields its http://127.0.0.1:port endpoint."""
+) -> AsyncIterator[Remote]:
+    """A headless Chromium of the test's own, listening for DevTools."""
     profile: Path = tmp_path_factory.mktemp("remote-profile")
     flags = [
         "--headless",
@@ -52,9 +60,10 @@ async def devtools(
             assert line, "Chromium exited before it listened for DevTools"
             if "DevTools listening on ws://" in line:
                 break
-    port = line.split("ws://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1]
+    socket = "ws://" + line.split("ws://", 1)[1].strip()
+    port = socket.split("/")[2].rsplit(":", 1)[1]
     drain = asyncio.create_task(process.stderr.read())  # keep Chromium's log pipe flowing
-    yield f"http://127.0.0.1:{port}"
+    yield Remote(f"http://127.0.0.1:{port}", socket)
     process.terminate()
     async with asyncio.timeout(10):
         await process.wait()
@@ -69,20 +78,21 @@ async def _targets(endpoint: str) -> list[str]:
     return [target["url"] for target in listed if target["type"] == "page"]
 
 
+@pytest.mark.parametrize("route", ["http", "socket"])
 async def test_a_devtools_endpoint_is_driven_like_a_local_browser(
-    devtools: str, site: Site
+    devtools: Remote, site: Site, route: str
 ) -> None:
-    provider = ChromiumProvider(ChromiumConfig(endpoint=devtools), timeouts=TEST_TIMEOUTS)
+    endpoint = devtools.http if route == "http" else devtools.socket
+    provider = ChromiumProvider(ChromiumConfig(endpoint=endpoint), timeouts=TEST_TIMEOUTS)
     try:
         await ok(provider, CTX, "browser.open", url=site.url("/button"))
-        assert site.url("/button") in await _targets(devtools)
+        assert site.url("/button") in await _targets(devtools.http)
         await ok(provider, CTX, "browser.click", selector="#toggle")
         assert (await ok(provider, CTX, "browser.snapshot"))["text"] == "Clicked!"
     finally:
         await provider.aclose()
     # Closing the provider closes its contexts, not someone else's browser.
-    assert site.url("/button") not in await _targets(devtools)
-    assert await _targets(devtools) == ["about:blank"]
+    assert await _targets(devtools.http) == ["about:blank"]
 
 
 async def test_an_unreachable_endpoint_is_refused_without_naming_it(

@@ -65,6 +65,24 @@ class BrowserGoneError(RuntimeError):
     """
 
 
+def launch_failed(exc: Exception, executable: str) -> ActionFailed:
+    """A local Chromium that would not start."""
+    return ActionFailed(
+        f"Chromium at {executable} did not start ({_first_line(exc)}). Set BROWSERHOST_CHROMIUM "
+        "to a working Chromium, or install one with `apt-get install chromium` or "
+        "`playwright install chromium`."
+    )
+
+
+def connect_failed() -> ActionFailed:
+    """A remote browser that could not be reached. The endpoint stays out of the message:
+    answers never carry endpoints."""
+    return ActionFailed(
+        "Could not connect to the remote browser set by BROWSERHOST_CHROMIUM_ENDPOINT; check "
+        "that it is running and reachable from this machine."
+    )
+
+
 def blocked_message(what: str) -> str:
     return f"{what}, which was blocked: {BLOCKED_SCHEMES_HELP}."
 

@@ -5,7 +5,8 @@ crashed or disconnected. Where it comes from, in order:
 
 1. ``endpoint`` (``BROWSERHOST_CHROMIUM_ENDPOINT``): a browser someone else runs. A
    ``ws://`` URL is a Playwright browser server (``chromium.connect``); an ``http://host:port``
-   URL is a Chrome DevTools endpoint (``chromium.connect_over_cdp``).
+   URL, or a ``ws://…/devtools/browser/…`` one, is a Chrome DevTools endpoint
+   (``chromium.connect_over_cdp``).
 2. ``executable`` (``BROWSERHOST_CHROMIUM``): this Chromium or Chrome.
 3. ``chromium``, ``chromium-browser`` or ``google-chrome`` on ``PATH``.
 4. The Chromium that ``playwright install chromium`` downloaded.
@@ -26,6 +27,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from browserhost.sdk import ActionFailed
+
+from .errors import connect_failed, launch_failed
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright
@@ -92,6 +95,12 @@ def find_chromium(configured: str | None, downloaded: str | None = None) -> str:
     raise ActionFailed(INSTALL_CHROMIUM)
 
 
+def devtools_socket(endpoint: str) -> bool:
+    """A ``ws://…/devtools/browser/…`` URL is Chrome's own DevTools socket, not a Playwright
+    browser server; it is reached with ``connect_over_cdp`` like an http endpoint."""
+    return urlsplit(endpoint).path.startswith("/devtools/browser/")
+
+
 def sandboxed() -> bool:
     """Chromium's sandbox cannot run as root: ``--no-sandbox`` then, and only then."""
     return os.geteuid() != 0
@@ -149,19 +158,15 @@ class Launcher:
                     "http://host:port DevTools URL."
                 )
             try:
-                if scheme in ("ws", "wss"):
+                if scheme in ("ws", "wss") and not devtools_socket(endpoint):
                     return await playwright.chromium.connect(
                         endpoint, timeout=CONNECT_TIMEOUT_S * 1000
                     )
                 return await playwright.chromium.connect_over_cdp(
                     endpoint, timeout=CONNECT_TIMEOUT_S * 1000
                 )
-            except PlaywrightError:
-                # The endpoint stays out of the message: answers never carry endpoints.
-                raise ActionFailed(
-                    f"Could not connect to the remote browser set by {ENV_ENDPOINT}; check "
-                    "that it is running and reachable from this machine."
-                ) from None
+            except PlaywrightError as exc:
+                raise connect_failed() from exc
         executable = find_chromium(self._config.executable, playwright.chromium.executable_path)
         try:
             return await playwright.chromium.launch(
@@ -174,9 +179,4 @@ class Launcher:
         except PlaywrightError as exc:
             if "connection closed" in str(exc).lower():
                 self._playwright = None  # the driver died; start a new one next time
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "no reason given"
-            raise ActionFailed(
-                f"Chromium at {executable} did not start ({reason}). Set {ENV_EXECUTABLE} to a "
-                "working Chromium, or install one with `apt-get install chromium` or "
-                "`playwright install chromium`."
-            ) from None
+            raise launch_failed(exc, executable) from exc
