@@ -28,7 +28,7 @@ import os
 import re
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -38,6 +38,7 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 import mcp_types as types
+from mcp.server import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -63,6 +64,7 @@ INSTRUCTIONS = (
     "selectors (or click by visible text), and take a new snapshot after the page changes. "
     "A result starting with a code such as NO_PROVIDER is a refusal; its text says what to do."
 )
+RequestContext = ServerRequestContext[Any, Any]
 _READ_ONLY = frozenset({"browser.snapshot", "browser.inspect"})
 _action_name = re.compile(r"\bbrowser\.([a-z]+)\b")
 
@@ -166,7 +168,13 @@ def tool_schema(spec: ActionSpec) -> dict[str, Any]:
 
 def tool_description(spec: ActionSpec) -> str:
     described = _mcp_names(spec.description)
-    if "Returns" not in described:
+    if spec.name == "browser.snapshot":
+        described += (
+            " Returns text: the title and url, one line per element "
+            '(`N. selector role "label"`), then the page text; structured content has every '
+            "field (url, title, scrollY, maxScrollY, text, elements with bounds, viewport)."
+        )
+    elif "Returns" not in described:
         fields = ", ".join(
             info.alias or name
             for name, info in spec.data.model_fields.items()
@@ -215,12 +223,12 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
     by_name = {spec.tool_name: spec for spec in ACTIONS.values()}
 
     async def list_tools(
-        ctx: Any, params: types.PaginatedRequestParams | None
+        ctx: RequestContext, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(
-        ctx: Any, params: types.CallToolRequestParams
+        ctx: RequestContext, params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
         if params.name == PROVIDERS_TOOL:
             try:
@@ -258,7 +266,7 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
             return failure(exc)
         return success(spec, answer)
 
-    async def roots_changed(ctx: Any, params: types.NotificationParams) -> None:
+    async def roots_changed(ctx: RequestContext, params: types.NotificationParams) -> None:
         session = sessions.get(_session_key(ctx, stdio))
         if session is not None:
             session.roots_read = False
@@ -281,7 +289,9 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
     return server
 
 
-def _discover(server: Server[Any]) -> Any:
+def _discover(
+    server: Server[Any],
+) -> Callable[[RequestContext, types.RequestParams], Awaitable[types.DiscoverResult]]:
     """Answer a 2026 ``server/discover`` probe with the handshake versions only.
 
     The 2026 HTTP protocol has no sessions: every request stands alone, so two agents could
@@ -291,7 +301,7 @@ def _discover(server: Server[Any]) -> Any:
     default answer stays.
     """
 
-    async def discover(ctx: Any, params: types.RequestParams) -> types.DiscoverResult:
+    async def discover(ctx: RequestContext, params: types.RequestParams) -> types.DiscoverResult:
         return types.DiscoverResult(
             supported_versions=list(HANDSHAKE_PROTOCOL_VERSIONS),
             capabilities=server.get_capabilities(),
@@ -301,7 +311,7 @@ def _discover(server: Server[Any]) -> Any:
     return discover
 
 
-def _session_key(ctx: Any, stdio: bool) -> str | None:
+def _session_key(ctx: RequestContext, stdio: bool) -> str | None:
     if stdio:
         return "stdio"
     request = ctx.request
@@ -313,7 +323,7 @@ def _session_key(ctx: Any, stdio: bool) -> str | None:
 
 
 async def _read_roots(
-    ctx: Any, params: types.CallToolRequestParams, session: Session | None
+    ctx: RequestContext, params: types.CallToolRequestParams, session: Session | None
 ) -> types.InputRequiredResult | None:
     """Learn the session's roots once, if the client offers them.
 
