@@ -367,8 +367,10 @@ class ChromiumProvider(Provider):
             tab = await self._locked_tab(browser, context.key)
             tab.welcome_popups = action in ("browser.click", "browser.type")
             try:
-                earlier = tab.take_blocked()
-                if earlier is not None:
+                # Between actions, only a page left on a forbidden address matters; a blocked
+                # redirect there left Chromium's error page, which the next snapshot shows.
+                earlier, current = tab.take_blocked(), tab.current()
+                if earlier is not None and current is not None and not allowed_url(current.url):
                     where = await _leave_blocked(tab)
                     raise ActionFailed(f"{earlier} The page is now {where}; {action} was not run.")
                 yield tab
