@@ -7,6 +7,10 @@ unreachable host and the lost request use a live server and real sockets.
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -34,7 +38,7 @@ from browserhost.contract import ProviderRequest, data
 from browserhost.contract.errors import ERRORS_BY_CODE, ErrorCode
 from browserhost.host import Host
 from browserhost.providers.stub import StubProvider
-from tests.conftest import TOKEN, LiveServer, free_port
+from tests.conftest import TOKEN, LiveServer, free_port, start_server
 from tests.recording import Recorder
 
 BASE = "http://127.0.0.1:7878"
@@ -270,9 +274,6 @@ async def test_a_request_lost_after_sending_may_have_run(hang_up: str) -> None:
 
 def test_import_browserhost_stays_light() -> None:
     """Names load on first use: a script that only imports the package pays for nothing."""
-    import subprocess
-    import sys
-
     probe = (
         "import sys, browserhost; "
         "print(sorted({m.split('.')[0] for m in sys.modules} & "
@@ -285,3 +286,29 @@ def test_import_browserhost_stays_light() -> None:
     assert set(browserhost.__all__) >= {"Client", "BrowserhostError", "MayHaveRunError"}
     for name in browserhost.__all__:
         assert getattr(browserhost, name).__name__ == name
+
+
+def test_the_readme_example_runs(tmp_path: Path) -> None:
+    """The Python section of the README, run as written against a live server (stub)."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme.split("## Use it from Python", 1)[1]
+    example = re.findall(r"```python\n(.*?)```", section, re.DOTALL)[0]
+    server = start_server(tmp_path / "data", extra_args=("--select", "stub"))
+    project = tmp_path / "project"
+    project.mkdir()
+    try:
+        ran = subprocess.run(
+            [sys.executable, "-c", example],
+            cwd=project,
+            env={**os.environ, "BROWSERHOST_URL": server.url, "BROWSERHOST_TOKEN": TOKEN},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        server.stop()
+    assert ran.returncode == 0, ran.stderr
+    first, second = ran.stdout.splitlines()
+    assert first == "Stub home ['#home', '#about', '#form', '#long', '#more']"
+    assert second.startswith(str(project / ".browserhost" / "captures"))
+    assert second.endswith("-after-click.png")
