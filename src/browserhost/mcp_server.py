@@ -136,10 +136,14 @@ class Sessions:
             return None
         session = self._known.get(key)
         if session is None:
-            digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-            session = Session(
-                uuid.uuid4().hex[:16] if self.stdio else digest, self.fallback_directory
+            # Over HTTP the id is derived from Mcp-Session-Id, never the header itself: it
+            # reaches providers and the viewer, and the header is what proves a session.
+            suffix = (
+                uuid.uuid4().hex[:16]
+                if self.stdio
+                else hashlib.sha256(key.encode()).hexdigest()[:16]
             )
+            session = Session(f"mcp-{suffix}", self.fallback_directory)
             self._known[key] = session
             while len(self._known) > HTTP_SESSIONS_REMEMBERED:
                 self._known.popitem(last=False)
