@@ -7,8 +7,11 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
 from starlette.routing import Route
 
 from browserhost.contract.errors import (
@@ -19,7 +22,7 @@ from browserhost.contract.errors import (
 from browserhost.host import Host
 
 from .auth import AuthGate
-from .routes import ACTIONS_ROUTE, router
+from .routes import ACTIONS_ROUTE, SELECTION_ROUTE, router
 
 if TYPE_CHECKING:
     from browserhost.mcp_server import HttpEndpoint
@@ -53,6 +56,7 @@ def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> Fas
         app.router.routes.append(Route(MCP_ROUTE, endpoint=mcp))
     app.add_exception_handler(BrowserhostError, _coded_error)
     app.add_exception_handler(RequestValidationError, _invalid_body)
+    app.add_exception_handler(StarletteHTTPException, _unreadable_body)
     app.add_middleware(AuthGate, token=token, allowed_hosts=allowed_hosts)
     return app
 
@@ -84,7 +88,18 @@ async def _invalid_body(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)  # registered for this class only
     problem = exc.errors()[0] if exc.errors() else {}
     where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
-    detail = f"{where or 'body'}: {problem.get('msg', 'invalid')}"
+    return _body_refusal(request, f"{where or 'body'}: {problem.get('msg', 'invalid')}")
+
+
+async def _unreadable_body(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)  # registered for this class only
+    # FastAPI answers a body it cannot decode (not UTF-8) with a bare 400 {"detail": ...}.
+    if exc.status_code == 400 and request.url.path in (ACTIONS_ROUTE, SELECTION_ROUTE):
+        return _body_refusal(request, "body: not UTF-8 JSON")
+    return await http_exception_handler(request, exc)
+
+
+def _body_refusal(request: Request, detail: str) -> JSONResponse:
     if request.url.path == ACTIONS_ROUTE:
         error: BrowserhostError = InvalidActionError(
             f"Send {{action, parameters, context, providerId}} as JSON ({detail}). "

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Security
 from fastapi.responses import JSONResponse
+from fastapi.security import HTTPBearer
 
 from browserhost.contract import Context
 from browserhost.host import Host
@@ -25,7 +26,10 @@ SELECTION_ROUTE = "/api/browser-providers/selection"
 ACTIONS_ROUTE = "/api/browser-providers/actions"
 _GATE = (401, 403, 413, 415, 421)
 
-router = APIRouter()
+# The gate (auth.py) checks the token before any route runs; this only documents it in the
+# OpenAPI document, so clients and /docs know to send it.
+_bearer = HTTPBearer(auto_error=False, description="The token `browserhost serve` prints.")
+router = APIRouter(dependencies=[Security(_bearer)])
 
 
 def get_host(request: Request) -> Host:

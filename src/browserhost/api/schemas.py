@@ -8,12 +8,19 @@ from pydantic import ConfigDict, Field
 
 from browserhost.contract import ACTIONS, ErrorCode
 from browserhost.contract.base import WireModel
+from browserhost.contract.limits import PROVIDER_ID_PATTERN
+
+from .action_schema import action_request_schema
 
 
 class ActionRequestBody(WireModel):
-    """One agent action. ``parameters`` are checked against the action's own rules."""
+    """One agent action. ``parameters`` are checked against the action's own rules.
 
-    model_config = ConfigDict(extra="ignore")
+    Validation here is only the envelope; the action's rules run in the contract. The
+    OpenAPI schema spells those rules out per action (:mod:`.action_schema`).
+    """
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra=action_request_schema)
 
     action: str = Field(json_schema_extra={"enum": list(ACTIONS)})
     parameters: dict[str, Any] | None = None
@@ -26,7 +33,10 @@ class ActionRequestBody(WireModel):
 class SelectionBody(WireModel):
     model_config = ConfigDict(extra="ignore")
 
-    id: str
+    id: str = Field(
+        description="A provider id from GET /api/browser-providers.",
+        json_schema_extra={"pattern": PROVIDER_ID_PATTERN},
+    )
 
 
 class ProviderRow(WireModel):

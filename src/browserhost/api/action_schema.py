@@ -1,0 +1,157 @@
+"""The JSON Schema of ``POST /api/browser-providers/actions``, derived from the contract.
+
+One variant per action, so a client (or a fuzzer) knows which parameters each action takes.
+The schema describes exactly what the host accepts, which is more lenient than the parameter
+models' types suggest (see :mod:`browserhost.contract.actions`):
+
+- strings are trimmed, and a blank string counts as absent;
+- an optional field that is not a string (``null``, ``5``) counts as absent, so it is
+  documented as "a string" in its description and constrained only where a string is given;
+- a required field must be a string with something besides whitespace in it.
+
+Whitespace is Python's (``str.strip``), spelled out, because JSON Schema regex engines
+disagree on what ``\\s`` means.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserhost.contract import ACTIONS
+
+_WS = (
+    "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f"
+    "\\u205f\\u3000"
+)
+NOT_BLANK = f"[^{_WS}]"
+
+_OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+_PORT = "(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+_HOST = f"(localhost|({_OCTET}\\.){{3}}{_OCTET}|([A-Za-z0-9]{{1,20}}\\.)+[A-Za-z]{{2,10}})"
+_PATH_CHARS = "A-Za-z0-9._~!$&'()*+,;=:@"
+URL = (
+    f"^[{_WS}]*[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(:{_PORT})?(/[{_PATH_CHARS}-]*)*"
+    f"([?][{_PATH_CHARS}/?-]*)?(#[{_PATH_CHARS}/?-]*)?[{_WS}]*$"
+)
+"""Absolute http(s) URLs of the common forms (a name, localhost or an IPv4 address, a port, a
+path, a query). The host accepts more (any URL an RFC 3986 parser reads as http or https); the
+pattern is what clients and generated examples can rely on."""
+
+# Optional fields of which at least one must be given (a non-blank string).
+_AT_LEAST_ONE = {
+    "browser.click": ("selector", "text"),
+    "browser.scroll": ("direction", "selector"),
+}
+# Required strings that may be empty: the text typed into a field.
+_ANY_STRING = {("browser.type", "value")}
+
+
+def _one_of(options: list[str]) -> str:
+    return f"^[{_WS}]*({'|'.join(options)})[{_WS}]*$"
+
+
+def _blank_or(options: list[str]) -> str:
+    return f"^[{_WS}]*({'|'.join(options)})?[{_WS}]*$"
+
+
+def _enum(field: dict[str, Any]) -> list[str] | None:
+    for option in [field, *field.get("anyOf", [])]:
+        if "enum" in option:
+            return list(option["enum"])
+    return None
+
+
+def _field(action: str, name: str, field: dict[str, Any], required: bool) -> dict[str, Any]:
+    described = {"description": field["description"]} if "description" in field else {}
+    options = _enum(field)
+    if field.get("type") == "boolean":
+        return {**described, "default": field.get("default", False)}  # only `true` counts
+    if required:
+        if options:
+            return {**described, "type": "string", "pattern": _one_of(options)}
+        if name == "url":
+            return {**described, "type": "string", "pattern": URL}
+        if (action, name) in _ANY_STRING:
+            return {**described, "type": "string"}
+        return {**described, "type": "string", "pattern": NOT_BLANK}
+    if options:
+        return {
+            **described,
+            "anyOf": [
+                {"type": "string", "pattern": _blank_or(options)},
+                {"not": {"type": "string"}},
+            ],
+        }
+    return described  # a string when given; anything else counts as absent
+
+
+def parameters_schema(action: str) -> dict[str, Any]:
+    """What ``parameters`` may be for ``action``; unknown keys are allowed and dropped."""
+    model = ACTIONS[action].parameters.model_json_schema()
+    required = list(model.get("required", []))
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            name: _field(action, name, field, name in required)
+            for name, field in model.get("properties", {}).items()
+        },
+    }
+    if required:
+        schema["required"] = required
+    if action in _AT_LEAST_ONE:
+        schema["anyOf"] = [
+            {
+                "required": [name],
+                "properties": {name: {"type": "string", "pattern": NOT_BLANK}},
+            }
+            for name in _AT_LEAST_ONE[action]
+        ]
+    return schema
+
+
+def _needs_parameters(schema: dict[str, Any]) -> bool:
+    return "required" in schema or "anyOf" in schema
+
+
+def action_request_schema(schema: dict[str, Any], _: object = None) -> None:
+    """Replace the body model's schema (a pydantic ``json_schema_extra`` hook) in place."""
+    common = {
+        "context": {
+            "type": ["object", "null"],
+            "description": "Where the action comes from; null or a missing field if unknown.",
+            "properties": {
+                "directory": {
+                    "description": "The project folder (a string); captures are saved there."
+                },
+                "sessionId": {"description": "The agent conversation (a string)."},
+            },
+        },
+        "providerId": {
+            "type": ["string", "null"],
+            "description": "Use this provider for this call only, instead of the selection.",
+        },
+    }
+    variants = []
+    for action, spec in ACTIONS.items():
+        parameters = parameters_schema(action)
+        needed = _needs_parameters(parameters)
+        variant: dict[str, Any] = {
+            "title": action,
+            "description": spec.description,
+            "type": "object",
+            "properties": {
+                "action": {"const": action},
+                "parameters": parameters if needed else {**parameters, "type": ["object", "null"]},
+                **common,
+            },
+            "required": ["action", "parameters"] if needed else ["action"],
+        }
+        variants.append(variant)
+    schema.clear()
+    schema.update(
+        {
+            "title": "ActionRequest",
+            "description": "One agent action; `parameters` follow the action's own rules.",
+            "oneOf": variants,
+        }
+    )
