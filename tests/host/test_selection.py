@@ -123,3 +123,9 @@ def test_the_data_dir_is_created_on_first_selection(tmp_path: Path) -> None:
     host.catalog.install(Recorder(provider_id="alpha").record())
     host.select("alpha")
     assert host.providers().selected_id == "alpha"
+
+
+def test_choosing_a_provider_repairs_a_corrupt_selection_file(host: Host) -> None:
+    selection_file(host).write_text("{oops")
+    assert host.select("beta") == "beta"
+    assert host.providers().selected_id == "beta"
