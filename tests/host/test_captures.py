@@ -11,6 +11,7 @@ import pytest
 from browserhost.contract import Context
 from browserhost.contract.errors import UnknownResultError
 from browserhost.host import Host
+from browserhost.host.captures import save_capture
 from browserhost.providers.stub import register
 from tests.recording import Recorder, replying
 
@@ -124,3 +125,17 @@ async def test_a_capture_answer_without_a_usable_image_is_an_unknown_result(
     assert not (tmp_path / ".browserhost" / "captures").exists() or not any(
         (tmp_path / ".browserhost" / "captures").iterdir()
     )
+
+
+def test_a_browserhost_symlink_cannot_carry_captures_out_of_the_project(tmp_path: Path) -> None:
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    (project / ".browserhost").symlink_to(elsewhere)
+    saved = save_capture(
+        {"base64": base64.b64encode(b"\x89PNG").decode(), "mime": "image/png"},
+        str(project),
+        "shot",
+    )
+    assert saved is None
+    assert list(elsewhere.rglob("*")) == []

@@ -188,6 +188,32 @@ async def test_a_cancel_after_sending_abandons_the_answer_and_may_have_run(host:
     assert len(recorder.requests) == 1
 
 
+async def test_a_caller_that_stops_waiting_leaves_no_send_running(host: Host) -> None:
+    """Cancelling the dispatch itself cancels the send and the cancel watcher with it."""
+    reached, stopped = asyncio.Event(), asyncio.Event()
+
+    async def slow(_: ProviderRequest) -> object:
+        reached.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            stopped.set()
+        return {"ok": True, "data": {}}
+
+    installed(host, Recorder(slow))
+    dispatching = asyncio.create_task(
+        host.dispatch("browser.back", provider_id="rec", cancel=asyncio.Event())
+    )
+    async with asyncio.timeout(5):
+        await reached.wait()
+        dispatching.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await dispatching
+        await stopped.wait()
+        leftovers = asyncio.all_tasks() - {asyncio.current_task()}
+        await asyncio.gather(*leftovers, return_exceptions=True)
+
+
 async def test_a_provider_that_raises_is_a_request_failed_and_is_not_retried(host: Host) -> None:
     async def crash(_: ProviderRequest) -> object:
         raise RuntimeError("browser crashed")

@@ -46,18 +46,20 @@ def save_capture(data: dict[str, object], directory: str | None, label: str | No
         image = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
         raise UnknownResultError("The provider's capture is not valid base64.") from None
-    folder = (project / CAPTURES_DIR).resolve()
+    folder = (project.resolve() / CAPTURES_DIR).resolve()
+    if not folder.is_relative_to(project.resolve()):
+        # A .browserhost symlink must not carry captures out of the project.
+        log.warning("not saving the capture: %s is outside %s", folder, project)
+        return None
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     stem = f"{stamp}-{safe_label(label)}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for attempt in range(1, 100):
             name = f"{stem}.{extension}" if attempt == 1 else f"{stem}-{attempt}.{extension}"
-            target = (folder / name).resolve()
-            if target.parent != folder:  # unreachable with a safe label; kept as the last word
-                raise UnknownResultError(
-                    "The capture label does not give a path inside the project."
-                )
+            target = folder / name
+            if target.resolve().parent != folder:  # a safe label cannot do this; a link can
+                continue
             try:
                 with target.open("xb") as handle:
                     handle.write(image)

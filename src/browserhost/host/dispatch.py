@@ -212,9 +212,13 @@ async def _deliver(
         return await provider.transport.send(request, timeout_s)
     sending = asyncio.ensure_future(provider.transport.send(request, timeout_s))
     cancelled = asyncio.ensure_future(cancel.wait())
-    await asyncio.wait({sending, cancelled}, return_when=asyncio.FIRST_COMPLETED)
-    cancelled.cancel()
-    if not sending.done():
-        sending.cancel()
+    try:
+        await asyncio.wait({sending, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        cancelled.cancel()
+        abandoned = not sending.done()
+        if abandoned:
+            sending.cancel()
+    if abandoned:
         raise LostError("the caller cancelled while waiting for the answer")
     return sending.result()
