@@ -159,6 +159,7 @@ PAGES: dict[str, str] = {
         '<div style="position: fixed; inset: 0; background: white"></div>',
     ),
     "/slow": _page("Slow", '<p>Slow page</p><img src="/held.png">'),
+    "/missing-image": _page("Missing image", '<p>Picture</p><img src="/missing.png" alt="">'),
     "/many": _many(),
     "/huge": _huge(),
 }

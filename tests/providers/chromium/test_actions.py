@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import base64
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -18,7 +20,10 @@ from browserhost.providers.chromium import (
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
 from .driving import act, assert_shape, browser_pid, ok, refused
-from .site import Site
+from .site import Site, serving
+
+if TYPE_CHECKING:
+    from playwright.async_api import ConsoleMessage
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -379,6 +384,58 @@ async def test_snapshot_reports_console_problems_once(
         {"level": "error", "text": "Uncaught Error: uncaught kaboom"},
     ]
     assert (await ok(provider, ctx, "browser.snapshot"))["consoleProblems"] == []
+
+
+async def _open_and_hear(provider: ChromiumProvider, ctx: Context, url: str, *sources: str) -> None:
+    """Open ``url`` and wait until the page has logged a console message from each path in
+    ``sources``, so the next snapshot has had every one of them to report or leave out."""
+    await ok(provider, ctx, "browser.resize", viewport="desktop")  # opens the key's page
+    page = provider.page_for(ctx)
+    assert page is not None
+    unheard = set(sources)
+    heard = asyncio.Event()
+
+    def on_console(message: ConsoleMessage) -> None:
+        # The provider's own listener came first, so it has seen the message already.
+        unheard.discard(urlsplit(message.location["url"]).path)
+        if not unheard:
+            heard.set()
+
+    page.on("console", on_console)
+    try:
+        await ok(provider, ctx, "browser.open", url=url)
+        async with asyncio.timeout(10):
+            await heard.wait()
+    finally:
+        page.remove_listener("console", on_console)
+
+
+async def test_the_browsers_own_favicon_request_is_not_a_console_problem(
+    provider: ChromiumProvider, ctx: Context
+) -> None:
+    """Chromium asks every site for /favicon.ico by itself; a 404 there is not the page's."""
+    with serving() as fresh:  # a new origin: the browser asks each one for a favicon once
+        await _open_and_hear(provider, ctx, fresh.url("/page-a"), "/favicon.ico")
+        snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["consoleProblems"] == []
+
+
+async def test_a_missing_resource_the_page_asks_for_is_a_console_problem(
+    provider: ChromiumProvider, ctx: Context
+) -> None:
+    """The image's 404 is reported once; the favicon 404 the same page also logs is not."""
+    with serving() as fresh:
+        await _open_and_hear(
+            provider, ctx, fresh.url("/missing-image"), "/missing.png", "/favicon.ico"
+        )
+        snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["consoleProblems"] == [
+        {
+            "level": "error",
+            "text": "Failed to load resource: the server responded with a status of 404 "
+            "(Not Found)",
+        }
+    ]
 
 
 async def test_dialogs_are_dismissed_and_the_next_snapshot_says_so(

@@ -51,6 +51,8 @@ ALLOWED_SCHEMES = frozenset({"http", "https"})
 # Chromium's own error page for a failed load; it is shown, not loaded from anywhere.
 ERROR_PAGE_SCHEME = "chrome-error"
 FILL_RELOAD_TIMEOUT_S = 10.0
+FAILED_LOAD_PREFIX = "Failed to load resource"
+AUTOMATIC_FAVICON_PATH = "/favicon.ico"
 
 
 def allowed_url(url: str) -> bool:
@@ -58,6 +60,21 @@ def allowed_url(url: str) -> bool:
         return True
     scheme = urlsplit(url).scheme
     return scheme in ALLOWED_SCHEMES or scheme == ERROR_PAGE_SCHEME
+
+
+def automatic_favicon(message: ConsoleMessage) -> bool:
+    """A failed load of ``/favicon.ico`` at the root of a site. Chromium asks a site for it by
+    itself (once per origin, for the whole browser), so the failure is the browser's, not
+    the page's.
+
+    Playwright leaves every request for a URL ending in ``/favicon.ico`` out of a page's
+    network events, so the message's source URL is all there is to go by; a page that asks
+    for its root ``/favicon.ico`` itself (an ``<img>``, say) loses that failure too.
+    """
+    if not message.text.startswith(FAILED_LOAD_PREFIX):
+        return False
+    source = urlsplit(message.location["url"])
+    return source.path == AUTOMATIC_FAVICON_PATH and not source.query
 
 
 class Tab:
@@ -180,7 +197,11 @@ class Tab:
         return bool(self._pages) and self._pages[-1] is page
 
     def _on_console(self, page: Page, message: ConsoleMessage) -> None:
-        if self._is_current(page) and message.type in ("error", "warning"):
+        if (
+            self._is_current(page)
+            and message.type in ("error", "warning")
+            and not automatic_favicon(message)
+        ):
             level = "error" if message.type == "error" else "warning"
             self._problems.append(
                 data.ConsoleProblem(level=level, text=message.text[:CONSOLE_TEXT_MAX])
