@@ -1,21 +1,28 @@
-"""A remote browser: a Chromium the test starts with --remote-debugging-port, reached over
-DevTools (``connect_over_cdp``)."""
+"""A remote browser the test starts itself: a Chromium listening for DevTools
+(``connect_over_cdp``), or a Playwright browser server run by the driver bundled with the
+Python package (``chromium.connect``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
-from collections.abc import AsyncIterator
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 import pytest_asyncio
+from playwright.async_api import async_playwright
 
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
+from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
 from .driving import TEST_TIMEOUTS, ok, refused
 from .site import Site
@@ -23,6 +30,7 @@ from .site import Site
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 CTX = Context(directory="/work/app", session_id="remote")
+WS_PATH = "/browserhost-test"
 
 
 class Remote(NamedTuple):
@@ -95,10 +103,132 @@ async def test_a_devtools_endpoint_is_driven_like_a_local_browser(
     assert await _targets(devtools.http) == ["about:blank"]
 
 
-async def test_an_unreachable_endpoint_is_refused_without_naming_it(
-    unused_tcp_port: int,
+class BrowserServer(NamedTuple):
+    endpoint: str
+    """``ws://127.0.0.1:port/browserhost-test``, as the server printed it"""
+    process: asyncio.subprocess.Process
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser_server(
+    chromium_path: str, unused_tcp_port: int, tmp_path: Path
+) -> AsyncIterator[BrowserServer]:
+    """A Playwright browser server of the test's own on a fixed port and path, launched by
+    ``python -m playwright launch-server`` with the flags the provider launches Chromium with."""
+    config = tmp_path / "launch-server.json"
+    config.write_text(
+        json.dumps(
+            {
+                "executablePath": chromium_path,
+                "headless": True,
+                "chromiumSandbox": sandboxed(),  # off as root: Playwright adds --no-sandbox
+                "args": list(LAUNCH_FLAGS),
+                "host": "127.0.0.1",
+                "port": unused_tcp_port,
+                "wsPath": WS_PATH,
+                "timeout": 20_000,
+            }
+        )
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "playwright", "launch-server", "--browser", "chromium", "--config", str(config)),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        # `python -m playwright` runs the Node.js driver as its child; a session of its own
+        # lets the teardown stop both, by this process group's id.
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    try:
+        said: list[str] = []
+        async with asyncio.timeout(30):
+            while not (line := (await process.stdout.readline()).decode()).startswith("ws://"):
+                assert line, "the browser server exited before it listened:\n" + "".join(said)
+                said.append(line)
+        yield BrowserServer(line.strip(), process)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        async with asyncio.timeout(15):
+            # The driver closes its Chromium on SIGTERM before it exits; its stdout, which
+            # Chromium does not share, ends when it has.
+            await process.stdout.read()
+            await process.wait()
+
+
+class PageWatch:
+    """The pages open in a browser, whoever opened them, kept current from CDP target events
+    on a connection of the test's own."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, str] = {}
+        self._changed = asyncio.Event()
+
+    def seen(self, event: dict[str, Any]) -> None:
+        info = event["targetInfo"]
+        if info["type"] == "page":
+            self.pages[info["targetId"]] = info["url"]
+            self._changed.set()
+
+    def gone(self, event: dict[str, Any]) -> None:
+        self.pages.pop(event["targetId"], None)
+        self._changed.set()
+
+    async def until(self, done: Callable[[list[str]], bool]) -> None:
+        async with asyncio.timeout(10):
+            while not done(list(self.pages.values())):
+                self._changed.clear()
+                await self._changed.wait()
+
+
+@contextlib.asynccontextmanager
+async def watching(endpoint: str) -> AsyncIterator[PageWatch]:
+    watch = PageWatch()
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.connect(endpoint, timeout=10_000)
+        session = await browser.new_browser_cdp_session()
+        session.on("Target.targetCreated", watch.seen)
+        session.on("Target.targetInfoChanged", watch.seen)
+        session.on("Target.targetDestroyed", watch.gone)
+        await session.send("Target.setDiscoverTargets", {"discover": True})
+        try:
+            yield watch
+        finally:
+            await browser.close()
+
+
+async def test_a_playwright_browser_server_is_driven_and_outlives_the_provider(
+    browser_server: BrowserServer, site: Site
 ) -> None:
-    endpoint = f"http://127.0.0.1:{unused_tcp_port}"
+    endpoint = browser_server.endpoint
+    assert urlsplit(endpoint).path == WS_PATH
+    provider = ChromiumProvider(ChromiumConfig(endpoint=endpoint), timeouts=TEST_TIMEOUTS)
+    async with watching(endpoint) as watch:
+        try:
+            await ok(provider, CTX, "browser.open", url=site.url("/button"))
+            await watch.until(lambda pages: site.url("/button") in pages)
+            await ok(provider, CTX, "browser.click", selector="#toggle")
+            assert (await ok(provider, CTX, "browser.snapshot"))["text"] == "Clicked!"
+        finally:
+            await provider.aclose()
+        # Closing the provider disconnects it: the server closes the provider's pages...
+        await watch.until(lambda pages: site.url("/button") not in pages)
+    # ...and keeps running, its browser open to the next client.
+    assert browser_server.process.returncode is None
+    again = ChromiumProvider(ChromiumConfig(endpoint=endpoint), timeouts=TEST_TIMEOUTS)
+    try:
+        assert (await ok(again, CTX, "browser.open", url=site.url("/page-a")))["title"] == "Page A"
+    finally:
+        await again.aclose()
+
+
+@pytest.mark.parametrize("scheme", ["http", "ws"])
+async def test_an_unreachable_endpoint_is_refused_without_naming_it(
+    unused_tcp_port: int, scheme: str
+) -> None:
+    endpoint = f"{scheme}://127.0.0.1:{unused_tcp_port}{WS_PATH if scheme == 'ws' else ''}"
     provider = ChromiumProvider(ChromiumConfig(endpoint=endpoint), timeouts=TEST_TIMEOUTS)
     try:
         error = await refused(provider, CTX, "browser.snapshot")
