@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 from browserhost.contract import Context, data
 from browserhost.contract import actions as params
-from browserhost.sdk import ActionFailed, Provider
+from browserhost.sdk import ActionError, Provider
 
 _LINE_HEIGHT = 24
 
@@ -122,7 +122,7 @@ class Tab:
         for index, element in enumerate(self.page.elements):
             if element.selector == selector:
                 return index, element
-        raise ActionFailed(f"No element matches {selector}; take a new snapshot.")
+        raise ActionError(f"No element matches {selector}; take a new snapshot.")
 
 
 class StubProvider(Provider):
@@ -187,12 +187,12 @@ class StubProvider(Provider):
         else:
             matches = [e for e in tab.page.elements if e.label == parameters.text]
             if not matches:
-                raise ActionFailed(
+                raise ActionError(
                     f"No element is labelled {parameters.text!r}; take a new snapshot."
                 )
             if len(matches) > 1:
                 listed = ", ".join(e.selector for e in matches)
-                raise ActionFailed(
+                raise ActionError(
                     f"{len(matches)} elements are labelled {parameters.text!r} ({listed}); "
                     "click one by selector."
                 )
@@ -210,7 +210,7 @@ class StubProvider(Provider):
         tab = self._tab(context)
         _, element = tab.find(parameters.selector)
         if element.tag != "input":
-            raise ActionFailed(f"{parameters.selector} is not a text field; pick an input.")
+            raise ActionError(f"{parameters.selector} is not a text field; pick an input.")
         tab.values[element.selector] = parameters.value
         if parameters.submit:
             tab.go(urljoin(tab.url, "/search?q=" + parameters.value))
@@ -249,7 +249,7 @@ class StubProvider(Provider):
     ) -> data.NavigationData:
         tab = self._tab(context)
         if tab.position == 0:
-            raise ActionFailed("There is no earlier page to go back to.")
+            raise ActionError("There is no earlier page to go back to.")
         tab.move(-1)
         return data.NavigationData(url=tab.url, title=tab.page.title)
 
@@ -258,7 +258,7 @@ class StubProvider(Provider):
     ) -> data.NavigationData:
         tab = self._tab(context)
         if tab.position == len(tab.history) - 1:
-            raise ActionFailed("There is no later page to go forward to.")
+            raise ActionError("There is no later page to go forward to.")
         tab.move(1)
         return data.NavigationData(url=tab.url, title=tab.page.title)
 

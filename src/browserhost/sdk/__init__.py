@@ -6,11 +6,11 @@ server (Starlette, uvicorn) only when called.
 
 from browserhost.contract import Context, ProviderRequest
 
-from .provider import ActionFailed, Provider, refusal
+from .provider import ActionError, Provider, refusal
 from .service import serve, service_app
 
 __all__ = [
-    "ActionFailed",
+    "ActionError",
     "Context",
     "Provider",
     "ProviderRequest",

@@ -1,7 +1,7 @@
 """The provider interface: what a provider author subclasses.
 
 A provider is one async method per action. Each method gets the validated parameters and the
-caller's context, and returns the action's ``data`` model; it raises :class:`ActionFailed`
+caller's context, and returns the action's ``data`` model; it raises :class:`ActionError`
 with a message the agent can act on ("No element matches #save; take a new snapshot") when
 the action cannot be done. :meth:`Provider.answer` turns both into the wire answer, so the
 same object serves in-process and behind :func:`browserhost.sdk.serve`.
@@ -23,7 +23,7 @@ Answer = dict[str, Any]
 Handler = Callable[[ProviderRequest], Awaitable[object]]
 
 
-class ActionFailed(Exception):  # reads as what happened: raise ActionFailed("...")
+class ActionError(Exception):
     """The action could not be done; the message goes to the agent as ``ok: false``."""
 
 
@@ -35,11 +35,11 @@ class Provider:
     actions: ClassVar[frozenset[str]] = frozenset(ACTIONS)
 
     async def answer(self, request: ProviderRequest) -> Answer:
-        """Run one request and return the wire answer. Never raises :class:`ActionFailed`."""
+        """Run one request and return the wire answer. Never raises :class:`ActionError`."""
         method = getattr(self, ACTIONS[request.action].verb)
         try:
             result: data.Data = await method(request.parameters, request.context)
-        except ActionFailed as exc:
+        except ActionError as exc:
             return refusal(str(exc))
         return {"ok": True, "data": result.to_wire()}
 
@@ -58,48 +58,48 @@ class Provider:
         """Release browsers and other resources. Called when the host stops."""
 
     async def open(self, parameters: params.OpenParameters, context: Context) -> data.OpenData:
-        raise ActionFailed("This provider does not support browser.open.")
+        raise ActionError("This provider does not support browser.open.")
 
     async def snapshot(
         self, parameters: params.SnapshotParameters, context: Context
     ) -> data.SnapshotData:
-        raise ActionFailed("This provider does not support browser.snapshot.")
+        raise ActionError("This provider does not support browser.snapshot.")
 
     async def click(self, parameters: params.ClickParameters, context: Context) -> data.ClickData:
-        raise ActionFailed("This provider does not support browser.click.")
+        raise ActionError("This provider does not support browser.click.")
 
     async def type(self, parameters: params.TypeParameters, context: Context) -> data.TypeData:
-        raise ActionFailed("This provider does not support browser.type.")
+        raise ActionError("This provider does not support browser.type.")
 
     async def scroll(
         self, parameters: params.ScrollParameters, context: Context
     ) -> data.ScrollData:
-        raise ActionFailed("This provider does not support browser.scroll.")
+        raise ActionError("This provider does not support browser.scroll.")
 
     async def back(
         self, parameters: params.BackParameters, context: Context
     ) -> data.NavigationData:
-        raise ActionFailed("This provider does not support browser.back.")
+        raise ActionError("This provider does not support browser.back.")
 
     async def forward(
         self, parameters: params.ForwardParameters, context: Context
     ) -> data.NavigationData:
-        raise ActionFailed("This provider does not support browser.forward.")
+        raise ActionError("This provider does not support browser.forward.")
 
     async def inspect(
         self, parameters: params.InspectParameters, context: Context
     ) -> data.InspectData:
-        raise ActionFailed("This provider does not support browser.inspect.")
+        raise ActionError("This provider does not support browser.inspect.")
 
     async def capture(
         self, parameters: params.CaptureParameters, context: Context
     ) -> data.CaptureData:
-        raise ActionFailed("This provider does not support browser.capture.")
+        raise ActionError("This provider does not support browser.capture.")
 
     async def resize(
         self, parameters: params.ResizeParameters, context: Context
     ) -> data.ResizeData:
-        raise ActionFailed("This provider does not support browser.resize.")
+        raise ActionError("This provider does not support browser.resize.")
 
 
 def refusal(message: str) -> Answer:

@@ -14,7 +14,7 @@ import pytest_asyncio
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
 from browserhost.providers.chromium.launch import find_chromium
-from browserhost.sdk import ActionFailed
+from browserhost.sdk import ActionError
 
 from .driving import TEST_TIMEOUTS
 from .site import Site, serving
@@ -30,7 +30,7 @@ def site() -> Iterator[Site]:
 def chromium_path() -> str:
     try:
         return find_chromium(ChromiumConfig.from_env().executable)
-    except ActionFailed as exc:
+    except ActionError as exc:
         pytest.skip(f"no Chromium on this machine: {exc}")
 
 

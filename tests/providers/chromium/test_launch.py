@@ -12,7 +12,7 @@ import pytest
 
 from browserhost.providers.chromium import ChromiumConfig
 from browserhost.providers.chromium.launch import INSTALL_CHROMIUM, find_chromium
-from browserhost.sdk import ActionFailed
+from browserhost.sdk import ActionError
 
 
 def _executable(directory: Path, name: str) -> str:
@@ -39,7 +39,7 @@ def test_the_configured_executable_wins(bare_path: Path, tmp_path: Path) -> None
 
 def test_a_configured_path_that_is_not_an_executable_is_refused(tmp_path: Path) -> None:
     missing = str(tmp_path / "nowhere" / "chrome")
-    with pytest.raises(ActionFailed) as refused:
+    with pytest.raises(ActionError) as refused:
         find_chromium(missing)
     assert str(refused.value) == (
         f"BROWSERHOST_CHROMIUM is set to {missing}, which is not an executable file; point it "
@@ -62,7 +62,7 @@ def test_playwrights_own_chromium_is_the_last_resort(bare_path: Path, tmp_path: 
 
 
 def test_no_browser_anywhere_says_how_to_install_one(bare_path: Path, tmp_path: Path) -> None:
-    with pytest.raises(ActionFailed) as refused:
+    with pytest.raises(ActionError) as refused:
         find_chromium(None, downloaded=str(tmp_path / "not-downloaded"))
     assert str(refused.value) == INSTALL_CHROMIUM
     assert "apt-get install chromium" in INSTALL_CHROMIUM

@@ -3,12 +3,12 @@
 Two outcomes, by what the agent may assume about the page::
 
     Exception
-    ├── ActionFailed (browserhost.sdk)   the action could not be done: ``ok: false`` with a
+    ├── ActionError (browserhost.sdk)    the action could not be done: ``ok: false`` with a
     │                                    sentence saying what to do differently
     └── RuntimeError
         └── BrowserGoneError             the browser or the page went away while the action ran
 
-``BrowserGoneError`` is deliberately not an ``ActionFailed``: it is raised out of
+``BrowserGoneError`` is deliberately not an ``ActionError``: it is raised out of
 :meth:`Provider.answer`, which the host reports as ``REQUEST_FAILED`` ("sent; may have run"),
 never as success and never as "nothing changed". The provider relaunches the browser (or opens
 a new page) on the next action.
@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from browserhost.sdk import ActionFailed
+from browserhost.sdk import ActionError
 
 BLOCKED_SCHEMES_HELP = "only http and https pages may be loaded"
 
@@ -65,19 +65,19 @@ class BrowserGoneError(RuntimeError):
     """
 
 
-def launch_failed(exc: Exception, executable: str) -> ActionFailed:
+def launch_failed(exc: Exception, executable: str) -> ActionError:
     """A local Chromium that would not start."""
-    return ActionFailed(
+    return ActionError(
         f"Chromium at {executable} did not start ({_first_line(exc)}). Set BROWSERHOST_CHROMIUM "
         "to a working Chromium, or install one with `apt-get install chromium` or "
         "`playwright install chromium`."
     )
 
 
-def connect_failed() -> ActionFailed:
+def connect_failed() -> ActionError:
     """A remote browser that could not be reached. The endpoint stays out of the message:
     answers never carry endpoints."""
-    return ActionFailed(
+    return ActionError(
         "Could not connect to the remote browser set by BROWSERHOST_CHROMIUM_ENDPOINT; check "
         "that it is running and reachable from this machine."
     )
@@ -129,23 +129,23 @@ def translate(
             "is reopened on the next action; take a new snapshot to see where things stand."
         )
     if isinstance(exc, PlaywrightTimeoutError):
-        return ActionFailed(
+        return ActionError(
             on_timeout or f"{action} did not finish in time; take a new snapshot and try again."
         )
     if "strict mode violation" in lowered:
         match = _strict.search(text)
         many = f"{match.group(1)} elements" if match else "several elements"
-        return ActionFailed(
+        return ActionError(
             f"{target} matches {many}; take a new snapshot and use a selector that matches one."
         )
     if "while parsing css selector" in lowered or "is not a valid selector" in lowered:
-        return ActionFailed(
+        return ActionError(
             f"{target} is not a valid CSS selector; copy a selector from the latest snapshot."
         )
     if any(p in lowered for p in _NAVIGATED_PATTERNS):
-        return ActionFailed(f"The page navigated while {action} ran; take a new snapshot.")
+        return ActionError(f"The page navigated while {action} ran; take a new snapshot.")
     if "element is not an <input>" in lowered or "cannot be filled" in lowered:
-        return ActionFailed(
+        return ActionError(
             f"{target} is not a text field; take a new snapshot and pick an input, a textarea "
             "or an editable element (use browser.click for buttons and checkboxes)."
         )
@@ -154,16 +154,16 @@ def translate(
         where = url or "the page"
         code = net.group(1)
         if code == "ERR_UNSAFE_REDIRECT":
-            return ActionFailed(
+            return ActionError(
                 blocked_message(f"{where} redirected to an address that is not http or https")
             )
         reason = _NET_ERRORS.get(code, f"the browser reported {code}")
         if code.startswith("ERR_CERT_") or code.startswith("ERR_SSL_"):
             reason = f"its TLS certificate or connection is not valid ({code})"
-        return ActionFailed(
+        return ActionError(
             f"Could not load {where}: {reason}. Check the address and that the site is up."
         )
-    return ActionFailed(f"{action} failed: {text}")
+    return ActionError(f"{action} failed: {text}")
 
 
 def _first_line(exc: Exception) -> str:

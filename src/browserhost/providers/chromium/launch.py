@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from browserhost.sdk import ActionFailed
+from browserhost.sdk import ActionError
 
 from .errors import connect_failed, launch_failed
 
@@ -75,14 +75,14 @@ class ChromiumConfig:
 
 
 def find_chromium(configured: str | None, downloaded: str | None = None) -> str:
-    """The executable to launch, or :class:`ActionFailed` saying how to get one.
+    """The executable to launch, or :class:`ActionError` saying how to get one.
 
     ``downloaded`` is Playwright's own Chromium, used only when it exists on disk.
     """
     if configured is not None:
         if os.path.isfile(configured) and os.access(configured, os.X_OK):
             return configured
-        raise ActionFailed(
+        raise ActionError(
             f"{ENV_EXECUTABLE} is set to {configured}, which is not an executable file; "
             "point it at a Chromium or Chrome binary, or unset it."
         )
@@ -92,7 +92,7 @@ def find_chromium(configured: str | None, downloaded: str | None = None) -> str:
             return found
     if downloaded is not None and os.path.isfile(downloaded):
         return downloaded
-    raise ActionFailed(INSTALL_CHROMIUM)
+    raise ActionError(INSTALL_CHROMIUM)
 
 
 def devtools_socket(endpoint: str) -> bool:
@@ -142,7 +142,7 @@ class Launcher:
             try:
                 from playwright.async_api import async_playwright
             except ImportError:
-                raise ActionFailed(INSTALL_PLAYWRIGHT) from None
+                raise ActionError(INSTALL_PLAYWRIGHT) from None
             self._playwright = await async_playwright().start()
         return self._playwright
 
@@ -153,7 +153,7 @@ class Launcher:
         if endpoint is not None:
             scheme = urlsplit(endpoint).scheme
             if scheme not in ("ws", "wss", "http", "https"):
-                raise ActionFailed(
+                raise ActionError(
                     f"{ENV_ENDPOINT} must be a ws:// Playwright browser-server URL or an "
                     "http://host:port DevTools URL."
                 )

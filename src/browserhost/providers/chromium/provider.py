@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from browserhost.contract import Context, data
 from browserhost.contract import actions as params
 from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
-from browserhost.sdk import ActionFailed, Provider
+from browserhost.sdk import ActionError, Provider
 
 from . import pagescript
 from .contexts import CONTEXT_IDLE_S, ContextPool, Key, Tab, allowed_url
@@ -203,7 +203,7 @@ class ChromiumProvider(Provider):
             page = await tab.page()
             target = await _one(page, selector)
             if not target["typable"]:
-                raise ActionFailed(
+                raise ActionError(
                     f"{selector} is a {target.get('type', '')} input, not a text field; use "
                     "browser.click for it."
                 )
@@ -254,7 +254,7 @@ class ChromiumProvider(Provider):
             index, urls = await tab.history()
             # The blank page every tab starts on is not a page to go back to.
             if index <= 0 or (index == 1 and urls[0] == "about:blank"):
-                raise ActionFailed("There is no earlier page to go back to; use browser.open.")
+                raise ActionError("There is no earlier page to go back to; use browser.open.")
             await self._travel(page, -1, urls[index - 1])
             return data.NavigationData(url=page.url, title=await pagescript.title(page))
 
@@ -265,7 +265,7 @@ class ChromiumProvider(Provider):
             page = await tab.page()
             index, urls = await tab.history()
             if index >= len(urls) - 1:
-                raise ActionFailed("There is no later page to go forward to.")
+                raise ActionError("There is no later page to go forward to.")
             await self._travel(page, +1, urls[index + 1])
             return data.NavigationData(url=page.url, title=await pagescript.title(page))
 
@@ -372,12 +372,12 @@ class ChromiumProvider(Provider):
                 earlier, current = tab.take_blocked(), tab.current()
                 if earlier is not None and current is not None and not allowed_url(current.url):
                     where = await _leave_blocked(tab)
-                    raise ActionFailed(f"{earlier} The page is now {where}; {action} was not run.")
+                    raise ActionError(f"{earlier} The page is now {where}; {action} was not run.")
                 yield tab
                 blocked = tab.take_blocked()
                 if blocked is not None:
                     where = await _leave_blocked(tab)
-                    raise ActionFailed(f"{blocked} The page is now {where}.")
+                    raise ActionError(f"{blocked} The page is now {where}.")
             finally:
                 tab.take_blocked()  # already reported, or superseded by the action's own error
                 self._pool.touch(tab)
@@ -406,7 +406,7 @@ def png_size(png: bytes) -> tuple[int, int]:
 def _check_found(answer: dict[str, Any], selector: str | None) -> None:
     error = answer.get("error")
     if error == "invalid":
-        raise ActionFailed(
+        raise ActionError(
             f"{selector} is not a valid CSS selector; copy a selector from the latest snapshot."
         )
     if error == "count":
@@ -415,9 +415,9 @@ def _check_found(answer: dict[str, Any], selector: str | None) -> None:
 
 def _check_count(count: int, selector: str) -> None:
     if count == 0:
-        raise ActionFailed(f"No element matches {selector}; take a new snapshot.")
+        raise ActionError(f"No element matches {selector}; take a new snapshot.")
     if count > 1:
-        raise ActionFailed(
+        raise ActionError(
             f"{selector} matches {count} elements; take a new snapshot and use a selector that "
             "matches exactly one."
         )
@@ -437,13 +437,13 @@ async def _by_text(page: Page, text: str) -> dict[str, Any]:
     matches: list[dict[str, Any]] = found["matches"]
     total: int = found["total"]
     if total == 0:
-        raise ActionFailed(
+        raise ActionError(
             f'No visible element has the text "{text}"; take a new snapshot and click by selector.'
         )
     if total > 1:
         listed = "; ".join(f'{m["selector"]} ({m["tag"]} "{m["label"]}")' for m in matches)
         more = f"; and {total - len(matches)} more" if total > len(matches) else ""
-        raise ActionFailed(
+        raise ActionError(
             f'"{text}" matches {total} elements: {listed}{more}. Nothing was clicked; click one '
             "by its selector."
         )
@@ -460,7 +460,7 @@ def _option(selector: str, options: list[dict[str, str]], wanted: str) -> str:
         if option["label"].casefold() == wanted.casefold():
             return option["value"]
     listed = ", ".join(f'"{option["label"]}"' for option in options[:20])
-    raise ActionFailed(f'{selector} has no option "{wanted}"; its options are {listed}.')
+    raise ActionError(f'{selector} has no option "{wanted}"; its options are {listed}.')
 
 
 async def _goto(page: Page, url: str, timeout_s: float) -> None:
