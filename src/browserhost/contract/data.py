@@ -62,6 +62,9 @@ class Element(Data):
 class ConsoleProblem(Data):
     level: Literal["error", "warning"]
     text: str
+    source: str | None = Field(
+        None, description="Where it came from: the failing resource, or script URL:line."
+    )
 
 
 class OpenData(Data):

@@ -107,7 +107,11 @@ async def test_a_script_navigation_to_a_file_url_is_blocked_and_reported(
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["url"] == site.url("/script-to-file")
     assert snapshot["consoleProblems"] == [
-        {"level": "error", "text": "Not allowed to load local resource: file:///etc/passwd"}
+        {
+            "level": "error",
+            "text": "Not allowed to load local resource: file:///etc/passwd",
+            "source": site.url("/script-to-file"),
+        }
     ]
 
 
@@ -379,8 +383,8 @@ async def test_snapshot_reports_console_problems_once(
     await ok(provider, ctx, "browser.open", url=site.url("/console"))
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["consoleProblems"] == [
-        {"level": "error", "text": "boom error"},
-        {"level": "warning", "text": "careful warning"},
+        {"level": "error", "text": "boom error", "source": site.url("/console")},
+        {"level": "warning", "text": "careful warning", "source": site.url("/console")},
         {"level": "error", "text": "Uncaught Error: uncaught kaboom"},
     ]
     assert (await ok(provider, ctx, "browser.snapshot"))["consoleProblems"] == []
@@ -434,6 +438,7 @@ async def test_a_missing_resource_the_page_asks_for_is_a_console_problem(
             "level": "error",
             "text": "Failed to load resource: the server responded with a status of 404 "
             "(Not Found)",
+            "source": fresh.url("/missing.png"),
         }
     ]
 

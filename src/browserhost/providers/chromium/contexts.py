@@ -62,6 +62,16 @@ def allowed_url(url: str) -> bool:
     return scheme in ALLOWED_SCHEMES or scheme == ERROR_PAGE_SCHEME
 
 
+def _source(message: ConsoleMessage) -> str | None:
+    """``https://a.test/app.js:12``, or the resource's URL for a failed load."""
+    location = message.location
+    url = location.get("url") or None
+    if url is None:
+        return None
+    line = location.get("lineNumber") or 0
+    return f"{url}:{line + 1}" if line > 0 else url
+
+
 def automatic_favicon(message: ConsoleMessage) -> bool:
     """A failed load of ``/favicon.ico`` at the root of a site. Chromium asks a site for it by
     itself (once per origin, for the whole browser), so the failure is the browser's, not
@@ -204,7 +214,9 @@ class Tab:
         ):
             level = "error" if message.type == "error" else "warning"
             self._problems.append(
-                data.ConsoleProblem(level=level, text=message.text[:CONSOLE_TEXT_MAX])
+                data.ConsoleProblem(
+                    level=level, text=message.text[:CONSOLE_TEXT_MAX], source=_source(message)
+                )
             )
 
     def _on_page_error(self, page: Page, error: PlaywrightError) -> None:
