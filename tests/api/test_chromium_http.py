@@ -1,0 +1,360 @@
+"""The HTTP API with ``chromium`` selected: a real ``browserhost serve`` driving real Chromium.
+
+One server (and one browser) serves the whole module; each test has a ``sessionId`` of its
+own, so its cookies and pages are its own. The pages come from the chromium provider's test
+site (:mod:`tests.providers.chromium.site`), served on 127.0.0.1. The tests that kill the
+browser come last; each test starts with ``browser.open``, which relaunches a dead browser.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import re
+import signal
+import struct
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from browserhost.contract import data
+from tests.conftest import LiveServer, start_server
+from tests.providers.chromium.site import Site, serving
+
+CHROMIUM = "/usr/bin/chromium"
+ACTIONS = "/api/browser-providers/actions"
+CHROMIUM_NAMES = frozenset({"chromium", "chrome", "chromium-browser", "headless_shell"})
+"""Executable names of Chromium's own processes (the browser, its zygotes, renderers)."""
+PROCESS_WAIT_S = 10.0
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    with serving() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    pytest.importorskip("playwright", reason="the chromium extra is not installed")
+    running = start_server(
+        tmp_path_factory.mktemp("chromium-http") / "data",
+        providers="chromium",
+        extra_args=("--select", "chromium"),
+        env={"BROWSERHOST_CHROMIUM": CHROMIUM},
+    )
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def http(server: LiveServer) -> Iterator[httpx.Client]:
+    with server.client() as client:
+        yield client
+
+
+@pytest.fixture
+def session(request: pytest.FixtureRequest) -> str:
+    """A ``sessionId`` of the test's own."""
+    name: str = request.node.name
+    return name
+
+
+def post(
+    http: httpx.Client,
+    session: str,
+    action: str,
+    parameters: dict[str, object],
+    directory: Path | None = None,
+) -> httpx.Response:
+    context = {"sessionId": session, "directory": None if directory is None else str(directory)}
+    body = {"action": action, "parameters": parameters, "context": context}
+    return http.post(ACTIONS, json=body)
+
+
+def ok(
+    http: httpx.Client,
+    session: str,
+    action: str,
+    *,
+    directory: Path | None = None,
+    **parameters: object,
+) -> dict[str, Any]:
+    """The ``data`` of an action that must succeed, from an answer of exactly the documented
+    form."""
+    response = post(http, session, action, parameters, directory)
+    answer = response.json()
+    assert response.status_code == 200, answer
+    assert set(answer) == {"ok", "providerId", "data"}, answer
+    assert (answer["ok"], answer["providerId"]) == (True, "chromium"), answer
+    found: dict[str, Any] = answer["data"]
+    return found
+
+
+def refused(
+    http: httpx.Client, session: str, action: str, *, status: int, code: str, **parameters: object
+) -> str:
+    """The ``error`` of an action that must be refused with ``code`` and ``status``."""
+    response = post(http, session, action, parameters)
+    answer = response.json()
+    assert response.status_code == status, answer
+    assert set(answer) == {"ok", "code", "error"}, answer
+    assert (answer["ok"], answer["code"]) == (False, code), answer
+    error: str = answer["error"]
+    return error
+
+
+def assert_shape(model: type[data.Data], wire: dict[str, Any]) -> None:
+    """``wire`` has exactly the documented fields of ``model``, with the documented types."""
+    model.model_validate_json(json.dumps(wire), strict=True, extra="forbid")
+    viewport = wire.get("viewport")
+    if viewport is not None:
+        assert set(viewport) == {"mode", "width", "height"}, viewport
+
+
+def png_size(image: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header (its IHDR chunk comes first)."""
+    assert image[:8] == PNG_SIGNATURE
+    assert image[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", image[16:24])
+    return int(width), int(height)
+
+
+def chromium_processes(server: LiveServer) -> dict[int, int]:
+    """The live Chromium processes descended from the server process, read from /proc, each
+    with its parent's pid."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            exe = os.readlink(entry / "exe")
+        except OSError:  # exited meanwhile, or a kernel thread
+            continue
+        # "pid (comm) state ppid ...": comm may itself hold spaces and parentheses.
+        state, ppid = stat.rpartition(")")[2].split()[:2]
+        if state in ("Z", "X"):
+            continue
+        pid = int(entry.name)
+        parents[pid] = int(ppid)
+        names[pid] = Path(exe.removesuffix(" (deleted)")).name
+    found = {}
+    for pid, name in names.items():
+        if name not in CHROMIUM_NAMES:
+            continue
+        ancestor = parents.get(pid)
+        while ancestor is not None and ancestor != server.process.pid:
+            ancestor = parents.get(ancestor)
+        if ancestor == server.process.pid:
+            found[pid] = parents[pid]
+    return found
+
+
+def profile_dir(pid: int) -> Path:
+    """The ``--user-data-dir`` a Chromium process was started with."""
+    arguments = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    [directory] = [a.partition("=")[2] for a in arguments if a.startswith("--user-data-dir=")]
+    return Path(directory)
+
+
+def wait_until(done: Callable[[], bool], failure: str) -> None:
+    """Poll ``done`` until it holds, at most :data:`PROCESS_WAIT_S`: another process's exit
+    and cleanup send this one no event to wait on."""
+    deadline = time.monotonic() + PROCESS_WAIT_S
+    while not done():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.02)
+
+
+def kill_browser(server: LiveServer) -> set[int]:
+    """SIGKILL every Chromium process of the server; return once the server has cleaned up.
+
+    The browser is the Chromium process whose parent is not Chromium (Playwright's driver).
+    The driver deletes the browser's temporary profile after the browser's exit, by which
+    time it has told the server the browser is gone. Sent sooner, even after the processes
+    are gone, an action can find the dead browser still taken for a live one and answer
+    REQUEST_FAILED ("may have run"), as it does when it is in flight.
+    """
+    processes = chromium_processes(server)
+    [browser] = [pid for pid, parent in processes.items() if parent not in processes]
+    profile = profile_dir(browser)
+    assert profile.is_dir(), profile
+    for pid in processes:
+        with contextlib.suppress(ProcessLookupError):  # a child that died with its browser
+            os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: not chromium_processes(server).keys() & processes.keys(), "SIGKILL failed")
+    wait_until(lambda: not profile.exists(), f"Playwright did not clean up {profile}")
+    return set(processes)
+
+
+def test_every_action_answers_exactly_the_documented_fields(
+    http: httpx.Client, site: Site, session: str
+) -> None:
+    opened = ok(http, session, "browser.open", url=site.url("/form"))
+    assert_shape(data.OpenData, opened)
+    snapshot = ok(http, session, "browser.snapshot")
+    assert_shape(data.SnapshotData, snapshot)
+    assert snapshot["elements"], snapshot
+    typed = ok(http, session, "browser.type", selector="#q", value="x")
+    assert_shape(data.TypeData, typed)
+    assert_shape(data.ScrollData, ok(http, session, "browser.scroll", direction="down"))
+    assert_shape(data.InspectData, ok(http, session, "browser.inspect", selector="#q"))
+    captured = ok(http, session, "browser.capture")
+    assert_shape(data.CaptureData, captured)
+    assert "path" not in captured  # no project directory, so nothing was saved
+    resized = ok(http, session, "browser.resize", viewport="mobile")
+    assert_shape(data.ResizeData, resized)
+    assert resized["viewport"] == {"mode": "mobile", "width": 390, "height": 844}
+    ok(http, session, "browser.open", url=site.url("/links"))
+    assert_shape(data.ClickData, ok(http, session, "browser.click", text="Page A"))
+    back = ok(http, session, "browser.back")
+    assert_shape(data.NavigationData, back)
+    forward = ok(http, session, "browser.forward")
+    assert_shape(data.NavigationData, forward)
+    assert (back["title"], forward["title"]) == ("Links", "Page A")
+
+
+def test_typing_then_submitting_shows_the_result_in_the_next_snapshot(
+    http: httpx.Client, site: Site, session: str
+) -> None:
+    ok(http, session, "browser.open", url=site.url("/form"))
+    typed = ok(http, session, "browser.type", selector="#q", value="hello world", submit=True)
+    assert typed == {"selector": "#q", "url": site.url("/result?q=hello+world&color=r")}
+    snapshot = ok(http, session, "browser.snapshot")
+    assert snapshot["title"] == "Result"
+    assert "You searched for: hello world" in snapshot["text"]
+
+
+def test_clicking_every_selector_of_a_snapshot_hits_that_element(
+    http: httpx.Client, site: Site, session: str
+) -> None:
+    """The page records the ``data-k`` of each element clicked and shows the list in its
+    text; inspecting ``:is(selector)[data-k=…]`` then proves the hit is the selector's one
+    element (a click or an inspect acts only on a selector that matches exactly one)."""
+    ok(http, session, "browser.open", url=site.url("/many"))
+    snapshot = ok(http, session, "browser.snapshot")
+    assert "elementsTruncated" not in snapshot
+    selectors = [element["selector"] for element in snapshot["elements"]]
+    assert len(selectors) >= 100
+    for selector in selectors:
+        assert ok(http, session, "browser.click", selector=selector)["clicked"] == selector
+    text = ok(http, session, "browser.snapshot")["text"]
+    recorded = re.search(r"hits: (\S+)", text)
+    assert recorded is not None, text
+    hits = recorded.group(1).split(",")
+    assert len(hits) == len(selectors)  # one click event per click, none on something else
+    assert len(set(hits)) == len(hits)
+    for selector, hit in zip(selectors, hits, strict=True):
+        assert re.fullmatch(r"k\d+", hit), (selector, hit)
+        ok(http, session, "browser.inspect", selector=f':is({selector})[data-k="{hit}"]')
+
+
+def test_an_ambiguous_text_click_is_refused_with_the_candidates_and_clicks_nothing(
+    http: httpx.Client, site: Site, session: str
+) -> None:
+    ok(http, session, "browser.open", url=site.url("/twins"))
+    error = refused(
+        http, session, "browser.click", status=400, code="PROVIDER_REJECTED", text="Save"
+    )
+    first, second = "body > button:nth-of-type(1)", "body > button:nth-of-type(2)"
+    assert f'{first} (button "Save")' in error
+    assert f'{second} (button "Save")' in error
+    assert "Nothing was clicked" in error
+    assert "saves: none" in ok(http, session, "browser.snapshot")["text"]
+    ok(http, session, "browser.click", selector=second)  # the listed selectors are usable
+    assert "saves: two" in ok(http, session, "browser.snapshot")["text"]
+
+
+def test_two_session_ids_do_not_share_a_cookie(
+    http: httpx.Client, site: Site, session: str
+) -> None:
+    mine, theirs = f"{session}-mine", f"{session}-theirs"
+    ok(http, mine, "browser.open", url=site.url("/set-cookie?v=mint"))
+    ok(http, theirs, "browser.open", url=site.url("/cookie"))
+    assert "cookie: none" in ok(http, theirs, "browser.snapshot")["text"]
+    ok(http, mine, "browser.open", url=site.url("/cookie"))
+    assert "cookie: flavor=mint" in ok(http, mine, "browser.snapshot")["text"]
+    ok(http, theirs, "browser.open", url=site.url("/cookie"))
+    assert "cookie: none" in ok(http, theirs, "browser.snapshot")["text"]
+
+
+def test_a_redirect_to_a_file_url_is_blocked_and_not_shown(
+    http: httpx.Client, site: Site, session: str
+) -> None:
+    error = refused(
+        http,
+        session,
+        "browser.open",
+        status=400,
+        code="PROVIDER_REJECTED",
+        url=site.url("/to-file"),
+    )
+    assert "blocked: only http and https pages may be loaded" in error
+    snapshot = ok(http, session, "browser.snapshot")
+    assert not snapshot["url"].startswith("file:")
+    assert "root:" not in snapshot["text"]
+    captured = ok(http, session, "browser.capture")
+    assert not captured["url"].startswith("file:")
+
+
+def test_capture_saves_a_png_of_the_viewport_inside_the_project_whatever_the_label(
+    http: httpx.Client, site: Site, session: str, tmp_path: Path
+) -> None:
+    project = tmp_path / "outer" / "inner" / "project"
+    project.mkdir(parents=True)
+    ok(http, session, "browser.open", url=site.url("/page-b"), directory=project)
+    ok(http, session, "browser.resize", viewport="mobile", directory=project)
+    captured = ok(http, session, "browser.capture", label="../../x", directory=project)
+    assert_shape(data.CaptureData, captured)
+    saved = Path(captured["path"])
+    assert saved.parent == project / ".browserhost" / "captures"
+    assert saved.name.endswith("-x.png")
+    image = saved.read_bytes()
+    assert image == base64.b64decode(captured["base64"])
+    assert png_size(image) == (captured["width"], captured["height"]) == (390, 844)
+    assert captured["viewport"] == {"mode": "mobile", "width": 390, "height": 844}
+    assert [path for path in tmp_path.rglob("*") if not path.is_dir()] == [saved]
+
+
+def test_killing_the_browser_between_actions_is_survived(
+    http: httpx.Client, server: LiveServer, site: Site, session: str
+) -> None:
+    ok(http, session, "browser.open", url=site.url("/page-a"))
+    killed = kill_browser(server)
+    opened = ok(http, session, "browser.open", url=site.url("/page-b"))
+    assert opened["title"] == "Page B"
+    assert ok(http, session, "browser.snapshot")["text"] == "This is page B"
+    relaunched = set(chromium_processes(server))
+    assert relaunched
+    assert not relaunched & killed
+
+
+def test_an_action_in_flight_when_the_browser_dies_may_have_run_and_is_never_ok(
+    http: httpx.Client, server: LiveServer, site: Site, session: str
+) -> None:
+    """The site holds ``/held`` until the test lets it go, so the open is still running
+    when the browser is killed."""
+    ok(http, session, "browser.open", url=site.url("/page-a"))
+    with ThreadPoolExecutor(1) as pool, site.holding() as arrived:
+        in_flight = pool.submit(post, http, session, "browser.open", {"url": site.url("/held")})
+        assert arrived.wait(PROCESS_WAIT_S), "the browser never asked for /held"
+        kill_browser(server)
+        response = in_flight.result(timeout=60)
+    answer = response.json()
+    assert response.status_code == 504, answer
+    assert set(answer) == {"ok", "code", "error"}, answer
+    assert (answer["ok"], answer["code"]) == (False, "REQUEST_FAILED")
+    assert "may have run" in answer["error"]
+    assert ok(http, session, "browser.open", url=site.url("/page-b"))["title"] == "Page B"
