@@ -7,7 +7,9 @@ models' types suggest (see :mod:`browserhost.contract.actions`):
 - strings are trimmed, and a blank string counts as absent;
 - an optional field that is not a string (``null``, ``5``) counts as absent, so it is
   documented as "a string" in its description and constrained only where a string is given;
-- a required field must be a string with something besides whitespace in it.
+- a required field must be a string with something besides whitespace in it, unless the
+  parameter model lists it in ``may_be_blank``; a model's ``at_least_one`` fields become an
+  ``anyOf``.
 
 Whitespace is Python's (``str.strip``), spelled out, because JSON Schema regex engines
 disagree on what ``\\s`` means.
@@ -37,14 +39,6 @@ URL = (
 path, a query). The host accepts more (any URL an RFC 3986 parser reads as http or https); the
 pattern is what clients and generated examples can rely on."""
 
-# Optional fields of which at least one must be given (a non-blank string).
-_AT_LEAST_ONE = {
-    "browser.click": ("selector", "text"),
-    "browser.scroll": ("direction", "selector"),
-}
-# Required strings that may be empty: the text typed into a field.
-_ANY_STRING = {("browser.type", "value")}
-
 
 def _one_of(options: list[str]) -> str:
     return f"^[{_WS}]*({'|'.join(options)})[{_WS}]*$"
@@ -61,7 +55,9 @@ def _enum(field: dict[str, Any]) -> list[str] | None:
     return None
 
 
-def _field(action: str, name: str, field: dict[str, Any], required: bool) -> dict[str, Any]:
+def _field(
+    field: dict[str, Any], *, required: bool, may_be_blank: bool, url: bool
+) -> dict[str, Any]:
     described = {"description": field["description"]} if "description" in field else {}
     options = _enum(field)
     if field.get("type") == "boolean":
@@ -69,9 +65,9 @@ def _field(action: str, name: str, field: dict[str, Any], required: bool) -> dic
     if required:
         if options:
             return {**described, "type": "string", "pattern": _one_of(options)}
-        if name == "url":
+        if url:
             return {**described, "type": "string", "pattern": URL}
-        if (action, name) in _ANY_STRING:
+        if may_be_blank:
             return {**described, "type": "string"}
         return {**described, "type": "string", "pattern": NOT_BLANK}
     if options:
@@ -87,24 +83,30 @@ def _field(action: str, name: str, field: dict[str, Any], required: bool) -> dic
 
 def parameters_schema(action: str) -> dict[str, Any]:
     """What ``parameters`` may be for ``action``; unknown keys are allowed and dropped."""
-    model = ACTIONS[action].parameters.model_json_schema()
+    parameters = ACTIONS[action].parameters
+    model = parameters.model_json_schema()
     required = list(model.get("required", []))
     schema: dict[str, Any] = {
         "type": "object",
         "properties": {
-            name: _field(action, name, field, name in required)
+            name: _field(
+                field,
+                required=name in required,
+                may_be_blank=name in parameters.may_be_blank,
+                url=name == "url",
+            )
             for name, field in model.get("properties", {}).items()
         },
     }
     if required:
         schema["required"] = required
-    if action in _AT_LEAST_ONE:
+    if parameters.at_least_one:
         schema["anyOf"] = [
             {
                 "required": [name],
                 "properties": {name: {"type": "string", "pattern": NOT_BLANK}},
             }
-            for name in _AT_LEAST_ONE[action]
+            for name in parameters.at_least_one
         ]
     return schema
 

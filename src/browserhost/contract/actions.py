@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import (
     AnyUrl,
@@ -90,6 +90,17 @@ class Parameters(WireModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
+    at_least_one: ClassVar[tuple[str, ...]] = ()
+    """Optional fields of which at least one must be given, as a non-blank string."""
+    may_be_blank: ClassVar[frozenset[str]] = frozenset()
+    """Required string fields that may be empty or whitespace; every other one may not."""
+
+    @classmethod
+    def _require_one(cls, action: str, values: dict[str, object]) -> dict[str, object]:
+        if all(values.get(name) is None for name in cls.at_least_one):
+            raise _refuse(f"{action} requires {' or '.join(cls.at_least_one)}.")
+        return values
+
 
 class OpenParameters(Parameters):
     url: str = Field(description="Absolute http(s) URL to load, e.g. https://example.com/.")
@@ -126,6 +137,8 @@ class SnapshotParameters(Parameters):
 
 
 class ClickParameters(Parameters):
+    at_least_one = ("selector", "text")
+
     selector: str | None = Field(None, description=_SELECTOR_HELP)
     text: str | None = Field(
         None, description="Visible label or accessible name of the element to click."
@@ -135,13 +148,13 @@ class ClickParameters(Parameters):
     @classmethod
     def _read(cls, raw: object) -> dict[str, object]:
         source = _fields(raw)
-        selector, text = _text(source.get("selector")), _text(source.get("text"))
-        if selector is None and text is None:
-            raise _refuse("browser.click requires selector or text.")
-        return _present(selector=selector, text=text)
+        present = _present(selector=_text(source.get("selector")), text=_text(source.get("text")))
+        return cls._require_one("browser.click", present)
 
 
 class TypeParameters(Parameters):
+    may_be_blank = frozenset({"value"})
+
     selector: str = Field(description=_SELECTOR_HELP)
     value: str = Field(description="Text to put in the field; it replaces what is there.")
     submit: bool = Field(False, description="Press Enter after typing.")
@@ -160,6 +173,8 @@ class TypeParameters(Parameters):
 
 
 class ScrollParameters(Parameters):
+    at_least_one = ("direction", "selector")
+
     direction: ScrollDirection | None = Field(
         None, description="up or down by one screen, or to the top or bottom of the page."
     )
@@ -170,8 +185,7 @@ class ScrollParameters(Parameters):
     def _read(cls, raw: object) -> dict[str, object]:
         source = _fields(raw)
         selector, direction = _text(source.get("selector")), _text(source.get("direction"))
-        if selector is None and direction is None:
-            raise _refuse("browser.scroll requires direction or selector.")
+        cls._require_one("browser.scroll", _present(direction=direction, selector=selector))
         if direction is not None and direction not in SCROLL_DIRECTIONS:
             raise _refuse("direction must be up, down, top, or bottom.")
         return _present(selector=selector, direction=direction)
