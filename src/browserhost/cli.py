@@ -30,6 +30,7 @@ from rich.text import Text
 
 from browserhost import config
 from browserhost.contract import ACTIONS, ActionSpec
+from browserhost.contract.data import element_kind, element_notes
 from browserhost.contract.errors import BrowserhostError
 
 if TYPE_CHECKING:
@@ -514,22 +515,12 @@ def _render_snapshot(answer: Mapping[str, Any], output: Path | None = None) -> N
     elements = answer.get("elements") or []
     out.print(Text(f"\nElements ({len(elements)})", "bold"))
     for number, element in enumerate(elements, 1):
-        kind = element.get("role") or element.get("tag")
-        if element.get("type"):
-            kind = f"{kind}[{element['type']}]"
-        notes = [
-            note
-            for note, on in (
-                ("off-screen", element.get("inViewport") is False),
-                ("disabled", element.get("disabled") is True),
-            )
-            if on
-        ]
+        notes = element_notes(element)
         out.print(
             Text.assemble(
                 f"{number:>3}. ",
                 (str(element.get("selector")), "cyan"),
-                f"  {kind}  ",
+                f"  {element_kind(element)}  ",
                 json.dumps(element.get("label") or "", ensure_ascii=False),
                 (f"  ({', '.join(notes)})" if notes else "", "dim"),
             )

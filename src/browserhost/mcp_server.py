@@ -50,6 +50,7 @@ from starlette.types import Receive, Scope, Send
 
 from browserhost.client import Client, describe
 from browserhost.contract import ACTIONS, ActionSpec, Context, normalize
+from browserhost.contract.data import element_kind, element_notes
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
 from browserhost.host import Host
 
@@ -416,21 +417,10 @@ def _snapshot_text(snapshot: Mapping[str, Any]) -> str:
     elements = snapshot.get("elements") or []
     lines.append(f"elements ({len(elements)}):")
     for number, element in enumerate(elements, 1):
-        role = element.get("role") or element.get("tag")
-        kind = f"{role}[{element['type']}]" if element.get("type") else role
-        flags = [
-            flag
-            for flag, on in (
-                ("off-screen", element.get("inViewport") is False),
-                ("disabled", element.get("disabled") is True),
-            )
-            if on
-        ]
-        suffix = f" ({', '.join(flags)})" if flags else ""
-        lines.append(
-            f"{number}. {element.get('selector')} {kind} {json.dumps(element.get('label') or '')}"
-            f"{suffix}"
-        )
+        notes = element_notes(element)
+        suffix = f" ({', '.join(notes)})" if notes else ""
+        label = json.dumps(element.get("label") or "")
+        lines.append(f"{number}. {element.get('selector')} {element_kind(element)} {label}{suffix}")
     if snapshot.get("elementsTruncated"):
         lines.append(f"(more on the page: {snapshot.get('interactiveElementsOnPage')} in all)")
     text = snapshot.get("text") or ""

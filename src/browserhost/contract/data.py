@@ -5,7 +5,8 @@ shapes every built-in provider answers and give Python callers typed results. Op
 are present only where they apply. Unknown fields are kept, so a provider may add its own.
 """
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, model_serializer
 
@@ -57,6 +58,23 @@ class Element(Data):
     label: str | None = None
     disabled: bool | None = None
     missing_accessible_name: bool | None = None
+
+
+def element_kind(element: Mapping[str, Any]) -> str:
+    """How a one-line listing names a wire ``Element``: its role, else its tag, with its
+    type when it has one (``button[submit]``). The CLI and the MCP text both read it so."""
+    kind = element.get("role") or element.get("tag")
+    return f"{kind}[{element['type']}]" if element.get("type") else str(kind)
+
+
+def element_notes(element: Mapping[str, Any]) -> list[str]:
+    """What a one-line listing adds about a wire ``Element``: off-screen, disabled."""
+    notes = []
+    if element.get("inViewport") is False:
+        notes.append("off-screen")
+    if element.get("disabled") is True:
+        notes.append("disabled")
+    return notes
 
 
 class ConsoleProblem(Data):
