@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 import httpx
 from pydantic import ValidationError
@@ -39,7 +39,9 @@ from pydantic import ValidationError
 from browserhost import config
 from browserhost.contract import ACTIONS, Context, normalize
 from browserhost.contract import data as answers
+from browserhost.contract.actions import ScrollDirection
 from browserhost.contract.base import WireModel
+from browserhost.contract.data import ViewportMode
 from browserhost.contract.errors import (
     ERRORS_BY_CODE,
     BrowserhostError,
@@ -59,8 +61,6 @@ ACTIONS_PATH = "/api/browser-providers/actions"
 _GRACE_S = 15.0
 """Waited beyond the host's own deadline, so the host's answer (not ours) reports a timeout."""
 
-ViewportMode = Literal["mobile", "tablet", "desktop", "fill"]
-ScrollDirection = Literal["up", "down", "top", "bottom"]
 D = TypeVar("D", bound=answers.Data)
 
 

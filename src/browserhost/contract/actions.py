@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import (
     AnyUrl,
@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from . import data
 from .base import WireModel
+from .data import ViewportMode
 from .errors import InvalidActionError
 from .limits import ACTION_TIMEOUT_S, OPEN_TIMEOUT_S
 
@@ -41,11 +42,10 @@ ActionName = Literal[
     "browser.capture",
     "browser.resize",
 ]
-ViewportMode = Literal["mobile", "tablet", "desktop", "fill"]
 ScrollDirection = Literal["up", "down", "top", "bottom"]
 
-VIEWPORT_MODES: tuple[str, ...] = ("mobile", "tablet", "desktop", "fill")
-SCROLL_DIRECTIONS: tuple[str, ...] = ("up", "down", "top", "bottom")
+VIEWPORT_MODES: tuple[str, ...] = get_args(ViewportMode)
+SCROLL_DIRECTIONS: tuple[str, ...] = get_args(ScrollDirection)
 
 _SELECTOR_HELP = "CSS selector of one element, as listed by the latest browser.snapshot."
 _url_adapter: TypeAdapter[AnyUrl] = TypeAdapter(AnyUrl)

@@ -6,7 +6,7 @@ are present only where they apply. Unknown fields are kept, so a provider may ad
 """
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import ConfigDict, Field, model_serializer
 
@@ -22,9 +22,15 @@ class Data(WireModel):
 class Viewport(Data):
     """The page's viewport. ``fill`` follows the window and has no fixed size."""
 
-    mode: Literal["mobile", "tablet", "desktop", "fill", "custom"]
+    mode: Literal[ViewportMode, "custom"]
     width: int | None = Field(description="CSS pixels; null for fill.")
     height: int | None = Field(description="CSS pixels; null for fill.")
+
+    @classmethod
+    def of(cls, mode: ViewportMode) -> Self:
+        """The viewport ``mode`` names: its size from :data:`VIEWPORT_SIZES`, none for fill."""
+        width, height = VIEWPORT_SIZES.get(mode, (None, None))
+        return cls(mode=mode, width=width, height=height)
 
     @model_serializer(mode="plain")
     def _always_sized(self) -> dict[str, object]:

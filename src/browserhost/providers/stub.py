@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 from browserhost.contract import Context, data
 from browserhost.contract import actions as params
+from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError, Provider
 
 _LINE_HEIGHT = 24
@@ -78,7 +79,7 @@ class Tab:
 
     history: list[str] = field(default_factory=lambda: ["about:blank"])
     position: int = 0
-    viewport: str = "desktop"
+    viewport: ViewportMode = "desktop"
     scroll_y: int = 0
     values: dict[str, str] = field(default_factory=dict)
     revealed: list[str] = field(default_factory=list)
@@ -110,10 +111,7 @@ class Tab:
         return data.VIEWPORT_SIZES.get(self.viewport, data.VIEWPORT_SIZES["desktop"])
 
     def viewport_data(self) -> data.Viewport:
-        if self.viewport == "fill":
-            return data.Viewport(mode="fill", width=None, height=None)
-        width, height = self.size()
-        return data.Viewport(mode=self.viewport, width=width, height=height)
+        return data.Viewport.of(self.viewport)
 
     def max_scroll(self) -> int:
         return max(0, self.page.height - self.size()[1])

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from browserhost.contract import data
-from browserhost.contract.actions import ViewportMode
+from browserhost.contract.data import ViewportMode
 
 from .errors import blocked_message
 
@@ -137,10 +137,7 @@ class Tab:
         return self._pages[-1] if self._pages else None
 
     def viewport(self) -> data.Viewport:
-        size = data.VIEWPORT_SIZES.get(self.viewport_mode)
-        if size is None:
-            return data.Viewport(mode=self.viewport_mode, width=None, height=None)
-        return data.Viewport(mode=self.viewport_mode, width=size[0], height=size[1])
+        return data.Viewport.of(self.viewport_mode)
 
     async def set_viewport(self, mode: ViewportMode, *, reload: bool = True) -> Page:
         """Size the current page for ``mode``; returns the (possibly new) current page.
