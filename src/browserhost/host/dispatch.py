@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from browserhost.contract import Context, ProviderRequest, normalize, parse_result
+from browserhost.contract.actions import CaptureParameters
 from browserhost.contract.errors import (
     ActionCancelledError,
     CatalogUnavailableError,
@@ -77,12 +78,7 @@ class Host:
     def providers(self) -> Listing:
         """The reachable providers and the selection, or :class:`CatalogUnavailableError`."""
         installed = self.catalog.all()
-        try:
-            selected = self.selection.read()
-        except SelectionReadError as exc:
-            raise CatalogUnavailableError(
-                f"The provider selection could not be read ({exc}). Nothing was changed."
-            ) from exc
+        selected = self._selected("Nothing was changed.")
         ids = {provider.id for provider in installed}
         return Listing(
             [provider.public() for provider in installed],
@@ -142,21 +138,15 @@ class Host:
             raise ProviderRejectedError(result.error)
 
         data = result.data
-        if call.name == "browser.capture":
-            label = call.parameters.to_wire().get("label")
-            saved = save_capture(data, context.directory, label if isinstance(label, str) else None)
+        if isinstance(call.parameters, CaptureParameters):
+            saved = save_capture(data, context.directory, call.parameters.label)
             if saved is not None:
                 data = {**data, "path": str(saved)}
         return Outcome(provider.id, data)
 
     def _resolve(self, provider_id: str | None) -> InstalledProvider:
         if provider_id is None:
-            try:
-                provider_id = self.selection.read()
-            except SelectionReadError as exc:
-                raise CatalogUnavailableError(
-                    f"The provider selection could not be read ({exc}). Nothing ran."
-                ) from exc
+            provider_id = self._selected("Nothing ran.")
             if provider_id is None:
                 raise NoProviderError(
                     "No browser provider is selected, so nothing ran. Ask the user to choose "
@@ -169,6 +159,15 @@ class Host:
                 f"Ask the user to choose one of: {self._ids()}."
             )
         return provider
+
+    def _selected(self, outcome: str) -> str | None:
+        """The stored selection; an unreadable one is refused, never taken as none."""
+        try:
+            return self.selection.read()
+        except SelectionReadError as exc:
+            raise CatalogUnavailableError(
+                f"The provider selection could not be read ({exc}). {outcome}"
+            ) from exc
 
     async def _send(
         self,
