@@ -17,6 +17,7 @@ import pytest
 from browserhost.contract import ErrorCode
 from browserhost.host import Host
 from browserhost.host.selection import SELECTION_FILE
+from browserhost.providers.stub import register
 from tests.api.conftest import ACTIONS
 from tests.loopback_service import answer, close_without_answer, closed_port, loopback_service
 from tests.recording import Recorder, replying
@@ -42,13 +43,18 @@ async def invalid_action(client: httpx.AsyncClient, host: Host) -> Produced:
 
 
 async def no_provider(client: httpx.AsyncClient, host: Host) -> Produced:
+    recorder = Recorder()  # installed, not selected: it must not be chosen in the gap
+    host.catalog.install(recorder.record())
     response = await client.post(ACTIONS, json={"action": "browser.snapshot"})
-    return Produced(response, 0)
+    return Produced(response, len(recorder.requests))
 
 
 async def provider_not_found(client: httpx.AsyncClient, host: Host) -> Produced:
+    recorder = Recorder()  # selected: the unknown id must not fall back to it
+    host.catalog.install(recorder.record())
+    host.select(recorder.id)
     response = await client.post(ACTIONS, json={"action": "browser.back", "providerId": "chromium"})
-    return Produced(response, 0)
+    return Produced(response, len(recorder.requests))
 
 
 async def catalog_unavailable(client: httpx.AsyncClient, host: Host) -> Produced:
@@ -72,15 +78,21 @@ async def provider_unavailable(client: httpx.AsyncClient, host: Host) -> Produce
         {"id": "svc", "provides": ["browser"], "endpoint": f"http://127.0.0.1:{closed_port()}"}
     )
     response = await client.post(ACTIONS, json={"action": "browser.back", "providerId": "svc"})
-    return Produced(response, 0)
+    return Produced(response, 0)  # nothing listens on a closed port, so nothing can count
 
 
 async def provider_rejected(client: httpx.AsyncClient, host: Host) -> Produced:
+    stub = Recorder(register()["answer"], provider_id="counted-stub")  # the stub, counted
+    host.catalog.install(stub.record())
     response = await client.post(
         ACTIONS,
-        json={"action": "browser.click", "parameters": {"selector": "#nope"}, "providerId": "stub"},
+        json={
+            "action": "browser.click",
+            "parameters": {"selector": "#nope"},
+            "providerId": stub.id,
+        },
     )
-    return Produced(response, 1)
+    return Produced(response, len(stub.requests))
 
 
 async def request_failed(client: httpx.AsyncClient, host: Host) -> Produced:
