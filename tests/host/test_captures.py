@@ -82,15 +82,22 @@ async def test_two_captures_with_the_same_label_do_not_overwrite_each_other(
     assert len(list((tmp_path / ".browserhost" / "captures").iterdir())) == 2
 
 
-@pytest.mark.parametrize("directory", [None, "", "relative/dir", "/no/such/dir", 42])
+@pytest.mark.parametrize("directory", [None, "", "relative/dir", "{tmp}/no/such/dir", 42])
 async def test_without_a_usable_project_directory_the_capture_is_data_only(
-    host: Host, tmp_path: Path, directory: object
+    host: Host, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, directory: object
 ) -> None:
+    """A relative directory exists from the working directory and is still not used; a
+    missing one is not created."""
+    (tmp_path / "relative" / "dir").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    if isinstance(directory, str):
+        directory = directory.format(tmp=tmp_path)
     data = await capture(host, directory)
     assert "path" not in data
     assert data["mime"] == "image/png"
     assert base64.b64decode(str(data["base64"])).startswith(b"\x89PNG")
-    assert not (tmp_path / ".browserhost").exists()
+    assert files_under(tmp_path) == []
+    assert not (tmp_path / "no").exists()
 
 
 async def test_a_project_where_the_folder_cannot_be_made_gets_the_image_without_a_path(
@@ -122,9 +129,7 @@ async def test_a_capture_answer_without_a_usable_image_is_an_unknown_result(
         )
     assert refused.value.may_have_run
     assert len(recorder.requests) == 1
-    assert not (tmp_path / ".browserhost" / "captures").exists() or not any(
-        (tmp_path / ".browserhost" / "captures").iterdir()
-    )
+    assert files_under(tmp_path) == []
 
 
 def test_a_browserhost_symlink_cannot_carry_captures_out_of_the_project(tmp_path: Path) -> None:
