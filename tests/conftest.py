@@ -93,6 +93,7 @@ def start_server(
             except httpx.TransportError:
                 if time.monotonic() > deadline:
                     process.kill()
+                    process.wait(timeout=10)
                     raise TimeoutError("browserhost serve did not start within 30 s") from None
                 time.sleep(0.05)  # polling a starting process: there is no event to wait on
     return LiveServer(url, TOKEN, data_dir, process, log_path, full_env)

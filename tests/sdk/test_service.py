@@ -17,30 +17,40 @@ from tests.conftest import free_port
 
 
 @pytest.fixture
-def stub_service() -> Iterator[str]:
+def stub_service(tmp_path: Path) -> Iterator[str]:
+    """The stub served by ``browserhost.sdk.service`` in a process of its own; stopped (and
+    killed if it must be) even when it never came up."""
     port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "browserhost.sdk.service",
-            "browserhost.providers.stub:StubProvider", "--port", str(port),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    log_path = tmp_path / "service.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "browserhost.sdk.service",
+                "browserhost.providers.stub:StubProvider", "--port", str(port),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )  # fmt: skip
     origin = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    with httpx.Client(trust_env=False) as probe:
-        while True:
-            try:
-                probe.post(f"{origin}/browser-control", content=b"{}", timeout=1)
-                break
-            except httpx.TransportError:
-                assert process.poll() is None, "the provider service exited"
-                assert time.monotonic() < deadline, "the provider service did not start"
-                time.sleep(0.05)  # polling a starting process: there is no event to wait on
-    yield origin
-    process.terminate()
-    process.wait(timeout=10)
+    try:
+        deadline = time.monotonic() + 20
+        with httpx.Client(trust_env=False) as probe:
+            while True:
+                try:
+                    probe.post(f"{origin}/browser-control", content=b"{}", timeout=1)
+                    break
+                except httpx.TransportError:
+                    assert process.poll() is None, log_path.read_text()
+                    assert time.monotonic() < deadline, "the provider service did not start"
+                    time.sleep(0.05)  # polling a starting process: there is no event to wait on
+        yield origin
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
 
 
 async def test_host_drives_a_provider_service_in_another_process(
@@ -50,10 +60,12 @@ async def test_host_drives_a_provider_service_in_another_process(
     host.catalog.install({"id": "svc", "name": "Service", "provides": ["browser"],
                           "endpoint": stub_service})  # fmt: skip
     context = Context(directory=None, session_id="s1")
-    opened = await host.dispatch("browser.open", {"url": "http://site.test/"}, context, "svc")
-    clicked = await host.dispatch("browser.click", {"text": "About"}, context, "svc")
-    back = await host.dispatch("browser.back", {}, context, "svc")
-    await host.aclose()
+    try:
+        opened = await host.dispatch("browser.open", {"url": "http://site.test/"}, context, "svc")
+        clicked = await host.dispatch("browser.click", {"text": "About"}, context, "svc")
+        back = await host.dispatch("browser.back", {}, context, "svc")
+    finally:
+        await host.aclose()
     assert opened.data["title"] == "Stub home"
     assert clicked.data == {"clicked": "#about", "label": "About", "url": "http://site.test/about"}
     assert back.data == {"url": "http://site.test/", "title": "Stub home"}
@@ -62,4 +74,4 @@ async def test_host_drives_a_provider_service_in_another_process(
 def test_service_refuses_a_body_that_is_not_an_action(stub_service: str) -> None:
     with httpx.Client(trust_env=False) as client:
         answer = client.post(f"{stub_service}/browser-control", json={"action": "browser.open"})
-    assert answer.status_code == 400
+    assert (answer.status_code, answer.json()) == (400, {"error": "not a browser action"})

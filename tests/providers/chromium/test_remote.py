@@ -62,22 +62,27 @@ async def devtools(
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None
-    async with asyncio.timeout(20):
-        while True:
-            line = (await process.stderr.readline()).decode()
-            assert line, "Chromium exited before it listened for DevTools"
-            if "DevTools listening on ws://" in line:
-                break
-    socket = "ws://" + line.split("ws://", 1)[1].strip()
-    port = socket.split("/")[2].rsplit(":", 1)[1]
-    drain = asyncio.create_task(process.stderr.read())  # keep Chromium's log pipe flowing
-    yield Remote(f"http://127.0.0.1:{port}", socket)
-    process.terminate()
-    async with asyncio.timeout(10):
-        await process.wait()
-    drain.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await drain
+    drain: asyncio.Task[bytes] | None = None
+    try:
+        async with asyncio.timeout(20):
+            while True:
+                line = (await process.stderr.readline()).decode()
+                assert line, "Chromium exited before it listened for DevTools"
+                if "DevTools listening on ws://" in line:
+                    break
+        socket = "ws://" + line.split("ws://", 1)[1].strip()
+        port = socket.split("/")[2].rsplit(":", 1)[1]
+        drain = asyncio.create_task(process.stderr.read())  # keep Chromium's log pipe flowing
+        yield Remote(f"http://127.0.0.1:{port}", socket)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+        async with asyncio.timeout(10):
+            await process.wait()
+        if drain is not None:
+            drain.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await drain
 
 
 async def _targets(endpoint: str) -> list[str]:
