@@ -197,6 +197,8 @@ async def test_the_service_is_not_reached_through_a_proxy(
 ) -> None:
     monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{closed_port()}")
     monkeypatch.setenv("ALL_PROXY", f"http://127.0.0.1:{closed_port()}")
+    for exempt in ("NO_PROXY", "no_proxy"):  # a machine's own exemption would hide a defect
+        monkeypatch.delenv(exempt, raising=False)
     async with loopback_service(answer({"ok": True, "data": {"direct": True}})) as service:
         install(host, service.origin)
         assert await dispatch(host) == {"direct": True}
