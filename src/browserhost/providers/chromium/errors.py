@@ -39,8 +39,7 @@ _GONE_PATTERNS = (
 _NAVIGATED_PATTERNS = (
     "execution context was destroyed",
     "cannot find context with specified id",
-    "frame was detached",
-    "navigating frame was detached",
+    "frame was detached",  # also "navigating frame was detached"
 )
 _NET_ERRORS = {
     "ERR_NAME_NOT_RESOLVED": "its host name does not resolve",
@@ -81,6 +80,13 @@ def connect_failed() -> ActionError:
         "Could not connect to the remote browser set by BROWSERHOST_CHROMIUM_ENDPOINT; check "
         "that it is running and reachable from this machine."
     )
+
+
+def navigated(text: str) -> bool:
+    """Whether a Playwright message says the document went away under the call: the page
+    navigated, which :mod:`.pagescript` waits out and :func:`translate` reports."""
+    lowered = text.lower()
+    return any(pattern in lowered for pattern in _NAVIGATED_PATTERNS)
 
 
 def blocked_message(what: str) -> str:
@@ -142,7 +148,7 @@ def translate(
         return ActionError(
             f"{target} is not a valid CSS selector; copy a selector from the latest snapshot."
         )
-    if any(p in lowered for p in _NAVIGATED_PATTERNS):
+    if navigated(text):
         return ActionError(f"The page navigated while {action} ran; take a new snapshot.")
     if "element is not an <input>" in lowered or "cannot be filled" in lowered:
         return ActionError(

@@ -13,6 +13,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .errors import navigated
+
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
@@ -20,11 +22,6 @@ T = TypeVar("T")
 
 ATTEMPTS = 3
 RETRY_WAIT_S = 5.0
-_NAVIGATING = (
-    "execution context was destroyed",
-    "cannot find context with specified id",
-    "frame was detached",
-)
 
 
 @cache
@@ -52,15 +49,10 @@ async def _retrying(page: Page, call: Callable[[], Awaitable[T]]) -> T:
         try:
             return await call()
         except PlaywrightError as exc:
-            if attempt >= ATTEMPTS or not navigating(exc):
+            if attempt >= ATTEMPTS or not navigated(str(exc)):
                 raise
         attempt += 1
         await wait_for_document(page)
-
-
-def navigating(exc: Exception) -> bool:
-    text = str(exc).lower()
-    return any(pattern in text for pattern in _NAVIGATING)
 
 
 async def wait_for_document(page: Page) -> None:
