@@ -37,6 +37,7 @@ import httpx
 from pydantic import ValidationError
 
 from browserhost import config
+from browserhost.api.paths import ACTIONS_PATH, PROVIDERS_PATH, SELECTION_PATH
 from browserhost.contract import ACTIONS, Context, normalize
 from browserhost.contract import data as answers
 from browserhost.contract.actions import ScrollDirection
@@ -54,9 +55,6 @@ from browserhost.contract.errors import (
 )
 
 DEFAULT_URL = f"http://{config.DEFAULT_HOST}:{config.DEFAULT_PORT}"
-PROVIDERS_PATH = "/api/browser-providers"
-SELECTION_PATH = "/api/browser-providers/selection"
-ACTIONS_PATH = "/api/browser-providers/actions"
 
 _GRACE_S = 15.0
 """Waited beyond the host's own deadline, so the host's answer (not ours) reports a timeout."""

@@ -23,7 +23,8 @@ from browserhost.contract.errors import (
 from browserhost.host import Host
 
 from .auth import AuthGate
-from .routes import ACTIONS_ROUTE, SELECTION_ROUTE, router
+from .paths import ACTIONS_PATH, SELECTION_PATH
+from .routes import router
 
 if TYPE_CHECKING:
     from browserhost.mcp_server import HttpEndpoint
@@ -92,7 +93,7 @@ def _mcp_endpoint(host: Host) -> HttpEndpoint | None:
 
 def _refusal(request: Request, error: BrowserhostError) -> JSONResponse:
     body: dict[str, object] = {"error": error.message, "code": error.code.value}
-    if request.url.path == ACTIONS_ROUTE:
+    if request.url.path == ACTIONS_PATH:
         body = {"ok": False, **body}
     return JSONResponse(body, status_code=error.status)
 
@@ -112,13 +113,13 @@ async def _invalid_body(request: Request, exc: Exception) -> JSONResponse:
 async def _unreadable_body(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)  # registered for this class only
     # FastAPI answers a body it cannot decode (not UTF-8) with a bare 400 {"detail": ...}.
-    if exc.status_code == 400 and request.url.path in (ACTIONS_ROUTE, SELECTION_ROUTE):
+    if exc.status_code == 400 and request.url.path in (ACTIONS_PATH, SELECTION_PATH):
         return _body_refusal(request, "body: not UTF-8 JSON")
     return await http_exception_handler(request, exc)
 
 
 def _body_refusal(request: Request, detail: str) -> JSONResponse:
-    if request.url.path == ACTIONS_ROUTE:
+    if request.url.path == ACTIONS_PATH:
         error: BrowserhostError = InvalidActionError(
             f"Send {{action, parameters, context, providerId}} as JSON ({detail}). "
             "Nothing was sent."

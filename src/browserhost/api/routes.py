@@ -11,6 +11,7 @@ from fastapi.security import HTTPBearer
 from browserhost.contract import Context
 from browserhost.host import Host
 
+from .paths import ACTIONS_PATH, PROVIDERS_PATH, SELECTION_PATH
 from .schemas import (
     ActionAnswer,
     ActionRefusal,
@@ -21,9 +22,6 @@ from .schemas import (
     refusals,
 )
 
-PROVIDERS_ROUTE = "/api/browser-providers"
-SELECTION_ROUTE = "/api/browser-providers/selection"
-ACTIONS_ROUTE = "/api/browser-providers/actions"
 _GATE = (401, 403, 413, 415, 421)
 
 # The gate (auth.py) checks the token before any route runs; this only documents it in the
@@ -40,14 +38,14 @@ def get_host(request: Request) -> Host:
 HostDep = Annotated[Host, Depends(get_host)]
 
 
-@router.get(PROVIDERS_ROUTE, response_model=ProvidersAnswer, responses=refusals(503, *_GATE))
+@router.get(PROVIDERS_PATH, response_model=ProvidersAnswer, responses=refusals(503, *_GATE))
 async def list_providers(host: HostDep) -> dict[str, object]:
     """The reachable browser providers and which one is selected."""
     return host.providers().to_wire()
 
 
 @router.put(
-    SELECTION_ROUTE, response_model=SelectionAnswer, responses=refusals(400, 404, 503, *_GATE)
+    SELECTION_PATH, response_model=SelectionAnswer, responses=refusals(400, 404, 503, *_GATE)
 )
 async def select_provider(body: SelectionBody, host: HostDep) -> dict[str, object]:
     """Choose the provider that answers actions sent without a providerId."""
@@ -55,7 +53,7 @@ async def select_provider(body: SelectionBody, host: HostDep) -> dict[str, objec
 
 
 @router.post(
-    ACTIONS_ROUTE,
+    ACTIONS_PATH,
     response_model=ActionAnswer,
     responses=refusals(400, 404, 409, 499, 501, 502, 503, 504, model=ActionRefusal)
     | refusals(*_GATE),

@@ -1,0 +1,6 @@
+"""The HTTP API's paths, spelled once for the routes that serve them and the client that
+calls them. Imports nothing, so :mod:`browserhost.client` can use it without FastAPI."""
+
+PROVIDERS_PATH = "/api/browser-providers"
+SELECTION_PATH = "/api/browser-providers/selection"
+ACTIONS_PATH = "/api/browser-providers/actions"
