@@ -86,9 +86,11 @@ def test_an_id_that_cannot_name_a_provider_is_invalid_and_keeps_previous_selecti
     host: Host, bad: object
 ) -> None:
     host.select("alpha")
+    before = selection_file(host).read_bytes()
     with pytest.raises(InvalidSelectionError) as refused:
         host.select(bad)
     assert refused.value.status == 400
+    assert selection_file(host).read_bytes() == before
     assert host.providers().selected_id == "alpha"
 
 
@@ -122,6 +124,8 @@ def test_the_data_dir_is_created_on_first_selection(tmp_path: Path) -> None:
     host = Host(tmp_path / "new" / "dir")
     host.catalog.install(Recorder(provider_id="alpha").record())
     host.select("alpha")
+    stored = tmp_path / "new" / "dir" / SELECTION_FILE
+    assert json.loads(stored.read_text()) == {"selectedId": "alpha"}
     assert host.providers().selected_id == "alpha"
 
 
