@@ -130,15 +130,21 @@ async def stdio_mcp(
         env={"BROWSERHOST_PROVIDERS": providers, "BROWSERHOST_TOKEN": TOKEN, **(env or {})},
         cwd=setup.project,
     )
-    with (setup.logs / f"{name}.log").open("w") as errlog:
+    log_path = setup.logs / f"{name}.log"
+    with log_path.open("w") as errlog:
         client = Client(
             stdio_client(parameters, errlog=errlog),
             mode=mode,
             read_timeout_seconds=CALL_WAIT_S,
             list_roots_callback=None if roots is None else roots_answer(roots),
         )
-        async with client:
-            yield client
+        try:
+            async with client:
+                yield client
+        except Exception as failure:
+            # "Connection closed" alone does not say why the server went away; its stderr does.
+            failure.add_note(f"browserhost mcp stderr ({log_path}):\n{log_path.read_text()}")
+            raise
 
 
 @asynccontextmanager
