@@ -14,7 +14,17 @@ import pytest
 from browserhost.config import TOKEN_FILE
 from browserhost.host.selection import SELECTION_FILE
 from tests.api.conftest import ACTIONS, PROVIDERS, SELECTION
-from tests.conftest import start_server
+from tests.conftest import LiveServer, start_server
+
+
+def test_a_new_server_lists_the_stub_it_loaded_and_no_selection(live_server: LiveServer) -> None:
+    with live_server.client() as client:
+        answer = client.get(PROVIDERS)
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False}],
+        "selectedId": None,
+    }
 
 
 def test_selection_survives_a_restart(tmp_path: Path) -> None:
