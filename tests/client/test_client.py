@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from browserhost.contract.errors import ERRORS_BY_CODE, ErrorCode
 from browserhost.host import Host
 from browserhost.providers.stub import StubProvider
 from tests.conftest import TOKEN, LiveServer, free_port, start_server
+from tests.loopback_service import close_without_answer, loopback_service
 from tests.recording import Recorder
 
 BASE = "http://127.0.0.1:7878"
@@ -249,27 +249,16 @@ async def test_no_host_at_the_url_is_host_unavailable() -> None:
     assert "browserhost serve" in unreachable.value.error
 
 
-@pytest.fixture
-async def hang_up() -> AsyncIterator[str]:
-    """A server that reads the request and closes the connection without answering."""
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        writer.close()
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.close()
-    await server.wait_closed()
-
-
-async def test_a_request_lost_after_sending_may_have_run(hang_up: str) -> None:
-    async with Client(hang_up, TOKEN) as client:
+async def test_a_request_lost_after_sending_may_have_run() -> None:
+    async with (
+        loopback_service(close_without_answer) as service,
+        Client(service.origin, TOKEN) as client,
+    ):
         with pytest.raises(RequestFailedError) as lost:
             await client.click(text="Buy")
     assert lost.value.may_have_run is True
     assert "It may have run" in lost.value.error
+    assert len(service.received) == 1, "sent once, never replayed"
 
 
 def test_import_browserhost_stays_light() -> None:
