@@ -102,12 +102,18 @@ def serve(
             raise typer.Exit(2) from None
     api = create_app(browser_host, token, allow_host or ())
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
-    listing = browser_host.providers()
     err.print(f"browserhost serving at [bold]{url}[/bold]  (MCP: {url}/mcp)")
     err.print(f"  data dir   {directory}")
     err.print(f"  token      {token}  (stored in {config.token_path(directory)})")
     names = ", ".join(provider.id for provider in browser_host.catalog.all()) or "none"
-    err.print(f"  providers  {names}; selected: {listing.selected_id or 'none'}")
+    try:
+        selected = browser_host.providers().selected_id or "none"
+    except BrowserhostError as exc:
+        # An unreadable selection file must not stop the server: choosing a provider
+        # (browserhost select, or the viewer) rewrites it.
+        selected = "unreadable; choose one with: browserhost select ID"
+        _print_error(exc)
+    err.print(f"  providers  {names}; selected: {selected}")
     server = uvicorn.Server(uvicorn.Config(api, host=host, port=port, log_level="warning"))
     asyncio.run(server.serve())
 
@@ -148,7 +154,7 @@ def mcp(
     try:
         from browserhost import mcp_server
     except ModuleNotFoundError as exc:
-        if exc.name is None or not exc.name.startswith(("mcp", "mcp_types")):
+        if exc.name is None or not exc.name.startswith("mcp"):  # mcp or mcp_types
             raise
         err.print("The MCP server needs the mcp extra: pip install 'browserhost[mcp]'")
         raise typer.Exit(1) from None
@@ -410,8 +416,8 @@ def _register_providers() -> None:
 
         _run(target, None, act)
 
-    providers.__signature__ = Signature(_connection_parameters())  # type: ignore[attr-defined]
-    select.__signature__ = Signature(  # type: ignore[attr-defined]
+    providers.__signature__ = Signature(_connection_parameters())  # type: ignore[attr-defined]  # read by typer
+    select.__signature__ = Signature(  # type: ignore[attr-defined]  # read by typer
         [
             Parameter(
                 "id",
