@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from browserhost.contract import ProviderRequest
+from browserhost.contract.limits import ANSWER_MAX_BYTES
 
 
 class TransportError(Exception):
@@ -30,6 +31,10 @@ class LostError(TransportError):
 
 class BadAnswerError(TransportError):
     pass
+
+
+def too_large() -> BadAnswerError:
+    return BadAnswerError(f"The provider's answer is larger than {ANSWER_MAX_BYTES} bytes.")
 
 
 class Transport(Protocol):

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from browserhost.contract import ProviderRequest
 from browserhost.contract.limits import ANSWER_MAX_BYTES
 
-from .base import BadAnswerError, LostError
+from .base import BadAnswerError, LostError, too_large
 
 Handler = Callable[[ProviderRequest], Awaitable[object]]
 Closer = Callable[[], Awaitable[None]]
@@ -44,4 +44,4 @@ def _check_wire_size(answer: object) -> None:
     except (TypeError, ValueError):
         raise BadAnswerError("The provider's answer is not JSON.") from None
     if size > ANSWER_MAX_BYTES:
-        raise BadAnswerError(f"The provider's answer is larger than {ANSWER_MAX_BYTES} bytes.")
+        raise too_large()

@@ -15,7 +15,7 @@ import httpx
 from browserhost.contract import ProviderRequest
 from browserhost.contract.limits import ANSWER_MAX_BYTES
 
-from .base import BadAnswerError, LostError, NotSentError
+from .base import BadAnswerError, LostError, NotSentError, too_large
 
 _CONNECT_TIMEOUT_S = 5.0
 
@@ -65,12 +65,12 @@ def _not_json(constant: str) -> object:
 async def _read_capped(response: httpx.Response) -> bytes:
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > ANSWER_MAX_BYTES:
-        raise BadAnswerError(f"The provider's answer is larger than {ANSWER_MAX_BYTES} bytes.")
+        raise too_large()
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.aiter_bytes():
         size += len(chunk)
         if size > ANSWER_MAX_BYTES:
-            raise BadAnswerError(f"The provider's answer is larger than {ANSWER_MAX_BYTES} bytes.")
+            raise too_large()
         chunks.append(chunk)
     return b"".join(chunks)
