@@ -105,3 +105,17 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     server = start_server(tmp_path / "data")
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """The Chromium the provider would find. Browser tests are not optional: with none
+    installed they fail and say how to get one (``make test`` installs Debian's)."""
+    from browserhost.providers.chromium import ChromiumConfig
+    from browserhost.providers.chromium.launch import find_chromium
+    from browserhost.sdk import ActionError
+
+    try:
+        return find_chromium(ChromiumConfig.from_env().executable)
+    except ActionError as exc:
+        pytest.fail(f"browser tests need Chromium: {exc}")

@@ -28,7 +28,6 @@ from browserhost.contract import data
 from tests.conftest import LiveServer, start_server
 from tests.providers.chromium.site import Site, serving
 
-CHROMIUM = "/usr/bin/chromium"
 ACTIONS = "/api/browser-providers/actions"
 CHROMIUM_NAMES = frozenset({"chromium", "chrome", "chromium-browser", "headless_shell"})
 """Executable names of Chromium's own processes (the browser, its zygotes, renderers)."""
@@ -43,15 +42,12 @@ def site() -> Iterator[Site]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    pytest.importorskip("playwright", reason="the chromium extra is not installed")
+def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[LiveServer]:
     running = start_server(
         tmp_path_factory.mktemp("chromium-http") / "data",
         providers="chromium",
         extra_args=("--select", "chromium"),
-        env={"BROWSERHOST_CHROMIUM": CHROMIUM},
+        env={"BROWSERHOST_CHROMIUM": chromium_path},
     )
     yield running
     running.stop()

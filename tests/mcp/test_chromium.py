@@ -1,4 +1,4 @@
-"""The MCP tools driving real Chromium (/usr/bin/chromium) on pages served by the test."""
+"""The MCP tools driving real Chromium on pages served by the test."""
 
 from __future__ import annotations
 
@@ -21,33 +21,36 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.conftest import LiveServer, start_server
 from tests.mcp.conftest import Setup, call_ok, http_mcp, image_of, stdio_mcp, text_of
 
-CHROMIUM = "/usr/bin/chromium"
-ENV = {"BROWSERHOST_CHROMIUM": CHROMIUM}
 BROWSER_WAIT_S = 120
 
 Connect = Callable[[str], AbstractAsyncContextManager[Client]]
 
 
+@pytest.fixture(scope="session")
+def browser_env(chromium_path: str) -> dict[str, str]:
+    return {"BROWSERHOST_CHROMIUM": chromium_path}
+
+
 @pytest.fixture
-def chromium_server(tmp_path: Path) -> Iterator[LiveServer]:
+def chromium_server(tmp_path: Path, browser_env: dict[str, str]) -> Iterator[LiveServer]:
     server = start_server(
         tmp_path / "served",
         providers="stub,chromium",
         extra_args=("--select", "chromium"),
-        env=ENV,
+        env=browser_env,
     )
     yield server
     server.stop()
 
 
 @pytest.fixture(params=["stdio", "http"])
-def connect(request: pytest.FixtureRequest, setup: Setup) -> Connect:
+def connect(request: pytest.FixtureRequest, setup: Setup, browser_env: dict[str, str]) -> Connect:
     """Open an MCP session to Chromium, over stdio (a new process each) or HTTP (one server)."""
     if request.param == "stdio":
 
         def over_stdio(name: str) -> AbstractAsyncContextManager[Client]:
             return stdio_mcp(
-                setup, "--select", "chromium", providers="stub,chromium", env=ENV, name=name
+                setup, "--select", "chromium", providers="stub,chromium", env=browser_env, name=name
             )
 
         return over_stdio
@@ -110,10 +113,12 @@ async def test_two_sessions_do_not_share_a_cookie(connect: Connect, site: str) -
     assert "cookie=[agent=alpha]" in seen_first_again
 
 
-async def test_capture_over_stdio_lands_in_the_project(setup: Setup, site: str) -> None:
+async def test_capture_over_stdio_lands_in_the_project(
+    setup: Setup, site: str, browser_env: dict[str, str]
+) -> None:
     with anyio.fail_after(BROWSER_WAIT_S):
         async with stdio_mcp(
-            setup, "--select", "chromium", providers="stub,chromium", env=ENV
+            setup, "--select", "chromium", providers="stub,chromium", env=browser_env
         ) as client:
             await call_ok(client, "browser_open", {"url": f"{site}/", "viewport": "mobile"})
             captured = await call_ok(client, "browser_capture", {"label": "home"})
@@ -131,7 +136,9 @@ def _readme_servers() -> list[dict[str, Any]]:
     return [json.loads(block)["mcpServers"]["browserhost"] for block in blocks]
 
 
-async def test_the_readme_stdio_configuration_works_as_written(setup: Setup, site: str) -> None:
+async def test_the_readme_stdio_configuration_works_as_written(
+    setup: Setup, site: str, browser_env: dict[str, str]
+) -> None:
     """The "done when" of the issue: paste the README's entry, then open, read, click by text
     and capture. Only the data dir is isolated (by environment, so the args stay as written)."""
     entry = _readme_servers()[0]
@@ -143,7 +150,7 @@ async def test_the_readme_stdio_configuration_works_as_written(setup: Setup, sit
         env={
             "BROWSERHOST_DATA_DIR": str(setup.data_dir),
             "BROWSERHOST_PROVIDERS": "stub,chromium",
-            **ENV,
+            **browser_env,
         },
         cwd=setup.project,
     )

@@ -13,8 +13,6 @@ import pytest_asyncio
 
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
-from browserhost.providers.chromium.launch import find_chromium
-from browserhost.sdk import ActionError
 
 from .driving import TEST_TIMEOUTS
 from .site import Site, serving
@@ -24,14 +22,6 @@ from .site import Site, serving
 def site() -> Iterator[Site]:
     with serving() as running:
         yield running
-
-
-@pytest.fixture(scope="session")
-def chromium_path() -> str:
-    try:
-        return find_chromium(ChromiumConfig.from_env().executable)
-    except ActionError as exc:
-        pytest.skip(f"no Chromium on this machine: {exc}")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
