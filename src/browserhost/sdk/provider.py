@@ -28,11 +28,24 @@ class ActionError(Exception):
 
 
 class Provider:
-    """Base class for a browser provider. Override the actions you support."""
+    """Base class for a browser provider. Override the actions you support.
+
+    ``actions`` defaults to the actions a subclass overrides, so the host refuses the others
+    with ``UNSUPPORTED`` before sending them; set it explicitly to narrow it further.
+    """
 
     id: ClassVar[str]
     name: ClassVar[str]
-    actions: ClassVar[frozenset[str]] = frozenset(ACTIONS)
+    actions: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "actions" not in cls.__dict__:
+            cls.actions = frozenset(
+                spec.name
+                for spec in ACTIONS.values()
+                if getattr(cls, spec.verb) is not getattr(Provider, spec.verb)
+            )
 
     async def answer(self, request: ProviderRequest) -> Answer:
         """Run one request and return the wire answer. Never raises :class:`ActionError`."""

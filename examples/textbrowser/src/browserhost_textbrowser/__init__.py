@@ -1,8 +1,8 @@
 """A text-only browser provider: pages fetched with httpx, links followed by clicking.
 
-It shows the three things a provider package needs: a :class:`browserhost.sdk.Provider`
-subclass with the actions it supports, the ``actions`` it declares (the host refuses the
-rest), and a ``register`` function named by the ``browserhost.providers`` entry point.
+It shows the two things a provider package needs: a :class:`browserhost.sdk.Provider`
+subclass that implements the actions it supports (the host refuses the others before sending
+them), and a ``register`` function named by the ``browserhost.providers`` entry point.
 
 It keeps no DOM, so its element selectors are its own names for the page's links (``link-1``,
 ``link-2``, ...), valid for its ``browser.click`` until the next navigation.
@@ -87,9 +87,6 @@ class History:
 class TextBrowser(Provider):
     id = "textbrowser"
     name = "Text browser (no JavaScript)"
-    actions = frozenset(
-        {"browser.open", "browser.snapshot", "browser.click", "browser.back", "browser.forward"}
-    )
 
     def __init__(self) -> None:
         self._client = httpx.AsyncClient(follow_redirects=True, timeout=15)

@@ -1,0 +1,45 @@
+"""The provider base class: what a subclass supports is what it implements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from browserhost.contract import ACTIONS, Context, data
+from browserhost.contract import actions as params
+from browserhost.contract.errors import UnsupportedError
+from browserhost.host import Host
+from browserhost.providers.chromium import ChromiumProvider
+from browserhost.providers.stub import StubProvider
+from browserhost.sdk import Provider
+
+
+class OnlyOpens(Provider):
+    id = "opens"
+    name = "Only opens"
+
+    async def open(self, parameters: params.OpenParameters, context: Context) -> data.OpenData:
+        viewport = data.Viewport(mode="desktop", width=1280, height=800)
+        return data.OpenData(url=parameters.url, title="", settled=True, viewport=viewport)
+
+
+def test_a_provider_supports_the_actions_it_implements() -> None:
+    assert OnlyOpens.actions == {"browser.open"}
+    assert OnlyOpens().registration()["actions"] == ["browser.open"]
+
+
+def test_the_built_in_providers_implement_all_ten_actions() -> None:
+    assert StubProvider.actions == set(ACTIONS)
+    assert ChromiumProvider.actions == set(ACTIONS)
+
+
+async def test_an_action_a_provider_does_not_implement_is_never_sent(tmp_path: Path) -> None:
+    provider = OnlyOpens()
+    host = Host(tmp_path)
+    host.catalog.install(provider.registration())
+    opened = await host.dispatch("browser.open", {"url": "https://a.test/"}, provider_id="opens")
+    with pytest.raises(UnsupportedError, match=r"does not support browser\.snapshot"):
+        await host.dispatch("browser.snapshot", {}, provider_id="opens")
+    await host.aclose()
+    assert opened.data["url"] == "https://a.test/"
