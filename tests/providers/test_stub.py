@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from browserhost.contract import ACTIONS, Context
+from browserhost.contract.actions import OpenParameters, SnapshotParameters
 from browserhost.contract.errors import ProviderRejectedError
 from browserhost.host import Host
-from browserhost.providers.stub import register
+from browserhost.providers.stub import StubProvider, register
 
 SESSION = Context(session_id="ses_1")
 
@@ -200,3 +201,15 @@ def test_the_stub_registers_like_any_provider_with_all_ten_actions() -> None:
     assert sorted(record["actions"]) == sorted(ACTIONS)
     assert callable(record["answer"])
     assert "endpoint" not in record
+
+
+async def test_a_scoped_snapshot_places_the_element_where_the_whole_page_does() -> None:
+    """Scoping to one element changes what is listed, not where that element is."""
+    stub, context = StubProvider(), Context(session_id="scoped")
+    await stub.open(OpenParameters(url="http://site.test/form"), context)
+    page = await stub.snapshot(SnapshotParameters(), context)
+    scoped = await stub.snapshot(SnapshotParameters(selector="#go"), context)
+    [whole] = [element for element in page.elements if element.selector == "#go"]
+    assert scoped.scope == "#go"
+    assert scoped.elements == [whole]
+    assert scoped.text == "Search"

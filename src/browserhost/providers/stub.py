@@ -146,14 +146,13 @@ class StubProvider(Provider):
         self, parameters: params.SnapshotParameters, context: Context
     ) -> data.SnapshotData:
         tab = self._tab(context)
-        elements = tab.page.elements
+        shown = list(enumerate(tab.page.elements))
         scope = "page"
         if parameters.selector is not None:
-            index, element = tab.find(parameters.selector)
-            elements, scope = (element,), parameters.selector
+            shown, scope = [tab.find(parameters.selector)], parameters.selector
         top, bottom = tab.scroll_y, tab.scroll_y + tab.size()[1]
         listed = []
-        for index, element in enumerate(elements):
+        for index, element in shown:
             bounds = element.bounds(index)
             extra: dict[str, Any] = {"type": element.type} if element.type else {}
             listed.append(
@@ -166,7 +165,11 @@ class StubProvider(Provider):
                     **extra,
                 )
             )
-        text = "\n".join([tab.page.text, *tab.revealed]) if scope == "page" else ""
+        text = (
+            "\n".join([tab.page.text, *tab.revealed])
+            if scope == "page"
+            else "\n".join(element.label for _, element in shown)
+        )
         return data.SnapshotData(
             url=tab.url,
             title=tab.page.title,
