@@ -203,9 +203,9 @@ class ChromiumProvider(Provider):
             page = await tab.page()
             target = await _one(page, selector)
             if not target["typable"]:
+                kind = " ".join(filter(None, (target.get("type"), target["tag"])))
                 raise ActionError(
-                    f"{selector} is a {target.get('type', '')} input, not a text field; use "
-                    "browser.click for it."
+                    f"{selector} is a {kind}, not a text field; use browser.click for it."
                 )
             locator = page.locator(f"css={selector}")
             with playwright_errors(
