@@ -165,6 +165,11 @@ def test_declared_actions_narrow_what_the_provider_is_sent_and_unknown_ones_are_
     assert Catalog().install(record()).actions == frozenset(ACTIONS)
 
 
+def test_actions_that_are_not_a_list_are_refused_at_install() -> None:
+    with pytest.raises(InstallError, match="actions must be a list"):
+        Catalog().install(record(actions="browser.open"))
+
+
 async def test_uninstall_closes_the_provider() -> None:
     closed: list[str] = []
 

@@ -100,8 +100,10 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
     name = name.strip()
     if not name or len(name) > PROVIDER_NAME_MAX:
         raise InstallError(f"name must be 1..{PROVIDER_NAME_MAX} characters")
-    actions = record.get("actions")
-    supported = frozenset(ACTIONS) if actions is None else frozenset(actions) & frozenset(ACTIONS)
+    actions = record.get("actions", list(ACTIONS))
+    if not isinstance(actions, list | tuple | set | frozenset):
+        raise InstallError("actions must be a list of browser action names")
+    supported = frozenset(actions) & frozenset(ACTIONS)
     answer, close = record.get("answer"), record.get("close")
     transport: Transport
     if callable(answer):
