@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 import tomllib
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from browserhost_textbrowser import register
 from browserhost.contract import Context
 from browserhost.contract.errors import ProviderRejectedError, UnsupportedError
 from browserhost.host import Host
+from tests.conftest import serving_http
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "textbrowser"
 
@@ -40,13 +40,8 @@ class _Site(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with serving_http(_Site) as origin:
+        yield origin
 
 
 def test_the_package_declares_its_entry_point() -> None:

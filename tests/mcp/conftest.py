@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import base64
 import sys
-import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from mcp.client.context import ClientRequestContext
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import TOKEN, LiveServer
+from tests.conftest import TOKEN, LiveServer, serving_http
 
 ELEVEN_TOOLS = {
     "browser_open",
@@ -80,13 +79,8 @@ class _Pages(BaseHTTPRequestHandler):
 @pytest.fixture
 def site() -> Iterator[str]:
     """The origin of a small site on loopback (home, about, cookie pages)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serving_http(_Pages) as origin:
+        yield origin
 
 
 @dataclass(frozen=True)
