@@ -32,33 +32,6 @@ if TYPE_CHECKING:
         UnsupportedError,
     )
 
-_HOMES = {
-    "Client": "browserhost.client",
-    "HostRefusedError": "browserhost.client",
-    "HostUnavailableError": "browserhost.client",
-    **{
-        name: "browserhost.contract.errors"
-        for name in (
-            "ActionCancelledError",
-            "BrowserhostError",
-            "CatalogUnavailableError",
-            "ErrorCode",
-            "InvalidActionError",
-            "InvalidSelectionError",
-            "MayHaveRunError",
-            "NoProviderError",
-            "NothingRanError",
-            "ProviderNotFoundError",
-            "ProviderRejectedError",
-            "ProviderUnavailableError",
-            "RequestFailedError",
-            "SelectionUnavailableError",
-            "UnknownResultError",
-            "UnsupportedError",
-        )
-    },
-}
-
 __all__ = [
     "ActionCancelledError",
     "BrowserhostError",
@@ -82,10 +55,13 @@ __all__ = [
 ]
 
 
+_CLIENT_NAMES = frozenset({"Client", "HostRefusedError", "HostUnavailableError"})
+
+
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
+    if name not in __all__:
         raise AttributeError(f"module 'browserhost' has no attribute {name!r}")
+    home = "browserhost.client" if name in _CLIENT_NAMES else "browserhost.contract.errors"
     value = getattr(import_module(home), name)
     globals()[name] = value
     return value
