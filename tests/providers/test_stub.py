@@ -41,12 +41,14 @@ DATA_KEYS = {
         "url", "title", "scope", "scrollY", "maxScrollY", "text", "elements", "viewport",
         "consoleProblems",
     },
-    "browser.click": {"clicked", "label", "url"},
-    "browser.type": {"selector", "url"},
+    "browser.click": {"clicked", "label", "url", "title"},
+    "browser.type": {"selector", "url", "title", "value"},
     "browser.scroll": {"scrollY", "maxScrollY", "atTop", "atBottom", "direction"},
     "browser.back": {"url", "title"},
     "browser.forward": {"url", "title"},
-    "browser.inspect": {"selector", "tag", "label", "bounds", "inViewport", "styles"},
+    "browser.inspect": {
+        "selector", "tag", "label", "bounds", "inViewport", "styles", "type", "value",
+    },
     "browser.capture": {"base64", "mime", "width", "height", "url", "title", "viewport"},
     "browser.resize": {"viewport"},
 }  # fmt: skip
@@ -96,7 +98,12 @@ async def test_open_then_snapshot_shows_the_page_with_its_links(host: Host) -> N
 async def test_clicking_a_link_navigates_and_back_and_forward_walk_the_history(host: Host) -> None:
     await act(host, "browser.open", {"url": "https://stub.test/"})
     clicked = await act(host, "browser.click", {"text": "About"})
-    assert clicked == {"clicked": "#about", "label": "About", "url": "https://stub.test/about"}
+    assert clicked == {
+        "clicked": "#about",
+        "label": "About",
+        "url": "https://stub.test/about",
+        "title": "About the stub",
+    }
     assert (await act(host, "browser.snapshot"))["title"] == "About the stub"
     assert await act(host, "browser.back") == {"url": "https://stub.test/", "title": "Stub home"}
     assert await act(host, "browser.forward") == {
@@ -115,9 +122,14 @@ async def test_a_button_reveals_text_on_the_same_page(host: Host) -> None:
 async def test_typing_and_submitting_a_form_shows_results(host: Host) -> None:
     await act(host, "browser.open", {"url": "https://stub.test/form"})
     typed = await act(host, "browser.type", {"selector": "#q", "value": "cats"})
-    assert typed == {"selector": "#q", "url": "https://stub.test/form"}
+    assert typed == {
+        "selector": "#q",
+        "url": "https://stub.test/form",
+        "title": "Search",
+        "value": "cats",
+    }
     field = [e for e in (await act(host, "browser.snapshot"))["elements"] if e["selector"] == "#q"]
-    assert field[0]["label"] == "cats"
+    assert (field[0]["label"], field[0]["value"]) == ("Query", "cats")
     await act(host, "browser.click", {"selector": "#go"})
     results = await act(host, "browser.snapshot")
     assert results["url"] == "https://stub.test/search?q=cats"

@@ -5,6 +5,7 @@ shapes every built-in provider answers and give Python callers typed results. Op
 are present only where they apply. Unknown fields are kept, so a provider may add its own.
 """
 
+import json
 from collections.abc import Mapping
 from typing import Any, Literal, Self
 
@@ -52,8 +53,39 @@ class Bounds(Data):
     height: float
 
 
-class Element(Data):
-    """An interactive element. ``selector`` matches exactly this element when snapshotted."""
+Tristate = bool | Literal["mixed"]
+
+
+class ElementState(Data):
+    """What a person sees of a control's state. Each field is present only where it applies:
+    ``checked`` on checkboxes, radios and switches (true or false), ``value`` on fields,
+    selects, comboboxes, sliders and spinbuttons, ``selected``/``expanded``/``pressed`` where
+    the page declares them; the flags ``required``, ``invalid``, ``readonly``, ``focused`` and
+    ``disabled`` only when true. A password field's value is never reported."""
+
+    value: str | None = Field(
+        None, description="The current value: text typed, the chosen option(s), the number."
+    )
+    options: list[str] | None = Field(
+        None, description="A select's option labels (the first 25), for browser.type."
+    )
+    checked: Tristate | None = None
+    selected: bool | None = None
+    expanded: bool | None = None
+    pressed: Tristate | None = None
+    required: bool | None = None
+    invalid: bool | None = None
+    readonly: bool | None = None
+    focused: bool | None = None
+    disabled: bool | None = None
+
+
+class Element(ElementState):
+    """An interactive element. ``selector`` matches exactly this element when snapshotted.
+
+    A checkbox or radio that the page hides behind a styled label is listed with the label's
+    bounds: clicking its selector clicks the label, which is what a person would do.
+    """
 
     selector: str
     tag: str
@@ -62,7 +94,6 @@ class Element(Data):
     type: str | None = None
     role: str | None = None
     label: str | None = None
-    disabled: bool | None = None
     missing_accessible_name: bool | None = None
 
 
@@ -70,16 +101,30 @@ def element_kind(element: Mapping[str, Any]) -> str:
     """How a one-line listing names a wire ``Element``: its role, else its tag, with its
     type when it has one (``button[submit]``). The CLI and the MCP text both read it so."""
     kind = element.get("role") or element.get("tag")
-    return f"{kind}[{element['type']}]" if element.get("type") else str(kind)
+    kind_type = element.get("type")
+    return f"{kind}[{kind_type}]" if kind_type and kind_type != kind else str(kind)
+
+
+_FLAGS = ("required", "invalid", "readonly", "focused", "disabled")
 
 
 def element_notes(element: Mapping[str, Any]) -> list[str]:
-    """What a one-line listing adds about a wire ``Element``: off-screen, disabled."""
+    """What a one-line listing adds about a wire ``Element``: its state, then off-screen."""
     notes = []
+    if "value" in element:
+        notes.append(f"value={json.dumps(element['value'], ensure_ascii=False)}")
+    for name, yes, no in (
+        ("checked", "checked", "unchecked"),
+        ("selected", "selected", "not selected"),
+        ("expanded", "expanded", "collapsed"),
+        ("pressed", "pressed", "not pressed"),
+    ):
+        if name in element:
+            value = element[name]
+            notes.append(f"{name}=mixed" if value == "mixed" else yes if value else no)
+    notes += [flag for flag in _FLAGS if element.get(flag) is True]
     if element.get("inViewport") is False:
         notes.append("off-screen")
-    if element.get("disabled") is True:
-        notes.append("disabled")
     return notes
 
 
@@ -91,12 +136,27 @@ class ConsoleProblem(Data):
     )
 
 
+class Dialog(Data):
+    """An alert, confirm or prompt the page showed during an action, and how it was answered."""
+
+    type: Literal["alert", "confirm", "prompt", "beforeunload"]
+    message: str
+    answer: Literal["dismissed", "accepted"]
+
+
+_DIALOGS_HELP = "Dialogs the page showed during the action; nobody answers them for the agent."
+
+
 class OpenData(Data):
     url: str
     title: str
     opened: Literal[True] = True
-    settled: bool = Field(description="False when loading had not finished in time; not an error.")
+    settled: bool = Field(
+        description="False when the page had not finished loading and changing in time; not an "
+        "error, but take a snapshot to see what is there."
+    )
     viewport: Viewport
+    dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
 
 
 class SnapshotData(Data):
@@ -109,21 +169,51 @@ class SnapshotData(Data):
     elements: list[Element]
     viewport: Viewport
     console_problems: list[ConsoleProblem] = Field(default_factory=list)
-    text_truncated: bool | None = None
+    text_truncated: bool | None = Field(
+        None, description="The page has more text than fits: text is the part around the viewport."
+    )
     text_total_chars: int | None = None
-    elements_truncated: bool | None = None
+    text_above_chars: int | None = Field(
+        None, description="When truncated: characters of page text before the part shown."
+    )
+    text_below_chars: int | None = Field(
+        None, description="When truncated: characters of page text after the part shown."
+    )
+    elements_truncated: bool | None = Field(
+        None, description="More elements than fit: those in and nearest the viewport are listed."
+    )
     interactive_elements_on_page: int | None = None
+    elements_above: int | None = Field(
+        None, description="When truncated: elements left out above the viewport."
+    )
+    elements_below: int | None = Field(
+        None, description="When truncated: elements left out below the viewport."
+    )
+    notice: str | None = Field(
+        None,
+        description="Something the agent should know about this reading, e.g. that the "
+        "page looks empty because it is still loading.",
+    )
 
 
-class ClickData(Data):
+class ClickData(ElementState):
+    """The click, and the page after it. The state fields are the clicked element's after the
+    click (absent when it went away)."""
+
     clicked: str
     label: str
     url: str
+    title: str | None = Field(None, description="The title of the page now shown.")
+    dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
 
 
-class TypeData(Data):
+class TypeData(ElementState):
+    """The field after typing (its state fields), and the page (after a submit, the new one)."""
+
     selector: str
     url: str
+    title: str | None = Field(None, description="The title of the page now shown.")
+    dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
 
 
 class ScrollData(Data):
@@ -138,15 +228,18 @@ class ScrollData(Data):
 class NavigationData(Data):
     url: str
     title: str
+    dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
 
 
-class InspectData(Data):
+class InspectData(ElementState):
     selector: str
     tag: str
     label: str
     bounds: Bounds
     in_viewport: bool
     styles: dict[str, str]
+    type: str | None = None
+    role: str | None = None
 
 
 class CaptureData(Data):

@@ -62,8 +62,9 @@ def _site(url: str) -> StubPage:
         return StubPage("About the stub", "The stub provider answers without a browser.", nav)
     if parts.path == "/form":
         query = StubElement("#q", "input", "Query", type="text")
+        exact = StubElement("#exact", "input", "Exact words only", type="checkbox")
         go = StubElement("#go", "button", "Search", type="submit")
-        return StubPage("Search", "Type a query and submit.", (*nav, query, go))
+        return StubPage("Search", "Type a query and submit.", (*nav, query, exact, go))
     if parts.path == "/search":
         searched = parse_qs(parts.query).get("q", [""])[0]
         return StubPage("Results", f"Results for {searched}", nav)
@@ -82,6 +83,7 @@ class Tab:
     viewport: ViewportMode = "desktop"
     scroll_y: int = 0
     values: dict[str, str] = field(default_factory=dict)
+    checked: set[str] = field(default_factory=set)
     revealed: list[str] = field(default_factory=list)
 
     @property
@@ -105,7 +107,16 @@ class Tab:
     def _reset(self) -> None:
         self.scroll_y = 0
         self.values.clear()
+        self.checked.clear()
         self.revealed.clear()
+
+    def state(self, element: StubElement) -> dict[str, Any]:
+        """What the page shows of ``element``'s state: a field's value, a box's checked."""
+        if element.type == "checkbox":
+            return {"checked": element.selector in self.checked}
+        if element.tag == "input":
+            return {"value": self.values.get(element.selector, "")}
+        return {}
 
     def size(self) -> tuple[int, int]:
         return data.VIEWPORT_SIZES.get(self.viewport, data.VIEWPORT_SIZES["desktop"])
@@ -161,8 +172,9 @@ class StubProvider(Provider):
                     tag=element.tag,
                     bounds=bounds,
                     in_viewport=top <= bounds.y < bottom,
-                    label=tab.values.get(element.selector, element.label),
+                    label=element.label,
                     **extra,
+                    **tab.state(element),
                 )
             )
         text = (
@@ -205,17 +217,29 @@ class StubProvider(Provider):
             tab.revealed.append(element.reveals)
         elif element.type == "submit":
             tab.go(urljoin(tab.url, "/search?q=" + tab.values.get("#q", "")))
-        return data.ClickData(clicked=element.selector, label=label, url=tab.url)
+        elif element.type == "checkbox":
+            tab.checked ^= {element.selector}
+        return data.ClickData(
+            clicked=element.selector,
+            label=label,
+            url=tab.url,
+            title=tab.page.title,
+            **tab.state(element),
+        )
 
     async def type(self, parameters: params.TypeParameters, context: Context) -> data.TypeData:
         tab = self._tab(context)
         _, element = tab.find(parameters.selector)
-        if element.tag != "input":
+        if element.tag != "input" or element.type == "checkbox":
             raise ActionError(f"{parameters.selector} is not a text field; pick an input.")
         tab.values[element.selector] = parameters.value
+        state = tab.state(element)
         if parameters.submit:
             tab.go(urljoin(tab.url, "/search?q=" + parameters.value))
-        return data.TypeData(selector=parameters.selector, url=tab.url)
+            state = {}
+        return data.TypeData(
+            selector=parameters.selector, url=tab.url, title=tab.page.title, **state
+        )
 
     async def scroll(
         self, parameters: params.ScrollParameters, context: Context
@@ -276,6 +300,8 @@ class StubProvider(Provider):
             bounds=bounds,
             in_viewport=tab.scroll_y <= bounds.y < tab.scroll_y + tab.size()[1],
             styles={"display": "inline-block", "visibility": "visible", "color": "rgb(0, 0, 0)"},
+            type=element.type,
+            **tab.state(element),
         )
 
     async def capture(

@@ -1,5 +1,8 @@
 """A small website for the chromium provider's tests, served for real on 127.0.0.1.
 
+The widget pages of :mod:`.widgetsite` (how widget libraries build their DOM) are under
+``/w/``.
+
 Every page is static HTML from :data:`PAGES` or a few dynamic routes (a form result, cookies,
 redirects, a response held until the test releases it). Pages that record clicks keep them in
 ``window.hits`` and show them in ``#hits``, so a test can check which element got a click.
@@ -14,6 +17,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+from .widgetsite import content_type, widget_page
+
+WIDGETS_PREFIX = "/w/"
 
 HOLD_MAX_S = 30.0
 """A held response is released after this long even if the test never does."""
@@ -225,6 +232,13 @@ class Site:
             self.held.set()
             self.release.wait(HOLD_MAX_S)
             self._send(request, 200, _page("Held", "<p>held page</p>"))
+        elif parts.path.startswith(WIDGETS_PREFIX):
+            name = parts.path.removeprefix(WIDGETS_PREFIX)
+            page = widget_page(name)
+            if page is None:
+                self._send(request, 404, _page("Not found", "<p>not found</p>"))
+            else:
+                self._send(request, 200, page, {"Content-Type": content_type(name)})
         elif parts.path in PAGES:
             self._send(request, 200, PAGES[parts.path])
         else:
@@ -234,14 +248,14 @@ class Site:
     def _send(
         request: BaseHTTPRequestHandler,
         status: int,
-        body: str,
+        body: str | bytes,
         headers: dict[str, str] | None = None,
     ) -> None:
-        payload = body.encode()
+        payload = body.encode() if isinstance(body, str) else body
+        sent = {"Content-Type": "text/html; charset=utf-8", **(headers or {})}
         request.send_response(status)
-        request.send_header("Content-Type", "text/html; charset=utf-8")
         request.send_header("Content-Length", str(len(payload)))
-        for name, value in (headers or {}).items():
+        for name, value in sent.items():
             request.send_header(name, value)
         request.end_headers()
         request.wfile.write(payload)

@@ -140,9 +140,18 @@ async def test_typing_then_submitting_shows_the_result_in_the_next_snapshot(
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/form"))
     chose = await ok(provider, ctx, "browser.type", selector="select[name=color]", value="Blue")
-    assert chose == {"selector": "select[name=color]", "url": site.url("/form")}
+    assert chose == {
+        "selector": "select[name=color]",
+        "url": site.url("/form"),
+        "title": "Form",
+        "value": "Blue",
+    }
     typed = await ok(provider, ctx, "browser.type", selector="#q", value="hello world", submit=True)
-    assert typed == {"selector": "#q", "url": site.url("/result?q=hello+world&color=b")}
+    assert typed == {
+        "selector": "#q",
+        "url": site.url("/result?q=hello+world&color=b"),
+        "title": "Result",
+    }
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["title"] == "Result"
     assert "You searched for: hello world" in snapshot["text"]
@@ -166,7 +175,12 @@ async def test_clicking_a_button_changes_what_the_next_snapshot_shows(
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/button"))
     clicked = await ok(provider, ctx, "browser.click", text="Click me")
-    assert clicked == {"clicked": "#toggle", "label": "Click me", "url": site.url("/button")}
+    assert clicked == {
+        "clicked": "#toggle",
+        "label": "Click me",
+        "url": site.url("/button"),
+        "title": "Button",
+    }
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["text"] == "Clicked!"
     assert [e["label"] for e in snapshot["elements"]] == ["Clicked!"]
@@ -267,7 +281,9 @@ async def test_a_selector_that_matches_several_elements_is_refused_with_the_coun
         (
             "browser.click",
             {"selector": "#under"},
-            "#under is not clickable (covered or hidden); scroll or take a new snapshot.",
+            "#under is covered by body > div (div), so nothing was clicked. Close or dismiss "
+            "what covers it first (a dialog's close button, a banner's accept button), then try "
+            "again.",
         ),
     ],
 )

@@ -52,6 +52,9 @@ ALLOWED_SCHEMES = frozenset({"http", "https"})
 ERROR_PAGE_SCHEME = "chrome-error"
 FILL_RELOAD_TIMEOUT_S = 10.0
 FAILED_LOAD_PREFIX = "Failed to load resource"
+# Requests a page waits on before it is done changing; media, beacons, websockets and event
+# streams may never finish and do not hold anything back.
+AWAITED_RESOURCES = frozenset({"document", "fetch", "xhr", "script", "stylesheet"})
 AUTOMATIC_FAVICON_PATH = "/favicon.ico"
 
 
@@ -108,6 +111,11 @@ class Tab:
         self._problems: deque[data.ConsoleProblem] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
         self._blocked: str | None = None
         self._closing: set[asyncio.Task[None]] = set()
+        self._loading: dict[Page, set[Request]] = {}
+        self._loaded = asyncio.Event()
+        self._dialogs: list[data.Dialog] = []
+        self.acting = False
+        """True while an action runs: a dialog then is reported in its answer."""
         self.welcome_popups = False
         """True from the start of a click or a type until the next action: a window the page
         opens then is the agent's doing and becomes the current page. Any other window the
@@ -167,6 +175,26 @@ class Tab:
         self._problems.clear()
         return problems
 
+    def take_dialogs(self) -> list[data.Dialog] | None:
+        """The dialogs shown since the action began, or ``None``."""
+        dialogs, self._dialogs = self._dialogs, []
+        return dialogs or None
+
+    def loading(self, page: Page) -> int:
+        """How many of the page's own requests are in flight (see :data:`AWAITED_RESOURCES`)."""
+        return len(self._loading.get(page, ()))
+
+    async def network_quiet(self, page: Page, timeout_s: float) -> bool:
+        """Wait (bounded) until none of the page's requests is in flight."""
+        try:
+            async with asyncio.timeout(timeout_s):
+                while self.loading(page):
+                    self._loaded.clear()
+                    await self._loaded.wait()
+        except TimeoutError:
+            return False
+        return True
+
     def take_blocked(self) -> str | None:
         """The blocked navigation since the last call, as a sentence, or ``None``."""
         blocked, self._blocked = self._blocked, None
@@ -199,6 +227,8 @@ class Tab:
         page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
         page.on("requestfailed", lambda request: self._on_request_failed(page, request))
         page.on("dialog", self._on_dialog)
+        page.on("request", lambda request: self._on_request(page, request))
+        page.on("requestfinished", lambda request: self._on_request_done(page, request))
 
     def _is_current(self, page: Page) -> bool:
         return bool(self._pages) and self._pages[-1] is page
@@ -232,8 +262,24 @@ class Tab:
                 await dialog.accept()
                 return
             await dialog.dismiss()
-        text = f"Dismissed a {dialog.type} dialog: {dialog.message}"
+        message = dialog.message[:CONSOLE_TEXT_MAX]
+        if self.acting:
+            kind = dialog.type if dialog.type in ("alert", "confirm", "prompt") else "alert"
+            self._dialogs.append(data.Dialog(type=kind, message=message, answer="dismissed"))
+            return
+        text = f"Dismissed a {dialog.type} dialog: {message}"
         self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
+
+    def _on_request(self, page: Page, request: Request) -> None:
+        if request.resource_type in AWAITED_RESOURCES:
+            self._loading.setdefault(page, set()).add(request)
+
+    def _on_request_done(self, page: Page, request: Request) -> None:
+        waiting = self._loading.get(page)
+        if waiting is not None and request in waiting:
+            waiting.discard(request)
+            if not waiting:
+                self._loaded.set()
 
     def _on_crash(self, page: Page) -> None:
         self._crashed.add(page)
@@ -242,6 +288,8 @@ class Tab:
         with contextlib.suppress(ValueError):
             self._pages.remove(page)
         self._cdp.pop(page, None)
+        self._loading.pop(page, None)
+        self._loaded.set()
         self._unsized.discard(page)
         self._crashed.discard(page)
 
@@ -262,6 +310,7 @@ class Tab:
             self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}")
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
+        self._on_request_done(page, request)
         failure = request.failure or ""
         if (
             "ERR_UNSAFE_REDIRECT" in failure

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .errors import navigated
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page
+    from playwright.async_api import Frame, JSHandle, Page
+
+    Document = Page | Frame
 
 T = TypeVar("T")
 
@@ -29,11 +31,15 @@ def source() -> str:
     return resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
 
 
-async def run(page: Page, op: str, **arguments: object) -> dict[str, Any]:
-    """Answer ``op`` (see ``snapshot.js``) for the page's current document."""
+async def run(page: Document, op: str, **arguments: object) -> Any:
+    """Answer ``op`` (see ``snapshot.js``) for the page's (or frame's) current document."""
     request = {"op": op, **arguments}
-    result: dict[str, Any] = await _retrying(page, lambda: page.evaluate(source(), request))
-    return result
+    return await _retrying(page, lambda: page.evaluate(source(), request))
+
+
+async def handle(page: Document, op: str, **arguments: object) -> JSHandle:
+    """Answer ``op`` as a handle: for the ops that answer an element."""
+    return await page.evaluate_handle(source(), {"op": op, **arguments})
 
 
 async def title(page: Page) -> str:
@@ -41,7 +47,7 @@ async def title(page: Page) -> str:
     return await _retrying(page, page.title)
 
 
-async def _retrying(page: Page, call: Callable[[], Awaitable[T]]) -> T:
+async def _retrying(page: Document, call: Callable[[], Awaitable[T]]) -> T:
     from playwright.async_api import Error as PlaywrightError
 
     attempt = 1
@@ -55,7 +61,7 @@ async def _retrying(page: Page, call: Callable[[], Awaitable[T]]) -> T:
         await wait_for_document(page)
 
 
-async def wait_for_document(page: Page) -> None:
+async def wait_for_document(page: Document) -> None:
     from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
     with contextlib.suppress(PlaywrightTimeoutError):  # the retry reports what it finds

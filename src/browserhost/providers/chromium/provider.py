@@ -27,10 +27,11 @@ from browserhost.contract import actions as params
 from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
 from browserhost.sdk import ActionError, Provider
 
-from . import pagescript
+from . import pagescript, targets
 from .contexts import CONTEXT_IDLE_S, ContextPool, Key, Tab, allowed_url
 from .errors import BrowserGoneError, playwright_errors
 from .launch import ChromiumConfig, Launcher
+from .targets import Located
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
@@ -46,9 +47,13 @@ class Timeouts:
     open_commit_s: float = 25.0
     """``browser.open``: for the server to answer."""
     open_settle_s: float = 10.0
-    """``browser.open``, then: for the load event; past it ``settled`` is false."""
+    """``browser.open``, then: for the page to load and stop changing; past it ``settled`` is
+    false."""
     input_settle_s: float = 3.0
-    """After a click or a submit: for a page it started to finish loading."""
+    """After a click or a submit: for what it started (a load, requests, rendering) to end."""
+    quiet_s: float = 0.1
+    """How long the document must go unchanged, with none of the page's requests in flight, to
+    count as settled."""
     history_s: float = 10.0
     """``browser.back`` / ``browser.forward``: for the other page to start showing."""
     capture_s: float = 10.0
@@ -57,6 +62,10 @@ class Timeouts:
 
 TEXT_CANDIDATES_MAX = 8
 """How many candidates an ambiguous click by text lists."""
+
+QUIET_GRACE_S = 2.0
+"""How far past its budget a settle wait may run before it is cut off (a page that does not
+answer at all)."""
 
 INSPECT_STYLES = (
     "display",
@@ -137,12 +146,13 @@ class ChromiumProvider(Provider):
                 "check that the site is up, then try again.",
             ):
                 await _goto(page, url, waits.open_commit_s)
-            settled = await _settle(page, waits.open_settle_s)
+            settled = await self._settle(tab, page, waits.open_settle_s)
             return data.OpenData(
                 url=page.url,
-                title=await pagescript.title(page),
-                settled=settled,
+                title=await settled.title(page) or "",
+                settled=settled.done,
                 viewport=tab.viewport(),
+                dialogs=tab.take_dialogs(),
             )
 
     async def snapshot(
@@ -151,20 +161,24 @@ class ChromiumProvider(Provider):
         scope = parameters.selector
         async with self._using(context, "browser.snapshot") as tab:
             page = await tab.page()
+            located = await targets.locate(page, scope) if scope else Located(page.main_frame, "")
             read = await pagescript.run(
-                page,
+                located.frame,
                 "snapshot",
-                scope=scope,
+                scope=located.selector or None,
                 textMax=SNAPSHOT_TEXT_MAX,
                 elementsMax=SNAPSHOT_ELEMENTS_MAX,
             )
-            _check_found(read, scope)
+            targets.check_found(read, scope)
+            await _read_frames(located, read)
             text: str = read["text"]
-            text_total: int = read["textTotalChars"]
+            total: int = read["textTotalChars"]
             elements = [data.Element.model_validate(item) for item in read["elements"]]
             on_page: int = read["interactiveElementsOnPage"]
+            cut = total > len(text)
+            more = on_page > len(elements)
             return data.SnapshotData(
-                url=read["url"],
+                url=page.url if located.frame is page.main_frame else read["url"],
                 title=read["title"],
                 scope=scope or "page",
                 scroll_y=read["scrollY"],
@@ -173,58 +187,84 @@ class ChromiumProvider(Provider):
                 elements=elements,
                 viewport=tab.viewport(),
                 console_problems=tab.drain_problems(),
-                text_truncated=True if text_total > len(text) else None,
-                text_total_chars=text_total if text_total > len(text) else None,
-                elements_truncated=True if on_page > len(elements) else None,
-                interactive_elements_on_page=on_page if on_page > len(elements) else None,
+                text_truncated=True if cut else None,
+                text_total_chars=total if cut else None,
+                text_above_chars=read["textAboveChars"] if cut else None,
+                text_below_chars=max(0, total - read["textAboveChars"] - len(text))
+                if cut
+                else None,
+                elements_truncated=True if more else None,
+                interactive_elements_on_page=on_page if more else None,
+                elements_above=read["elementsAbove"] if more else None,
+                elements_below=read["elementsBelow"] if more else None,
+                notice=_notice(read, elements),
             )
 
     async def click(self, parameters: params.ClickParameters, context: Context) -> data.ClickData:
         async with self._using(context, "browser.click") as tab:
             page = await tab.page()
-            if parameters.selector is not None:
-                target = await _one(page, parameters.selector)
-                selector = parameters.selector
-            else:
-                target = await _by_text(page, parameters.text or "")
-                selector = target["selector"]
-            popup = _NextPopup(page) if target["opensWindow"] else None
+            selector = parameters.selector
+            if selector is None:
+                selector = await _by_text(page, parameters.text or "")
+            aimed = await targets.target(page, selector, "click")
+            popup = _NextPopup(page) if aimed.info["opensWindow"] else None
             try:
-                await self._click(tab, page, selector)
-                shown = await self._shown_after_input(tab, page, popup)
+                await self._press(tab, page, aimed)
+                shown, settled = await self._after_input(tab, page, popup)
             finally:
                 if popup is not None:
                     popup.close()
-            return data.ClickData(clicked=selector, label=target["label"], url=shown.url)
+            return data.ClickData(
+                clicked=selector,
+                label=aimed.info["label"],
+                url=shown.url,
+                title=await settled.title(shown),
+                dialogs=tab.take_dialogs(),
+                **await _state_after(aimed, settled, shown),
+            )
 
     async def type(self, parameters: params.TypeParameters, context: Context) -> data.TypeData:
         selector, value = parameters.selector, parameters.value
         async with self._using(context, "browser.type") as tab:
             page = await tab.page()
-            target = await _one(page, selector)
-            if not target["typable"]:
-                kind = " ".join(filter(None, (target.get("type"), target["tag"])))
+            aimed = await targets.target(page, selector, "type")
+            info = aimed.info
+            if not info["typable"]:
+                if info["tag"] != "input":
+                    raise ActionError(
+                        f"{selector} is not a text field; take a new snapshot and pick an input, "
+                        "a select, a textarea or an editable element."
+                    )
                 raise ActionError(
-                    f"{selector} is a {kind}, not a text field; use browser.click for it."
+                    f"{selector} is a {info['type']} input, not a text field; use browser.click "
+                    "for it."
                 )
-            locator = page.locator(f"css={selector}")
+            if info.get("readonly"):
+                raise ActionError(f"{selector} is read-only; nothing was typed.")
+            element = await aimed.handle()
             with playwright_errors(
                 "browser.type",
                 selector=selector,
                 on_timeout=f"{selector} cannot be typed into (hidden, covered, disabled or "
                 "read-only); take a new snapshot.",
             ):
-                if target["tag"] == "select":
-                    option = _option(selector, target["options"], value)
-                    await locator.select_option(value=option, timeout=self.timeouts.act_s * 1000)
+                if info["tag"] == "select":
+                    option = _option(selector, info["choices"], value)
+                    await element.select_option(value=option, timeout=self.timeouts.act_s * 1000)
                 else:
-                    await locator.fill(value, timeout=self.timeouts.act_s * 1000)
+                    await element.fill(value, timeout=self.timeouts.act_s * 1000)
                 if parameters.submit:
-                    await locator.press("Enter", timeout=self.timeouts.act_s * 1000)
-            shown = page
+                    await element.press("Enter", timeout=self.timeouts.act_s * 1000)
+            shown, settled = page, Settled(done=True)
             if parameters.submit:
-                shown = await self._shown_after_input(tab, page, None)
-            return data.TypeData(selector=selector, url=shown.url)
+                shown, settled = await self._after_input(tab, page, None)
+            return data.TypeData(
+                selector=selector,
+                url=shown.url,
+                title=await settled.title(shown),
+                dialogs=tab.take_dialogs(),
+                **await _state_after(aimed, settled, shown),
+            )
 
     async def scroll(
         self, parameters: params.ScrollParameters, context: Context
@@ -233,8 +273,12 @@ class ChromiumProvider(Provider):
         direction = None if selector is not None else parameters.direction
         async with self._using(context, "browser.scroll") as tab:
             page = await tab.page()
-            moved = await pagescript.run(page, "scroll", selector=selector, direction=direction)
-            _check_found(moved, selector)
+            located = await targets.locate(page, selector) if selector else None
+            where = page.main_frame if located is None else located.frame
+            moved = await pagescript.run(
+                where, "scroll", selector=located and located.selector, direction=direction
+            )
+            targets.check_found(moved, selector)
             scroll_y: int = moved["scrollY"]
             max_scroll_y: int = moved["maxScrollY"]
             return data.ScrollData(
@@ -275,14 +319,16 @@ class ChromiumProvider(Provider):
         selector = parameters.selector
         async with self._using(context, "browser.inspect") as tab:
             page = await tab.page()
-            target = await _one(page, selector, styles=list(INSPECT_STYLES))
+            aimed = await targets.target(page, selector, "inspect", styles=list(INSPECT_STYLES))
+            info = aimed.info
             return data.InspectData(
                 selector=selector,
-                tag=target["tag"],
-                label=target["label"],
-                bounds=data.Bounds.model_validate(target["bounds"]),
-                in_viewport=target["inViewport"],
-                styles=target["styles"],
+                tag=info["tag"],
+                label=info["label"],
+                bounds=data.Bounds.model_validate(info["bounds"]),
+                in_viewport=info["inViewport"],
+                styles=info["styles"],
+                **_fields(data.InspectData, info, exclude=_EXPLICIT_INSPECT),
             )
 
     async def capture(
@@ -314,30 +360,63 @@ class ChromiumProvider(Provider):
             await tab.set_viewport(parameters.viewport)
             return data.ResizeData(viewport=tab.viewport())
 
-    async def _click(self, tab: Tab, page: Page, selector: str) -> None:
+    async def _press(self, tab: Tab, page: Page, aimed: targets.Target) -> None:
+        """Press the mouse where a person would: the point :func:`targets.target` checked is
+        not covered by anything else."""
+        x, y = aimed.point
         try:
-            with playwright_errors(
-                "browser.click",
-                selector=selector,
-                on_timeout=f"{selector} is not clickable (covered or hidden); scroll or take "
-                "a new snapshot.",
-            ):
-                await page.locator(f"css={selector}").click(timeout=self.timeouts.act_s * 1000)
+            with playwright_errors("browser.click"):
+                await page.mouse.click(x, y)
         except BrowserGoneError:
             # A page that closed itself in answer to the click (window.close()) is the click
             # having happened; anything else went away under it.
             if not (page.is_closed() and _connected(tab)):
                 raise
 
-    async def _shown_after_input(self, tab: Tab, page: Page, popup: _NextPopup | None) -> Page:
-        """The page the agent sees after a click or a submit, once it has loaded (bounded):
+    async def _after_input(
+        self, tab: Tab, page: Page, popup: _NextPopup | None
+    ) -> tuple[Page, Settled]:
+        """The page the agent sees after a click or a submit, once it has settled (bounded):
         the window a ``target=_blank`` link opened, else the tab's current page."""
         shown = tab.current() or page
         if popup is not None:
             shown = await popup.wait(self.timeouts.input_settle_s) or shown
+        settled = Settled(done=True)
         if not shown.is_closed():
-            await _settle(shown, self.timeouts.input_settle_s)
-        return shown
+            settled = await self._settle(tab, shown, self.timeouts.input_settle_s)
+        if shown.is_closed():  # it closed itself: the page that opened it shows again
+            shown = tab.current() or shown
+        return shown, settled
+
+    async def _settle(self, tab: Tab, page: Page, budget_s: float) -> Settled:
+        """Wait (within ``budget_s``) for the load event, then for the page to stop changing:
+        none of its requests in flight and no change to the document for ``quiet_s``. A page
+        built by script after its load event is waited for; one that never stops changing is
+        not, past the budget."""
+        from playwright.async_api import Error as PlaywrightError
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + budget_s
+        try:
+            if not await _loaded(page, budget_s):
+                return Settled(done=False)
+            async with asyncio.timeout(budget_s + QUIET_GRACE_S):
+                while (left := deadline - loop.time()) > 0:
+                    await tab.network_quiet(page, left)
+                    left = deadline - loop.time()
+                    read = await pagescript.run(
+                        page,
+                        "quiet",
+                        quietMs=self.timeouts.quiet_s * 1000,
+                        maxMs=max(0.0, left) * 1000,
+                    )
+                    if not read["quiet"]:
+                        return Settled(done=False, read=read)
+                    if not tab.loading(page):
+                        return Settled(done=True, read=read)
+        except (TimeoutError, PlaywrightError):
+            pass  # still changing, or gone: the caller reports what it finds
+        return Settled(done=False)
 
     async def _travel(self, page: Page, delta: int, target: str) -> None:
         """Go ``delta`` steps through history to ``target``; a page that shows up but is still
@@ -403,39 +482,137 @@ def png_size(png: bytes) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def _check_found(answer: dict[str, Any], selector: str | None) -> None:
-    error = answer.get("error")
-    if error == "invalid":
-        raise ActionError(
-            f"{selector} is not a valid CSS selector; copy a selector from the latest snapshot."
+@dataclass(frozen=True)
+class Settled:
+    """How a wait for the page to settle ended, and the page's last read (url, title, and the
+    acted-on element's state) when the wait took one."""
+
+    done: bool
+    read: dict[str, Any] | None = None
+
+    async def title(self, page: Page) -> str | None:
+        """The page's title; ``None`` for a page that closed itself (``window.close()``)."""
+        if page.is_closed():
+            return None
+        if self.read is not None and self.read.get("url") == page.url:
+            return str(self.read["title"])
+        return await pagescript.title(page)
+
+
+def _fields(model: type[data.Data], info: dict[str, Any], *, exclude: set[str]) -> dict[str, Any]:
+    """The page script's wire fields that ``model`` declares, under their Python names."""
+    wanted = {
+        field.alias or name: name
+        for name, field in model.model_fields.items()
+        if name not in exclude
+    }
+    return {wanted[key]: value for key, value in info.items() if key in wanted}
+
+
+_EXPLICIT_INSPECT = {"selector", "tag", "label", "bounds", "in_viewport", "styles"}
+
+
+async def _state_after(aimed: targets.Target, settled: Settled, shown: Page) -> dict[str, Any]:
+    """The acted-on element's state after the action, when it is still there."""
+    from playwright.async_api import Error as PlaywrightError
+
+    read = settled.read
+    frame = aimed.located.frame
+    if read is None or frame is not shown.main_frame:
+        if frame.is_detached():
+            return {}
+        try:
+            read = await pagescript.run(frame, "state")
+        except PlaywrightError:
+            return {}
+    state = read.get("state") if read else None
+    if not state:
+        return {}
+    return _fields(data.ElementState, state, exclude={"options", "focused"})
+
+
+def _notice(read: dict[str, Any], elements: list[data.Element]) -> str | None:
+    if not elements and not read["text"]:
+        return (
+            "The page shows no text and no interactive elements; it may still be loading. Take "
+            "another snapshot in a moment, or a capture to see it."
         )
-    if error == "count":
-        _check_count(int(answer["count"]), selector or "")
+    if read.get("loading"):
+        return "The page is still loading; what it shows may change."
+    return None
 
 
-def _check_count(count: int, selector: str) -> None:
-    if count == 0:
-        raise ActionError(f"No element matches {selector}; take a new snapshot.")
-    if count > 1:
-        raise ActionError(
-            f"{selector} matches {count} elements; take a new snapshot and use a selector that "
-            "matches exactly one."
+async def _read_frames(located: Located, read: dict[str, Any], depth: int = 0) -> None:
+    """Add the elements and text of the iframes shown in a snapshot's frame to ``read``: their
+    selectors step into the frame (``iframe#pay >> #card``), their bounds are in the page."""
+    from playwright.async_api import Error as PlaywrightError
+
+    children = [child for child in located.frame.child_frames if not child.is_detached()]
+    if not children or depth >= targets.FRAME_DEPTH_MAX:
+        return
+    try:
+        hosts = [await child.frame_element() for child in children]
+        boxes = await pagescript.run(
+            located.frame, "frames", elements=hosts, within=located.selector or None
         )
+    except PlaywrightError:
+        return  # the frames went away while being read
+    for child, box in zip(children, boxes, strict=True):
+        room = SNAPSHOT_ELEMENTS_MAX - len(read["elements"])
+        if box is None or room <= 0:
+            continue
+        inner = Located(
+            child,
+            "",
+            located.x + box["x"],
+            located.y + box["y"],
+            located.prefix + box["selector"] + targets.HOP,
+        )
+        try:
+            sub = await pagescript.run(
+                child, "snapshot", scope=None, textMax=SNAPSHOT_TEXT_MAX, elementsMax=room
+            )
+            await _read_frames(inner, sub, depth + 1)
+        except PlaywrightError:
+            continue
+        for element in sub["elements"]:
+            element["selector"] = inner.prefix + element["selector"]
+            element["bounds"]["x"] += round(inner.x - located.x)
+            element["bounds"]["y"] += round(inner.y - located.y)
+            element["inViewport"] = element["inViewport"] and box["inViewport"]
+        read["elements"].extend(sub["elements"])
+        read["interactiveElementsOnPage"] += sub["interactiveElementsOnPage"]
+        if sub["text"] and len(read["text"]) < SNAPSHOT_TEXT_MAX:
+            framed = f"\n\n[frame {box['selector']}]\n{sub['text']}"
+            read["text"] = (read["text"] + framed)[:SNAPSHOT_TEXT_MAX]
+        read["textTotalChars"] += sub["textTotalChars"]
 
 
-async def _one(page: Page, selector: str, *, styles: list[str] | None = None) -> dict[str, Any]:
-    """Facts about the one element ``selector`` matches; refuses none or several."""
-    found = await pagescript.run(page, "describe", selector=selector, styles=styles)
-    _check_found(found, selector)
-    _check_count(int(found["count"]), selector)
-    return found
+async def _by_text(page: Page, text: str) -> str:
+    """The selector of the one element an agent means by ``text``, looking into iframes when
+    the page itself has none."""
+    from playwright.async_api import Error as PlaywrightError
 
-
-async def _by_text(page: Page, text: str) -> dict[str, Any]:
-    """The one element an agent means by ``text``: its selector, label and opensWindow."""
     found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX)
     matches: list[dict[str, Any]] = found["matches"]
     total: int = found["total"]
+    children = [child for child in page.main_frame.child_frames if not child.is_detached()]
+    if total == 0 and children:
+        try:
+            hosts = [await child.frame_element() for child in children]
+            boxes = await pagescript.run(page, "frames", elements=hosts, within=None)
+            for child, box in zip(children, boxes, strict=True):
+                if box is None:
+                    continue
+                inner = await pagescript.run(
+                    child, "findText", text=text, limit=TEXT_CANDIDATES_MAX
+                )
+                for match in inner["matches"]:
+                    match["selector"] = box["selector"] + targets.HOP + match["selector"]
+                matches += inner["matches"]
+                total += inner["total"]
+        except PlaywrightError:
+            pass  # a frame that went away has nothing to click
     if total == 0:
         raise ActionError(
             f'No visible element has the text "{text}"; take a new snapshot and click by selector.'
@@ -447,7 +624,7 @@ async def _by_text(page: Page, text: str) -> dict[str, Any]:
             f'"{text}" matches {total} elements: {listed}{more}. Nothing was clicked; click one '
             "by its selector."
         )
-    return matches[0]
+    return str(matches[0]["selector"])
 
 
 def _option(selector: str, options: list[dict[str, str]], wanted: str) -> str:
@@ -505,7 +682,7 @@ def _connected(tab: Tab) -> bool:
     return browser is not None and browser.is_connected()
 
 
-async def _settle(page: Page, timeout_s: float) -> bool:
+async def _loaded(page: Page, timeout_s: float) -> bool:
     """Wait for the load event; ``False`` when it did not come in time (not an error)."""
     from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 

@@ -1,30 +1,42 @@
 // The page side of browserhost's chromium provider.
 //
-// Evaluated as `page.evaluate(source, request)`: one call answers one question, so a
-// snapshot costs one round trip however large the page. `request.op` picks the question:
+// Evaluated as `frame.evaluate(source, request)` in one frame: one call answers one question,
+// so a snapshot costs one round trip however large the page. `request.op` picks the question:
 //
-//   snapshot  {scope?, textMax, elementsMax} -> url, title, scroll, text, interactive elements
-//   describe  {selector, styles?}            -> how many elements match; the one element's facts
-//   findText  {text, limit}                  -> the elements an agent means by a visible label
-//   scroll    {direction?, selector?}        -> the new scroll position
+//   snapshot  {scope?, textMax, elementsMax}  -> url, title, scroll, text around the viewport,
+//                                                 interactive elements with their state, frames
+//   target    {selector, purpose, styles?}    -> the one element a selector names, checked for
+//                                                 the purpose (click: where to press it)
+//   stashed   {}                              -> that element, as a handle for Playwright
+//   frames    {elements}                      -> selector and content box of iframe elements
+//   findText  {text, limit}                   -> the elements an agent means by a visible label
+//   scroll    {direction?, selector?}         -> the new scroll position
+//   quiet     {quietMs, maxMs}                -> waits until the document stops changing
+//   state     {}                              -> the stashed element's state, the url and title
 //
-// Selectors are matched with document.querySelectorAll (light DOM, CSS only). Every selector
-// this script writes matches exactly one element: it is either an attribute or id that an
-// index of the whole document counts once, or a child-by-child path from such an anchor.
-(request) => {
+// Selectors are CSS, matched in one document or shadow root; ` >> ` steps into the iframe or
+// the open shadow root of the element named before it (`#pay >> #card`, `todo-app >> .add`).
+// Every selector this script writes matches exactly one element: it is an attribute or id
+// that an index of its root counts once, or a child-by-child path from such an anchor. State
+// classes (active, selected, hover, ...) are never used: they move to other elements.
+async (request) => {
   const doc = document;
   const quirks = doc.compatMode === "BackCompat";
+  const STORE = Symbol.for("browserhost");
+  const store = window[STORE] || (window[STORE] = { remembered: new Map(), target: null });
   const ROLES = [
     "button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox",
     "menuitemradio", "option", "switch", "combobox", "textbox", "searchbox", "slider",
-    "spinbutton", "treeitem", "listbox",
+    "spinbutton", "treeitem", "listbox", "gridcell",
   ];
   const INTERACTIVE = [
     "a[href]", "area[href]", "button", "input:not([type=hidden])", "select", "textarea",
     "summary", "[contenteditable]:not([contenteditable=false])", "[onclick]",
     "[tabindex]:not([tabindex='-1'])", ...ROLES.map((role) => `[role=${role}]`),
   ].join(",");
-  const TEST_IDS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
+  const STABLE_ATTRS = [
+    "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "data-id", "data-value",
+  ];
   const INPUT_ROLES = {
     checkbox: "checkbox", radio: "radio", button: "button", submit: "button", reset: "button",
     image: "button", range: "slider", number: "spinbutton", search: "searchbox",
@@ -33,15 +45,27 @@
   const NOT_TYPABLE = new Set([
     "checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color",
   ]);
+  const NO_VALUE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "password"]);
+  // A class that says what state an element is in, not what it is: it moves between elements.
+  const STATE_CLASS = new RegExp(
+    "(^|[-_])(active|selected|hover|hovered|focus|focused|focus-visible|highlight|highlighted|" +
+    "open|opened|current|checked|disabled|enabled|expanded|collapsed|visible|hidden|show|" +
+    "shown|in|out|pressed|loading|loaded|error|invalid|valid|dirty|pristine|touched|" +
+    "untouched|empty|filled|on|off|state|is|has|was|first|last|odd|even)($|[-_])", "i");
   const LABEL_MAX = 100;
+  const VALUE_MAX = 200;
+  const OPTIONS_MAX = 25;
   const ATTR_VALUE_MAX = 80;
+  const CHUNK_MAX = 2000;
+  const HOP = " >> ";
 
   const clean = (value) => (value || "").replace(/\s+/g, " ").trim();
-  const cap = (value) => (value.length > LABEL_MAX ? value.slice(0, LABEL_MAX - 1) + "…" : value);
+  const cap = (value, max = LABEL_MAX) => (value.length > max ? value.slice(0, max - 1) + "…" : value);
   const quote = (value) =>
     '"' + value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\a ")
       .replace(/\r/g, "\\d ") + '"';
   const tagOf = (el) => el.localName;
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 
   // --- what an element is -----------------------------------------------------------------
 
@@ -66,10 +90,15 @@
     return clean(node instanceof HTMLElement ? node.innerText : node.textContent);
   }
 
+  function byId(el, id) {
+    const root = el.getRootNode();
+    return root.getElementById ? root.getElementById(id) : doc.getElementById(id);
+  }
+
   function nameOf(el) {
     const labelledBy = el.getAttribute("aria-labelledby");
     if (labelledBy) {
-      const text = clean(labelledBy.split(/\s+/).map((id) => doc.getElementById(id))
+      const text = clean(labelledBy.split(/\s+/).map((id) => byId(el, id))
         .filter(Boolean).map(textOf).join(" "));
       if (text) return text;
     }
@@ -82,7 +111,7 @@
       }
       if (tag === "input" && el.type === "image") return clean(el.alt);
       for (const label of el.labels || []) {
-        let text = label.innerText || "";
+        let text = label.innerText || label.textContent || "";
         const own = label.contains(el) ? el.innerText || el.value || "" : "";
         if (own) text = text.replace(own, "");
         if (clean(text)) return clean(text);
@@ -131,31 +160,134 @@
     return el.matches(":disabled") || el.getAttribute("aria-disabled") === "true";
   }
 
+  const tristate = (value) => (value === "mixed" ? "mixed" : value === "true");
+
+  // What a person sees of a control's state: its value, checked, selected, expanded, pressed,
+  // and whether it is required, invalid, read-only or focused. Only what applies is set.
+  // A password's value is never read.
+  function state(el) {
+    const out = {};
+    const tag = tagOf(el);
+    const role = roleOf(el);
+    const type = tag === "input" ? el.type : "";
+    if (tag === "input" && (type === "checkbox" || type === "radio")) {
+      out.checked = type === "checkbox" && el.indeterminate ? "mixed" : el.checked;
+    } else if (["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"].includes(role)) {
+      out.checked = tristate(el.getAttribute("aria-checked"));
+    }
+    if (tag === "select") {
+      const chosen = [...el.selectedOptions].map((option) => clean(option.label));
+      out.value = cap(chosen.join(", "), VALUE_MAX);
+      out.options = [...el.options].slice(0, OPTIONS_MAX).map((option) => clean(option.label));
+    } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
+      if (type !== "file") out.value = cap(el.value, VALUE_MAX);
+    } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
+      const value = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
+      if (value !== null) out.value = cap(clean(value), VALUE_MAX);
+    } else if (role === "combobox" || role === "listbox") {
+      out.value = cap(textOf(el), VALUE_MAX);
+    }
+    const selected = el.getAttribute("aria-selected");
+    if (selected !== null) out.selected = selected === "true";
+    const expanded = el.getAttribute("aria-expanded");
+    if (expanded !== null) out.expanded = expanded === "true";
+    else if (tag === "summary" && el.parentElement && tagOf(el.parentElement) === "details") {
+      out.expanded = el.parentElement.open;
+    }
+    const pressed = el.getAttribute("aria-pressed");
+    if (pressed !== null && pressed !== "undefined") out.pressed = tristate(pressed);
+    if (el.required || el.getAttribute("aria-required") === "true") out.required = true;
+    const invalid = el.getAttribute("aria-invalid");
+    if ((invalid !== null && invalid !== "false") || safeMatches(el, ":user-invalid")) {
+      out.invalid = true;
+    }
+    if (el.readOnly || el.getAttribute("aria-readonly") === "true") out.readonly = true;
+    if (deepActive() === el) out.focused = true;
+    if (disabled(el)) out.disabled = true;
+    return out;
+  }
+
+  function safeMatches(el, selector) {
+    try {
+      return el.matches(selector);
+    } catch {
+      return false;
+    }
+  }
+
+  function deepActive() {
+    let active = doc.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+      active = active.shadowRoot.activeElement;
+    }
+    return active;
+  }
+
+  // A native checkbox or radio that libraries hide behind a styled label: what a person sees
+  // and clicks is the label, which toggles the control. Returns that label, else null.
+  function faceOf(el) {
+    if (tagOf(el) !== "input" || (el.type !== "checkbox" && el.type !== "radio")) return null;
+    if (!el.labels || !el.labels.length) return null;
+    const rect = rendered(el);
+    const concealed = !rect || rect.width < 4 || rect.height < 4 ||
+      getComputedStyle(el).opacity === "0" || hiddenUnder(el, rect);
+    if (!concealed) return null;
+    for (const label of el.labels) {
+      const box = rendered(label);
+      if (box && box.width >= 4 && box.height >= 4) return label;
+    }
+    return null;
+  }
+
+  // Under its own label, or under an element drawn over it (a styled box): the control is
+  // not what a click at its centre reaches.
+  function hiddenUnder(el, rect) {
+    if (!inViewport(rect)) return false;
+    const hit = hitAt(el, rect.x + rect.width / 2, rect.y + rect.height / 2);
+    return hit !== null && !reaches(hit, el) && [...el.labels].some((label) => reaches(hit, label));
+  }
+
+  function hitAt(el, x, y) {
+    const root = el.getRootNode();
+    const from = root.elementFromPoint ? root : doc;
+    return from.elementFromPoint(x, y);
+  }
+
+  // Whether `node` is `el` or inside it, through shadow roots.
+  function reaches(node, el) {
+    for (let at = node; at; at = at.parentNode || at.host) {
+      if (at === el) return true;
+    }
+    return false;
+  }
+
   // --- selectors that match exactly one element --------------------------------------------
 
-  // Counts over the whole document, built on first use: how many elements carry each id,
-  // each (tag, attribute value) and each (tag, class). A candidate is used only when its
-  // count is one, so uniqueness costs one pass per attribute, not one query per element.
-  const counts = new Map();
-  function index(name, build) {
-    let table = counts.get(name);
+  // Per root (the document or a shadow root): how many elements carry each id, each
+  // (tag, attribute value) and each (tag, class). A candidate is used only when its count is
+  // one, so uniqueness costs one pass per attribute, not one query per element.
+  const indexes = new Map();
+  function counter(root, name, build) {
+    let tables = indexes.get(root);
+    if (!tables) indexes.set(root, (tables = new Map()));
+    let table = tables.get(name);
     if (!table) {
       table = new Map();
       build((key) => table.set(key, (table.get(key) || 0) + 1));
-      counts.set(name, table);
+      tables.set(name, table);
     }
     return table;
   }
   const fold = (value) => (quirks ? value.toLowerCase() : value);
-  function idCount(id) {
-    const table = index("#", (add) => {
-      for (const el of doc.querySelectorAll("[id]")) if (el.id) add(fold(el.id));
+  function idCount(root, id) {
+    const table = counter(root, "#", (add) => {
+      for (const el of root.querySelectorAll("[id]")) if (el.id) add(fold(el.id));
     });
     return table.get(fold(id)) || 0;
   }
-  function attrCount(attr, key) {
-    const table = index(attr, (add) => {
-      for (const el of doc.querySelectorAll(`[${attr}]`)) {
+  function attrCount(root, attr, key) {
+    const table = counter(root, attr, (add) => {
+      for (const el of root.querySelectorAll(`[${attr}]`)) {
         const value = el.getAttribute(attr);
         add(value);
         add(tagOf(el) + "\u0000" + value);
@@ -166,9 +298,9 @@
     });
     return table.get(key) || 0;
   }
-  function classCount(tag, name) {
-    const table = index(".", (add) => {
-      for (const el of doc.querySelectorAll("[class]")) {
+  function classCount(root, tag, name) {
+    const table = counter(root, ".", (add) => {
+      for (const el of root.querySelectorAll("[class]")) {
         for (const item of el.classList) add(tagOf(el) + "\u0000" + fold(item));
       }
     });
@@ -177,41 +309,44 @@
 
   const readable = (value) => value && value.length <= ATTR_VALUE_MAX && !/[\n\r]/.test(value);
   const simpleIdent = (value) => /^[A-Za-z_][\w-]*$/.test(value);
+  const stableClass = (name) =>
+    name.length <= 40 && simpleIdent(name) && !STATE_CLASS.test(name) && !/\d{3}/.test(name);
 
-  // A short selector that names the element on its own, or "" when none is unique.
-  function ownSelector(el, forAnchor) {
+  // A short selector that names the element on its own in its root, or "".
+  function ownSelector(el, root, forAnchor) {
     const tag = CSS.escape(tagOf(el));
+    const withTag = (attr, value) => `${tag}[${attr}=${quote(value)}]`;
     const id = el.id;
-    if (id && simpleIdent(id) && idCount(id) === 1) return "#" + id;
-    for (const attr of TEST_IDS) {
+    if (id && simpleIdent(id) && idCount(root, id) === 1) return "#" + id;
+    for (const attr of STABLE_ATTRS) {
       const value = el.getAttribute(attr);
-      if (readable(value) && attrCount(attr, value) === 1) return `[${attr}=${quote(value)}]`;
+      if (readable(value) && attrCount(root, attr, value) === 1) return `[${attr}=${quote(value)}]`;
     }
     const name = el.getAttribute("name");
     if (readable(name)) {
-      if (attrCount("name", tagOf(el) + "\u0000" + name) === 1) return `${tag}[name=${quote(name)}]`;
+      if (attrCount(root, "name", tagOf(el) + "\u0000" + name) === 1) return withTag("name", name);
       const value = el.getAttribute("value");
-      if (readable(value) && attrCount("name", `${tagOf(el)}\u0000${name}\u0000${value}`) === 1) {
+      if (readable(value) && attrCount(root, "name", `${tagOf(el)}\u0000${name}\u0000${value}`) === 1) {
         return `${tag}[name=${quote(name)}][value=${quote(value)}]`;
       }
     }
-    const aria = el.getAttribute("aria-label");
-    if (readable(aria) && attrCount("aria-label", tagOf(el) + "\u0000" + aria) === 1) {
-      return `${tag}[aria-label=${quote(aria)}]`;
+    for (const attr of ["aria-label", "aria-controls", "for"]) {
+      const value = el.getAttribute(attr);
+      if (readable(value) && attrCount(root, attr, tagOf(el) + "\u0000" + value) === 1) {
+        return withTag(attr, value);
+      }
     }
-    if (id && readable(id) && idCount(id) === 1) return "#" + CSS.escape(id);
+    if (id && readable(id) && idCount(root, id) === 1) return "#" + CSS.escape(id);
     if (!forAnchor) {
-      const href = tagOf(el) === "a" ? el.getAttribute("href") : null;
-      if (readable(href) && attrCount("href", "a\u0000" + href) === 1) return `a[href=${quote(href)}]`;
-      const placeholder = el.getAttribute("placeholder");
-      if (readable(placeholder) && attrCount("placeholder", `${tagOf(el)}\u0000${placeholder}`) === 1) {
-        return `${tag}[placeholder=${quote(placeholder)}]`;
+      for (const attr of ["href", "placeholder", "title", "alt"]) {
+        const value = el.getAttribute(attr);
+        if (readable(value) && attrCount(root, attr, tagOf(el) + "\u0000" + value) === 1) {
+          return withTag(attr, value);
+        }
       }
     }
     for (const item of el.classList) {
-      if (item.length <= 40 && simpleIdent(item) && classCount(tagOf(el), item) === 1) {
-        return `${tag}.${item}`;
-      }
+      if (stableClass(item) && classCount(root, tagOf(el), item) === 1) return `${tag}.${item}`;
     }
     return "";
   }
@@ -220,7 +355,7 @@
   // way exactly one child of the parent, so a chain of steps from a unique anchor is unique.
   const positions = new Map();
   function step(el) {
-    const parent = el.parentElement;
+    const parent = el.parentElement || el.parentNode;
     const tag = CSS.escape(tagOf(el));
     if (!parent) return tag;
     let table = positions.get(parent);
@@ -239,55 +374,165 @@
   }
 
   function selectorFor(el) {
-    const own = ownSelector(el, false);
+    const root = el.getRootNode();
+    const inner = selectorIn(el, root);
+    return root instanceof ShadowRoot ? selectorFor(root.host) + HOP + inner : inner;
+  }
+
+  function selectorIn(el, root) {
+    const own = ownSelector(el, root, false);
     if (own) return own;
     const path = [step(el)];
     for (let node = el.parentElement; node; node = node.parentElement) {
       if (node === doc.body) return ["body", ...path].join(" > ");
       if (node === doc.documentElement) return [":root", ...path].join(" > ");
-      const anchor = ownSelector(node, true);
+      const anchor = ownSelector(node, root, true);
       if (anchor) return [anchor, ...path].join(" > ");
       path.unshift(step(node));
     }
-    return path.join(" > ");
+    // The top of a shadow tree: a path from there is checked, since it has no unique anchor.
+    const chain = path.join(" > ");
+    return root.querySelectorAll(chain).length === 1 ? chain : "";
+  }
+
+  // `a >> b`: the parts of a selector, split at hops outside quotes and brackets.
+  function hops(selector) {
+    const parts = [];
+    let depth = 0;
+    let quoteChar = "";
+    let start = 0;
+    for (let i = 0; i < selector.length; i++) {
+      const ch = selector[i];
+      if (quoteChar) {
+        if (ch === "\\") i++;
+        else if (ch === quoteChar) quoteChar = "";
+      } else if (ch === '"' || ch === "'") quoteChar = ch;
+      else if (ch === "[" || ch === "(") depth++;
+      else if (ch === "]" || ch === ")") depth--;
+      else if (depth === 0 && selector.startsWith(HOP, i)) {
+        parts.push(selector.slice(start, i).trim());
+        start = i + HOP.length;
+        i += HOP.length - 1;
+      }
+    }
+    parts.push(selector.slice(start).trim());
+    return parts;
+  }
+
+  // The elements a selector names in this frame: {list}, {error}, or {enterFrame} when it
+  // steps into an iframe, which the provider follows in that frame.
+  function resolve(selector) {
+    const parts = hops(selector);
+    let root = doc;
+    for (let i = 0; i < parts.length; i++) {
+      let list;
+      try {
+        list = root.querySelectorAll(parts[i]);
+      } catch {
+        return { error: "invalid" };
+      }
+      if (i === parts.length - 1) return { list };
+      if (list.length !== 1) return { list, partial: parts.slice(0, i + 1).join(HOP) };
+      const host = list[0];
+      if (host.contentDocument !== undefined && (tagOf(host) === "iframe" || tagOf(host) === "frame")) {
+        const box = contentBox(host);
+        store.target = host;
+        return {
+          enterFrame: parts.slice(0, i + 1).join(HOP),
+          rest: parts.slice(i + 1).join(HOP),
+          x: box.x, y: box.y,
+        };
+      }
+      if (!host.shadowRoot) return { error: "nohost", partial: parts.slice(0, i + 1).join(HOP) };
+      root = host.shadowRoot;
+    }
+    return { list: [] };
+  }
+
+  function contentBox(el) {
+    const rect = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
+    return {
+      x: rect.x + px("border-left-width") + px("padding-left"),
+      y: rect.y + px("border-top-width") + px("padding-top"),
+    };
   }
 
   // --- reading the page ---------------------------------------------------------------------
 
-  function interactive(root) {
-    const found = new Set(root.querySelectorAll(INTERACTIVE));
-    if (root.matches && root.matches(INTERACTIVE)) found.add(root);
-    // Handlers assigned as properties are visible; addEventListener ones are not.
-    let extra = false;
-    for (const el of root.getElementsByTagName("*")) {
-      if (el.onclick && !found.has(el)) {
-        found.add(el);
-        extra = true;
-      }
-    }
-    const list = [...found];
-    if (extra) {
-      list.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    }
-    const shown = [];
-    for (const el of list) {
-      const rect = rendered(el);
-      if (rect) shown.push({ el, rect });
-    }
-    return shown;
+  // Elements styled as clickable: the outermost of a run of `cursor: pointer` (the cursor is
+  // inherited, so the children of a clickable card all have it too).
+  function pointerRoot(el) {
+    if (el.children.length > 50) return false;
+    const style = getComputedStyle(el);
+    if (style.cursor !== "pointer") return false;
+    const parent = el.parentElement || (el.parentNode && el.parentNode.host);
+    return !parent || getComputedStyle(parent).cursor !== "pointer";
   }
 
-  function element({ el, rect }) {
+  function interactive(top) {
+    const found = new Set();
+    const loose = [];
+    if (top.matches && top.matches(INTERACTIVE)) found.add(top);
+    // The top and every open shadow root under it, found as the loop goes.
+    const roots = [top];
+    for (let i = 0; i < roots.length; i++) {
+      for (const el of roots[i].querySelectorAll(INTERACTIVE)) found.add(el);
+      // Handlers assigned as properties are visible; addEventListener ones show as a pointer.
+      for (const el of roots[i].querySelectorAll("*")) {
+        if (el.shadowRoot) roots.push(el.shadowRoot);
+        if (!found.has(el) && (el.onclick || pointerRoot(el))) loose.push(el);
+      }
+    }
+    const faces = new Map();
+    const shown = [];
+    for (const el of found) {
+      const face = faceOf(el);
+      if (face) faces.set(face, el);
+      const rect = face ? rendered(face) : rendered(el);
+      if (rect) shown.push({ el, rect, face });
+    }
+    for (const el of loose) {
+      if (faces.has(el) || (tagOf(el) === "label" && el.control && found.has(el.control))) continue;
+      // A clickable-looking wrapper of real controls is not a target of its own.
+      if (el.querySelector(INTERACTIVE)) continue;
+      const rect = rendered(el);
+      if (rect) shown.push({ el, rect, face: null });
+    }
+    const nested = new Set(shown.map((item) => item.el));
+    const kept = shown.filter(({ el }) => {
+      const role = el.getAttribute("role");
+      if (role !== "presentation" && role !== "none") return true;
+      for (let up = el.parentElement; up; up = up.parentElement) if (nested.has(up)) return false;
+      return true;
+    });
+    kept.sort((a, b) => (order(a.el, b.el)));
+    return kept;
+  }
+
+  function order(a, b) {
+    if (a === b) return 0;
+    const relation = a.compareDocumentPosition(b);
+    if (relation & Node.DOCUMENT_POSITION_FOLLOWING) return -1;
+    if (relation & Node.DOCUMENT_POSITION_PRECEDING) return 1;
+    // Different trees (a shadow root): order their hosts.
+    const hostOf = (el) => (el.getRootNode().host || el);
+    const [ha, hb] = [hostOf(a), hostOf(b)];
+    return ha === a && hb === b ? 0 : order(ha, hb);
+  }
+
+  function element({ el, rect, face }) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
     out.inViewport = inViewport(rect);
     const type = typeOf(el);
     if (type) out.type = type;
     const role = roleOf(el);
     if (role && role !== out.tag) out.role = role;
-    const label = cap(nameOf(el));
+    const label = cap(nameOf(el) || (face ? textOf(face) : ""));
     if (label) out.label = label;
     else out.missingAccessibleName = true;
-    if (disabled(el)) out.disabled = true;
+    Object.assign(out, state(el));
     return out;
   }
 
@@ -318,95 +563,268 @@
     };
   }
 
-  function query(selector) {
-    try {
-      return { list: doc.querySelectorAll(selector) };
-    } catch {
-      return { error: "invalid" };
+  const tidy = (raw) => (raw || "").replace(/[ \t\u00a0]+/g, " ").replace(/ *\n */g, "\n")
+    .replace(/\n{3,}/g, "\n\n").trim();
+
+  // The text in pieces small enough to place on the page: each piece knows where it is drawn,
+  // so the text an agent reads can follow the viewport.
+  function chunks(el, out) {
+    const text = tidy(el.innerText);
+    if (!text) return out;
+    if (text.length <= CHUNK_MAX || !el.children.length) {
+      const rect = el.getBoundingClientRect();
+      out.push({ text, top: rect.top, bottom: rect.bottom });
+      return out;
+    }
+    for (const node of el.childNodes) {
+      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out);
+      else if (node.nodeType === Node.TEXT_NODE && clean(node.data)) {
+        const range = doc.createRange();
+        range.selectNodeContents(node);
+        const rect = range.getBoundingClientRect();
+        if (rect.width || rect.height) out.push({ text: clean(node.data), top: rect.top, bottom: rect.bottom });
+      }
+    }
+    return out;
+  }
+
+  // The text to show: all of it when it fits, else textMax characters starting at the top of
+  // the viewport (or ending at the bottom of the page), and how much is left above and below.
+  function readText(root, textMax) {
+    const all = tidy(root instanceof HTMLElement ? root.innerText : root.textContent);
+    if (all.length <= textMax || !(root instanceof HTMLElement)) {
+      return { text: all.slice(0, textMax), total: all.length, above: 0 };
+    }
+    const pieces = chunks(root, []);
+    const total = pieces.reduce((sum, piece) => sum + piece.text.length + 1, -1);
+    let first = pieces.findIndex((piece) => piece.bottom > 0);
+    if (first < 0) first = pieces.length - 1;
+    let last = first;
+    let size = pieces[first].text.length;
+    while (last + 1 < pieces.length && size + 1 + pieces[last + 1].text.length <= textMax) {
+      size += 1 + pieces[++last].text.length;
+    }
+    while (first > 0 && size + 1 + pieces[first - 1].text.length <= textMax) {
+      size += 1 + pieces[--first].text.length;
+    }
+    const above = pieces.slice(0, first).reduce((sum, piece) => sum + piece.text.length + 1, 0);
+    const text = pieces.slice(first, last + 1).map((piece) => piece.text).join("\n");
+    return { text: text.slice(0, textMax), total, above };
+  }
+
+  function frameBoxes({ elements, within }) {
+    const found = within ? resolve(within) : null;
+    const scope = found && found.list && found.list.length === 1 ? found.list[0] : null;
+    return elements.map((el) => {
+      if (within && !(scope && reaches(el, scope))) return null;
+      const rect = el && rendered(el);
+      if (!rect) return null;
+      const box = contentBox(el);
+      return { selector: selectorFor(el), x: box.x, y: box.y, inViewport: inViewport(rect) };
+    });
+  }
+
+  function remember(items, whole) {
+    if (whole) store.remembered = new Map();
+    for (const item of items) {
+      store.remembered.set(item.out.selector, { ref: new WeakRef(item.el), label: item.out.label || "" });
     }
   }
 
   function snapshot({ scope, textMax, elementsMax }) {
     let root = doc.body || doc.documentElement;
     if (scope) {
-      const found = query(scope);
-      if (found.error) return found;
+      const found = resolve(scope);
+      if (found.error || found.enterFrame) return found;
       if (found.list.length !== 1) return { error: "count", count: found.list.length };
       root = found.list[0];
     }
-    const raw = root instanceof HTMLElement ? root.innerText : root.textContent;
-    const text = (raw || "").replace(/[ \t\u00a0]+/g, " ").replace(/ *\n */g, "\n")
-      .replace(/\n{3,}/g, "\n\n").trim();
+    const read = readText(root, textMax);
     const shown = interactive(root);
     let kept = shown;
     if (shown.length > elementsMax) {
-      // Keep what the agent can see first, then the rest in reading order.
-      const visible = shown.filter((item) => inViewport(item.rect));
-      const chosen = new Set(visible.slice(0, elementsMax));
-      for (const item of shown) {
-        if (chosen.size >= elementsMax) break;
-        chosen.add(item);
-      }
+      // What the agent can see, then the nearest above and below it, in reading order.
+      const distance = ({ rect }) =>
+        inViewport(rect) ? 0 : rect.bottom <= 0 ? -rect.bottom : Math.max(0, rect.top - innerHeight);
+      const chosen = new Set([...shown].sort((a, b) => distance(a) - distance(b)).slice(0, elementsMax));
       kept = shown.filter((item) => chosen.has(item));
     }
+    const keptSet = new Set(kept);
+    const left = shown.filter((item) => !keptSet.has(item));
+    const elements = kept.map((item) => ({ el: item.el, out: element(item) }));
+    remember(elements, !scope);
     return {
       url: location.href,
       title: doc.title,
       ...position(scroller()),
-      text: text.slice(0, textMax),
-      textTotalChars: text.length,
-      elements: kept.map(element),
+      text: read.text,
+      textTotalChars: read.total,
+      textAboveChars: read.above,
+      elements: elements.map((item) => item.out),
       interactiveElementsOnPage: shown.length,
+      elementsAbove: left.filter((item) => item.rect.bottom <= 0).length,
+      elementsBelow: left.filter((item) => item.rect.bottom > 0).length,
+      loading: doc.readyState !== "complete",
     };
   }
 
-  function describe({ selector, styles }) {
-    const found = query(selector);
-    if (found.error) return found;
+  // An element from an earlier snapshot that the selector no longer names: acting on what the
+  // selector names now would act on something else.
+  function changed(selector, el) {
+    const seen = store.remembered.get(selector);
+    if (!seen) return false;
+    const before = seen.ref.deref();
+    if (before === el) return false;
+    if (before && before.isConnected) return true;
+    return clean(nameOf(el)) !== clean(seen.label).replace(/…$/, "") &&
+      !clean(nameOf(el)).startsWith(clean(seen.label).replace(/…$/, ""));
+  }
+
+  function describeCover(el) {
+    const out = { selector: selectorFor(el), tag: tagOf(el) };
+    const label = cap(nameOf(el), 60);
+    if (label) out.label = label;
+    return out;
+  }
+
+  // Where a click on `el` lands, after bringing it into view and letting it stop moving; or
+  // what covers it. A transient cover (a closing menu, a fading overlay) is waited out briefly.
+  async function aim(el, face) {
+    const target = face || el;
+    let rect = rendered(target);
+    if (!rect) return { hidden: true };
+    const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
+    if (!fits) {
+      target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      await frame();
+    }
+    let hit = null;
+    for (let tries = 0; tries < 20; tries++) {
+      rect = target.getBoundingClientRect();
+      await frame();
+      const again = target.getBoundingClientRect();
+      if (again.x !== rect.x || again.y !== rect.y) continue;
+      const x = Math.min(Math.max(rect.x + rect.width / 2, 1), innerWidth - 1);
+      const y = Math.min(Math.max(rect.y + rect.height / 2, 1), innerHeight - 1);
+      hit = hitAt(target, x, y);
+      if (hit && (reaches(hit, target) || reaches(hit, el))) return { x, y };
+      if (tries >= 4) break;
+    }
+    if (!hit || hit === doc.documentElement || hit === doc.body) return { outside: true };
+    return { coveredBy: describeCover(coverOf(hit)) };
+  }
+
+  // The element to name as a cover: the outermost ancestor that is fixed or absolute (an
+  // overlay, a dialog, a banner), else the element hit.
+  function coverOf(hit) {
+    let best = hit;
+    for (let up = hit; up && up !== doc.body; up = up.parentElement) {
+      const position = getComputedStyle(up).position;
+      if (position === "fixed" || position === "absolute" || position === "sticky") best = up;
+    }
+    return best;
+  }
+
+  async function target({ selector, purpose, styles }) {
+    const found = resolve(selector);
+    if (found.error || found.enterFrame) return found;
+    if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
     if (found.list.length !== 1) return { count: found.list.length };
     const el = found.list[0];
-    const rect = el.getBoundingClientRect();
+    store.target = el;
+    const face = faceOf(el);
+    const rect = (face || el).getBoundingClientRect();
     const out = {
-      count: 1, tag: tagOf(el), label: cap(nameOf(el)), bounds: bounds(rect),
+      count: 1, tag: tagOf(el), label: cap(nameOf(el) || (face ? textOf(face) : "")),
+      bounds: bounds(rect),
       inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
-      typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)),
+      typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
+        (["input", "textarea", "select"].includes(tagOf(el)) || el.isContentEditable),
       opensWindow: opensWindow(el),
+      ...state(el),
     };
+    const role = roleOf(el);
+    if (role && role !== out.tag) out.role = role;
     if (typeOf(el)) out.type = typeOf(el);
     if (tagOf(el) === "select") {
-      out.options = [...el.options].map((option) => ({ value: option.value, label: clean(option.label) }));
+      out.choices = [...el.options].map((option) => ({ value: option.value, label: clean(option.label) }));
     }
+    if (purpose !== "inspect" && changed(selector, el)) out.changed = true;
     if (styles) {
       const computed = getComputedStyle(el);
       out.styles = Object.fromEntries(styles.map((name) => [name, computed.getPropertyValue(name)]));
     }
+    if (purpose === "click" || purpose === "type") {
+      if (!out.changed && !out.disabled) Object.assign(out, { aim: await aim(el, face) });
+    }
     return out;
+  }
+
+  function stateNow() {
+    const el = store.target;
+    const out = { url: location.href, title: doc.title };
+    if (el && el.isConnected) out.state = state(el);
+    return out;
+  }
+
+  // Resolves once the document has not changed for quietMs (and no resource finished loading
+  // in that time), or after maxMs. A page with nothing on it yet counts as still changing.
+  function quiet({ quietMs, maxMs }) {
+    return new Promise((resolve) => {
+      const start = performance.now();
+      let last = start;
+      const seen = () => { last = performance.now(); };
+      const observer = new MutationObserver(seen);
+      observer.observe(doc, { subtree: true, childList: true, characterData: true });
+      const resources = new PerformanceObserver(seen);
+      resources.observe({ type: "resource" });
+      const empty = () => !doc.body ||
+        (!clean(doc.body.innerText) && !doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`));
+      const check = () => {
+        const now = performance.now();
+        const calm = now - last >= quietMs && !empty();
+        if (calm || now - start >= maxMs) {
+          observer.disconnect();
+          resources.disconnect();
+          resolve({ quiet: calm, ...stateNow() });
+        } else {
+          setTimeout(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
+        }
+      };
+      setTimeout(check, quietMs);
+    });
   }
 
   function findText({ text, limit }) {
     const wanted = clean(text);
     const lower = wanted.toLowerCase();
-    const items = interactive(doc.body || doc.documentElement).map(({ el }) => {
-      const name = nameOf(el);
-      return { el, name, text: textOf(el), lowerName: name.toLowerCase() };
+    const items = interactive(doc.body || doc.documentElement).map(({ el, face }) => {
+      const name = clean(nameOf(el) || (face ? textOf(face) : ""));
+      const own = clean(textOf(el));
+      return { el, name, text: own, lowerName: name.toLowerCase(), lowerText: own.toLowerCase() };
     });
+    // Exact before contained; and an element that merely holds several candidates (a menu,
+    // a list) is never the target when something inside it matches.
     const rules = [
       ["exact", (item) => item.name === wanted || item.text === wanted],
-      ["exact", (item) => item.lowerName === lower || item.text.toLowerCase() === lower],
+      ["exact", (item) => item.lowerName === lower || item.lowerText === lower],
       ["partial", (item) => item.lowerName.includes(lower)],
     ];
     let how = "";
     let matches = [];
     for (const [name, rule] of rules) {
       matches = items.filter(rule).map((item) => item.el);
+      if (name === "partial") {
+        matches = matches.filter((el) => !items.some((other) => other.el !== el && el.contains(other.el)));
+      }
       if (matches.length) {
         how = name;
         break;
       }
     }
     if (!matches.length) {
-      // Elements made clickable with addEventListener are invisible to the query above; the
-      // innermost element whose visible text is exactly the label stands in for them.
+      // Elements made clickable with addEventListener and no pointer cursor are invisible to
+      // the query above; the innermost element whose visible text is exactly the label stands in.
       const walker = doc.createTreeWalker(doc.body || doc.documentElement, NodeFilter.SHOW_TEXT);
       const seen = new Set();
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -432,8 +850,8 @@
   function scroll({ direction, selector }) {
     const box = scroller();
     if (selector) {
-      const found = query(selector);
-      if (found.error) return found;
+      const found = resolve(selector);
+      if (found.error || found.enterFrame) return found;
       if (found.list.length !== 1) return { error: "count", count: found.list.length };
       found.list[0].scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
     } else {
@@ -450,9 +868,14 @@
 
   switch (request.op) {
     case "snapshot": return snapshot(request);
-    case "describe": return describe(request);
+    case "target": return target(request);
+    case "stashed": return store.target;
+    case "hop": { const found = resolve(request.selector); return found.enterFrame ? found : {}; }
+    case "frames": return frameBoxes(request);
     case "findText": return findText(request);
     case "scroll": return scroll(request);
+    case "quiet": return quiet(request);
+    case "state": return stateNow();
     default: throw new Error("unknown op " + request.op);
   }
 }

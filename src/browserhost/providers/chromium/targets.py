@@ -1,0 +1,165 @@
+"""The element an agent names, found and checked before anything is done to it.
+
+A selector names one element of the page, of an open shadow root (``host >> inner``) or of an
+iframe (``iframe#pay >> #card``, same-origin or not). :func:`locate` follows the iframe steps
+in Python, one frame at a time, because a cross-origin frame's document is out of reach of the
+page's script; shadow steps are followed by ``snapshot.js`` itself.
+
+:func:`target` then asks the element's frame whether the action can be done as a person would:
+the selector names exactly one element, the same one the latest snapshot listed, enabled,
+visible and, for a click, not covered by something else at the point that would be clicked.
+Every "no" is an :class:`~browserhost.sdk.ActionError` that says what is in the way, raised
+before any input reaches the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from browserhost.sdk import ActionError
+
+from . import pagescript
+
+if TYPE_CHECKING:
+    from playwright.async_api import ElementHandle, Frame, Page
+
+HOP = " >> "
+FRAME_DEPTH_MAX = 4
+"""How many iframes deep a selector may reach."""
+
+Purpose = Literal["click", "type", "inspect"]
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where the rest of a selector is matched: a frame, and that frame's offset in the page."""
+
+    frame: Frame
+    selector: str
+    x: float = 0.0
+    y: float = 0.0
+    prefix: str = ""
+    """The iframe steps taken to reach ``frame`` (``iframe#pay >> ``), to name its elements."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One element, checked for an action: its facts (``info``) and, for a click, the point in
+    page coordinates where a person would press it."""
+
+    located: Located
+    info: dict[str, Any]
+
+    @property
+    def point(self) -> tuple[float, float]:
+        aim = self.info["aim"]
+        return self.located.x + float(aim["x"]), self.located.y + float(aim["y"])
+
+    async def handle(self) -> ElementHandle:
+        """The element itself, for Playwright's own input (fill, select)."""
+        handle = await pagescript.handle(self.located.frame, "stashed")
+        element = handle.as_element()
+        if element is None:
+            raise ActionError("The element went away; take a new snapshot.")
+        return element
+
+
+async def locate(page: Page, selector: str) -> Located:
+    """The frame that holds the element ``selector`` ends on; refuses a step that does not
+    name exactly one iframe."""
+    located = Located(page.main_frame, selector)
+    if HOP not in selector:
+        return located
+    for _ in range(FRAME_DEPTH_MAX):
+        step = await pagescript.run(located.frame, "hop", selector=located.selector)
+        if not step.get("enterFrame"):
+            return located
+        host = (await pagescript.handle(located.frame, "stashed")).as_element()
+        child = None if host is None else await host.content_frame()
+        if child is None:
+            raise ActionError(
+                f"{step['enterFrame']} has no document to look into; take a new snapshot."
+            )
+        located = Located(
+            child,
+            step["rest"],
+            located.x + float(step["x"]),
+            located.y + float(step["y"]),
+            located.prefix + step["enterFrame"] + HOP,
+        )
+    raise ActionError(f"{selector} goes more than {FRAME_DEPTH_MAX} frames deep.")
+
+
+async def target(
+    page: Page, selector: str, purpose: Purpose, *, styles: list[str] | None = None
+) -> Target:
+    """The one element ``selector`` names, checked for ``purpose``; refuses with what to do."""
+    located = await locate(page, selector)
+    info = await pagescript.run(
+        located.frame, "target", selector=located.selector, purpose=purpose, styles=styles
+    )
+    check_found(info, selector)
+    check_count(int(info["count"]), selector)
+    if info.get("changed"):
+        raise ActionError(
+            f"{selector} no longer names the element your latest snapshot listed (the page "
+            "changed); take a new snapshot."
+        )
+    if purpose != "inspect":
+        _check_usable(selector, info, purpose)
+    return Target(located, info)
+
+
+def check_found(answer: dict[str, Any], selector: str | None) -> None:
+    """Refuse the page script's ``error`` answers: a broken selector, a wrong count."""
+    error = answer.get("error")
+    if error == "invalid":
+        raise ActionError(
+            f"{selector} is not a valid CSS selector; copy a selector from the latest snapshot."
+        )
+    if error == "nohost":
+        raise ActionError(
+            f"{answer['partial']} is neither an iframe nor an element with an open shadow root, "
+            f"so {selector} cannot step into it; copy a selector from the latest snapshot."
+        )
+    if error == "count":
+        check_count(int(answer["count"]), answer.get("selector") or selector or "")
+
+
+def check_count(count: int, selector: str) -> None:
+    if count == 0:
+        raise ActionError(f"No element matches {selector}; take a new snapshot.")
+    if count > 1:
+        raise ActionError(
+            f"{selector} matches {count} elements; take a new snapshot and use a selector that "
+            "matches exactly one."
+        )
+
+
+def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None:
+    verb = "clicked" if purpose == "click" else "typed"
+    if info.get("disabled"):
+        raise ActionError(
+            f"{selector} is disabled, so nothing was {verb}; do what enables it first (fill "
+            "the required fields, pick an option), then take a new snapshot."
+        )
+    aim: dict[str, Any] = info.get("aim") or {}
+    if aim.get("hidden"):
+        raise ActionError(
+            f"{selector} is not visible (hidden, or inside a closed menu, tab or dialog), so "
+            f"nothing was {verb}; open what contains it, or take a new snapshot."
+        )
+    if aim.get("outside"):
+        raise ActionError(
+            f"{selector} is outside the visible part of its container, so nothing was {verb}; "
+            "scroll to it with browser.scroll, or take a new snapshot."
+        )
+    cover = aim.get("coveredBy")
+    if cover is not None:
+        label = f' "{cover["label"]}"' if cover.get("label") else ""
+        raise ActionError(
+            f"{selector} is covered by {cover['selector']} ({cover['tag']}{label}), so nothing "
+            f"was {verb}. Close or dismiss what covers it first (a dialog's close button, a "
+            "banner's accept button), then try again."
+        )
