@@ -227,7 +227,11 @@ def test_typing_then_submitting_shows_the_result_in_the_next_snapshot(
 ) -> None:
     ok(http, session, "browser.open", url=site.url("/form"))
     typed = ok(http, session, "browser.type", selector="#q", value="hello world", submit=True)
-    assert typed == {"selector": "#q", "url": site.url("/result?q=hello+world&color=r")}
+    assert typed == {
+        "selector": "#q",
+        "url": site.url("/result?q=hello+world&color=r"),
+        "title": "Result",
+    }
     snapshot = ok(http, session, "browser.snapshot")
     assert snapshot["title"] == "Result"
     assert "You searched for: hello world" in snapshot["text"]

@@ -175,7 +175,12 @@ def test_json_prints_the_raw_answer(selected: Shell, args: tuple[str, ...], keys
 def test_json_navigation_and_typing(selected: Shell) -> None:
     selected.ok("open", "https://site.test/form")
     typed = selected.answer("type", "--selector", "#q", "--value", "x")
-    assert typed["data"] == {"selector": "#q", "url": "https://site.test/form"}
+    assert typed["data"] == {
+        "selector": "#q",
+        "url": "https://site.test/form",
+        "title": "Search",
+        "value": "x",
+    }
     selected.ok("open", "https://site.test/about")
     assert selected.answer("back")["data"]["title"] == "Search"
     assert selected.answer("forward")["data"] == {

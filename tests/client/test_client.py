@@ -77,9 +77,11 @@ async def test_every_action_answers_its_typed_model(host: Host, tmp_path: Path) 
     assert isinstance(opened, data.OpenData)
     assert opened.viewport == data.Viewport(mode="tablet", width=820, height=1180)
     assert isinstance(snapshot, data.SnapshotData)
-    assert [element.selector for element in snapshot.elements][-2:] == ["#q", "#go"]
+    assert [element.selector for element in snapshot.elements][-3:] == ["#q", "#exact", "#go"]
     assert snapshot.elements[-2].bounds.height == 32
-    assert typed == data.TypeData(selector="#q", url="https://site.test/form")
+    assert typed == data.TypeData(
+        selector="#q", url="https://site.test/form", title="Search", value="cats"
+    )
     assert clicked.url == "https://site.test/search?q=cats"
     assert isinstance(back, data.NavigationData)
     assert (back.title, forward.title) == ("Search", "Results")

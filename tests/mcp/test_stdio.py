@@ -54,7 +54,12 @@ async def test_open_snapshot_click_capture_with_the_stub(
     assert '2. #about a "About"' in text
     assert snapshot.structured_content is not None
     assert snapshot.structured_content["elements"][1]["selector"] == "#about"
-    assert clicked == {"clicked": "#about", "label": "About", "url": f"{site}/about"}
+    assert clicked == {
+        "clicked": "#about",
+        "label": "About",
+        "url": f"{site}/about",
+        "title": "About the stub",
+    }
     assert after["title"] == "About the stub"
 
     assert not captured.is_error

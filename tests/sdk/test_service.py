@@ -67,7 +67,12 @@ async def test_host_drives_a_provider_service_in_another_process(
     finally:
         await host.aclose()
     assert opened.data["title"] == "Stub home"
-    assert clicked.data == {"clicked": "#about", "label": "About", "url": "http://site.test/about"}
+    assert clicked.data == {
+        "clicked": "#about",
+        "label": "About",
+        "url": "http://site.test/about",
+        "title": "About the stub",
+    }
     assert back.data == {"url": "http://site.test/", "title": "Stub home"}
 
 

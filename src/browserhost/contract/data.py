@@ -95,6 +95,11 @@ class Element(ElementState):
     role: str | None = None
     label: str | None = None
     missing_accessible_name: bool | None = None
+    covered: bool | None = Field(
+        None,
+        description="Something else (a dialog, an overlay) is drawn over its centre: a "
+        "click would be refused until that is closed.",
+    )
 
 
 def element_kind(element: Mapping[str, Any]) -> str:
@@ -122,7 +127,7 @@ def element_notes(element: Mapping[str, Any]) -> list[str]:
         if name in element:
             value = element[name]
             notes.append(f"{name}=mixed" if value == "mixed" else yes if value else no)
-    notes += [flag for flag in _FLAGS if element.get(flag) is True]
+    notes += [flag for flag in (*_FLAGS, "covered") if element.get(flag) is True]
     if element.get("inViewport") is False:
         notes.append("off-screen")
     return notes

@@ -460,15 +460,27 @@ async def test_a_missing_resource_the_page_asks_for_is_a_console_problem(
     ]
 
 
-async def test_dialogs_are_dismissed_and_the_next_snapshot_says_so(
+async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/confirm"))
-    await ok(provider, ctx, "browser.click", text="Delete")
+    clicked = await ok(provider, ctx, "browser.click", text="Delete")
+    assert clicked["dialogs"] == [{"type": "confirm", "message": "Delete it?", "answer": "dismissed"}]
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert "answer: false" in snapshot["text"]
+    assert snapshot["consoleProblems"] == []  # reported once, where it happened
+
+
+async def test_a_dialog_between_actions_is_reported_in_the_next_snapshot(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/confirm"))
+    page = provider.page_for(ctx)
+    assert page is not None
+    await page.evaluate("alert('Time is up')")  # returns once the provider dismissed it
+    snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["consoleProblems"] == [
-        {"level": "warning", "text": "Dismissed a confirm dialog: Delete it?"}
+        {"level": "warning", "text": "Dismissed an alert dialog: Time is up"}
     ]
 
 

@@ -267,7 +267,8 @@ class Tab:
             kind = dialog.type if dialog.type in ("alert", "confirm", "prompt") else "alert"
             self._dialogs.append(data.Dialog(type=kind, message=message, answer="dismissed"))
             return
-        text = f"Dismissed a {dialog.type} dialog: {message}"
+        article = "an" if dialog.type == "alert" else "a"
+        text = f"Dismissed {article} {dialog.type} dialog: {message}"
         self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
 
     def _on_request(self, page: Page, request: Request) -> None:

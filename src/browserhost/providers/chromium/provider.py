@@ -445,6 +445,8 @@ class ChromiumProvider(Provider):
         with playwright_errors(action):
             tab = await self._locked_tab(browser, context.key)
             tab.welcome_popups = action in ("browser.click", "browser.type")
+            tab.take_dialogs()  # shown between actions: reported as console problems instead
+            tab.acting = True
             try:
                 # Between actions, only a page left on a forbidden address matters; a blocked
                 # redirect there left Chromium's error page, which the next snapshot shows.
@@ -459,6 +461,7 @@ class ChromiumProvider(Provider):
                     raise ActionError(f"{blocked} The page is now {where}.")
             finally:
                 tab.take_blocked()  # already reported, or superseded by the action's own error
+                tab.acting = False
                 self._pool.touch(tab)
                 tab.lock.release()
 
@@ -583,7 +586,7 @@ async def _read_frames(located: Located, read: dict[str, Any], depth: int = 0) -
         read["elements"].extend(sub["elements"])
         read["interactiveElementsOnPage"] += sub["interactiveElementsOnPage"]
         if sub["text"] and len(read["text"]) < SNAPSHOT_TEXT_MAX:
-            framed = f"\n\n[frame {box['selector']}]\n{sub['text']}"
+            framed = ("\n\n" if read["text"] else "") + f"[frame {box['selector']}]\n{sub['text']}"
             read["text"] = (read["text"] + framed)[:SNAPSHOT_TEXT_MAX]
         read["textTotalChars"] += sub["textTotalChars"]
 

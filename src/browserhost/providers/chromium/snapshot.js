@@ -30,7 +30,7 @@ async (request) => {
     "spinbutton", "treeitem", "listbox", "gridcell",
   ];
   const INTERACTIVE = [
-    "a[href]", "area[href]", "button", "input:not([type=hidden])", "select", "textarea",
+    "a", "area[href]", "button", "input:not([type=hidden])", "select", "textarea",
     "summary", "[contenteditable]:not([contenteditable=false])", "[onclick]",
     "[tabindex]:not([tabindex='-1'])", ...ROLES.map((role) => `[role=${role}]`),
   ].join(",");
@@ -69,10 +69,14 @@ async (request) => {
 
   // --- what an element is -----------------------------------------------------------------
 
+  // The element's box when a person could see it: drawn, not empty, and not placed where no
+  // scrolling reaches (left of or above the page, as "visually hidden" helpers do).
   function rendered(el) {
     if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return null;
     const rect = el.getBoundingClientRect();
-    return rect.width > 0 && rect.height > 0 ? rect : null;
+    if (rect.width <= 0 || rect.height <= 0) return null;
+    if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0) return null;
+    return rect;
   }
 
   function inViewport(rect) {
@@ -184,8 +188,11 @@ async (request) => {
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
       const value = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
       if (value !== null) out.value = cap(clean(value), VALUE_MAX);
-    } else if (role === "combobox" || role === "listbox") {
+    } else if (role === "combobox") {
       out.value = cap(textOf(el), VALUE_MAX);
+    } else if (role === "listbox") {
+      const chosen = [...el.querySelectorAll("[aria-selected=true]")].map(textOf).join(", ");
+      if (chosen) out.value = cap(chosen, VALUE_MAX);
     }
     const selected = el.getAttribute("aria-selected");
     if (selected !== null) out.selected = selected === "true";
@@ -525,6 +532,12 @@ async (request) => {
   function element({ el, rect, face }) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
     out.inViewport = inViewport(rect);
+    if (out.inViewport) {
+      const x = Math.min(Math.max(rect.x + rect.width / 2, 0), innerWidth - 1);
+      const y = Math.min(Math.max(rect.y + rect.height / 2, 0), innerHeight - 1);
+      const hit = hitAt(face || el, x, y);
+      if (hit && !reaches(hit, el) && !(face && reaches(hit, face))) out.covered = true;
+    }
     const type = typeOf(el);
     if (type) out.type = type;
     const role = roleOf(el);
@@ -568,21 +581,27 @@ async (request) => {
 
   // The text in pieces small enough to place on the page: each piece knows where it is drawn,
   // so the text an agent reads can follow the viewport.
-  function chunks(el, out) {
+  // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
+  // wherever the page is scrolled, so it does not say where the reader is.
+  function chunks(el, out, pinned = false) {
     const text = tidy(el.innerText);
     if (!text) return out;
+    const position = getComputedStyle(el).position;
+    const fixed = pinned || position === "fixed" || position === "sticky";
     if (text.length <= CHUNK_MAX || !el.children.length) {
       const rect = el.getBoundingClientRect();
-      out.push({ text, top: rect.top, bottom: rect.bottom });
+      out.push({ text, top: rect.top, bottom: rect.bottom, pinned: fixed });
       return out;
     }
     for (const node of el.childNodes) {
-      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out);
+      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out, fixed);
       else if (node.nodeType === Node.TEXT_NODE && clean(node.data)) {
         const range = doc.createRange();
         range.selectNodeContents(node);
         const rect = range.getBoundingClientRect();
-        if (rect.width || rect.height) out.push({ text: clean(node.data), top: rect.top, bottom: rect.bottom });
+        if (rect.width || rect.height) {
+          out.push({ text: clean(node.data), top: rect.top, bottom: rect.bottom, pinned: fixed });
+        }
       }
     }
     return out;
@@ -597,7 +616,7 @@ async (request) => {
     }
     const pieces = chunks(root, []);
     const total = pieces.reduce((sum, piece) => sum + piece.text.length + 1, -1);
-    let first = pieces.findIndex((piece) => piece.bottom > 0);
+    let first = pieces.findIndex((piece) => piece.bottom > 0 && !piece.pinned);
     if (first < 0) first = pieces.length - 1;
     let last = first;
     let size = pieces[first].text.length;
@@ -699,6 +718,7 @@ async (request) => {
       await frame();
     }
     let hit = null;
+    let centred = !fits;
     for (let tries = 0; tries < 20; tries++) {
       rect = target.getBoundingClientRect();
       await frame();
@@ -708,6 +728,12 @@ async (request) => {
       const y = Math.min(Math.max(rect.y + rect.height / 2, 1), innerHeight - 1);
       hit = hitAt(target, x, y);
       if (hit && (reaches(hit, target) || reaches(hit, el))) return { x, y };
+      if (!centred) {
+        // A sticky header or a docked bar over it: in the middle of the view it is clear.
+        centred = true;
+        target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+        continue;
+      }
       if (tries >= 4) break;
     }
     if (!hit || hit === doc.documentElement || hit === doc.body) return { outside: true };
