@@ -465,7 +465,8 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/confirm"))
     clicked = await ok(provider, ctx, "browser.click", text="Delete")
-    assert clicked["dialogs"] == [{"type": "confirm", "message": "Delete it?", "answer": "dismissed"}]
+    dismissed = {"type": "confirm", "message": "Delete it?", "answer": "dismissed"}
+    assert clicked["dialogs"] == [dismissed]
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert "answer: false" in snapshot["text"]
     assert snapshot["consoleProblems"] == []  # reported once, where it happened
