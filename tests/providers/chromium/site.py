@@ -114,6 +114,7 @@ PAGES: dict[str, str] = {
         "Links", '<h1>Links</h1><a href="/page-a">Page A</a> <a href="/page-b">Page B</a>'
     ),
     "/page-a": _page("Page A", "<h1>This is page A</h1>"),
+    "/empty": _page("Empty", ""),
     "/page-b": _page("Page B", "<h1>This is page B</h1>"),
     "/form": _page(
         "Form",

@@ -1,0 +1,464 @@
+"""What an agent sees and does on pages built the way widget libraries build them.
+
+Each test reproduces one way agents failed on real pages (``widgets/``: jQuery UI widgets,
+Bootstrap controls, a page built by script, a big index, frames and shadow roots, overlays,
+dialogs) and checks what the page itself shows afterwards, not only the provider's answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from browserhost.contract import Context
+from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, Timeouts
+
+from .driving import ok, refused
+from .site import Site
+from .widgetsite import ZEBRA_TEXT
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+STATE_CLASSES = re.compile(r"active|hover|highlight|selected|focus|checked|current|open")
+
+
+async def _open(provider: ChromiumProvider, site: Site, ctx: Context, page: str) -> Any:
+    return await ok(provider, ctx, "browser.open", url=site.url(f"/w/{page}"))
+
+
+async def _snapshot(provider: ChromiumProvider, ctx: Context, **parameters: str) -> Any:
+    return await ok(provider, ctx, "browser.snapshot", **parameters)
+
+
+async def _by_label(provider: ChromiumProvider, ctx: Context) -> dict[str, dict[str, Any]]:
+    """The snapshot's elements by label (labels on these pages are unique)."""
+    elements = (await _snapshot(provider, ctx))["elements"]
+    return {element.get("label", ""): element for element in elements}
+
+
+async def _out(provider: ChromiumProvider, ctx: Context) -> str:
+    """What the page's own ``#out`` line says."""
+    inspected = await ok(provider, ctx, "browser.inspect", selector="#out")
+    label: str = inspected["label"]
+    return label
+
+
+# --- 1. state is visible ------------------------------------------------------------------
+
+
+async def test_a_picked_date_shows_as_the_fields_value(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "datepicker.html")
+    before = await _by_label(provider, ctx)
+    assert before["Date:"]["value"] == ""
+    await ok(provider, ctx, "browser.click", selector=before["Date:"]["selector"])
+    picked = await ok(provider, ctx, "browser.click", text="14")
+    assert picked["label"] == "14"
+    after = await _by_label(provider, ctx)
+    assert after["Date:"]["value"] == "12/14/2026"
+    assert "14" not in after  # the calendar closed: its days are no longer listed
+    assert await _out(provider, ctx) == "out: 12/14/2026"
+
+
+async def test_every_kind_of_state_is_reported_where_it_applies(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "stateful.html")
+    seen = await _by_label(provider, ctx)
+    assert seen["More options"]["expanded"] is False
+    assert seen["Shipping details"]["expanded"] is False
+    assert seen["Locked"]["disabled"] is True
+    email = seen["Email"]
+    assert (email["value"], email["required"], email["invalid"]) == ("not-an-email", True, True)
+    assert seen["Bio"]["value"] == "Hello there"
+    assert (seen["Size"]["value"], seen["Size"]["options"]) == ("M", ["S", "M", "L"])
+    assert seen["Bold"]["pressed"] is False
+    assert seen["Select all"]["checked"] == "mixed"
+    assert seen["Volume"]["value"] == "30 percent"
+    assert seen["Balance"]["value"] == "40"
+    assert seen["Plan"]["readonly"] is True
+    # Flags that do not hold are left out, never reported as false.
+    assert not {"required", "invalid", "readonly", "disabled"} & set(seen["Bio"])
+
+    clicked = await ok(provider, ctx, "browser.click", selector=seen["Bold"]["selector"])
+    assert clicked["pressed"] is True  # the clicked element's state after the click
+    expanded = await ok(provider, ctx, "browser.click", text="Shipping details")
+    assert expanded["expanded"] is True
+    summary = await ok(provider, ctx, "browser.click", text="More options")
+    assert summary["expanded"] is True
+    after = await _by_label(provider, ctx)
+    assert (after["Bold"]["pressed"], after["Shipping details"]["expanded"]) == (True, True)
+
+    inspected = await ok(provider, ctx, "browser.inspect", selector=seen["Size"]["selector"])
+    assert (inspected["value"], inspected["role"]) == ("M", "combobox")
+
+
+async def test_a_password_fields_value_is_never_reported(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "dialog-form.html")
+    await ok(provider, ctx, "browser.click", text="Create new user")
+    password = (await _by_label(provider, ctx))["Password"]
+    assert "value" not in password
+    typed = await ok(provider, ctx, "browser.type", selector=password["selector"], value="s3cret")
+    assert "value" not in typed
+    inspected = await ok(provider, ctx, "browser.inspect", selector=password["selector"])
+    assert "value" not in inspected
+    assert "s3cret" not in str(await _snapshot(provider, ctx))
+
+
+# --- 2. styled controls ----------------------------------------------------------------------
+
+
+async def test_checkboxes_and_radios_hidden_behind_labels_are_listed_and_clickable(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "checkboxradio.html")
+    seen = await _by_label(provider, ctx)
+    controls = ["New York", "Paris", "London", "2 Star", "3 Star", "4 Star", "5 Star"]
+    controls += ["I agree to the terms", "Dark mode"]
+    for label in controls:
+        assert seen[label]["checked"] is False, label
+        assert seen[label]["bounds"]["width"] > 10, label  # the label a person sees, not 1x1
+    assert (await ok(provider, ctx, "browser.click", text="Paris"))["checked"] is True
+    assert await _out(provider, ctx) == "out: radio-2 checked"
+    by_selector = await ok(provider, ctx, "browser.click", selector=seen["4 Star"]["selector"])
+    assert by_selector["checked"] is True
+    assert (await ok(provider, ctx, "browser.click", text="I agree to the terms"))["checked"]
+    assert (await ok(provider, ctx, "browser.click", text="Dark mode"))["checked"] is True
+    after = await _by_label(provider, ctx)
+    checked = {label for label in controls if after[label]["checked"]}
+    assert checked == {"Paris", "4 Star", "I agree to the terms", "Dark mode"}
+    assert "label" not in {element["tag"] for element in after.values()}  # listed once
+
+
+# --- 3. click by text hits the item, not its container -------------------------------------
+
+
+async def test_click_by_text_picks_the_menu_item_not_the_menu(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "selectmenu.html")
+    opened = await ok(provider, ctx, "browser.click", selector="#speed-button")
+    assert (opened["expanded"], opened["value"]) == (True, "Medium")
+    await ok(provider, ctx, "browser.click", text="Fast")
+    button = (await _by_label(provider, ctx))["Fast"]
+    assert (button["role"], button["value"], button["expanded"]) == ("combobox", "Fast", False)
+
+    await _open(provider, site, ctx, "autocomplete.html")
+    await ok(provider, ctx, "browser.type", selector="#tags", value="ja")
+    menu = await _by_label(provider, ctx)
+    assert {"Java", "JavaScript"} <= set(menu)  # the items are elements an agent can name
+    assert menu["Java"]["tag"] == "li"
+    error = await refused(provider, ctx, "browser.click", text="Jav")
+    assert error.startswith('"Jav" matches 2 elements')  # the two items, never the list
+    await ok(provider, ctx, "browser.click", text="Java")
+    assert await _out(provider, ctx) == "out: chose Java"
+    assert (await _by_label(provider, ctx))["Tags:"]["value"] == "Java"
+
+
+async def test_elements_that_behave_as_buttons_are_listed_and_clicked_by_text(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "clickables.html")
+    labels = set(await _by_label(provider, ctx))
+    assert {"Rename", "Duplicate", "Delete", "✕"} <= labels
+    assert any(label.startswith("Pro plan") for label in labels)
+    await ok(provider, ctx, "browser.click", text="Pro plan")
+    assert await _out(provider, ctx) == "out: picked Pro plan"
+    await ok(provider, ctx, "browser.click", text="Duplicate")
+    assert await _out(provider, ctx) == "out: menu Duplicate"
+
+
+# --- 4. selectors keep their meaning -------------------------------------------------------
+
+
+async def test_selectors_never_use_state_classes(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "tabs.html")
+    first = await _by_label(provider, ctx)
+    await ok(provider, ctx, "browser.click", text="Proin dolor")  # moves active and hover
+    second = await _by_label(provider, ctx)
+    for element in [*first.values(), *second.values()]:
+        assert not STATE_CLASSES.search(element["selector"]), element
+    assert first["Nunc tincidunt"]["selector"] == second["Nunc tincidunt"]["selector"]
+    assert (second["Nunc tincidunt"]["selected"], second["Proin dolor"]["selected"]) == (
+        False,
+        True,
+    )
+    await ok(provider, ctx, "browser.click", selector=first["Nunc tincidunt"]["selector"])
+    assert await _out(provider, ctx) == "out: tab Nunc tincidunt"
+
+
+async def test_a_selector_that_now_names_another_element_is_refused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "clickables.html")
+    duplicate = (await _by_label(provider, ctx))["Duplicate"]["selector"]
+    page = provider.page_for(ctx)
+    assert page is not None
+    # A new first item shifts the others: the same path now names "Rename".
+    await page.evaluate(
+        "document.querySelector('ul.menu').prepend(Object.assign("
+        "document.createElement('li'), {textContent: 'Share'}))"
+    )
+    error = await refused(provider, ctx, "browser.click", selector=duplicate)
+    assert error.startswith(f"{duplicate} no longer names the element your latest snapshot")
+    assert await _out(provider, ctx) == "out: none"
+    # After a new snapshot the agent's selectors are good again.
+    fresh = (await _by_label(provider, ctx))["Duplicate"]["selector"]
+    await ok(provider, ctx, "browser.click", selector=fresh)
+    assert await _out(provider, ctx) == "out: menu Duplicate"
+
+
+async def test_an_element_rendered_again_with_the_same_label_is_still_clickable(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "spa.html")
+    more = (await _by_label(provider, ctx))["Load more"]["selector"]
+    page = provider.page_for(ctx)
+    assert page is not None
+    # Frameworks re-create nodes on render; the listener moves with the page's own code.
+    await page.evaluate(
+        "(() => { const old = [...document.querySelectorAll('button')].at(-1);"
+        " const copy = old.cloneNode(true); copy.onclick = () => old.click();"
+        " old.replaceWith(copy); })()"
+    )
+    await ok(provider, ctx, "browser.click", selector=more)
+
+
+# --- 5. pages built by script ----------------------------------------------------------------
+
+
+async def test_open_waits_for_a_page_built_after_its_load_event(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await _open(provider, site, ctx, "spa.html")
+    assert (opened["settled"], opened["title"]) == (True, "Inventory")
+    snapshot = await _snapshot(provider, ctx)
+    assert len([e for e in snapshot["elements"] if e.get("role") == "link"]) == 12
+    assert "notice" not in snapshot
+    await ok(provider, ctx, "browser.click", text="Load more")
+    snapshot = await _snapshot(provider, ctx)
+    assert len([e for e in snapshot["elements"] if e.get("role") == "link"]) == 24
+    assert "loaded 24" in snapshot["text"]
+
+
+async def test_a_snapshot_of_an_empty_page_says_it_may_still_be_loading(
+    chromium_path: str, site: Site, ctx: Context
+) -> None:
+    impatient = ChromiumProvider(
+        ChromiumConfig(executable=chromium_path), timeouts=Timeouts(open_settle_s=1.0)
+    )
+    try:
+        opened = await ok(impatient, ctx, "browser.open", url=site.url("/empty"))
+        snapshot = await ok(impatient, ctx, "browser.snapshot")
+    finally:
+        await impatient.aclose()
+    assert opened["settled"] is False  # nothing ever appeared: the wait ran out, no error
+    assert "may still be loading" in snapshot["notice"]
+
+
+# --- 6. big pages ----------------------------------------------------------------------------
+
+
+async def test_a_big_page_is_read_around_the_viewport(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "docs-index.html")
+    top = await _snapshot(provider, ctx)
+    assert (top["elementsTruncated"], top["elementsAbove"]) == (True, 0)
+    assert top["elementsBelow"] == top["interactiveElementsOnPage"] - len(top["elements"])
+    assert (top["textTruncated"], top["textAboveChars"]) == (True, 0)
+    assert top["textBelowChars"] > 0
+    assert ZEBRA_TEXT not in top["text"]
+    zebra = 'a[href="#api-1400"]'
+    await ok(provider, ctx, "browser.scroll", selector=zebra)
+    there = await _snapshot(provider, ctx)
+    assert ZEBRA_TEXT in there["text"]
+    assert there["textAboveChars"] > 0
+    assert there["elementsAbove"] > 0
+    listed = {element.get("label"): element for element in there["elements"]}
+    assert listed[ZEBRA_TEXT]["inViewport"] is True
+    assert top["textTotalChars"] == there["textTotalChars"]
+
+
+async def test_an_entry_far_down_is_reached_without_reading_the_page(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "docs-index.html")
+    await ok(provider, ctx, "browser.click", text=ZEBRA_TEXT)
+    assert await _out(provider, ctx) == f"out: open {ZEBRA_TEXT}"
+    scoped = await _snapshot(provider, ctx, selector="#api-1400")
+    assert [element["label"] for element in scoped["elements"]] == [ZEBRA_TEXT]
+
+
+# --- 7. covered, disabled, hidden: refused at once, with what is in the way ------------------
+
+
+async def test_a_click_on_a_covered_element_names_what_covers_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "overlay.html")
+    seen = await _by_label(provider, ctx)
+    assert seen["Buy now"]["covered"] is True
+    assert "covered" not in seen["Accept cookies"]
+    error = await refused(provider, ctx, "browser.click", text="Buy now")
+    assert error.startswith('#buy is covered by #cookie-banner (div "We use cookies')
+    assert await _out(provider, ctx) == "out: none"
+    await ok(provider, ctx, "browser.click", text="Accept cookies")
+    assert "covered" not in (await _by_label(provider, ctx))["Buy now"]
+    await ok(provider, ctx, "browser.click", text="Buy now")
+    assert await _out(provider, ctx) == "out: bought"
+
+
+async def test_a_modal_dialog_covers_the_page_behind_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "dialog-form.html")
+    await ok(provider, ctx, "browser.click", text="Create new user")
+    error = await refused(provider, ctx, "browser.click", selector="#create-user")
+    assert error.startswith("#create-user is covered by div.ui-widget-overlay")
+    await ok(provider, ctx, "browser.type", selector="#name", value="")
+    await ok(provider, ctx, "browser.click", text="Create an account")
+    name = (await _by_label(provider, ctx))["Name"]
+    assert (name["value"], name["invalid"]) == ("", True)
+    await ok(provider, ctx, "browser.type", selector="#name", value="Ada Lovelace")
+    await ok(provider, ctx, "browser.click", text="Create an account")
+    assert await _out(provider, ctx) == "out: created Ada Lovelace"
+
+
+async def test_disabled_and_hidden_targets_are_refused_before_any_input(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "stateful.html")
+    error = await refused(provider, ctx, "browser.click", text="Locked")
+    assert error.startswith("#locked is disabled, so nothing was clicked")
+    assert await _out(provider, ctx) == "out: none"
+    await _open(provider, site, ctx, "datepicker.html")
+    await ok(provider, ctx, "browser.click", selector="#date")
+    day = (await _by_label(provider, ctx))["14"]["selector"]
+    await ok(provider, ctx, "browser.click", text="14")  # picks it, and the calendar closes
+    error = await refused(provider, ctx, "browser.click", selector=day)
+    assert error.startswith(f"{day} is not visible")
+
+
+# --- 8. answers say what happened -----------------------------------------------------------
+
+
+async def test_dialogs_an_action_caused_are_in_its_answer(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "dialogs.html")
+    alerted = await ok(provider, ctx, "browser.click", text="Show alert")
+    assert alerted["dialogs"] == [{"type": "alert", "message": "Saved!", "answer": "dismissed"}]
+    asked = await ok(provider, ctx, "browser.click", text="Ask prompt")
+    assert asked["dialogs"] == [{"type": "prompt", "message": "Your name?", "answer": "dismissed"}]
+    assert await _out(provider, ctx) == "out: prompt null"
+    assert (await _snapshot(provider, ctx))["consoleProblems"] == []
+
+
+# --- 9. frames and shadow roots --------------------------------------------------------------
+
+
+async def test_frames_and_shadow_roots_are_listed_and_acted_on(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "frames.html")
+    elements = (await _snapshot(provider, ctx))["elements"]
+    selectors = [element["selector"] for element in elements]
+    for wanted in ("#same >> #card", "#same >> #pay", "#cross >> #card", "#cross >> #pay"):
+        assert wanted in selectors
+    shadow = [s for s in selectors if s.startswith("body > todo-app >> ")]
+    assert len(shadow) == 2
+    cross_card = elements[selectors.index("#cross >> #card")]
+    assert cross_card["bounds"]["y"] > 0  # placed in the page, not in its frame
+
+    await ok(provider, ctx, "browser.type", selector="#cross >> #card", value="4242")
+    error = await refused(provider, ctx, "browser.click", text="Pay")
+    assert "#same >> #pay" in error
+    assert "#cross >> #pay" in error
+    await ok(provider, ctx, "browser.click", selector="#cross >> #pay")
+    inner = await _snapshot(provider, ctx, selector="#cross")
+    assert "inner: paid 4242" in inner["text"]
+    assert "inner: none" in (await _snapshot(provider, ctx, selector="#same"))["text"]
+
+    await ok(provider, ctx, "browser.type", selector=shadow[0], value="milk")
+    await ok(provider, ctx, "browser.click", selector=shadow[1])
+    assert await _out(provider, ctx) == "out: added milk"
+    for selector in selectors:  # every listed selector names exactly one element
+        await ok(provider, ctx, "browser.inspect", selector=selector)
+
+
+async def test_a_step_into_something_that_is_no_frame_or_host_is_refused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "frames.html")
+    error = await refused(provider, ctx, "browser.click", selector="#out >> button")
+    assert error.startswith("#out is neither an iframe nor an element with an open shadow root")
+    error = await refused(provider, ctx, "browser.click", selector="iframe >> #pay")
+    assert error.startswith("No element matches") or "matches 2 elements" in error
+
+
+# --- the corpus check ----------------------------------------------------------------------
+
+EVERY_CONTROL: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
+    "stateful.html": ("", {
+        "More options": {"expanded": False}, "Shipping details": {"expanded": False},
+        "Locked": {"disabled": True}, "Email": {"value": "not-an-email"},
+        "Bio": {"value": "Hello there"}, "Size": {"value": "M"}, "Bold": {"pressed": False},
+        "Select all": {"checked": "mixed"}, "Volume": {"value": "30 percent"},
+        "Balance": {"value": "40"}, "Plan": {"value": "fixed"}, "Edit me": {},
+    }),
+    "checkboxradio.html": ("", {
+        label: {"checked": False} for label in (
+            "New York", "Paris", "London", "2 Star", "3 Star", "4 Star", "5 Star",
+            "I agree to the terms", "Dark mode",
+        )
+    }),
+    "tabs.html": ("", {
+        "Nunc tincidunt": {"selected": True}, "Proin dolor": {"selected": False},
+        "Aenean lacinia": {"selected": False},
+    }),
+    "selectmenu.html": ("#speed-button", {
+        "Slower": {"role": "option"}, "Slow": {}, "Fast": {}, "Faster": {},
+    }),
+    "spinner.html": ("", {"Select a value:": {"value": "5"}, "Get value": {}}),
+    "clickables.html": ("", {"✕": {}, "Rename": {}, "Duplicate": {}, "Delete": {}}),
+    "overlay.html": ("", {"Buy now": {"covered": True}, "Accept cookies": {}}),
+    "dialogs.html": ("", {"Show alert": {}, "Ask confirm": {}, "Ask prompt": {}}),
+    "datepicker.html": ("#date", {"Date:": {"value": ""}, "Prev": {}, "Next": {}, "31": {}}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("page", sorted(EVERY_CONTROL))
+async def test_every_control_a_person_can_click_is_listed_with_its_state(
+    provider: ChromiumProvider, site: Site, ctx: Context, page: str
+) -> None:
+    """Each page's controls as a person sees them (after opening a menu where one must be)."""
+    opener, expected = EVERY_CONTROL[page]
+    await _open(provider, site, ctx, page)
+    if opener:
+        await ok(provider, ctx, "browser.click", selector=opener)
+    seen = await _by_label(provider, ctx)
+    for label, state in expected.items():
+        assert label in seen, (label, sorted(seen))
+        for key, value in state.items():
+            assert seen[label].get(key) == value, (label, key, seen[label])
+
+
+async def test_unnamed_icon_buttons_are_listed_and_work(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "spinner.html")
+    elements = (await _snapshot(provider, ctx))["elements"]
+    arrows = [e for e in elements if e.get("missingAccessibleName")]
+    assert [e["role"] for e in arrows] == ["button", "button"]
+    up = min(arrows, key=lambda e: e["bounds"]["y"])
+    clicked = await ok(provider, ctx, "browser.click", selector=up["selector"])
+    assert clicked["clicked"] == up["selector"]
+    assert (await _by_label(provider, ctx))["Select a value:"]["value"] == "6"
