@@ -30,7 +30,7 @@ from rich.text import Text
 
 from browserhost import config
 from browserhost.contract import ACTIONS, ActionSpec
-from browserhost.contract.data import element_kind, element_notes
+from browserhost.contract.data import element_kind, element_notes, snapshot_notes
 from browserhost.contract.errors import BrowserhostError
 
 if TYPE_CHECKING:
@@ -531,10 +531,10 @@ def _render_snapshot(answer: Mapping[str, Any], output: Path | None = None) -> N
                 (f"  ({', '.join(notes)})" if notes else "", "dim"),
             )
         )
-    if answer.get("elementsTruncated"):
-        out.print(Text(f"  … {answer.get('interactiveElementsOnPage')} on the page", "dim"))
     out.print(Text("\nText", "bold"))
     out.print(Text(str(answer.get("text") or "")))
+    for note in snapshot_notes(answer):
+        out.print(Text(f"({note})", "dim"))
     for problem in answer.get("consoleProblems") or []:
         out.print(Text(f"console {problem.get('level')}: {problem.get('text')}", "yellow"))
 
@@ -550,6 +550,7 @@ def _render_click(answer: Mapping[str, Any], output: Path | None = None) -> None
             (str(answer.get("url")), "cyan"),
         )
     )
+    _render_aftermath(answer)
 
 
 def _render_type(answer: Mapping[str, Any], output: Path | None = None) -> None:
@@ -561,6 +562,16 @@ def _render_type(answer: Mapping[str, Any], output: Path | None = None) -> None:
             (str(answer.get("url")), "cyan"),
         )
     )
+    _render_aftermath(answer)
+
+
+def _render_aftermath(answer: Mapping[str, Any]) -> None:
+    """The acted-on element's state and the dialogs the action caused."""
+    notes = element_notes(answer)
+    if notes:
+        out.print(Text(", ".join(notes), "dim"))
+    for dialog in answer.get("dialogs") or []:
+        out.print(Text(f"{dialog.get('type')} {dialog.get('answer')}: {dialog.get('message')}"))
 
 
 def _render_scroll(answer: Mapping[str, Any], output: Path | None = None) -> None:
@@ -585,6 +596,9 @@ def _render_inspect(answer: Mapping[str, Any], output: Path | None = None) -> No
         f"at {bounds.get('x')},{bounds.get('y')} size {bounds.get('width')}x"
         f"{bounds.get('height')}, {'in view' if answer.get('inViewport') else 'out of view'}"
     )
+    notes = element_notes({**answer, "inViewport": None})
+    if notes:
+        out.print(", ".join(notes))
     for name, value in (answer.get("styles") or {}).items():
         out.print(Text.assemble((f"  {name}: ", "dim"), str(value)))
 

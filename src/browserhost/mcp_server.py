@@ -50,7 +50,7 @@ from starlette.types import Receive, Scope, Send
 
 from browserhost.client import Client, describe
 from browserhost.contract import ACTIONS, ActionSpec, Context, normalize
-from browserhost.contract.data import element_kind, element_notes
+from browserhost.contract.data import element_kind, element_notes, snapshot_notes
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
 from browserhost.host import Host
 
@@ -61,8 +61,9 @@ HTTP_SESSIONS_REMEMBERED = 1024
 
 INSTRUCTIONS = (
     "A real browser. Start with browser_open, then browser_snapshot to read the page: it "
-    "lists the interactive elements with a CSS selector for each. Address elements by those "
-    "selectors (or click by visible text), and take a new snapshot after the page changes. "
+    "lists the interactive elements with a CSS selector and the state of each (value, checked, "
+    "expanded, covered, ...). Address elements by those selectors (or click by visible text), "
+    "and take a new snapshot after the page changes. "
     "A result starting with a code such as NO_PROVIDER is a refusal; its text says what to do."
 )
 RequestContext = ServerRequestContext[Any, Any]
@@ -176,8 +177,9 @@ def tool_description(spec: ActionSpec) -> str:
     if spec.name == "browser.snapshot":
         described += (
             " Returns text: the title and url, one line per element "
-            '(`N. selector role "label"`), then the page text; structured content has every '
-            "field (url, title, scrollY, maxScrollY, text, elements with bounds, viewport)."
+            '(`N. selector role "label" (state)`), then the page text and what was left out; '
+            "structured content has every field (url, title, scrollY, maxScrollY, text, "
+            "elements with bounds and state, viewport)."
         )
     elif "Returns" not in described:
         fields = ", ".join(
@@ -421,12 +423,9 @@ def _snapshot_text(snapshot: Mapping[str, Any]) -> str:
         suffix = f" ({', '.join(notes)})" if notes else ""
         label = json.dumps(element.get("label") or "")
         lines.append(f"{number}. {element.get('selector')} {element_kind(element)} {label}{suffix}")
-    if snapshot.get("elementsTruncated"):
-        lines.append(f"(more on the page: {snapshot.get('interactiveElementsOnPage')} in all)")
     text = snapshot.get("text") or ""
     lines.extend(["text:", text])
-    if snapshot.get("textTruncated"):
-        lines.append(f"(text cut; {snapshot.get('textTotalChars')} characters in all)")
+    lines.extend(f"({note})" for note in snapshot_notes(snapshot))
     for problem in snapshot.get("consoleProblems") or []:
         lines.append(f"console {problem.get('level')}: {problem.get('text')}")
     return "\n".join(lines)

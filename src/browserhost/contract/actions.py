@@ -47,7 +47,11 @@ ScrollDirection = Literal["up", "down", "top", "bottom"]
 VIEWPORT_MODES: tuple[str, ...] = get_args(ViewportMode)
 SCROLL_DIRECTIONS: tuple[str, ...] = get_args(ScrollDirection)
 
-_SELECTOR_HELP = "CSS selector of one element, as listed by the latest browser.snapshot."
+_SELECTOR_HELP = (
+    "CSS selector of one element, as listed by the latest browser.snapshot. ' >> ' steps into "
+    "an iframe or an open shadow root: the part before names the iframe or the shadow host, the "
+    "part after is matched inside it (iframe#pay >> #card, todo-app >> button.add)."
+)
 _url_adapter: TypeAdapter[AnyUrl] = TypeAdapter(AnyUrl)
 
 
@@ -127,7 +131,9 @@ class OpenParameters(Parameters):
 
 class SnapshotParameters(Parameters):
     selector: str | None = Field(
-        None, description="CSS selector to scope the snapshot to one part of the page."
+        None,
+        description="Selector (as for browser.click) to read one part of the page only: a "
+        "section, a list, an iframe, a dialog.",
     )
 
     @model_validator(mode="before")
@@ -267,31 +273,40 @@ ACTIONS: dict[str, ActionSpec] = {
             "browser.open",
             OpenParameters,
             data.OpenData,
-            "Load a URL in the browser. Returns url, title, settled (false if the page was "
-            "still loading when the wait ended) and viewport.",
+            "Load a URL in the browser and wait (bounded) until it has loaded and stopped "
+            "changing. Returns url, title, settled (false if it was still loading or changing "
+            "when the wait ended) and viewport.",
             timeout_s=OPEN_TIMEOUT_S,
         ),
         ActionSpec(
             "browser.snapshot",
             SnapshotParameters,
             data.SnapshotData,
-            "Read the page: visible text, interactive elements (each with a CSS selector that "
-            "matches exactly that element), scroll position and console problems. Take one "
-            "before clicking or typing, and again after the page changes.",
+            "Read the page: its text and its interactive elements, each with a CSS selector "
+            "that matches exactly that element and its state (value, checked, selected, "
+            "expanded, disabled, covered, ...), including those in iframes and shadow roots. On "
+            "a big page both follow the viewport: scroll, or pass a selector, to read more. "
+            "Take one before clicking or typing, and again after the page changes.",
         ),
         ActionSpec(
             "browser.click",
             ClickParameters,
             data.ClickData,
-            "Click one element, by selector from the latest snapshot or by its visible text. "
-            "Refuses when the selector or text matches more than one element.",
+            "Click one element where a person would, by selector from the latest snapshot or "
+            "by its visible text (the element whose own text matches, exactly before partly), "
+            "then wait for the page to settle. Refuses, clicking nothing, when the selector or "
+            "text matches more than one element, when the element is disabled, hidden or "
+            "covered (naming what covers it), or when the page changed so that the selector "
+            "names another element than the snapshot listed. Returns the url and title, the "
+            "element's state after the click and any dialog it caused.",
         ),
         ActionSpec(
             "browser.type",
             TypeParameters,
             data.TypeData,
             "Fill a text field (by selector from the latest snapshot) with value, replacing "
-            "its content; submit presses Enter afterwards.",
+            "its content, or choose a select's option by its label; submit presses Enter "
+            "afterwards and waits for the page to settle. Returns the field's value.",
         ),
         ActionSpec(
             "browser.scroll",
@@ -316,8 +331,8 @@ ACTIONS: dict[str, ActionSpec] = {
             "browser.inspect",
             InspectParameters,
             data.InspectData,
-            "Describe one element: tag, label, position and size, whether it is in view, and "
-            "its computed styles.",
+            "Describe one element: tag, role, label, state, position and size, whether it is "
+            "in view, and its computed styles.",
         ),
         ActionSpec(
             "browser.capture",

@@ -133,6 +133,28 @@ def element_notes(element: Mapping[str, Any]) -> list[str]:
     return notes
 
 
+def snapshot_notes(snapshot: Mapping[str, Any]) -> list[str]:
+    """What a listing says about a wire ``SnapshotData`` beyond its elements and text: what was
+    left out above and below the viewport, and the snapshot's notice."""
+    notes = []
+    if snapshot.get("elementsTruncated"):
+        notes.append(
+            f"elements: {len(snapshot.get('elements') or [])} listed of "
+            f"{snapshot.get('interactiveElementsOnPage')}, the rest "
+            f"{snapshot.get('elementsAbove', 0)} above and {snapshot.get('elementsBelow', 0)} "
+            "below the viewport; scroll, or scope the snapshot with a selector"
+        )
+    if snapshot.get("textTruncated"):
+        notes.append(
+            f"text: the part around the viewport; {snapshot.get('textAboveChars', 0)} characters "
+            f"above it, {snapshot.get('textBelowChars', 0)} below, "
+            f"{snapshot.get('textTotalChars')} in all"
+        )
+    if snapshot.get("notice"):
+        notes.append(str(snapshot["notice"]))
+    return notes
+
+
 class ConsoleProblem(Data):
     level: Literal["error", "warning"]
     text: str

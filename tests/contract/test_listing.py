@@ -1,0 +1,42 @@
+"""How the CLI and the MCP text list a snapshot: element kinds, state notes, what was left out."""
+
+from __future__ import annotations
+
+from browserhost.contract.data import element_kind, element_notes, snapshot_notes
+
+
+def test_a_kind_names_the_role_and_a_type_that_adds_to_it() -> None:
+    assert element_kind({"tag": "input", "role": "checkbox", "type": "checkbox"}) == "checkbox"
+    assert element_kind({"tag": "input", "role": "textbox", "type": "email"}) == "textbox[email]"
+    assert element_kind({"tag": "li"}) == "li"
+
+
+def test_notes_say_the_state_a_person_sees() -> None:
+    field = {"value": 'say "hi"', "required": True, "invalid": True, "inViewport": False}
+    assert element_notes(field) == ['value="say \\"hi\\""', "required", "invalid", "off-screen"]
+    assert element_notes({"checked": False, "expanded": True}) == ["unchecked", "expanded"]
+    assert element_notes({"checked": "mixed", "pressed": True}) == ["checked=mixed", "pressed"]
+    assert element_notes({"selected": False, "covered": True}) == ["not selected", "covered"]
+    assert element_notes({"disabled": False, "inViewport": True}) == []
+
+
+def test_snapshot_notes_say_what_was_left_out_and_the_notice() -> None:
+    cut = {
+        "elements": [{}] * 250,
+        "elementsTruncated": True,
+        "interactiveElementsOnPage": 1439,
+        "elementsAbove": 900,
+        "elementsBelow": 289,
+        "textTruncated": True,
+        "textAboveChars": 19042,
+        "textBelowChars": 0,
+        "textTotalChars": 38845,
+        "notice": "The page is still loading; what it shows may change.",
+    }
+    assert snapshot_notes(cut) == [
+        "elements: 250 listed of 1439, the rest 900 above and 289 below the viewport; scroll, "
+        "or scope the snapshot with a selector",
+        "text: the part around the viewport; 19042 characters above it, 0 below, 38845 in all",
+        "The page is still loading; what it shows may change.",
+    ]
+    assert snapshot_notes({"elements": [], "text": "short"}) == []
