@@ -40,7 +40,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.providers.chromium.site import serving  # noqa: E402
+from tests.providers.chromium.site import serving
 
 RESULTS = Path(__file__).parent / "results" / "bench_agent.json"
 

@@ -421,7 +421,7 @@ def _snapshot_text(snapshot: Mapping[str, Any]) -> str:
     for number, element in enumerate(elements, 1):
         notes = element_notes(element)
         suffix = f" ({', '.join(notes)})" if notes else ""
-        label = json.dumps(element.get("label") or "")
+        label = json.dumps(element.get("label") or "", ensure_ascii=False)
         lines.append(f"{number}. {element.get('selector')} {element_kind(element)} {label}{suffix}")
     text = snapshot.get("text") or ""
     lines.extend(["text:", text])

@@ -58,6 +58,7 @@ async (request) => {
   const ATTR_VALUE_MAX = 80;
   const CHUNK_MAX = 2000;
   const HOP = " >> ";
+  const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
   const clean = (value) => (value || "").replace(/\s+/g, " ").trim();
   const cap = (value, max = LABEL_MAX) => (value.length > max ? value.slice(0, max - 1) + "…" : value);
@@ -584,6 +585,8 @@ async (request) => {
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
   function chunks(el, out, pinned = false) {
+    // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
+    if (UNREAD.has(tagOf(el)) || (el.checkVisibility && !el.checkVisibility())) return out;
     const text = tidy(el.innerText);
     if (!text) return out;
     const position = getComputedStyle(el).position;
@@ -713,7 +716,16 @@ async (request) => {
     let rect = rendered(target);
     if (!rect) return { hidden: true };
     const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
-    if (!fits) {
+    const centre = (box) => ({
+      x: Math.min(Math.max(box.x + box.width / 2, 1), innerWidth - 1),
+      y: Math.min(Math.max(box.y + box.height / 2, 1), innerHeight - 1),
+    });
+    if (fits) {
+      // In view and clear at its centre right now: the common case needs no frame to pass.
+      const point = centre(rect);
+      const hit = hitAt(target, point.x, point.y);
+      if (hit && (reaches(hit, target) || reaches(hit, el))) return point;
+    } else {
       target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
       await frame();
     }
@@ -724,10 +736,9 @@ async (request) => {
       await frame();
       const again = target.getBoundingClientRect();
       if (again.x !== rect.x || again.y !== rect.y) continue;
-      const x = Math.min(Math.max(rect.x + rect.width / 2, 1), innerWidth - 1);
-      const y = Math.min(Math.max(rect.y + rect.height / 2, 1), innerHeight - 1);
-      hit = hitAt(target, x, y);
-      if (hit && (reaches(hit, target) || reaches(hit, el))) return { x, y };
+      const point = centre(rect);
+      hit = hitAt(target, point.x, point.y);
+      if (hit && (reaches(hit, target) || reaches(hit, el))) return point;
       if (!centred) {
         // A sticky header or a docked bar over it: in the middle of the view it is clear.
         centred = true;
