@@ -209,6 +209,9 @@ async def test_a_selector_that_now_names_another_element_is_refused(
     error = await refused(provider, ctx, "browser.click", selector=duplicate)
     assert error.startswith(f"{duplicate} no longer names the element your latest snapshot")
     assert await _out(provider, ctx) == "out: none"
+    # By text, the element is found on the page as it is now: nothing to contradict.
+    await ok(provider, ctx, "browser.click", text="Rename")
+    assert await _out(provider, ctx) == "out: menu Rename"
     # After a new snapshot the agent's selectors are good again.
     fresh = (await _by_label(provider, ctx))["Duplicate"]["selector"]
     await ok(provider, ctx, "browser.click", selector=fresh)

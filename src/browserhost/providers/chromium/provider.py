@@ -206,7 +206,8 @@ class ChromiumProvider(Provider):
             selector = parameters.selector
             if selector is None:
                 selector = await _by_text(page, parameters.text or "")
-            aimed = await targets.target(page, selector, "click")
+            # A selector found by text now names what the agent means, whatever a snapshot said.
+            aimed = await targets.target(page, selector, "click", fresh=parameters.text is not None)
             popup = _NextPopup(page) if aimed.info["opensWindow"] else None
             try:
                 await self._press(tab, page, aimed)
@@ -300,7 +301,9 @@ class ChromiumProvider(Provider):
             if index <= 0 or (index == 1 and urls[0] == "about:blank"):
                 raise ActionError("There is no earlier page to go back to; use browser.open.")
             await self._travel(page, -1, urls[index - 1])
-            return data.NavigationData(url=page.url, title=await pagescript.title(page))
+            return data.NavigationData(
+                url=page.url, title=await pagescript.title(page), dialogs=tab.take_dialogs()
+            )
 
     async def forward(
         self, parameters: params.ForwardParameters, context: Context
@@ -311,7 +314,9 @@ class ChromiumProvider(Provider):
             if index >= len(urls) - 1:
                 raise ActionError("There is no later page to go forward to.")
             await self._travel(page, +1, urls[index + 1])
-            return data.NavigationData(url=page.url, title=await pagescript.title(page))
+            return data.NavigationData(
+                url=page.url, title=await pagescript.title(page), dialogs=tab.take_dialogs()
+            )
 
     async def inspect(
         self, parameters: params.InspectParameters, context: Context

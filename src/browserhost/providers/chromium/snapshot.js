@@ -762,7 +762,7 @@ async (request) => {
     return best;
   }
 
-  async function target({ selector, purpose, styles }) {
+  async function target({ selector, purpose, styles, fresh }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -786,7 +786,7 @@ async (request) => {
     if (tagOf(el) === "select") {
       out.choices = [...el.options].map((option) => ({ value: option.value, label: clean(option.label) }));
     }
-    if (purpose !== "inspect" && changed(selector, el)) out.changed = true;
+    if (purpose !== "inspect" && !fresh && changed(selector, el)) out.changed = true;
     if (styles) {
       const computed = getComputedStyle(el);
       out.styles = Object.fromEntries(styles.map((name) => [name, computed.getPropertyValue(name)]));

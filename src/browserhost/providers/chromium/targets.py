@@ -92,12 +92,26 @@ async def locate(page: Page, selector: str) -> Located:
 
 
 async def target(
-    page: Page, selector: str, purpose: Purpose, *, styles: list[str] | None = None
+    page: Page,
+    selector: str,
+    purpose: Purpose,
+    *,
+    styles: list[str] | None = None,
+    fresh: bool = False,
 ) -> Target:
-    """The one element ``selector`` names, checked for ``purpose``; refuses with what to do."""
+    """The one element ``selector`` names, checked for ``purpose``; refuses with what to do.
+
+    ``fresh`` is for a selector just found on the page (a click by text), not one from a
+    snapshot: it is not compared with what the latest snapshot listed.
+    """
     located = await locate(page, selector)
     info = await pagescript.run(
-        located.frame, "target", selector=located.selector, purpose=purpose, styles=styles
+        located.frame,
+        "target",
+        selector=located.selector,
+        purpose=purpose,
+        styles=styles,
+        fresh=fresh,
     )
     check_found(info, selector)
     check_count(int(info["count"]), selector)
