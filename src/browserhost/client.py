@@ -34,11 +34,11 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import httpx
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from browserhost import config
 from browserhost.api.paths import ACTIONS_PATH, PROVIDERS_PATH, SELECTION_PATH
-from browserhost.contract import ACTIONS, Context, normalize
+from browserhost.contract import ACTIONS, Context, VerbSpec, normalize
 from browserhost.contract import data as answers
 from browserhost.contract.actions import ScrollDirection
 from browserhost.contract.base import WireModel
@@ -92,6 +92,8 @@ class ProviderInfo(WireModel):
     id: str
     name: str
     surface: bool = False
+    verbs: list[VerbSpec] = Field(default_factory=list)
+    """The provider's own verbs, for :meth:`Client.call`."""
 
 
 class Providers(WireModel):

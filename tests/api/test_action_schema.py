@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import jsonschema  # type: ignore[import-untyped]  # comes with schemathesis, no stubs
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

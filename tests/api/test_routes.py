@@ -26,7 +26,7 @@ async def test_the_listing_shows_installed_providers_and_no_selection_at_first(
     response = await client.get(PROVIDERS)
     assert response.status_code == 200
     assert response.json() == {
-        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False}],
+        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False, "verbs": []}],
         "selectedId": None,
     }
 

@@ -22,7 +22,7 @@ def test_a_new_server_lists_the_stub_it_loaded_and_no_selection(live_server: Liv
         answer = client.get(PROVIDERS)
     assert answer.status_code == 200
     assert answer.json() == {
-        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False}],
+        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False, "verbs": []}],
         "selectedId": None,
     }
 

@@ -146,7 +146,7 @@ def test_providers_and_select(shell: Shell) -> None:
     assert shell.ok("select", "stub") == "Selected stub.\n"
     assert shell.ok("providers") == "* stub  Stub (no browser) (selected)\n"
     assert shell.answer("providers") == {
-        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False}],
+        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False, "verbs": []}],
         "selectedId": "stub",
     }
     assert shell.answer("select", "stub") == {"selectedId": "stub"}

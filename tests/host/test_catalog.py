@@ -35,7 +35,9 @@ def test_a_record_declaring_browser_in_its_first_provides_list_is_installed(
 ) -> None:
     catalog = Catalog()
     catalog.install({"id": "p1", "answer": Recorder(), **declaration})
-    assert [p.public() for p in catalog.all()] == [{"id": "p1", "name": "p1", "surface": False}]
+    assert [p.public() for p in catalog.all()] == [
+        {"id": "p1", "name": "p1", "surface": False, "verbs": []}
+    ]
 
 
 @pytest.mark.parametrize(
@@ -153,8 +155,8 @@ async def test_the_public_row_never_shows_endpoint_or_handler() -> None:
     )
     catalog.install(record(id="inproc"))
     assert [p.public() for p in catalog.all()] == [
-        {"id": "svc", "name": "Service", "surface": False},
-        {"id": "inproc", "name": "inproc", "surface": False},
+        {"id": "svc", "name": "Service", "surface": False, "verbs": []},
+        {"id": "inproc", "name": "inproc", "surface": False, "verbs": []},
     ]
     await catalog.aclose()
 

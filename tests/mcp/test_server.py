@@ -78,7 +78,7 @@ async def test_the_server_fills_context_and_the_model_cannot(
         )
         await client.call_tool("browser_back", {"directory": "/etc"})
     first, second = recorder.requests
-    assert first.parameters.to_wire() == {"text": "Save"}
+    assert first.to_wire()["parameters"] == {"text": "Save"}
     assert first.context.directory == os.getcwd()
     assert first.context.session_id is not None
     assert first.context.session_id != "forged"

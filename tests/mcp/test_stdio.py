@@ -102,7 +102,7 @@ async def test_no_selected_provider_is_an_error_that_says_what_to_do(setup: Setu
         "mayHaveRun": False,
     }
     assert providers.structured_content == {
-        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False}],
+        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False, "verbs": []}],
         "selectedId": None,
     }
     assert "None is selected" in text_of(providers)

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from browserhost.contract import ACTIONS, ErrorCode
+from browserhost.contract import ACTIONS, ErrorCode, VerbSpec
 from browserhost.contract.base import WireModel
 from browserhost.contract.limits import PROVIDER_ID_PATTERN
 
@@ -43,6 +43,10 @@ class ProviderRow(WireModel):
     id: str
     name: str
     surface: bool
+    verbs: list[VerbSpec] = Field(
+        default_factory=list,
+        description="The provider's own verbs: POST them as action verb.<name>.",
+    )
 
 
 class ProvidersAnswer(WireModel):

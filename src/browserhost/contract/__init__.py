@@ -5,10 +5,12 @@ Imports nothing but pydantic, so a provider package can depend on it cheaply.
 
 from .actions import ACTIONS, ActionCall, ActionName, ActionSpec, Parameters, normalize
 from .errors import BrowserhostError, ErrorCode
+from .verbs import VERB_PREFIX, VerbSpec, verb_name
 from .wire import Context, ProviderRequest, Refusal, Result, Success, parse_result
 
 __all__ = [
     "ACTIONS",
+    "VERB_PREFIX",
     "ActionCall",
     "ActionName",
     "ActionSpec",
@@ -20,6 +22,8 @@ __all__ = [
     "Refusal",
     "Result",
     "Success",
+    "VerbSpec",
     "normalize",
     "parse_result",
+    "verb_name",
 ]

@@ -368,7 +368,8 @@ def normalize(action: object, parameters: object = None) -> ActionCall:
     spec = ACTIONS.get(action) if isinstance(action, str) else None
     if spec is None:
         raise InvalidActionError(
-            "Unknown browser action; use one of " + ", ".join(ACTIONS) + ". Nothing was sent."
+            "Unknown browser action; use one of " + ", ".join(ACTIONS) + ", or verb.<name> for "
+            "a verb the provider offers. Nothing was sent."
         )
     try:
         return ActionCall(spec, spec.parameters.model_validate(parameters))

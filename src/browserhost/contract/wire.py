@@ -1,6 +1,7 @@
 """What crosses between the host and a provider: the request envelope and the answer.
 
-The host posts ``{requestId, action, parameters, context}``; a provider answers
+The host posts ``{requestId, action, parameters, context}`` (``action`` is one of the ten, or
+``verb.<name>`` for a verb the provider declared); a provider answers
 ``{ok: true, data: {...}}`` or ``{ok: false, error: "..."}``. Anything else is not a browser
 result, and the host reports the page state as unknown.
 """
@@ -8,6 +9,7 @@ result, and the host reports the page state as unknown.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +18,7 @@ from pydantic import ConfigDict, Field, field_validator
 from .actions import ACTIONS, ActionName, Parameters
 from .base import WireModel
 from .limits import ERROR_TEXT_MAX
+from .verbs import verb_name
 
 
 class Context(WireModel):
@@ -50,18 +53,22 @@ class Context(WireModel):
 
 @dataclass(frozen=True)
 class ProviderRequest:
-    """One action as a provider receives it."""
+    """One action as a provider receives it: one of the ten with its validated parameters
+    model, or a provider verb (``verb.<name>``) with its arguments as sent."""
 
     request_id: str
-    action: ActionName
-    parameters: Parameters
+    action: ActionName | str
+    parameters: Parameters | Mapping[str, Any]
     context: Context
 
     def to_wire(self) -> dict[str, Any]:
+        parameters = self.parameters
         return {
             "requestId": self.request_id,
             "action": self.action,
-            "parameters": self.parameters.to_wire(),
+            "parameters": (
+                parameters.to_wire() if isinstance(parameters, Parameters) else dict(parameters)
+            ),
             "context": self.context.to_wire(),
         }
 
@@ -82,6 +89,8 @@ class ProviderRequest:
         parameters = wire.get("parameters")
         if not isinstance(request_id, str) or not request_id:
             return None
+        if verb_name(action) is not None and isinstance(parameters, dict):
+            return cls(request_id, str(action), parameters, Context.read(wire.get("context")))
         spec = ACTIONS.get(action) if isinstance(action, str) else None
         if spec is None or not isinstance(parameters, dict):
             return None

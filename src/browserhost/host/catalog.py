@@ -4,7 +4,8 @@ A provider is installed from a record, the same shape for built-ins and third pa
 
     {"id": "stub", "name": "Stub", "provides": ["browser"],
      "answer": <async handler>  |  "endpoint": "http://127.0.0.1:9000",
-     "enabled": True, "actions": [...], "close": <async callable>}
+     "enabled": True, "actions": [...], "verbs": [<VerbSpec fields>, ...],
+     "close": <async callable>}
 
 The role is declared by the first array among ``service.provides``, ``provides`` and
 ``contributes.service.provides``. A record that is disabled, has a bad id or name, does not
@@ -20,12 +21,16 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from browserhost.contract import ACTIONS
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from pydantic import ValidationError
+
+from browserhost.contract import ACTIONS, VerbSpec
 from browserhost.contract.limits import PROVIDER_ID_PATTERN, PROVIDER_NAME_MAX, PROVIDER_PATH
 from browserhost.transports.base import Transport
 from browserhost.transports.inprocess import InProcessTransport
@@ -49,10 +54,18 @@ class InstalledProvider:
     name: str
     actions: frozenset[str]
     transport: Transport
+    verbs: Mapping[str, VerbSpec] = field(default_factory=dict)
+    checkers: Mapping[str, Draft202012Validator] = field(default_factory=dict)
+    """One argument checker per verb, built once at install."""
 
     def public(self) -> dict[str, object]:
         """The row callers see. Transport details never leave the host."""
-        return {"id": self.id, "name": self.name, "surface": False}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "surface": False,
+            "verbs": [verb.to_wire() for verb in self.verbs.values()],
+        }
 
 
 def declared_roles(record: Mapping[str, Any]) -> list[object] | None:
@@ -104,6 +117,7 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
     if not isinstance(actions, list | tuple | set | frozenset):
         raise InstallError("actions must be a list of browser action names")
     supported = frozenset(actions) & frozenset(ACTIONS)
+    verbs = read_verbs(record.get("verbs", []))
     answer, close = record.get("answer"), record.get("close")
     transport: Transport
     if callable(answer):
@@ -116,7 +130,27 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
                 "(http or https on 127.0.0.1, localhost or ::1, without credentials)"
             )
         transport = LoopbackTransport(url)
-    return InstalledProvider(provider_id, name, supported, transport)
+    checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
+    return InstalledProvider(provider_id, name, supported, transport, verbs, checkers)
+
+
+def read_verbs(declared: object) -> dict[str, VerbSpec]:
+    """The verbs a record declares, by name; a malformed one refuses the whole record, so a
+    provider never runs with half of what it meant to offer."""
+    if not isinstance(declared, list | tuple):
+        raise InstallError("verbs must be a list of verb declarations")
+    verbs: dict[str, VerbSpec] = {}
+    for raw in declared:
+        try:
+            verb = raw if isinstance(raw, VerbSpec) else VerbSpec.model_validate(raw)
+            Draft202012Validator.check_schema(verb.input_schema)
+        except (ValidationError, SchemaError) as exc:
+            where = raw.get("name") if isinstance(raw, Mapping) else raw
+            raise InstallError(f"verb {where!r} is not a valid declaration: {exc}") from None
+        if verb.name in verbs:
+            raise InstallError(f"verb {verb.name!r} is declared twice")
+        verbs[verb.name] = verb
+    return verbs
 
 
 class Catalog:

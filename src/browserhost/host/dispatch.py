@@ -6,6 +6,9 @@
 2. resolve the provider from a fresh catalog read  → NO_PROVIDER, PROVIDER_NOT_FOUND,
                                                      CATALOG_UNAVAILABLE
 3. capability gate                                 → UNSUPPORTED
+   (a provider's own verb, ``verb.<name>``, is looked up and its arguments checked against
+   the schema the provider declared here, once the provider is known → UNSUPPORTED,
+   INVALID_ACTION)
 4. send with a deadline and cancellation           → PROVIDER_UNAVAILABLE, CANCELLED,
                                                      REQUEST_FAILED
 5. parse the answer                                → PROVIDER_REJECTED, UNKNOWN_RESULT
@@ -19,15 +22,25 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from browserhost.contract import Context, ProviderRequest, normalize, parse_result
+from browserhost.contract import (
+    VERB_PREFIX,
+    Context,
+    Parameters,
+    ProviderRequest,
+    normalize,
+    parse_result,
+    verb_name,
+)
 from browserhost.contract.actions import CaptureParameters
 from browserhost.contract.errors import (
     ActionCancelledError,
     CatalogUnavailableError,
+    InvalidActionError,
     InvalidSelectionError,
     NoProviderError,
     ProviderNotFoundError,
@@ -39,6 +52,7 @@ from browserhost.contract.errors import (
     UnsupportedError,
 )
 from browserhost.contract.limits import PROVIDER_ID_PATTERN
+from browserhost.contract.verbs import VERB_TIMEOUT_S, read_arguments
 from browserhost.contract.wire import Refusal
 from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 
@@ -113,32 +127,40 @@ class Host:
         provider_id: str | None = None,
         cancel: asyncio.Event | None = None,
     ) -> Outcome:
-        call = normalize(action, parameters)
+        verb = verb_name(action)
+        call = None if verb is not None else normalize(action, parameters)
         context = context if context is not None else Context()
         provider = self._resolve(provider_id)
 
-        if call.name not in provider.actions:
-            raise UnsupportedError(
-                f"{provider.name} does not support {call.name}. Nothing was sent."
-            )
+        name: str
+        sent: Parameters | Mapping[str, Any]
+        if call is not None:
+            if call.name not in provider.actions:
+                raise UnsupportedError(
+                    f"{provider.name} does not support {call.name}. Nothing was sent."
+                )
+            name, sent, timeout_s = call.name, call.parameters, call.spec.timeout_s
+        else:  # not one of the ten: a verb
+            name, timeout_s = f"{VERB_PREFIX}{verb}", VERB_TIMEOUT_S
+            sent = _verb_arguments(provider, str(verb), parameters)
 
         if cancel is not None and cancel.is_set():
-            raise ActionCancelledError(f"{call.name} was cancelled before sending; nothing ran.")
+            raise ActionCancelledError(f"{name} was cancelled before sending; nothing ran.")
         request_id = f"browser-{uuid.uuid4().hex}"
-        request = ProviderRequest(request_id, call.name, call.parameters, context)
-        answer = await self._send(provider, request, call.spec.timeout_s, cancel)
+        request = ProviderRequest(request_id, name, sent, context)
+        answer = await self._send(provider, request, timeout_s, cancel)
 
         result = parse_result(answer)
         if result is None:
             raise UnknownResultError(
-                f"{provider.name} answered {call.name} with something that is not a browser "
+                f"{provider.name} answered {name} with something that is not a browser "
                 "result. The page state is unknown; take a snapshot before acting again."
             )
         if isinstance(result, Refusal):
             raise ProviderRejectedError(result.error)
 
         data = result.data
-        if isinstance(call.parameters, CaptureParameters):
+        if call is not None and isinstance(call.parameters, CaptureParameters):
             saved = save_capture(data, context.directory, call.parameters.label)
             if saved is not None:
                 data = {**data, "path": str(saved)}
@@ -198,6 +220,32 @@ class Host:
 
     async def aclose(self) -> None:
         await self.catalog.aclose()
+
+
+VIOLATIONS_LISTED = 8
+"""How many schema violations a refused verb call lists."""
+
+
+def _verb_arguments(provider: InstalledProvider, verb: str, raw: object) -> Mapping[str, Any]:
+    """A verb call's arguments, checked against the schema its provider declared."""
+    checker = provider.checkers.get(verb)
+    if checker is None:
+        offered = ", ".join(f"{VERB_PREFIX}{name}" for name in provider.verbs) or "no verbs"
+        raise UnsupportedError(
+            f"{provider.name} has no verb {verb!r}; this provider offers: {offered}. "
+            "Nothing was sent."
+        )
+    arguments = read_arguments(raw)
+    if arguments is None:
+        raise InvalidActionError("parameters must be an object. Nothing was sent.")
+    problems = sorted(checker.iter_errors(arguments), key=lambda error: list(error.path))
+    if problems:
+        listed = "; ".join(
+            f"{'.'.join(str(part) for part in error.path) or 'parameters'}: {error.message}"
+            for error in problems[:VIOLATIONS_LISTED]
+        )
+        raise InvalidActionError(f"{VERB_PREFIX}{verb} was refused: {listed}. Nothing was sent.")
+    return arguments
 
 
 async def _deliver(
