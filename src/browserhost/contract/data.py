@@ -70,9 +70,16 @@ class ElementState(Data):
         None, description="A select's option labels (the first 25), for browser.type."
     )
     checked: Tristate | None = None
+    multiple: bool | None = Field(None, description="A select that takes several options.")
     selected: bool | None = None
     expanded: bool | None = None
     pressed: Tristate | None = None
+    current: str | None = Field(
+        None, description='aria-current: "page", "step", "true", ... (the current item).'
+    )
+    sort: Literal["ascending", "descending"] | None = Field(
+        None, description="How a table column is sorted (aria-sort)."
+    )
     required: bool | None = None
     invalid: bool | None = None
     readonly: bool | None = None
@@ -127,6 +134,14 @@ def element_notes(element: Mapping[str, Any]) -> list[str]:
         if name in element:
             value = element[name]
             notes.append(f"{name}=mixed" if value == "mixed" else yes if value else no)
+    if "current" in element:
+        notes.append("current" if element["current"] == "true" else f"current {element['current']}")
+    if "sort" in element:
+        notes.append(f"sorted {element['sort']}")
+    if element.get("options"):
+        many = "several of " if element.get("multiple") else ""
+        listed = ", ".join(json.dumps(option, ensure_ascii=False) for option in element["options"])
+        notes.append(f"{many}options {listed}")
     notes += [flag for flag in (*_FLAGS, "covered") if element.get(flag) is True]
     if element.get("inViewport") is False:
         notes.append("off-screen")

@@ -465,3 +465,79 @@ async def test_unnamed_icon_buttons_are_listed_and_work(
     clicked = await ok(provider, ctx, "browser.click", selector=up["selector"])
     assert clicked["clicked"] == up["selector"]
     assert (await _by_label(provider, ctx))["Select a value:"]["value"] == "6"
+
+
+# --- patterns from UI kits: slotted text, redrawn rows, timers, feeds, odd controls ---------
+
+
+async def test_shadow_controls_that_show_slotted_text_are_named_and_clickable(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "components.html")
+    seen = await _by_label(provider, ctx)
+    button, box = seen["Subscribe"], seen["I agree to the terms"]
+    assert "covered" not in button
+    assert (box["role"], box["checked"]) == ("checkbox", False)
+    await ok(provider, ctx, "browser.click", selector=button["selector"])
+    assert await _out(provider, ctx) == "out: subscribed"
+    checked = await ok(provider, ctx, "browser.click", selector=box["selector"])
+    assert checked["checked"] is True
+    assert await _out(provider, ctx) == "out: terms true"
+
+
+async def test_a_redrawn_row_with_the_same_kind_of_control_is_not_mistaken_for_another(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "rows.html")
+    boxes = [e["selector"] for e in (await _snapshot(provider, ctx))["elements"]][:3]
+    await ok(provider, ctx, "browser.click", text="Clear first")  # the rows are drawn anew
+    error = await refused(provider, ctx, "browser.click", selector=boxes[1])
+    assert "no longer names the element your latest snapshot listed" in error
+    assert await _out(provider, ctx) == "out: none"
+
+
+async def test_the_wait_after_a_click_covers_the_timers_it_started(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await _open(provider, site, ctx, "timing.html")
+    assert opened["settled"] is True  # a price ticking every 50 ms does not hold it up
+    products = await _by_label(provider, ctx)
+    assert {"Blue Mug", "Red Cup"} <= set(products)  # aria-busy was waited out
+    await ok(provider, ctx, "browser.click", text="Save changes")  # a toast after 300 ms
+    assert "Changes saved" in (await _snapshot(provider, ctx))["text"]
+    signed = await ok(provider, ctx, "browser.click", text="Sign in")  # a result after 600 ms
+    assert signed["disabled"] is True
+    assert (await _by_label(provider, ctx))["Signed in"]["disabled"] is True
+    assert await _out(provider, ctx) == "out: welcome"
+
+
+async def test_scrolling_a_feed_waits_for_what_it_loads(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "feed.html")
+    scrolled = await ok(provider, ctx, "browser.scroll", direction="bottom")
+    assert scrolled["atBottom"] is False  # more posts arrived below
+    labels = set(await _by_label(provider, ctx))
+    assert "Like post 20" in labels
+
+
+async def test_controls_beyond_text_fields_are_set_and_read(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "controls.html")
+    seen = await _by_label(provider, ctx)
+    assert "" not in seen  # the transparent native input behind the custom select is not listed
+    assert seen["2"]["current"] == "page"
+    assert seen["Note"]["value"] == "Ship on Monday"
+    toppings = seen["Toppings"]
+    assert (toppings["multiple"], toppings["options"]) == (True, ["Cheese", "Olives", "Ham"])
+    assert (await ok(provider, ctx, "browser.type", selector="#spice", value="7"))["value"] == "7"
+    assert await _out(provider, ctx) == "out: spice 7"
+    chosen = await ok(provider, ctx, "browser.type", selector="#toppings", value="Cheese, Ham")
+    assert chosen["value"] == "Cheese, Ham"
+    assert await _out(provider, ctx) == "out: toppings Cheese+Ham"
+    error = await refused(provider, ctx, "browser.click", text="Sold out")
+    assert error.startswith("#sold does not take clicks")
+    assert "covered" not in seen["Sold out"]
+    await ok(provider, ctx, "browser.click", text="Slide two")  # clipped: brought into view first
+    assert (await ok(provider, ctx, "browser.snapshot"))["url"].endswith("#two")

@@ -207,7 +207,9 @@ class ChromiumProvider(Provider):
             if selector is None:
                 selector = await _by_text(page, parameters.text or "")
             # A selector found by text now names what the agent means, whatever a snapshot said.
-            aimed = await targets.target(page, selector, "click", fresh=parameters.text is not None)
+            aimed = await targets.target(
+                page, selector, "click", fresh=parameters.text is not None, watch=True
+            )
             popup = _NextPopup(page) if aimed.info["opensWindow"] else None
             try:
                 await self._press(tab, page, aimed)
@@ -228,7 +230,7 @@ class ChromiumProvider(Provider):
         selector, value = parameters.selector, parameters.value
         async with self._using(context, "browser.type") as tab:
             page = await tab.page()
-            aimed = await targets.target(page, selector, "type")
+            aimed = await targets.target(page, selector, "type", watch=parameters.submit)
             info = aimed.info
             if not info["typable"]:
                 if info["tag"] != "input":
@@ -250,8 +252,10 @@ class ChromiumProvider(Provider):
                 "read-only); take a new snapshot.",
             ):
                 if info["tag"] == "select":
-                    option = _option(selector, info["choices"], value)
-                    await element.select_option(value=option, timeout=self.timeouts.act_s * 1000)
+                    # A multiple select takes several labels, comma-separated: "Olives, Ham".
+                    wanted = value.split(",") if info.get("multiple") else [value]
+                    options = [_option(selector, info["choices"], one.strip()) for one in wanted]
+                    await element.select_option(value=options, timeout=self.timeouts.act_s * 1000)
                 else:
                     await element.fill(value, timeout=self.timeouts.act_s * 1000)
                 if parameters.submit:
@@ -280,6 +284,10 @@ class ChromiumProvider(Provider):
                 where, "scroll", selector=located and located.selector, direction=direction
             )
             targets.check_found(moved, selector)
+            # Pages load more as they are scrolled: the answer is the page after that.
+            settled = await self._settle(tab, page, self.timeouts.input_settle_s)
+            if settled.done:
+                moved = await pagescript.run(where, "position")
             scroll_y: int = moved["scrollY"]
             max_scroll_y: int = moved["maxScrollY"]
             return data.ScrollData(
@@ -536,7 +544,7 @@ async def _state_after(aimed: targets.Target, settled: Settled, shown: Page) -> 
     state = read.get("state") if read else None
     if not state:
         return {}
-    return _fields(data.ElementState, state, exclude={"options", "focused"})
+    return _fields(data.ElementState, state, exclude={"options", "focused", "multiple"})
 
 
 def _notice(read: dict[str, Any], elements: list[data.Element]) -> str | None:

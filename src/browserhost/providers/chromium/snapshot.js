@@ -42,22 +42,24 @@ async (request) => {
     image: "button", range: "slider", number: "spinbutton", search: "searchbox",
     color: "", date: "", "datetime-local": "", file: "", month: "", time: "", week: "",
   };
-  const NOT_TYPABLE = new Set([
-    "checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color",
-  ]);
+  const NOT_TYPABLE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file"]);
   const NO_VALUE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "password"]);
   // A class that says what state an element is in, not what it is: it moves between elements.
   const STATE_CLASS = new RegExp(
     "(^|[-_])(active|selected|hover|hovered|focus|focused|focus-visible|highlight|highlighted|" +
     "open|opened|current|checked|disabled|enabled|expanded|collapsed|visible|hidden|show|" +
     "shown|in|out|pressed|loading|loaded|error|invalid|valid|dirty|pristine|touched|" +
-    "untouched|empty|filled|on|off|state|is|has|was|first|last|odd|even)($|[-_])", "i");
+    "untouched|empty|filled|on|off|state|is|has|was|first|last|odd|even|completed|complete|" +
+    "done|editing|dragging|sorted|asc|desc|ascending|descending|unread|pending|busy|success|" +
+    "failed|warning|current-page|toggled|animating|entering|leaving)($|[-_])", "i");
   const LABEL_MAX = 100;
   const VALUE_MAX = 200;
   const OPTIONS_MAX = 25;
   const ATTR_VALUE_MAX = 80;
   const CHUNK_MAX = 2000;
   const HOP = " >> ";
+  const TIMER_MAX = 1000;
+  const TIMER_WATCH_MS = 5000;
   const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
   const clean = (value) => (value || "").replace(/\s+/g, " ").trim();
@@ -73,7 +75,9 @@ async (request) => {
   // The element's box when a person could see it: drawn, not empty, and not placed where no
   // scrolling reaches (left of or above the page, as "visually hidden" helpers do).
   function rendered(el) {
-    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return null;
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
+      return null;
+    }
     const rect = el.getBoundingClientRect();
     if (rect.width <= 0 || rect.height <= 0) return null;
     if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0) return null;
@@ -91,8 +95,25 @@ async (request) => {
     };
   }
 
+  // What a person reads on an element. innerText follows the layout but neither shows what a
+  // shadow tree's slots display nor leaves out decorations hidden from assistive technology.
   function textOf(node) {
-    return clean(node instanceof HTMLElement ? node.innerText : node.textContent);
+    if (!(node instanceof HTMLElement)) return clean(node.textContent);
+    if (!node.querySelector("slot, [aria-hidden=true]") && tagOf(node) !== "slot") {
+      return clean(node.innerText);
+    }
+    return clean(flatText(node));
+  }
+
+  function flatText(node) {
+    if (node.nodeType === Node.TEXT_NODE) return node.data;
+    if (node.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(node))) return "";
+    if (node.getAttribute("aria-hidden") === "true") return "";
+    const slot = tagOf(node) === "slot"; // display: contents, so it has no box of its own
+    if (!slot && node.checkVisibility && !node.checkVisibility({ visibilityProperty: true })) return "";
+    const shown = slot && node.assignedNodes({ flatten: true }).length
+      ? node.assignedNodes({ flatten: true }) : [...node.childNodes];
+    return shown.map(flatText).join(" ");
   }
 
   function byId(el, id) {
@@ -116,7 +137,7 @@ async (request) => {
       }
       if (tag === "input" && el.type === "image") return clean(el.alt);
       for (const label of el.labels || []) {
-        let text = label.innerText || label.textContent || "";
+        let text = textOf(label);
         const own = label.contains(el) ? el.innerText || el.value || "" : "";
         if (own) text = text.replace(own, "");
         if (clean(text)) return clean(text);
@@ -146,9 +167,11 @@ async (request) => {
     }
   }
 
+  // A button's type says something only in a form or when the page set it.
   function typeOf(el) {
     const tag = tagOf(el);
-    return tag === "input" || tag === "button" ? el.type : "";
+    if (tag === "button") return el.form || el.hasAttribute("type") ? el.type : "";
+    return tag === "input" ? el.type : "";
   }
 
   // A link or a form submit that loads into another window (target="_blank" and the like).
@@ -181,6 +204,7 @@ async (request) => {
       out.checked = tristate(el.getAttribute("aria-checked"));
     }
     if (tag === "select") {
+      if (el.multiple) out.multiple = true;
       const chosen = [...el.selectedOptions].map((option) => clean(option.label));
       out.value = cap(chosen.join(", "), VALUE_MAX);
       out.options = [...el.options].slice(0, OPTIONS_MAX).map((option) => clean(option.label));
@@ -189,6 +213,8 @@ async (request) => {
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
       const value = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
       if (value !== null) out.value = cap(clean(value), VALUE_MAX);
+    } else if (el.isContentEditable && tagOf(el) !== "input") {
+      out.value = cap(textOf(el), VALUE_MAX);
     } else if (role === "combobox") {
       out.value = cap(textOf(el), VALUE_MAX);
     } else if (role === "listbox") {
@@ -202,6 +228,10 @@ async (request) => {
     else if (tag === "summary" && el.parentElement && tagOf(el.parentElement) === "details") {
       out.expanded = el.parentElement.open;
     }
+    const current = el.getAttribute("aria-current");
+    if (current !== null && current !== "false") out.current = current === "true" ? "true" : current;
+    const sort = el.getAttribute("aria-sort");
+    if (sort === "ascending" || sort === "descending") out.sort = sort;
     const pressed = el.getAttribute("aria-pressed");
     if (pressed !== null && pressed !== "undefined") out.pressed = tristate(pressed);
     if (el.required || el.getAttribute("aria-required") === "true") out.required = true;
@@ -251,22 +281,39 @@ async (request) => {
   // not what a click at its centre reaches.
   function hiddenUnder(el, rect) {
     if (!inViewport(rect)) return false;
-    const hit = hitAt(el, rect.x + rect.width / 2, rect.y + rect.height / 2);
+    const hit = hitAt(rect.x + rect.width / 2, rect.y + rect.height / 2);
     return hit !== null && !reaches(hit, el) && [...el.labels].some((label) => reaches(hit, label));
   }
 
-  function hitAt(el, x, y) {
-    const root = el.getRootNode();
-    const from = root.elementFromPoint ? root : doc;
-    return from.elementFromPoint(x, y);
+  // The element drawn at a point, looking into open shadow roots.
+  function hitAt(x, y) {
+    let hit = doc.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
   }
 
-  // Whether `node` is `el` or inside it, through shadow roots.
+  // Whether `node` is `el` or inside it as drawn: through shadow roots and the slots that
+  // show light-DOM children inside a shadow tree.
   function reaches(node, el) {
-    for (let at = node; at; at = at.parentNode || at.host) {
+    for (let at = node; at; at = at.assignedSlot || at.parentNode || at.host) {
       if (at === el) return true;
     }
     return false;
+  }
+
+  // Whether a press at a point where `hit` is drawn lands on `el`. Over text a shadow host
+  // shows through a slot, the hit test answers the host itself: that lands on `el` when `el`
+  // is in the host's shadow tree and holds a slot with something assigned.
+  function landsOn(hit, el) {
+    if (!hit) return false;
+    if (reaches(hit, el)) return true;
+    if (!hit.shadowRoot || !reaches(el, hit)) return false;
+    const slots = tagOf(el) === "slot" ? [el] : [...el.querySelectorAll("slot")];
+    return slots.some((slot) => slot.assignedNodes({ flatten: true }).length > 0);
   }
 
   // --- selectors that match exactly one element --------------------------------------------
@@ -536,8 +583,13 @@ async (request) => {
     if (out.inViewport) {
       const x = Math.min(Math.max(rect.x + rect.width / 2, 0), innerWidth - 1);
       const y = Math.min(Math.max(rect.y + rect.height / 2, 0), innerHeight - 1);
-      const hit = hitAt(face || el, x, y);
-      if (hit && !reaches(hit, el) && !(face && reaches(hit, face))) out.covered = true;
+      const hit = hitAt(x, y);
+      // Drawn over by something that is not its own container (a clipped element, one that
+      // lets clicks through with pointer-events: none, is not "covered").
+      if (hit && !landsOn(hit, el) && !(face && landsOn(hit, face)) && !reaches(el, hit) &&
+          getComputedStyle(el).pointerEvents !== "none") {
+        out.covered = true;
+      }
     }
     const type = typeOf(el);
     if (type) out.type = type;
@@ -649,8 +701,16 @@ async (request) => {
   function remember(items, whole) {
     if (whole) store.remembered = new Map();
     for (const item of items) {
-      store.remembered.set(item.out.selector, { ref: new WeakRef(item.el), label: item.out.label || "" });
+      store.remembered.set(item.out.selector, { ref: new WeakRef(item.el), print: fingerprint(item.el) });
     }
+  }
+
+  // What tells one element from its look-alikes once the page has drawn it again: its name,
+  // and the text of a small container around it (the row a checkbox sits in).
+  function fingerprint(el) {
+    const parent = el.parentElement;
+    const around = parent && parent.childElementCount <= 12 ? clean(parent.textContent) : "";
+    return clean(nameOf(el)).slice(0, LABEL_MAX) + "\u0000" + around.slice(0, 200);
   }
 
   function snapshot({ scope, textMax, elementsMax }) {
@@ -698,8 +758,7 @@ async (request) => {
     const before = seen.ref.deref();
     if (before === el) return false;
     if (before && before.isConnected) return true;
-    return clean(nameOf(el)) !== clean(seen.label).replace(/…$/, "") &&
-      !clean(nameOf(el)).startsWith(clean(seen.label).replace(/…$/, ""));
+    return fingerprint(el) !== seen.print;
   }
 
   function describeCover(el) {
@@ -723,8 +782,8 @@ async (request) => {
     if (fits) {
       // In view and clear at its centre right now: the common case needs no frame to pass.
       const point = centre(rect);
-      const hit = hitAt(target, point.x, point.y);
-      if (hit && (reaches(hit, target) || reaches(hit, el))) return point;
+      const hit = hitAt(point.x, point.y);
+      if (landsOn(hit, target) || landsOn(hit, el)) return point;
     } else {
       target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
       await frame();
@@ -737,8 +796,8 @@ async (request) => {
       const again = target.getBoundingClientRect();
       if (again.x !== rect.x || again.y !== rect.y) continue;
       const point = centre(rect);
-      hit = hitAt(target, point.x, point.y);
-      if (hit && (reaches(hit, target) || reaches(hit, el))) return point;
+      hit = hitAt(point.x, point.y);
+      if (landsOn(hit, target) || landsOn(hit, el)) return point;
       if (!centred) {
         // A sticky header or a docked bar over it: in the middle of the view it is clear.
         centred = true;
@@ -747,7 +806,9 @@ async (request) => {
       }
       if (tries >= 4) break;
     }
-    if (!hit || hit === doc.documentElement || hit === doc.body) return { outside: true };
+    if (getComputedStyle(target).pointerEvents === "none") return { inert: true };
+    // The point is on one of its own containers: the element is clipped away there.
+    if (!hit || reaches(target, hit)) return { outside: true };
     return { coveredBy: describeCover(coverOf(hit)) };
   }
 
@@ -762,7 +823,7 @@ async (request) => {
     return best;
   }
 
-  async function target({ selector, purpose, styles, fresh }) {
+  async function target({ selector, purpose, styles, fresh, watch }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -793,6 +854,7 @@ async (request) => {
     }
     if (purpose === "click" || purpose === "type") {
       if (!out.changed && !out.disabled) Object.assign(out, { aim: await aim(el, face) });
+      if (watch && out.aim && out.aim.x !== undefined) watchTimers();
     }
     return out;
   }
@@ -804,31 +866,90 @@ async (request) => {
     return out;
   }
 
-  // Resolves once the document has not changed for quietMs (and no resource finished loading
-  // in that time), or after maxMs. A page with nothing on it yet counts as still changing.
+  // Timers of up to TIMER_MAX ms that the page sets from now on (a toast shown 300 ms after a
+  // click, a request sent after a debounce): the wait after an action waits for them too. A
+  // handler scheduled again and again is a loop (a clock, a poll), and is let go.
+  function watchTimers() {
+    unwatchTimers();
+    const original = { set: window.setTimeout, clear: window.clearTimeout };
+    const pending = new Map();
+    const seen = new Set();
+    const until = performance.now() + TIMER_WATCH_MS;
+    window.setTimeout = function (handler, delay, ...rest) {
+      const ms = Number(delay) || 0;
+      if (typeof handler !== "function" || ms > TIMER_MAX || performance.now() > until) {
+        return original.set.call(window, handler, delay, ...rest);
+      }
+      if (seen.has(handler)) {
+        for (const [id, known] of pending) if (known === handler) pending.delete(id);
+        return original.set.call(window, handler, delay, ...rest);
+      }
+      seen.add(handler);
+      const id = original.set.call(window, (...args) => {
+        pending.delete(id);
+        handler(...args);
+      }, delay, ...rest);
+      pending.set(id, handler);
+      return id;
+    };
+    window.clearTimeout = function (id) {
+      pending.delete(id);
+      return original.clear.call(window, id);
+    };
+    store.timers = { original, pending };
+  }
+
+  function unwatchTimers() {
+    const timers = store.timers;
+    if (!timers) return;
+    window.setTimeout = timers.original.set;
+    window.clearTimeout = timers.original.clear;
+    store.timers = null;
+  }
+
+  // Resolves once the document has not changed for quietMs, no resource finished loading in
+  // that time, no timer the action set is pending and nothing is marked aria-busy; or after
+  // maxMs. A page with nothing on it yet counts as still changing; a text that changes again
+  // and again (a clock, a ticker) counts once.
   function quiet({ quietMs, maxMs }) {
+    const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     return new Promise((resolve) => {
       const start = performance.now();
       let last = start;
-      const seen = () => { last = performance.now(); };
-      const observer = new MutationObserver(seen);
+      const ticking = new Set();
+      const changed = (records) => {
+        for (const record of records) {
+          const textOnly = record.type === "characterData" ||
+            [...record.addedNodes, ...record.removedNodes].every((n) => n.nodeType === Node.TEXT_NODE);
+          if (textOnly) {
+            const node = record.type === "characterData" ? record.target.parentNode : record.target;
+            if (ticking.has(node)) continue;
+            ticking.add(node);
+          }
+          last = performance.now();
+        }
+      };
+      const observer = new MutationObserver(changed);
       observer.observe(doc, { subtree: true, childList: true, characterData: true });
-      const resources = new PerformanceObserver(seen);
+      const resources = new PerformanceObserver(() => { last = performance.now(); });
       resources.observe({ type: "resource" });
       const empty = () => !doc.body ||
         (!clean(doc.body.innerText) && !doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`));
+      const waiting = () => (store.timers ? store.timers.pending.size : 0) > 0 ||
+        doc.querySelector("[aria-busy=true]") !== null;
       const check = () => {
         const now = performance.now();
-        const calm = now - last >= quietMs && !empty();
+        const calm = now - last >= quietMs && !empty() && !waiting();
         if (calm || now - start >= maxMs) {
           observer.disconnect();
           resources.disconnect();
+          unwatchTimers();
           resolve({ quiet: calm, ...stateNow() });
         } else {
-          setTimeout(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
+          later(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
         }
       };
-      setTimeout(check, quietMs);
+      later(check, quietMs);
     });
   }
 
@@ -886,6 +1007,7 @@ async (request) => {
 
   function scroll({ direction, selector }) {
     const box = scroller();
+    watchTimers();
     if (selector) {
       const found = resolve(selector);
       if (found.error || found.enterFrame) return found;
@@ -903,6 +1025,9 @@ async (request) => {
     return position(box);
   }
 
+  // A timer watch that no wait ended (the action was refused) ends at the next question.
+  if (store.timers && !["quiet", "state", "stashed", "position"].includes(request.op)) unwatchTimers();
+
   switch (request.op) {
     case "snapshot": return snapshot(request);
     case "target": return target(request);
@@ -911,6 +1036,7 @@ async (request) => {
     case "frames": return frameBoxes(request);
     case "findText": return findText(request);
     case "scroll": return scroll(request);
+    case "position": return position(scroller());
     case "quiet": return quiet(request);
     case "state": return stateNow();
     default: throw new Error("unknown op " + request.op);

@@ -98,11 +98,13 @@ async def target(
     *,
     styles: list[str] | None = None,
     fresh: bool = False,
+    watch: bool = False,
 ) -> Target:
     """The one element ``selector`` names, checked for ``purpose``; refuses with what to do.
 
     ``fresh`` is for a selector just found on the page (a click by text), not one from a
-    snapshot: it is not compared with what the latest snapshot listed.
+    snapshot: it is not compared with what the latest snapshot listed. ``watch`` starts
+    watching the timers the page sets, for the wait after the action (see ``snapshot.js``).
     """
     located = await locate(page, selector)
     info = await pagescript.run(
@@ -112,6 +114,7 @@ async def target(
         purpose=purpose,
         styles=styles,
         fresh=fresh,
+        watch=watch,
     )
     check_found(info, selector)
     check_count(int(info["count"]), selector)
@@ -163,6 +166,11 @@ def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None
         raise ActionError(
             f"{selector} is not visible (hidden, or inside a closed menu, tab or dialog), so "
             f"nothing was {verb}; open what contains it, or take a new snapshot."
+        )
+    if aim.get("inert"):
+        raise ActionError(
+            f"{selector} does not take clicks (its style lets them through to what is under "
+            f"it), so nothing was {verb}; the page does not offer it now."
         )
     if aim.get("outside"):
         raise ActionError(
