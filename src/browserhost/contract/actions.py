@@ -304,8 +304,9 @@ ACTIONS: dict[str, ActionSpec] = {
             "browser.type",
             TypeParameters,
             data.TypeData,
-            "Fill a text field (by selector from the latest snapshot) with value, replacing "
-            "its content, or choose a select's option by its label; submit presses Enter "
+            "Fill a text field, an editable box or a range (by selector from the latest "
+            "snapshot) with value, replacing its content, or choose a select's option by its "
+            "label (several, comma-separated, for a multiple select); submit presses Enter "
             "afterwards and waits for the page to settle. Returns the field's value.",
         ),
         ActionSpec(
@@ -313,7 +314,8 @@ ACTIONS: dict[str, ActionSpec] = {
             ScrollParameters,
             data.ScrollData,
             "Scroll the page up or down by one screen, to the top or bottom, or bring an "
-            "element into view. Returns the new scroll position.",
+            "element into view, then wait for what the page loads as it scrolls. Returns the "
+            "new scroll position.",
         ),
         ActionSpec(
             "browser.back",
