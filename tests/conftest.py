@@ -136,3 +136,33 @@ def chromium_path() -> str:
         return find_chromium(ChromiumConfig.from_env().executable)
     except ActionError as exc:
         pytest.fail(f"browser tests need Chromium: {exc}")
+
+
+STUB_ROW = {
+    "id": "stub",
+    "name": "Stub (no browser)",
+    "surface": False,
+    "verbs": [
+        {
+            "name": "press_key",
+            "description": "Press one key on the page. Enter on the search form submits it.",
+            "inputSchema": {
+                "type": "object",
+                "title": "PressKeyArguments",
+                "properties": {
+                    "key": {
+                        "type": "string",
+                        "title": "Key",
+                        "description": "A key name: Enter, Escape, a.",
+                        "minLength": 1,
+                        "maxLength": 32,
+                    }
+                },
+                "required": ["key"],
+                "additionalProperties": False,
+            },
+            "changesPage": True,
+        }
+    ],
+}
+"""The stub's row in a providers listing, as a caller sees it."""

@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.text import Text
 
 from browserhost import config
-from browserhost.contract import ACTIONS, ActionSpec
+from browserhost.contract import ACTIONS, VERB_PREFIX, ActionSpec
 from browserhost.contract.data import element_kind, element_notes, snapshot_notes
 from browserhost.contract.errors import BrowserhostError
 
@@ -439,6 +439,103 @@ def _register_providers() -> None:
     )(select)
 
 
+def _register_call() -> None:
+    def call(**values: Any) -> None:
+        verb: str = values.pop("verb")
+        pairs: list[str] = values.pop("arg") or []
+        raw: str | None = values.pop("arguments")
+        values["as_json"] = True  # a verb's answer is the provider's own JSON
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            arguments = _call_arguments(raw, pairs)
+            if pairs:
+                schema = await _verb_schema(client, verb, target.provider)
+                arguments.update(_typed_pairs(pairs, schema))
+            answer = await client.run(f"{VERB_PREFIX}{verb}", arguments)
+            _print_json(answer.to_wire())
+
+        _run(target, Path.cwd(), act)
+
+    call.__signature__ = Signature(  # type: ignore[attr-defined]  # read by typer
+        [
+            Parameter(
+                "verb",
+                Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=Annotated[
+                    str, typer.Argument(metavar="VERB", help="The verb's name, e.g. find.")
+                ],
+            ),
+            _option(
+                "arg",
+                list[str] | None,
+                None,
+                "--arg",
+                metavar="KEY=VALUE",
+                help="One argument; repeat it. Typed by the verb's schema (numbers, true/false).",
+            ),
+            _option(
+                "arguments",
+                str | None,
+                None,
+                "--json",
+                metavar="OBJECT",
+                help='All arguments as a JSON object, e.g. --json \'{"text": "Pricing"}\'.',
+            ),
+            *_action_parameters(),
+            *[p for p in _connection_parameters() if p.name != "as_json"],
+        ]
+    )
+    app.command(
+        "call",
+        help="Run a verb of the selected provider (browserhost providers lists them).",
+        rich_help_panel="Browser actions",
+    )(call)
+
+
+def _call_arguments(raw: str | None, pairs: list[str]) -> dict[str, object]:
+    if raw is None:
+        return {}
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        parsed = None
+    if not isinstance(parsed, dict):
+        raise typer.BadParameter('--json takes a JSON object, e.g. \'{"text": "Pricing"}\'.')
+    return parsed
+
+
+def _typed_pairs(pairs: list[str], schema: Mapping[str, Any]) -> dict[str, object]:
+    """``--arg key=value`` pairs, each value read as its schema property's type: a string
+    stays a string; anything else is read as JSON (``3``, ``true``, ``["a"]``)."""
+    properties = schema.get("properties") or {}
+    typed: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"--arg takes KEY=VALUE, not {pair!r}.")
+        wanted = (properties.get(key) or {}).get("type")
+        if wanted == "string":
+            typed[key] = value
+            continue
+        try:
+            typed[key] = json.loads(value)
+        except ValueError:
+            typed[key] = value  # the host's schema check says what is wrong with it
+    return typed
+
+
+async def _verb_schema(client: Client, verb: str, provider: str | None) -> Mapping[str, Any]:
+    listing = await client.providers()
+    wanted = provider or listing.selected_id
+    for row in listing.providers:
+        if row.id == wanted:
+            for declared in row.verbs:
+                if declared.name == verb:
+                    return declared.input_schema
+    return {}
+
+
 def _run(target: Target, directory: Path | None, act: Callable[[Client], Awaitable[None]]) -> None:
     async def main() -> None:
         async with target.client(directory) as client:
@@ -645,6 +742,7 @@ for _spec in ACTIONS.values():
     _register_action(_spec)
 del _spec
 _register_providers()
+_register_call()
 
 
 def main() -> None:

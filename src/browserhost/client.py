@@ -38,7 +38,7 @@ from pydantic import Field, ValidationError
 
 from browserhost import config
 from browserhost.api.paths import ACTIONS_PATH, PROVIDERS_PATH, SELECTION_PATH
-from browserhost.contract import ACTIONS, Context, VerbSpec, normalize
+from browserhost.contract import ACTIONS, VERB_PREFIX, Context, VerbSpec, normalize, verb_name
 from browserhost.contract import data as answers
 from browserhost.contract.actions import ScrollDirection
 from browserhost.contract.base import WireModel
@@ -53,6 +53,7 @@ from browserhost.contract.errors import (
     UnknownResultError,
     error_from_wire,
 )
+from browserhost.contract.verbs import VERB_TIMEOUT_S
 
 DEFAULT_URL = f"http://{config.DEFAULT_HOST}:{config.DEFAULT_PORT}"
 
@@ -187,28 +188,35 @@ class Client:
     ) -> Answer:
         """Run one action by its wire name and return the raw answer.
 
-        The parameters are validated first; an invalid call raises
-        :class:`InvalidActionError` and sends nothing.
+        The parameters of the ten actions are validated first; an invalid call raises
+        :class:`InvalidActionError` and sends nothing. A provider's verb (``verb.<name>``) is
+        checked by the host against the schema the provider declared.
         """
-        call = normalize(action, parameters)
+        name, sent, timeout_s = str(action), dict(parameters or {}), VERB_TIMEOUT_S
+        if verb_name(action) is None:
+            call = normalize(action, parameters)
+            name, sent, timeout_s = call.name, call.parameters.to_wire(), call.spec.timeout_s
         request: dict[str, object] = {
-            "action": call.name,
-            "parameters": call.parameters.to_wire(),
+            "action": name,
+            "parameters": sent,
             "context": (context or self.context).to_wire(),
         }
         chosen = provider_id or self.provider_id
         if chosen is not None:
             request["providerId"] = chosen
-        body = await self._request(
-            "POST", ACTIONS_PATH, json=request, wait_s=call.spec.timeout_s + _GRACE_S
-        )
+        body = await self._request("POST", ACTIONS_PATH, json=request, wait_s=timeout_s + _GRACE_S)
         provider, answer = body.get("providerId"), body.get("data")
         if not isinstance(provider, str) or not isinstance(answer, dict):
             raise UnknownResultError(
-                f"The host's answer to {call.name} is not an action result. The page state is "
+                f"The host's answer to {name} is not an action result. The page state is "
                 "unknown; take a snapshot before acting again."
             )
         return Answer(provider, answer)
+
+    async def call(self, verb: str, **arguments: object) -> dict[str, Any]:
+        """Run a verb of the selected provider (see ``providers()`` for their names and
+        schemas) and return its ``data``: ``await browser.call("find", text="Pricing")``."""
+        return (await self.run(f"{VERB_PREFIX}{verb}", arguments)).data
 
     # One method per action. The signatures mirror the contract's parameter models
     # (tests/test_completeness.py holds them to it); docstrings come from ACTIONS below.

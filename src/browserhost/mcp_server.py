@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -39,7 +40,7 @@ from urllib.request import url2pathname
 
 import mcp_types as types
 from mcp.server import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
@@ -49,7 +50,7 @@ from pydantic import ValidationError
 from starlette.types import Receive, Scope, Send
 
 from browserhost.client import Client, describe
-from browserhost.contract import ACTIONS, ActionSpec, Context, normalize
+from browserhost.contract import ACTIONS, ActionSpec, Context, VerbSpec, normalize
 from browserhost.contract.data import element_kind, element_notes, snapshot_notes
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
 from browserhost.host import Host
@@ -115,6 +116,9 @@ class Session:
     fallback_directory: str | None
     roots_read: bool = False
     root_directory: str | None = None
+    verbs_listed: frozenset[str] | None = None
+    """The verb tools this session was last told about, to say when they change."""
+    verbs_checked: float = 0.0
 
     @property
     def directory(self) -> str | None:
@@ -222,6 +226,40 @@ def tools() -> list[types.Tool]:
     return listed
 
 
+VERBS_CHECK_S = 5.0
+"""How often a call of one of the ten looks whether the selected provider's verbs changed."""
+
+
+def verb_tools(listing: Mapping[str, Any]) -> dict[str, VerbSpec]:
+    """The selected provider's verbs in a providers listing, by MCP tool name."""
+    selected = listing.get("selectedId")
+    for row in listing.get("providers") or []:
+        if row.get("id") == selected:
+            verbs = (VerbSpec.model_validate(raw) for raw in row.get("verbs") or [])
+            return {f"browser_{verb.name}": verb for verb in verbs}
+    return {}
+
+
+def verb_tool(name: str, verb: VerbSpec) -> types.Tool:
+    """A provider's verb as an MCP tool, its schema as the provider declared it."""
+    return types.Tool(
+        name=name,
+        title=verb.name.replace("_", " ").capitalize(),
+        description=verb.description,
+        input_schema=verb.input_schema,
+        annotations=types.ToolAnnotations(
+            read_only_hint=not verb.changes_page, open_world_hint=True
+        ),
+    )
+
+
+def verb_success(answer: Mapping[str, Any]) -> types.CallToolResult:
+    text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content=dict(answer)
+    )
+
+
 def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
     """An MCP server whose tools call ``backend``. Over HTTP it keeps clients on the
     handshake protocol, the one with sessions (see :func:`_discover`)."""
@@ -229,10 +267,39 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
     listed = tools()
     by_name = {spec.tool_name: spec for spec in ACTIONS.values()}
 
+    async def selected_verbs() -> dict[str, VerbSpec]:
+        """The selected provider's verbs, by tool name; none when nothing can be read."""
+        try:
+            listing = await backend.providers()
+        except BrowserhostError:
+            return {}
+        return verb_tools(listing)
+
+    async def tell_changes(ctx: RequestContext, verbs: dict[str, VerbSpec] | None) -> None:
+        """Send tools/list_changed when the selected provider's verbs are not the ones this
+        session was last told about (the user selected another provider)."""
+        session = sessions.get(_session_key(ctx, stdio))
+        if session is None:
+            return
+        now = time.monotonic()
+        if verbs is None:
+            if now - session.verbs_checked < VERBS_CHECK_S:
+                return
+            verbs = await selected_verbs()
+        session.verbs_checked = now
+        names = frozenset(verbs)
+        if session.verbs_listed is not None and names != session.verbs_listed:
+            session.verbs_listed = names
+            await ctx.session.send_tool_list_changed()
+
     async def list_tools(
         ctx: RequestContext, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=listed)
+        verbs = await selected_verbs()
+        session = sessions.get(_session_key(ctx, stdio))
+        if session is not None:
+            session.verbs_listed, session.verbs_checked = frozenset(verbs), time.monotonic()
+        return types.ListToolsResult(tools=[*listed, *(verb_tool(n, v) for n, v in verbs.items())])
 
     async def call_tool(
         ctx: RequestContext, params: types.CallToolRequestParams
@@ -247,18 +314,26 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
                 structured_content=listing,
             )
         spec = by_name.get(params.name)
-        if spec is None:
+        verbs = None if spec is not None else await selected_verbs()
+        declared = None if verbs is None else verbs.get(params.name)
+        if spec is None and declared is None:
+            await tell_changes(ctx, verbs)
             return failure(
                 InvalidActionError(
                     f"There is no tool {params.name!r}; use one of "
-                    + ", ".join([*by_name, PROVIDERS_TOOL])
+                    + ", ".join([*by_name, PROVIDERS_TOOL, *(verbs or {})])
                     + ". Nothing was sent."
                 )
             )
-        try:
-            call = normalize(spec.name, params.arguments)
-        except InvalidActionError as exc:
-            return failure(exc)
+        action, arguments = "", dict(params.arguments or {})
+        if spec is not None:
+            try:
+                call = normalize(spec.name, params.arguments)
+            except InvalidActionError as exc:
+                return failure(exc)
+            action, arguments = spec.name, call.parameters.to_wire()
+        elif declared is not None:
+            action = declared.action
         session = sessions.get(_session_key(ctx, stdio))
         asked = await _read_roots(ctx, params, session)
         if asked is not None:
@@ -268,9 +343,13 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
             session_id=session.id if session else None,
         )
         try:
-            answer = await backend.run(spec.name, call.parameters.to_wire(), context)
+            answer = await backend.run(action, arguments, context)
         except BrowserhostError as exc:
+            await tell_changes(ctx, verbs)
             return failure(exc)
+        await tell_changes(ctx, verbs)
+        if spec is None:
+            return verb_success(answer)
         return success(spec, answer)
 
     async def roots_changed(ctx: RequestContext, params: types.NotificationParams) -> None:
@@ -460,7 +539,9 @@ async def serve_stdio(backend: Backend) -> None:
     """Serve MCP over this process's stdin and stdout until the client closes them."""
     server = build_server(backend, stdio=True)
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        # tools/list_changed: the verb tools follow the user's selection.
+        options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+        await server.run(read, write, options)
 
 
 class HttpEndpoint:

@@ -11,6 +11,7 @@ import pytest
 from browserhost.api.app import create_app
 from browserhost.host import Host
 from tests.api.conftest import ACTIONS, PROVIDERS, SELECTION, TOKEN, selection_bytes
+from tests.conftest import STUB_ROW
 from tests.loopback_service import closed_port
 from tests.recording import Recorder
 
@@ -26,7 +27,7 @@ async def test_the_listing_shows_installed_providers_and_no_selection_at_first(
     response = await client.get(PROVIDERS)
     assert response.status_code == 200
     assert response.json() == {
-        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False, "verbs": []}],
+        "providers": [STUB_ROW],
         "selectedId": None,
     }
 

@@ -14,7 +14,7 @@ import pytest
 from browserhost.config import TOKEN_FILE
 from browserhost.host.selection import SELECTION_FILE
 from tests.api.conftest import ACTIONS, PROVIDERS, SELECTION
-from tests.conftest import LiveServer, start_server
+from tests.conftest import STUB_ROW, LiveServer, start_server
 
 
 def test_a_new_server_lists_the_stub_it_loaded_and_no_selection(live_server: LiveServer) -> None:
@@ -22,7 +22,7 @@ def test_a_new_server_lists_the_stub_it_loaded_and_no_selection(live_server: Liv
         answer = client.get(PROVIDERS)
     assert answer.status_code == 200
     assert answer.json() == {
-        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False, "verbs": []}],
+        "providers": [STUB_ROW],
         "selectedId": None,
     }
 

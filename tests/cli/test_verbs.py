@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_REFUSED
-from tests.conftest import TOKEN, LiveServer, free_port
+from tests.conftest import STUB_ROW, TOKEN, LiveServer, free_port
 
 USAGE_ERROR = 2
 
@@ -146,7 +146,7 @@ def test_providers_and_select(shell: Shell) -> None:
     assert shell.ok("select", "stub") == "Selected stub.\n"
     assert shell.ok("providers") == "* stub  Stub (no browser) (selected)\n"
     assert shell.answer("providers") == {
-        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False, "verbs": []}],
+        "providers": [STUB_ROW],
         "selectedId": "stub",
     }
     assert shell.answer("select", "stub") == {"selectedId": "stub"}

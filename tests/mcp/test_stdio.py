@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from tests.conftest import start_server
+from tests.conftest import STUB_ROW, start_server
 from tests.mcp.conftest import (
     ELEVEN_TOOLS,
     Setup,
@@ -102,7 +102,7 @@ async def test_no_selected_provider_is_an_error_that_says_what_to_do(setup: Setu
         "mayHaveRun": False,
     }
     assert providers.structured_content == {
-        "providers": [{"id": "stub", "name": "Stub (no browser)", "surface": False, "verbs": []}],
+        "providers": [STUB_ROW],
         "selectedId": None,
     }
     assert "None is selected" in text_of(providers)

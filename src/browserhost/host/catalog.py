@@ -141,12 +141,18 @@ def read_verbs(declared: object) -> dict[str, VerbSpec]:
         raise InstallError("verbs must be a list of verb declarations")
     verbs: dict[str, VerbSpec] = {}
     for raw in declared:
+        where = raw.get("name") if isinstance(raw, Mapping) else raw
         try:
             verb = raw if isinstance(raw, VerbSpec) else VerbSpec.model_validate(raw)
+        except ValidationError as exc:
+            problem = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
+            raise InstallError(f"verb {where!r} is not a valid declaration: {problem}") from None
+        try:
             Draft202012Validator.check_schema(verb.input_schema)
-        except (ValidationError, SchemaError) as exc:
-            where = raw.get("name") if isinstance(raw, Mapping) else raw
-            raise InstallError(f"verb {where!r} is not a valid declaration: {exc}") from None
+        except SchemaError as exc:
+            raise InstallError(
+                f"verb {where!r} has an input schema that is not valid JSON Schema: {exc.message}"
+            ) from None
         if verb.name in verbs:
             raise InstallError(f"verb {verb.name!r} is declared twice")
         verbs[verb.name] = verb

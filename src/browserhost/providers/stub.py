@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
 
+from pydantic import Field
+
 from browserhost.contract import Context, data
 from browserhost.contract import actions as params
 from browserhost.contract.data import ViewportMode
-from browserhost.sdk import ActionError, Provider
+from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 _LINE_HEIGHT = 24
 
@@ -134,9 +136,21 @@ class Tab:
         raise ActionError(f"No element matches {selector}; take a new snapshot.")
 
 
+class PressKeyArguments(VerbArguments):
+    key: str = Field(min_length=1, max_length=32, description="A key name: Enter, Escape, a.")
+
+
 class StubProvider(Provider):
     id = "stub"
     name = "Stub (no browser)"
+
+    @verb("Press one key on the page. Enter on the search form submits it.")
+    async def press_key(self, arguments: PressKeyArguments, context: Context) -> dict[str, str]:
+        """The smallest verb: a model for the arguments, a dict for the answer."""
+        tab = self._tab(context)
+        if arguments.key == "Enter" and urlsplit(tab.url).path == "/form":
+            tab.go(urljoin(tab.url, "/search?q=" + tab.values.get("#q", "")))
+        return {"key": arguments.key, "url": tab.url}
 
     def __init__(self) -> None:
         self._tabs: dict[tuple[str | None, str | None], Tab] = {}

@@ -8,13 +8,16 @@ from browserhost.contract import Context, ProviderRequest
 
 from .provider import ActionError, Provider, refusal
 from .service import serve, service_app
+from .verbs import VerbArguments, verb
 
 __all__ = [
     "ActionError",
     "Context",
     "Provider",
     "ProviderRequest",
+    "VerbArguments",
     "refusal",
     "serve",
     "service_app",
+    "verb",
 ]

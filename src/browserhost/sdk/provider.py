@@ -7,7 +7,8 @@ the action cannot be done. :meth:`Provider.answer` turns both into the wire answ
 same object serves in-process and behind :func:`browserhost.sdk.serve`.
 
 A provider declares the actions it supports in ``actions``; the host refuses the others
-before sending them.
+before sending them. It may also offer verbs of its own: methods marked with
+:func:`~browserhost.sdk.verbs.verb`, listed in ``verbs``.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
-from browserhost.contract import ACTIONS, Context, ProviderRequest, data
+from pydantic import BaseModel, ValidationError
+
+from browserhost.contract import ACTIONS, Context, ProviderRequest, data, verb_name
 from browserhost.contract import actions as params
 from browserhost.contract.limits import ERROR_TEXT_MAX
+
+from .verbs import DeclaredVerb, declared_verbs
 
 Answer = dict[str, Any]
 Handler = Callable[[ProviderRequest], Awaitable[object]]
@@ -37,9 +42,12 @@ class Provider:
     id: ClassVar[str]
     name: ClassVar[str]
     actions: ClassVar[frozenset[str]] = frozenset()
+    verbs: ClassVar[dict[str, DeclaredVerb]] = {}
+    """The verbs the class declares with ``@verb``, by name (worked out per subclass)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.verbs = declared_verbs(cls)
         if "actions" not in cls.__dict__:
             cls.actions = frozenset(
                 spec.name
@@ -49,12 +57,31 @@ class Provider:
 
     async def answer(self, request: ProviderRequest) -> Answer:
         """Run one request and return the wire answer. Never raises :class:`ActionError`."""
-        method = getattr(self, ACTIONS[request.action].verb)
+        name = verb_name(request.action)
         try:
-            result: data.Data = await method(request.parameters, request.context)
+            if name is not None:
+                result = await self._run_verb(name, request)
+            else:
+                method = getattr(self, ACTIONS[request.action].verb)
+                result = await method(request.parameters, request.context)
         except ActionError as exc:
             return refusal(str(exc))
-        return {"ok": True, "data": result.to_wire()}
+        if isinstance(result, BaseModel):
+            result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return {"ok": True, "data": result}
+
+    async def _run_verb(self, name: str, request: ProviderRequest) -> object:
+        declared = self.verbs.get(name)
+        if declared is None:
+            raise ActionError(f"This provider has no verb {name!r}.")
+        try:
+            arguments = declared.arguments.model_validate(request.parameters)
+        except ValidationError as exc:
+            problem = exc.errors(include_url=False)[0]
+            where = ".".join(str(part) for part in problem["loc"]) or "arguments"
+            raise ActionError(f"{where}: {problem['msg']}.") from None
+        method = getattr(self, declared.method)
+        return await method(arguments, request.context)
 
     def registration(self) -> dict[str, Any]:
         """The record the host's catalog installs for this provider."""
@@ -63,6 +90,7 @@ class Provider:
             "name": self.name,
             "provides": ["browser"],
             "actions": sorted(self.actions),
+            "verbs": [declared.spec.to_wire() for declared in self.verbs.values()],
             "answer": self.answer,
             "close": self.aclose,
         }
