@@ -17,7 +17,7 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from browserhost.contract import data
@@ -116,6 +116,9 @@ class Tab:
         self._dialogs: list[data.Dialog] = []
         self.acting = False
         """True while an action runs: a dialog then is reported in its answer."""
+        self.dialog_plan: tuple[bool, str | None] | None = None
+        """How to answer the next dialog (accept?, prompt text), set by the dialog verb;
+        without one, dialogs are dismissed."""
         self.welcome_popups = False
         """True from the start of a click or a type until the next action: a window the page
         opens then is the agent's doing and becomes the current page. Any other window the
@@ -143,6 +146,16 @@ class Tab:
     def current(self) -> Page | None:
         """The current page without opening one (for callers that only look)."""
         return self._pages[-1] if self._pages else None
+
+    def pages(self) -> list[Page]:
+        """The open pages, oldest first; the last is the current one."""
+        return [page for page in self._pages if not page.is_closed()]
+
+    async def show(self, page: Page) -> None:
+        """Make ``page`` the current page."""
+        self._pages.remove(page)
+        self._pages.append(page)
+        await page.bring_to_front()
 
     def viewport(self) -> data.Viewport:
         return data.Viewport.of(self.viewport_mode)
@@ -253,22 +266,28 @@ class Tab:
             self._problems.append(data.ConsoleProblem(level="error", text=text[:CONSOLE_TEXT_MAX]))
 
     async def _on_dialog(self, dialog: Dialog) -> None:
-        """Nobody answers dialogs for the agent: leaving a page is allowed, anything else is
-        dismissed, and the next snapshot says so."""
+        """Leaving a page is allowed; any other dialog is answered as the agent planned with
+        the dialog verb, else dismissed; the action's answer (or the next snapshot) says so."""
         from playwright.async_api import Error as PlaywrightError
 
+        plan, self.dialog_plan = self.dialog_plan, None
+        answer: Literal["accepted", "dismissed"] = "dismissed"
         with contextlib.suppress(PlaywrightError):  # the page may be gone already
             if dialog.type == "beforeunload":
                 await dialog.accept()
                 return
-            await dialog.dismiss()
+            if plan is not None and plan[0]:
+                answer = "accepted"
+                await dialog.accept(plan[1] or "")
+            else:
+                await dialog.dismiss()
         message = dialog.message[:CONSOLE_TEXT_MAX]
         if self.acting:
             kind = dialog.type if dialog.type in ("alert", "confirm", "prompt") else "alert"
-            self._dialogs.append(data.Dialog(type=kind, message=message, answer="dismissed"))
+            self._dialogs.append(data.Dialog(type=kind, message=message, answer=answer))
             return
         article = "an" if dialog.type == "alert" else "a"
-        text = f"Dismissed {article} {dialog.type} dialog: {message}"
+        text = f"{answer.capitalize()} {article} {dialog.type} dialog: {message}"
         self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
 
     def _on_request(self, page: Page, request: Request) -> None:

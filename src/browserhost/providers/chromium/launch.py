@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 ENV_EXECUTABLE = "BROWSERHOST_CHROMIUM"
 ENV_ENDPOINT = "BROWSERHOST_CHROMIUM_ENDPOINT"
+ENV_EVALUATE = "BROWSERHOST_CHROMIUM_EVALUATE"
 PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
 
 LAUNCH_FLAGS = (
@@ -64,6 +65,8 @@ class ChromiumConfig:
     executable: str | None = None
     endpoint: str | None = None
     headless: bool = True
+    allow_evaluate: bool = False
+    """Offer the ``evaluate`` verb (page JavaScript); the user's choice, never the agent's."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ChromiumConfig:
@@ -71,6 +74,7 @@ class ChromiumConfig:
         return cls(
             executable=source.get(ENV_EXECUTABLE, "").strip() or None,
             endpoint=source.get(ENV_ENDPOINT, "").strip() or None,
+            allow_evaluate=source.get(ENV_EVALUATE, "").strip() in ("1", "true", "yes"),
         )
 
 

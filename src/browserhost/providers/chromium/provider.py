@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, Any
 from browserhost.contract import Context, data
 from browserhost.contract import actions as params
 from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
-from browserhost.sdk import ActionError, Provider
+from browserhost.sdk import ActionError
 
 from . import pagescript, targets
 from .contexts import CONTEXT_IDLE_S, ContextPool, Key, Tab, allowed_url
 from .errors import BrowserGoneError, playwright_errors
 from .launch import ChromiumConfig, Launcher
 from .targets import Located
+from .verbs import ChromiumVerbs
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
@@ -93,7 +94,7 @@ INSPECT_STYLES = (
 """The computed styles ``browser.inspect`` reports, by CSS property name, as strings."""
 
 
-class ChromiumProvider(Provider):
+class ChromiumProvider(ChromiumVerbs):
     """A headless Chromium (or a remote one) behind all ten actions.
 
     The browser starts on the first action. ``config`` says where it comes from (default: the

@@ -1005,6 +1005,36 @@ async (request) => {
     };
   }
 
+  // Interactive elements anywhere on the page whose name or text matches, with the text
+  // around each (its container's), without scrolling.
+  function find({ text, regex, limit }) {
+    let test;
+    if (regex) {
+      try {
+        const pattern = new RegExp(text, "i");
+        test = (value) => pattern.test(value);
+      } catch {
+        return { error: "regex" };
+      }
+    } else {
+      const lower = clean(text).toLowerCase();
+      test = (value) => value.toLowerCase().includes(lower);
+    }
+    const found = [];
+    let total = 0;
+    for (const item of interactive(doc.body || doc.documentElement)) {
+      const name = clean(nameOf(item.el) || (item.face ? textOf(item.face) : ""));
+      if (!test(name) && !test(textOf(item.el))) continue;
+      total++;
+      if (found.length >= limit) continue;
+      const out = element(item);
+      const around = item.el.parentElement ? clean(item.el.parentElement.textContent) : "";
+      if (around && around !== name) out.context = cap(around, 160);
+      found.push(out);
+    }
+    return { total, elements: found };
+  }
+
   function scroll({ direction, selector }) {
     const box = scroller();
     watchTimers();
@@ -1035,6 +1065,7 @@ async (request) => {
     case "hop": { const found = resolve(request.selector); return found.enterFrame ? found : {}; }
     case "frames": return frameBoxes(request);
     case "findText": return findText(request);
+    case "find": return find(request);
     case "scroll": return scroll(request);
     case "position": return position(scroller());
     case "quiet": return quiet(request);

@@ -1,0 +1,276 @@
+"""The chromium provider's own verbs, beyond the ten actions.
+
+Each is a method declared with :func:`~browserhost.sdk.verb` on :class:`ChromiumVerbs`, which
+:class:`~.provider.ChromiumProvider` inherits: the host lists them, checks their arguments
+against the schema of their pydantic model, and sends them like any action. ``evaluate`` runs
+page JavaScript, so it is offered only when the user turned it on in the provider's
+configuration (``BROWSERHOST_CHROMIUM_EVALUATE=1``); an agent cannot turn it on.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+
+from browserhost.contract import Context
+from browserhost.sdk import ActionError, Provider, VerbArguments, verb
+
+from . import pagescript, targets
+from .errors import playwright_errors
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from .contexts import Tab
+    from .launch import ChromiumConfig
+    from .provider import Settled, Timeouts
+
+FIND_LIMIT_MAX = 100
+WAIT_MAX_S = 15.0
+"""The longest wait_for: inside the host's 20 s deadline for a verb."""
+FILES_MAX = 10
+EVALUATE_RESULT_MAX = 10_000
+
+
+class FindArguments(VerbArguments):
+    text: str = Field(min_length=1, description="Text (or a regular expression) to look for.")
+    regex: bool = Field(False, description="Read text as a regular expression.")
+    limit: int = Field(20, ge=1, le=FIND_LIMIT_MAX, description="Most elements to return.")
+
+
+class PressKeyArguments(VerbArguments):
+    key: str = Field(
+        min_length=1,
+        max_length=64,
+        description="A key or chord: Enter, Escape, Tab, ArrowDown, Control+a, Shift+Tab.",
+    )
+    selector: str | None = Field(None, description="Focus this element first.")
+
+
+class SelectorArguments(VerbArguments):
+    selector: str = Field(min_length=1, description="The element, as listed by a snapshot.")
+
+
+class WaitForArguments(VerbArguments):
+    text: str | None = Field(None, min_length=1, description="Visible text to wait for.")
+    selector: str | None = Field(None, min_length=1, description="A CSS selector to wait for.")
+    gone: bool = Field(False, description="Wait for it to disappear instead.")
+    timeout_s: float = Field(10.0, gt=0, le=WAIT_MAX_S, description="How long to wait.")
+
+
+class FormField(VerbArguments):
+    selector: str = Field(min_length=1)
+    value: str | bool = Field(
+        description="Text to fill, an option's label, or true/false for a checkbox or radio."
+    )
+
+
+class FillFormArguments(VerbArguments):
+    fields: list[FormField] = Field(min_length=1, max_length=50)
+
+
+class DialogArguments(VerbArguments):
+    accept: bool = Field(description="Accept (OK) or dismiss (Cancel) the next dialog.")
+    text: str | None = Field(None, max_length=1000, description="What to answer a prompt.")
+
+
+class UploadArguments(VerbArguments):
+    selector: str = Field(min_length=1, description="The file input.")
+    files: list[str] = Field(
+        min_length=1,
+        max_length=FILES_MAX,
+        description="Paths inside the project directory, relative to it.",
+    )
+
+
+class TabsArguments(VerbArguments):
+    action: Literal["list", "switch", "close"] = "list"
+    index: int | None = Field(None, ge=0, description="The tab, as numbered by list.")
+
+
+class EvaluateArguments(VerbArguments):
+    expression: str = Field(min_length=1, max_length=10_000)
+
+
+class ChromiumVerbs(Provider):
+    """The verbs; :class:`~.provider.ChromiumProvider` supplies the browser they run on."""
+
+    if TYPE_CHECKING:
+        config: ChromiumConfig
+        timeouts: Timeouts
+
+        def _using(self, context: Context, action: str) -> AbstractAsyncContextManager[Tab]: ...
+        async def _settle(self, tab: Tab, page: Page, budget_s: float) -> Settled: ...
+
+    def registration(self) -> dict[str, Any]:
+        record = super().registration()
+        if not self.config.allow_evaluate:
+            record["verbs"] = [v for v in record["verbs"] if v["name"] != "evaluate"]
+        return record
+
+    @verb(
+        "Find interactive elements by their text anywhere on the page, without scrolling or "
+        "reading it all. Returns each with its selector, state and the text around it.",
+        changes_page=False,
+    )
+    async def find(self, arguments: FindArguments, context: Context) -> dict[str, Any]:
+        async with self._using(context, "verb.find") as tab:
+            found = await pagescript.run(
+                await tab.page(), "find", text=arguments.text, regex=arguments.regex,
+                limit=arguments.limit,
+            )  # fmt: skip
+            if found.get("error") == "regex":
+                raise ActionError(f"{arguments.text!r} is not a valid regular expression.")
+            return {"total": found["total"], "elements": found["elements"]}
+
+    @verb("Press a key or a chord (Escape, Enter, ArrowDown, Control+a), on an element or page.")
+    async def press_key(self, arguments: PressKeyArguments, context: Context) -> dict[str, Any]:
+        async with self._using(context, "verb.press_key") as tab:
+            page = await tab.page()
+            with playwright_errors("verb.press_key", selector=arguments.selector):
+                if arguments.selector is not None:
+                    aimed = await targets.target(page, arguments.selector, "type", watch=True)
+                    await (await aimed.handle()).press(arguments.key)
+                else:
+                    await page.keyboard.press(arguments.key)
+            shown = tab.current() or page
+            settled = await self._settle(tab, shown, self.timeouts.input_settle_s)
+            return {"key": arguments.key, "url": shown.url, "title": await settled.title(shown)}
+
+    @verb("Move the mouse over an element (menus and tooltips that open on hover).")
+    async def hover(self, arguments: SelectorArguments, context: Context) -> dict[str, Any]:
+        async with self._using(context, "verb.hover") as tab:
+            page = await tab.page()
+            aimed = await targets.target(page, arguments.selector, "click", watch=True)
+            x, y = aimed.point
+            with playwright_errors("verb.hover"):
+                await page.mouse.move(x, y)
+            await self._settle(tab, page, self.timeouts.input_settle_s)
+            return {"hovered": arguments.selector, "label": aimed.info["label"]}
+
+    @verb(
+        "Wait until a text or selector appears (or, with gone, disappears), up to timeoutS.",
+        changes_page=False,
+    )
+    async def wait_for(self, arguments: WaitForArguments, context: Context) -> dict[str, Any]:
+        if (arguments.text is None) == (arguments.selector is None):
+            raise ActionError("wait_for takes text or selector (one of them).")
+        async with self._using(context, "verb.wait_for") as tab:
+            page = await tab.page()
+            what = arguments.text if arguments.text is not None else arguments.selector
+            locator = (
+                page.get_by_text(arguments.text)
+                if arguments.text is not None
+                else page.locator(f"css={arguments.selector}")
+            ).first
+            state: Literal["hidden", "visible"] = "hidden" if arguments.gone else "visible"
+            with playwright_errors(
+                "verb.wait_for",
+                on_timeout=f"{what!r} did not {'go' if arguments.gone else 'appear'} within "
+                f"{arguments.timeout_s:g} s; take a snapshot to see the page.",
+            ):
+                await locator.wait_for(state=state, timeout=arguments.timeout_s * 1000)
+            return {"waitedFor": what, "state": state, "url": page.url}
+
+    @verb("Fill several fields at once: text fields, selects, checkboxes and radios.")
+    async def fill_form(self, arguments: FillFormArguments, context: Context) -> dict[str, Any]:
+        async with self._using(context, "verb.fill_form") as tab:
+            page = await tab.page()
+            filled = []
+            for field in arguments.fields:
+                aimed = await targets.target(page, field.selector, "inspect")
+                info, element = aimed.info, await aimed.handle()
+                with playwright_errors("verb.fill_form", selector=field.selector):
+                    if "checked" in info and info.get("type") in ("checkbox", "radio"):
+                        wanted = field.value is True or str(field.value).lower() == "true"
+                        if info["checked"] != wanted:  # a click where a person would toggle it
+                            pressed = await targets.target(page, field.selector, "click")
+                            await page.mouse.click(*pressed.point)
+                    elif info["tag"] == "select":
+                        await element.select_option(label=str(field.value))
+                    elif info["typable"]:
+                        await element.fill(str(field.value))
+                    else:
+                        raise ActionError(f"{field.selector} is not a field; nothing more set.")
+                state = await pagescript.run(aimed.located.frame, "state")
+                filled.append({"selector": field.selector, **(state.get("state") or {})})
+            return {"filled": filled}
+
+    @verb(
+        "Answer the next alert, confirm or prompt: accept (with text for a prompt) or dismiss. "
+        "Call it before the action that shows the dialog; without it dialogs are dismissed."
+    )
+    async def dialog(self, arguments: DialogArguments, context: Context) -> dict[str, Any]:
+        async with self._using(context, "verb.dialog") as tab:
+            tab.dialog_plan = (arguments.accept, arguments.text)
+            return {"next": "accept" if arguments.accept else "dismiss"}
+
+    @verb("Put files from the project directory into a file input.")
+    async def upload(self, arguments: UploadArguments, context: Context) -> dict[str, Any]:
+        paths = project_files(context.directory, arguments.files)
+        async with self._using(context, "verb.upload") as tab:
+            aimed = await targets.target(await tab.page(), arguments.selector, "inspect")
+            if aimed.info.get("type") != "file":
+                raise ActionError(f"{arguments.selector} is not a file input.")
+            with playwright_errors("verb.upload", selector=arguments.selector):
+                await (await aimed.handle()).set_input_files(paths)
+            return {"selector": arguments.selector, "files": [p.name for p in paths]}
+
+    @verb("List the tabs (windows the page opened), switch to one, or close one.")
+    async def tabs(self, arguments: TabsArguments, context: Context) -> dict[str, Any]:
+        async with self._using(context, "verb.tabs") as tab:
+            await tab.page()
+            pages = tab.pages()
+            if arguments.action != "list":
+                if arguments.index is None or arguments.index >= len(pages):
+                    raise ActionError(f"index must be one of 0..{len(pages) - 1}; see list.")
+                chosen = pages[arguments.index]
+                if arguments.action == "switch":
+                    await tab.show(chosen)
+                else:
+                    await chosen.close()
+                pages = tab.pages()
+            current = tab.current()
+            listed = [
+                {
+                    "index": i,
+                    "url": p.url,
+                    "title": await pagescript.title(p),
+                    "current": p is current,
+                }
+                for i, p in enumerate(pages)
+            ]
+            return {"tabs": listed}
+
+    @verb("Run a JavaScript expression in the page and return its JSON value.")
+    async def evaluate(self, arguments: EvaluateArguments, context: Context) -> dict[str, Any]:
+        if not self.config.allow_evaluate:
+            raise ActionError("evaluate is turned off; only the user can turn it on.")
+        async with self._using(context, "verb.evaluate") as tab:
+            with playwright_errors("verb.evaluate"):
+                value = await (await tab.page()).evaluate(arguments.expression)
+            text = json.dumps(value, default=str)
+            if len(text) > EVALUATE_RESULT_MAX:
+                raise ActionError(f"The result is over {EVALUATE_RESULT_MAX} characters of JSON.")
+            return {"value": value}
+
+
+def project_files(directory: str | None, names: list[str]) -> list[Path]:
+    """The files ``names`` inside the project ``directory``; refuses any outside it (a
+    ``..`` or a link that leads out) or missing."""
+    if directory is None:
+        raise ActionError("There is no project directory to upload from.")
+    root = Path(directory).resolve()
+    paths = []
+    for name in names:
+        path = (root / name).resolve()
+        if not path.is_relative_to(root):
+            raise ActionError(f"{name} is outside the project directory; nothing was set.")
+        if not path.is_file():
+            raise ActionError(f"{name} is not a file in the project; nothing was set.")
+        paths.append(path)
+    return paths
