@@ -289,3 +289,18 @@ def test_mcp_refuses_to_start_with_an_unknown_provider(shell: Shell, tmp_path: P
     assert ran.status == EXIT_REFUSED
     assert ran.out == ""
     assert ran.err.startswith("PROVIDER_NOT_FOUND: No reachable browser provider is called 'nope'")
+
+
+def test_call_runs_a_verb_with_typed_arguments(selected: Shell) -> None:
+    selected.ok("open", "https://site.test/form")
+    selected.ok("type", "--selector", "#q", "--value", "42")
+    pressed = json.loads(selected.ok("call", "press_key", "--arg", "key=Enter"))
+    assert pressed["data"] == {"key": "Enter", "url": "https://site.test/search?q=42"}
+    by_json = json.loads(selected.ok("call", "press_key", "--json", '{"key": "Escape"}'))
+    assert by_json["data"]["key"] == "Escape"
+    refused = selected("call", "press_key", "--arg", "key=")
+    assert refused.status == 3
+    assert "verb.press_key was refused" in refused.err + refused.out
+    unknown = selected("call", "hover", "--arg", "selector=#q")
+    assert unknown.status == 3
+    assert "has no verb 'hover'; this provider offers: verb.press_key" in unknown.err + unknown.out

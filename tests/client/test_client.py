@@ -31,6 +31,7 @@ from browserhost import (
     ProviderRejectedError,
     RequestFailedError,
     UnknownResultError,
+    UnsupportedError,
 )
 from browserhost.api.app import create_app
 from browserhost.contract import ProviderRequest, data
@@ -303,3 +304,17 @@ def test_the_readme_example_runs(tmp_path: Path) -> None:
     assert first == "Stub home ['#home', '#about', '#form', '#long', '#more']"
     assert second.startswith(str(project / ".browserhost" / "captures"))
     assert second.endswith("-after-click.png")
+
+
+async def test_call_runs_a_verb_and_its_refusals_raise_like_actions(host: Host) -> None:
+    async with in_process(host, session_id="verbs") as client:
+        listing = await client.providers()
+        assert [verb.name for verb in listing.providers[0].verbs] == ["press_key"]
+        await client.open("https://site.test/form")
+        await client.type("#q", "owls")
+        pressed = await client.call("press_key", key="Enter")
+        assert pressed == {"key": "Enter", "url": "https://site.test/search?q=owls"}
+        with pytest.raises(InvalidActionError, match=r"verb\.press_key was refused: key: "):
+            await client.call("press_key", key="")
+        with pytest.raises(UnsupportedError, match="has no verb 'hover'"):
+            await client.call("hover", selector="#q")
