@@ -6,8 +6,8 @@ import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
-from browserhost.contract import Context, ProviderRequest, data, normalize
-from browserhost.providers.chromium import Timeouts
+from browserhost.contract import Context, ProviderRequest, data, normalize, verb_name
+from browserhost.providers.chromium import ChromiumProvider, Timeouts
 from browserhost.sdk import Provider
 
 if TYPE_CHECKING:
@@ -20,22 +20,29 @@ _ids = itertools.count()
 
 
 async def act(
-    provider: Provider, context: Context, action: str, **parameters: object
+    provider: Provider, context: Context, action: str, /, **parameters: object
 ) -> dict[str, Any]:
-    """One action through :meth:`Provider.answer`; returns the wire answer (what the host reads)."""
-    call = normalize(action, parameters)
-    request = ProviderRequest(f"test-{next(_ids)}", call.name, call.parameters, context)
+    """One action, or a verb (``verb.<name>``), through :meth:`Provider.answer`; returns the
+    wire answer (what the host reads)."""
+    request_id = f"test-{next(_ids)}"
+    if verb_name(action) is not None:
+        request = ProviderRequest(request_id, action, parameters, context)
+    else:
+        call = normalize(action, parameters)
+        request = ProviderRequest(request_id, call.name, call.parameters, context)
     return await provider.answer(request)
 
 
-async def ok(provider: Provider, context: Context, action: str, **parameters: object) -> Any:
+async def ok(provider: Provider, context: Context, action: str, /, **parameters: object) -> Any:
     """The ``data`` of an action that must succeed."""
     answer = await act(provider, context, action, **parameters)
     assert answer["ok"] is True, answer
     return answer["data"]
 
 
-async def refused(provider: Provider, context: Context, action: str, **parameters: object) -> str:
+async def refused(
+    provider: Provider, context: Context, action: str, /, **parameters: object
+) -> str:
     """The error text of an action that must answer ``ok: false``."""
     answer = await act(provider, context, action, **parameters)
     assert answer["ok"] is False, answer
@@ -58,6 +65,20 @@ def _no_extras(value: object) -> None:
     elif isinstance(value, list):
         for item in value:
             _no_extras(item)
+
+
+async def out_line(provider: Provider, context: Context) -> str:
+    """What the page's own ``#out`` line says: the widget pages write there what happened."""
+    inspected = await ok(provider, context, "browser.inspect", selector="#out")
+    label: str = inspected["label"]
+    return label
+
+
+async def in_page(provider: ChromiumProvider, context: Context, script: str) -> Any:
+    """Run ``script`` in the context key's current page, as the page's own code would."""
+    page = provider.page_for(context)
+    assert page is not None
+    return await page.evaluate(script)
 
 
 async def browser_pid(browser: Browser) -> int:

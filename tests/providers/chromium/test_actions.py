@@ -19,7 +19,7 @@ from browserhost.providers.chromium import (
 )
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
-from .driving import act, assert_shape, browser_pid, ok, refused
+from .driving import act, assert_shape, browser_pid, in_page, ok, refused
 from .site import Site, serving
 
 if TYPE_CHECKING:
@@ -476,9 +476,7 @@ async def test_a_dialog_between_actions_is_reported_in_the_next_snapshot(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/confirm"))
-    page = provider.page_for(ctx)
-    assert page is not None
-    await page.evaluate("alert('Time is up')")  # returns once the provider dismissed it
+    await in_page(provider, ctx, "alert('Time is up')")  # returns once the provider dismissed it
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["consoleProblems"] == [
         {"level": "warning", "text": "Dismissed an alert dialog: Time is up"}

@@ -9,7 +9,7 @@ import pytest
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
 
-from .driving import TEST_TIMEOUTS
+from .driving import TEST_TIMEOUTS, in_page, ok, out_line, refused
 from .site import Site
 from .widgetsite import ZEBRA_TEXT
 
@@ -18,28 +18,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 VERBS = {
     "find", "press_key", "hover", "wait_for", "fill_form", "dialog", "upload", "tabs",
 }  # fmt: skip
-
-
-async def verb(provider: ChromiumProvider, ctx: Context, name: str, /, **arguments: object) -> dict:  # type: ignore[type-arg]  # any answer
-    """One verb through the host's wire form; returns the wire answer."""
-    from browserhost.contract import ProviderRequest
-
-    return await provider.answer(ProviderRequest("t", f"verb.{name}", arguments, ctx))
-
-
-async def ok(provider: ChromiumProvider, ctx: Context, what: str, /, **parameters: object) -> dict:  # type: ignore[type-arg]  # any answer
-    """The data of an action or (``verb.<name>``) a verb that must succeed."""
-    from .driving import ok as action_ok
-
-    if what.startswith("verb."):
-        answer = await verb(provider, ctx, what.removeprefix("verb."), **parameters)
-        assert answer["ok"] is True, answer
-        return answer["data"]  # type: ignore[no-any-return]  # wire data
-    return await action_ok(provider, ctx, what, **parameters)  # type: ignore[no-any-return]  # wire data
-
-
-async def out(provider: ChromiumProvider, ctx: Context) -> str:
-    return str((await ok(provider, ctx, "browser.inspect", selector="#out"))["label"])
 
 
 async def test_the_verbs_are_declared_and_evaluate_only_when_the_user_allows_it() -> None:
@@ -58,11 +36,11 @@ async def test_find_reaches_anywhere_on_a_big_page_without_reading_it(
     [zebra] = found["elements"]
     assert (zebra["label"], zebra["inViewport"]) == (ZEBRA_TEXT, False)
     await ok(provider, ctx, "browser.click", selector=zebra["selector"])
-    assert await out(provider, ctx) == f"out: open {ZEBRA_TEXT}"
+    assert await out_line(provider, ctx) == f"out: open {ZEBRA_TEXT}"
     some = await ok(provider, ctx, "verb.find", text=r"^zone\.", regex=True, limit=3)
     assert (len(some["elements"]), some["total"] > 3) == (3, True)
-    bad = await verb(provider, ctx, "find", text="(", regex=True)
-    assert bad == {"ok": False, "error": "'(' is not a valid regular expression."}
+    bad = await refused(provider, ctx, "verb.find", text="(", regex=True)
+    assert bad == "'(' is not a valid regular expression."
 
 
 async def test_press_key_hover_and_wait_for(
@@ -73,26 +51,24 @@ async def test_press_key_hover_and_wait_for(
     await ok(provider, ctx, "verb.press_key", key="Escape")  # the dialog closes
     labels = {e.get("label") for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]}
     assert "Create an account" not in labels
-    bad = await verb(provider, ctx, "press_key", key="NoSuchKey")
-    assert bad["ok"] is False
+    bad = await refused(provider, ctx, "verb.press_key", key="NoSuchKey")
+    assert "NoSuchKey" in bad
 
     await ok(provider, ctx, "browser.open", url=site.url("/w/tabs.html"))
     hovered = await ok(provider, ctx, "verb.hover", selector='li[aria-controls="tabs-3"]')
     assert hovered["label"] == "Aenean lacinia"
-    page = provider.page_for(ctx)
-    assert page is not None
-    assert "ui-state-hover" in await page.get_attribute('li[aria-controls="tabs-3"]', "class")  # type: ignore[operator]  # the attribute is there
+    hovered_class = await in_page(
+        provider, ctx, "document.querySelector('li[aria-controls=\"tabs-3\"]').className"
+    )
+    assert "ui-state-hover" in hovered_class
 
     await ok(provider, ctx, "browser.open", url=site.url("/w/timing.html"))
     await ok(provider, ctx, "verb.wait_for", text="Blue Mug")
     await ok(provider, ctx, "verb.wait_for", text="Loading products…", gone=True)
-    late = await verb(provider, ctx, "wait_for", text="Never shown", timeout_s=0.3)
-    assert late == {
-        "ok": False,
-        "error": "'Never shown' did not appear within 0.3 s; take a snapshot to see the page.",
-    }
-    neither = await verb(provider, ctx, "wait_for")
-    assert neither["error"] == "wait_for takes text or selector (one of them)."
+    late = await refused(provider, ctx, "verb.wait_for", text="Never shown", timeout_s=0.3)
+    assert late == "'Never shown' did not appear within 0.3 s; take a snapshot to see the page."
+    neither = await refused(provider, ctx, "verb.wait_for")
+    assert neither == "wait_for takes text or selector (one of them)."
 
 
 async def test_fill_form_sets_fields_selects_and_styled_checkboxes(
@@ -104,6 +80,7 @@ async def test_fill_form_sets_fields_selects_and_styled_checkboxes(
         fields=[{"selector": "#agree", "value": True}, {"selector": "#radio-3", "value": "true"}],
     )  # fmt: skip
     assert [f["checked"] for f in filled["filled"]] == [True, True]
+    assert await out_line(provider, ctx) == "out: radio-3 checked"
     await ok(provider, ctx, "browser.open", url=site.url("/w/stateful.html"))
     filled = await ok(
         provider, ctx, "verb.fill_form",
@@ -119,12 +96,12 @@ async def test_dialog_answers_the_next_confirm_and_prompt(
     await ok(provider, ctx, "verb.dialog", accept=True)
     clicked = await ok(provider, ctx, "browser.click", text="Ask confirm")
     assert clicked["dialogs"][0]["answer"] == "accepted"
-    assert await out(provider, ctx) == "out: confirm true"
+    assert await out_line(provider, ctx) == "out: confirm true"
     await ok(provider, ctx, "verb.dialog", accept=True, text="Zoe")
     await ok(provider, ctx, "browser.click", text="Ask prompt")
-    assert await out(provider, ctx) == "out: prompt Zoe"
+    assert await out_line(provider, ctx) == "out: prompt Zoe"
     await ok(provider, ctx, "browser.click", text="Ask confirm")  # the plan was used once
-    assert await out(provider, ctx) == "out: confirm false"
+    assert await out_line(provider, ctx) == "out: confirm false"
 
 
 async def test_upload_takes_files_from_the_project_only(
@@ -133,15 +110,16 @@ async def test_upload_takes_files_from_the_project_only(
     project = tmp_path / "project"
     project.mkdir()
     (project / "a.txt").write_text("hello")
-    (tmp_path / "secret.txt").write_text("no")
+    (tmp_path / "x.txt").write_text("outside the project")
     ctx = Context(directory=str(project), session_id="upload")
     await ok(provider, ctx, "browser.open", url=site.url("/w/controls.html"))
     await ok(provider, ctx, "verb.upload", selector="#avatar", files=["a.txt"])
-    assert await out(provider, ctx) == "out: files a.txt"
-    outside = await verb(provider, ctx, "upload", selector="#avatar", files=["../secret.txt"])
-    assert outside["error"] == "../secret.txt is outside the project directory; nothing was set."
-    not_file = await verb(provider, ctx, "upload", selector="#spice", files=["a.txt"])
-    assert not_file["error"] == "#spice is not a file input."
+    assert await out_line(provider, ctx) == "out: files a.txt"
+    outside = await refused(provider, ctx, "verb.upload", selector="#avatar", files=["../x.txt"])
+    assert outside == "../x.txt is outside the project directory; nothing was set."
+    not_file = await refused(provider, ctx, "verb.upload", selector="#spice", files=["a.txt"])
+    assert not_file == "#spice is not a file input."
+    assert await out_line(provider, ctx) == "out: files a.txt"  # the refusals set nothing
 
 
 async def test_tabs_lists_switches_and_closes_windows(
@@ -156,15 +134,15 @@ async def test_tabs_lists_switches_and_closes_windows(
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Opener"
     closed = (await ok(provider, ctx, "verb.tabs", action="close", index=0))["tabs"]
     assert [t["title"] for t in closed] == ["Opener"]
-    wrong = await verb(provider, ctx, "tabs", action="switch", index=5)
-    assert wrong["error"] == "index must be one of 0..0; see list."
+    wrong = await refused(provider, ctx, "verb.tabs", action="switch", index=5)
+    assert wrong == "index must be one of 0..0; see list."
 
 
 async def test_evaluate_runs_only_when_the_user_turned_it_on(
     provider: ChromiumProvider, chromium_path: str, site: Site, ctx: Context
 ) -> None:
-    off = await verb(provider, ctx, "evaluate", expression="1 + 1")
-    assert off == {"ok": False, "error": "evaluate is turned off; only the user can turn it on."}
+    off = await refused(provider, ctx, "verb.evaluate", expression="1 + 1")
+    assert off == "evaluate is turned off; only the user can turn it on."
     allowed = ChromiumProvider(
         ChromiumConfig(executable=chromium_path, allow_evaluate=True), timeouts=TEST_TIMEOUTS
     )

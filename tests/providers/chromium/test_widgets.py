@@ -15,7 +15,7 @@ import pytest
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, Timeouts
 
-from .driving import ok, refused
+from .driving import in_page, ok, out_line, refused
 from .site import Site
 from .widgetsite import ZEBRA_TEXT
 
@@ -38,13 +38,6 @@ async def _by_label(provider: ChromiumProvider, ctx: Context) -> dict[str, dict[
     return {element.get("label", ""): element for element in elements}
 
 
-async def _out(provider: ChromiumProvider, ctx: Context) -> str:
-    """What the page's own ``#out`` line says."""
-    inspected = await ok(provider, ctx, "browser.inspect", selector="#out")
-    label: str = inspected["label"]
-    return label
-
-
 # --- 1. state is visible ------------------------------------------------------------------
 
 
@@ -60,7 +53,7 @@ async def test_a_picked_date_shows_as_the_fields_value(
     after = await _by_label(provider, ctx)
     assert after["Date:"]["value"] == "12/14/2026"
     assert "14" not in after  # the calendar closed: its days are no longer listed
-    assert await _out(provider, ctx) == "out: 12/14/2026"
+    assert await out_line(provider, ctx) == "out: 12/14/2026"
 
 
 async def test_every_kind_of_state_is_reported_where_it_applies(
@@ -124,7 +117,7 @@ async def test_checkboxes_and_radios_hidden_behind_labels_are_listed_and_clickab
         assert seen[label]["checked"] is False, label
         assert seen[label]["bounds"]["width"] > 10, label  # the label a person sees, not 1x1
     assert (await ok(provider, ctx, "browser.click", text="Paris"))["checked"] is True
-    assert await _out(provider, ctx) == "out: radio-2 checked"
+    assert await out_line(provider, ctx) == "out: radio-2 checked"
     by_selector = await ok(provider, ctx, "browser.click", selector=seen["4 Star"]["selector"])
     assert by_selector["checked"] is True
     assert (await ok(provider, ctx, "browser.click", text="I agree to the terms"))["checked"]
@@ -156,7 +149,7 @@ async def test_click_by_text_picks_the_menu_item_not_the_menu(
     error = await refused(provider, ctx, "browser.click", text="Jav")
     assert error.startswith('"Jav" matches 2 elements')  # the two items, never the list
     await ok(provider, ctx, "browser.click", text="Java")
-    assert await _out(provider, ctx) == "out: chose Java"
+    assert await out_line(provider, ctx) == "out: chose Java"
     assert (await _by_label(provider, ctx))["Tags:"]["value"] == "Java"
 
 
@@ -168,9 +161,9 @@ async def test_elements_that_behave_as_buttons_are_listed_and_clicked_by_text(
     assert {"Rename", "Duplicate", "Delete", "✕"} <= labels
     assert any(label.startswith("Pro plan") for label in labels)
     await ok(provider, ctx, "browser.click", text="Pro plan")
-    assert await _out(provider, ctx) == "out: picked Pro plan"
+    assert await out_line(provider, ctx) == "out: picked Pro plan"
     await ok(provider, ctx, "browser.click", text="Duplicate")
-    assert await _out(provider, ctx) == "out: menu Duplicate"
+    assert await out_line(provider, ctx) == "out: menu Duplicate"
 
 
 # --- 4. selectors keep their meaning -------------------------------------------------------
@@ -191,7 +184,7 @@ async def test_selectors_never_use_state_classes(
         True,
     )
     await ok(provider, ctx, "browser.click", selector=first["Nunc tincidunt"]["selector"])
-    assert await _out(provider, ctx) == "out: tab Nunc tincidunt"
+    assert await out_line(provider, ctx) == "out: tab Nunc tincidunt"
 
 
 async def test_a_selector_that_now_names_another_element_is_refused(
@@ -199,23 +192,23 @@ async def test_a_selector_that_now_names_another_element_is_refused(
 ) -> None:
     await _open(provider, site, ctx, "clickables.html")
     duplicate = (await _by_label(provider, ctx))["Duplicate"]["selector"]
-    page = provider.page_for(ctx)
-    assert page is not None
     # A new first item shifts the others: the same path now names "Rename".
-    await page.evaluate(
+    await in_page(
+        provider,
+        ctx,
         "document.querySelector('ul.menu').prepend(Object.assign("
-        "document.createElement('li'), {textContent: 'Share'}))"
+        "document.createElement('li'), {textContent: 'Share'}))",
     )
     error = await refused(provider, ctx, "browser.click", selector=duplicate)
     assert error.startswith(f"{duplicate} no longer names the element your latest snapshot")
-    assert await _out(provider, ctx) == "out: none"
+    assert await out_line(provider, ctx) == "out: none"
     # By text, the element is found on the page as it is now: nothing to contradict.
     await ok(provider, ctx, "browser.click", text="Rename")
-    assert await _out(provider, ctx) == "out: menu Rename"
+    assert await out_line(provider, ctx) == "out: menu Rename"
     # After a new snapshot the agent's selectors are good again.
     fresh = (await _by_label(provider, ctx))["Duplicate"]["selector"]
     await ok(provider, ctx, "browser.click", selector=fresh)
-    assert await _out(provider, ctx) == "out: menu Duplicate"
+    assert await out_line(provider, ctx) == "out: menu Duplicate"
 
 
 async def test_an_element_rendered_again_with_the_same_label_is_still_clickable(
@@ -223,15 +216,16 @@ async def test_an_element_rendered_again_with_the_same_label_is_still_clickable(
 ) -> None:
     await _open(provider, site, ctx, "spa.html")
     more = (await _by_label(provider, ctx))["Load more"]["selector"]
-    page = provider.page_for(ctx)
-    assert page is not None
     # Frameworks re-create nodes on render; the listener moves with the page's own code.
-    await page.evaluate(
+    await in_page(
+        provider,
+        ctx,
         "(() => { const old = [...document.querySelectorAll('button')].at(-1);"
         " const copy = old.cloneNode(true); copy.onclick = () => old.click();"
-        " old.replaceWith(copy); })()"
+        " old.replaceWith(copy); })()",
     )
     await ok(provider, ctx, "browser.click", selector=more)
+    assert "out: loaded 24" in (await _snapshot(provider, ctx))["text"]
 
 
 # --- 5. pages built by script ----------------------------------------------------------------
@@ -295,7 +289,7 @@ async def test_an_entry_far_down_is_reached_without_reading_the_page(
 ) -> None:
     await _open(provider, site, ctx, "docs-index.html")
     await ok(provider, ctx, "browser.click", text=ZEBRA_TEXT)
-    assert await _out(provider, ctx) == f"out: open {ZEBRA_TEXT}"
+    assert await out_line(provider, ctx) == f"out: open {ZEBRA_TEXT}"
     scoped = await _snapshot(provider, ctx, selector="#api-1400")
     assert [element["label"] for element in scoped["elements"]] == [ZEBRA_TEXT]
 
@@ -312,11 +306,11 @@ async def test_a_click_on_a_covered_element_names_what_covers_it(
     assert "covered" not in seen["Accept cookies"]
     error = await refused(provider, ctx, "browser.click", text="Buy now")
     assert error.startswith('#buy is covered by #cookie-banner (div "We use cookies')
-    assert await _out(provider, ctx) == "out: none"
+    assert await out_line(provider, ctx) == "out: none"
     await ok(provider, ctx, "browser.click", text="Accept cookies")
     assert "covered" not in (await _by_label(provider, ctx))["Buy now"]
     await ok(provider, ctx, "browser.click", text="Buy now")
-    assert await _out(provider, ctx) == "out: bought"
+    assert await out_line(provider, ctx) == "out: bought"
 
 
 async def test_a_modal_dialog_covers_the_page_behind_it(
@@ -332,7 +326,7 @@ async def test_a_modal_dialog_covers_the_page_behind_it(
     assert (name["value"], name["invalid"]) == ("", True)
     await ok(provider, ctx, "browser.type", selector="#name", value="Ada Lovelace")
     await ok(provider, ctx, "browser.click", text="Create an account")
-    assert await _out(provider, ctx) == "out: created Ada Lovelace"
+    assert await out_line(provider, ctx) == "out: created Ada Lovelace"
 
 
 async def test_disabled_and_hidden_targets_are_refused_before_any_input(
@@ -341,7 +335,7 @@ async def test_disabled_and_hidden_targets_are_refused_before_any_input(
     await _open(provider, site, ctx, "stateful.html")
     error = await refused(provider, ctx, "browser.click", text="Locked")
     assert error.startswith("#locked is disabled, so nothing was clicked")
-    assert await _out(provider, ctx) == "out: none"
+    assert await out_line(provider, ctx) == "out: none"
     await _open(provider, site, ctx, "datepicker.html")
     await ok(provider, ctx, "browser.click", selector="#date")
     day = (await _by_label(provider, ctx))["14"]["selector"]
@@ -361,7 +355,7 @@ async def test_dialogs_an_action_caused_are_in_its_answer(
     assert alerted["dialogs"] == [{"type": "alert", "message": "Saved!", "answer": "dismissed"}]
     asked = await ok(provider, ctx, "browser.click", text="Ask prompt")
     assert asked["dialogs"] == [{"type": "prompt", "message": "Your name?", "answer": "dismissed"}]
-    assert await _out(provider, ctx) == "out: prompt null"
+    assert await out_line(provider, ctx) == "out: prompt null"
     assert (await _snapshot(provider, ctx))["consoleProblems"] == []
 
 
@@ -392,7 +386,7 @@ async def test_frames_and_shadow_roots_are_listed_and_acted_on(
 
     await ok(provider, ctx, "browser.type", selector=shadow[0], value="milk")
     await ok(provider, ctx, "browser.click", selector=shadow[1])
-    assert await _out(provider, ctx) == "out: added milk"
+    assert await out_line(provider, ctx) == "out: added milk"
     for selector in selectors:  # every listed selector names exactly one element
         await ok(provider, ctx, "browser.inspect", selector=selector)
 
@@ -479,10 +473,10 @@ async def test_shadow_controls_that_show_slotted_text_are_named_and_clickable(
     assert "covered" not in button
     assert (box["role"], box["checked"]) == ("checkbox", False)
     await ok(provider, ctx, "browser.click", selector=button["selector"])
-    assert await _out(provider, ctx) == "out: subscribed"
+    assert await out_line(provider, ctx) == "out: subscribed"
     checked = await ok(provider, ctx, "browser.click", selector=box["selector"])
     assert checked["checked"] is True
-    assert await _out(provider, ctx) == "out: terms true"
+    assert await out_line(provider, ctx) == "out: terms true"
 
 
 async def test_a_redrawn_row_with_the_same_kind_of_control_is_not_mistaken_for_another(
@@ -493,7 +487,7 @@ async def test_a_redrawn_row_with_the_same_kind_of_control_is_not_mistaken_for_a
     await ok(provider, ctx, "browser.click", text="Clear first")  # the rows are drawn anew
     error = await refused(provider, ctx, "browser.click", selector=boxes[1])
     assert "no longer names the element your latest snapshot listed" in error
-    assert await _out(provider, ctx) == "out: none"
+    assert await out_line(provider, ctx) == "out: none"
 
 
 async def test_the_wait_after_a_click_covers_the_timers_it_started(
@@ -508,7 +502,7 @@ async def test_the_wait_after_a_click_covers_the_timers_it_started(
     signed = await ok(provider, ctx, "browser.click", text="Sign in")  # a result after 600 ms
     assert signed["disabled"] is True
     assert (await _by_label(provider, ctx))["Signed in"]["disabled"] is True
-    assert await _out(provider, ctx) == "out: welcome"
+    assert await out_line(provider, ctx) == "out: welcome"
 
 
 async def test_scrolling_a_feed_waits_for_what_it_loads(
@@ -532,10 +526,10 @@ async def test_controls_beyond_text_fields_are_set_and_read(
     toppings = seen["Toppings"]
     assert (toppings["multiple"], toppings["options"]) == (True, ["Cheese", "Olives", "Ham"])
     assert (await ok(provider, ctx, "browser.type", selector="#spice", value="7"))["value"] == "7"
-    assert await _out(provider, ctx) == "out: spice 7"
+    assert await out_line(provider, ctx) == "out: spice 7"
     chosen = await ok(provider, ctx, "browser.type", selector="#toppings", value="Cheese, Ham")
     assert chosen["value"] == "Cheese, Ham"
-    assert await _out(provider, ctx) == "out: toppings Cheese+Ham"
+    assert await out_line(provider, ctx) == "out: toppings Cheese+Ham"
     error = await refused(provider, ctx, "browser.click", text="Sold out")
     assert error.startswith("#sold does not take clicks")
     assert "covered" not in seen["Sold out"]

@@ -334,16 +334,8 @@ class ChromiumProvider(ChromiumVerbs):
         async with self._using(context, "browser.inspect") as tab:
             page = await tab.page()
             aimed = await targets.target(page, selector, "inspect", styles=list(INSPECT_STYLES))
-            info = aimed.info
-            return data.InspectData(
-                selector=selector,
-                tag=info["tag"],
-                label=info["label"],
-                bounds=data.Bounds.model_validate(info["bounds"]),
-                in_viewport=info["inViewport"],
-                styles=info["styles"],
-                **_fields(data.InspectData, info, exclude=_EXPLICIT_INSPECT),
-            )
+            facts = _fields(data.InspectData, aimed.info)
+            return data.InspectData.model_validate({**facts, "selector": selector})
 
     async def capture(
         self, parameters: params.CaptureParameters, context: Context
@@ -516,17 +508,17 @@ class Settled:
         return await pagescript.title(page)
 
 
-def _fields(model: type[data.Data], info: dict[str, Any], *, exclude: set[str]) -> dict[str, Any]:
-    """The page script's wire fields that ``model`` declares, under their Python names."""
-    wanted = {
-        field.alias or name: name
-        for name, field in model.model_fields.items()
-        if name not in exclude
-    }
-    return {wanted[key]: value for key, value in info.items() if key in wanted}
+def _fields(
+    model: type[data.Data], info: dict[str, Any], *, exclude: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The page script's wire fields that ``model`` declares, and no others (the script also
+    answers facts for the provider's own use: ``typable``, ``aim``, ...)."""
+    wanted = {field.alias or name for name, field in model.model_fields.items()} - exclude
+    return {key: value for key, value in info.items() if key in wanted}
 
 
-_EXPLICIT_INSPECT = {"selector", "tag", "label", "bounds", "in_viewport", "styles"}
+_NOT_AFTER_ACTION = frozenset({"options", "focused", "multiple"})
+"""State an action's answer leaves out: the snapshot has it, and it says nothing new."""
 
 
 async def _state_after(aimed: targets.Target, settled: Settled, shown: Page) -> dict[str, Any]:
@@ -545,7 +537,7 @@ async def _state_after(aimed: targets.Target, settled: Settled, shown: Page) -> 
     state = read.get("state") if read else None
     if not state:
         return {}
-    return _fields(data.ElementState, state, exclude={"options", "focused", "multiple"})
+    return _fields(data.ElementState, state, exclude=_NOT_AFTER_ACTION)
 
 
 def _notice(read: dict[str, Any], elements: list[data.Element]) -> str | None:
@@ -564,43 +556,29 @@ async def _read_frames(located: Located, read: dict[str, Any], depth: int = 0) -
     selectors step into the frame (``iframe#pay >> #card``), their bounds are in the page."""
     from playwright.async_api import Error as PlaywrightError
 
-    children = [child for child in located.frame.child_frames if not child.is_detached()]
-    if not children or depth >= targets.FRAME_DEPTH_MAX:
+    if depth >= targets.FRAME_DEPTH_MAX:
         return
-    try:
-        hosts = [await child.frame_element() for child in children]
-        boxes = await pagescript.run(
-            located.frame, "frames", elements=hosts, within=located.selector or None
-        )
-    except PlaywrightError:
-        return  # the frames went away while being read
-    for child, box in zip(children, boxes, strict=True):
+    for inner in await targets.child_frames(located):
         room = SNAPSHOT_ELEMENTS_MAX - len(read["elements"])
-        if box is None or room <= 0:
-            continue
-        inner = Located(
-            child,
-            "",
-            located.x + box["x"],
-            located.y + box["y"],
-            located.prefix + box["selector"] + targets.HOP,
-        )
+        if room <= 0:
+            return
         try:
             sub = await pagescript.run(
-                child, "snapshot", scope=None, textMax=SNAPSHOT_TEXT_MAX, elementsMax=room
+                inner.frame, "snapshot", scope=None, textMax=SNAPSHOT_TEXT_MAX, elementsMax=room
             )
             await _read_frames(inner, sub, depth + 1)
         except PlaywrightError:
-            continue
+            continue  # the frame went away while being read
         for element in sub["elements"]:
             element["selector"] = inner.prefix + element["selector"]
             element["bounds"]["x"] += round(inner.x - located.x)
             element["bounds"]["y"] += round(inner.y - located.y)
-            element["inViewport"] = element["inViewport"] and box["inViewport"]
+            element["inViewport"] = element["inViewport"] and inner.shown
         read["elements"].extend(sub["elements"])
         read["interactiveElementsOnPage"] += sub["interactiveElementsOnPage"]
         if sub["text"] and len(read["text"]) < SNAPSHOT_TEXT_MAX:
-            framed = ("\n\n" if read["text"] else "") + f"[frame {box['selector']}]\n{sub['text']}"
+            heading = f"[frame {inner.prefix.removesuffix(targets.HOP)}]"
+            framed = ("\n\n" if read["text"] else "") + f"{heading}\n{sub['text']}"
             read["text"] = (read["text"] + framed)[:SNAPSHOT_TEXT_MAX]
         read["textTotalChars"] += sub["textTotalChars"]
 
@@ -613,23 +591,18 @@ async def _by_text(page: Page, text: str) -> str:
     found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX)
     matches: list[dict[str, Any]] = found["matches"]
     total: int = found["total"]
-    children = [child for child in page.main_frame.child_frames if not child.is_detached()]
-    if total == 0 and children:
-        try:
-            hosts = [await child.frame_element() for child in children]
-            boxes = await pagescript.run(page, "frames", elements=hosts, within=None)
-            for child, box in zip(children, boxes, strict=True):
-                if box is None:
-                    continue
-                inner = await pagescript.run(
-                    child, "findText", text=text, limit=TEXT_CANDIDATES_MAX
+    if total == 0:
+        for inner in await targets.child_frames(Located(page.main_frame, "")):
+            try:
+                more = await pagescript.run(
+                    inner.frame, "findText", text=text, limit=TEXT_CANDIDATES_MAX
                 )
-                for match in inner["matches"]:
-                    match["selector"] = box["selector"] + targets.HOP + match["selector"]
-                matches += inner["matches"]
-                total += inner["total"]
-        except PlaywrightError:
-            pass  # a frame that went away has nothing to click
+            except PlaywrightError:
+                continue  # a frame that went away has nothing to click
+            for match in more["matches"]:
+                match["selector"] = inner.prefix + match["selector"]
+            matches += more["matches"]
+            total += more["total"]
     if total == 0:
         raise ActionError(
             f'No visible element has the text "{text}"; take a new snapshot and click by selector.'

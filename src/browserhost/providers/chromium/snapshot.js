@@ -5,12 +5,15 @@
 //
 //   snapshot  {scope?, textMax, elementsMax}  -> url, title, scroll, text around the viewport,
 //                                                 interactive elements with their state, frames
-//   target    {selector, purpose, styles?}    -> the one element a selector names, checked for
-//                                                 the purpose (click: where to press it)
+//   target    {selector, purpose, styles?,    -> the one element a selector names, checked for
+//              fresh?, watch?}                    the purpose (click: where to press it)
 //   stashed   {}                              -> that element, as a handle for Playwright
-//   frames    {elements}                      -> selector and content box of iframe elements
+//   hop       {selector}                      -> where a selector steps into an iframe, if it does
+//   frames    {elements, within?}             -> selector and content box of iframe elements
 //   findText  {text, limit}                   -> the elements an agent means by a visible label
+//   find      {text, regex, limit}            -> every element whose text matches, with context
 //   scroll    {direction?, selector?}         -> the new scroll position
+//   position  {}                              -> the scroll position
 //   quiet     {quietMs, maxMs}                -> waits until the document stops changing
 //   state     {}                              -> the stashed element's state, the url and title
 //
@@ -152,6 +155,11 @@ async (request) => {
     }
     const svgTitle = el.querySelector("svg title");
     return clean(svgTitle && svgTitle.textContent) || clean(el.getAttribute("title"));
+  }
+
+  // What an element is called; a control hidden behind its label goes by the label's text.
+  function labelOf(el, face) {
+    return clean(nameOf(el) || (face ? textOf(face) : ""));
   }
 
   function roleOf(el) {
@@ -595,7 +603,7 @@ async (request) => {
     if (type) out.type = type;
     const role = roleOf(el);
     if (role && role !== out.tag) out.role = role;
-    const label = cap(nameOf(el) || (face ? textOf(face) : ""));
+    const label = cap(labelOf(el, face));
     if (label) out.label = label;
     else out.missingAccessibleName = true;
     Object.assign(out, state(el));
@@ -833,7 +841,7 @@ async (request) => {
     const face = faceOf(el);
     const rect = (face || el).getBoundingClientRect();
     const out = {
-      count: 1, tag: tagOf(el), label: cap(nameOf(el) || (face ? textOf(face) : "")),
+      count: 1, tag: tagOf(el), label: cap(labelOf(el, face)),
       bounds: bounds(rect),
       inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
       typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
@@ -957,7 +965,7 @@ async (request) => {
     const wanted = clean(text);
     const lower = wanted.toLowerCase();
     const items = interactive(doc.body || doc.documentElement).map(({ el, face }) => {
-      const name = clean(nameOf(el) || (face ? textOf(face) : ""));
+      const name = labelOf(el, face);
       const own = clean(textOf(el));
       return { el, name, text: own, lowerName: name.toLowerCase(), lowerText: own.toLowerCase() };
     });
@@ -1023,7 +1031,7 @@ async (request) => {
     const found = [];
     let total = 0;
     for (const item of interactive(doc.body || doc.documentElement)) {
-      const name = clean(nameOf(item.el) || (item.face ? textOf(item.face) : ""));
+      const name = labelOf(item.el, item.face);
       if (!test(name) && !test(textOf(item.el))) continue;
       total++;
       if (found.length >= limit) continue;

@@ -41,6 +41,8 @@ class Located:
     y: float = 0.0
     prefix: str = ""
     """The iframe steps taken to reach ``frame`` (``iframe#pay >> ``), to name its elements."""
+    shown: bool = True
+    """Whether the iframe that holds ``frame`` is in the viewport."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,36 @@ async def target(
     if purpose != "inspect":
         _check_usable(selector, info, purpose)
     return Target(located, info)
+
+
+async def child_frames(located: Located) -> list[Located]:
+    """The iframes shown in ``located``'s frame (inside its selector, when it has one), each
+    as the place its own elements are read: their selectors step into it, their offset is in
+    the page. A frame that goes away meanwhile is left out."""
+    from playwright.async_api import Error as PlaywrightError
+
+    children = [child for child in located.frame.child_frames if not child.is_detached()]
+    if not children:
+        return []
+    try:
+        hosts = [await child.frame_element() for child in children]
+        boxes = await pagescript.run(
+            located.frame, "frames", elements=hosts, within=located.selector or None
+        )
+    except PlaywrightError:
+        return []
+    return [
+        Located(
+            child,
+            "",
+            located.x + box["x"],
+            located.y + box["y"],
+            located.prefix + box["selector"] + HOP,
+            shown=box["inViewport"],
+        )
+        for child, box in zip(children, boxes, strict=True)
+        if box is not None
+    ]
 
 
 def check_found(answer: dict[str, Any], selector: str | None) -> None:
