@@ -44,7 +44,8 @@ class Timeouts:
     deadlines (45 s for ``browser.open``, 20 s for the rest)."""
 
     act_s: float = 5.0
-    """A click or a fill: for the element to be visible, stable and not covered."""
+    """A fill, a choice or a key press: for the element to be visible, enabled and editable.
+    A click does not wait: it is checked first and refused at once (see :mod:`.targets`)."""
     open_commit_s: float = 25.0
     """``browser.open``: for the server to answer."""
     open_settle_s: float = 10.0
@@ -451,7 +452,7 @@ class ChromiumProvider(ChromiumVerbs):
         with playwright_errors(action):
             tab = await self._locked_tab(browser, context.key)
             tab.welcome_popups = action in ("browser.click", "browser.type")
-            tab.take_dialogs()  # shown between actions: reported as console problems instead
+            tab.take_dialogs()  # left by an action that was refused after a dialog showed
             tab.acting = True
             try:
                 # Between actions, only a page left on a forbidden address matters; a blocked
