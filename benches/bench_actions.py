@@ -4,7 +4,8 @@ For each of the ten actions: the median time of the action through
 ``ChromiumProvider.answer`` (validation of the answer and the wire JSON included) against the
 same thing done directly with Playwright on a page of the same browser build, interleaved so
 drift hits both. Then the snapshot of a 1,000-element page against Playwright's own
-``page.locator("body").aria_snapshot()``; the target is at most ~1.2x.
+``page.locator("body").aria_snapshot()``; the target is at most ~1.2x. And the ``find`` verb on
+that page against ``page.get_by_text(...)`` reading its matches.
 
     .venv/bin/python benches/bench_actions.py [--runs 30]
 
@@ -28,7 +29,7 @@ from typing import Any
 
 from playwright.async_api import Page, ViewportSize, async_playwright
 
-from browserhost.contract import Context, ProviderRequest, normalize
+from browserhost.contract import Context, ProviderRequest, normalize, verb_name
 from browserhost.providers.chromium import INSPECT_STYLES, ChromiumConfig, ChromiumProvider
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, find_chromium, sandboxed
 
@@ -99,8 +100,11 @@ class Through:
         self.context = Context(directory="/bench", session_id="bench")
 
     async def __call__(self, action: str, **parameters: object) -> None:
-        call = normalize(action, parameters)
-        request = ProviderRequest("bench", call.name, call.parameters, self.context)
+        if verb_name(action) is not None:
+            request = ProviderRequest("bench", action, parameters, self.context)
+        else:
+            call = normalize(action, parameters)
+            request = ProviderRequest("bench", call.name, call.parameters, self.context)
         answer = await self.provider.answer(request)
         if answer["ok"] is not True:
             raise RuntimeError(f"{action} failed: {answer}")
@@ -228,9 +232,16 @@ async def bench(runs: int) -> dict[str, Any]:
                 lambda i: page.locator("body").aria_snapshot(),
                 setup=lambda: both_on("/thousand"),
             )
+            found = await compare(
+                runs,
+                lambda i: ours("verb.find", text=f"Action {400 + i}"),
+                lambda i: page.get_by_text(f"Action {400 + i}").evaluate_all(
+                    "(els) => els.map((el) => el.outerHTML)"
+                ),
+            )
             await browser.close()
     await provider.aclose()
-    return {"actions": rows, "snapshot_1000": thousand, "runs": runs}
+    return {"actions": rows, "snapshot_1000": thousand, "find_1000": found, "runs": runs}
 
 
 def report(results: dict[str, Any]) -> None:
@@ -244,6 +255,11 @@ def report(results: dict[str, Any]) -> None:
     print(
         f"\nsnapshot of a 1,000-element page: provider {mine:.1f} ms, "
         f"aria_snapshot {direct:.1f} ms, ratio {ratio:.2f} ({verdict} the {target}x target)"
+    )
+    mine, direct = results["find_1000"]
+    print(
+        f"find by text on the same page: provider verb.find {mine:.1f} ms, get_by_text "
+        f"{direct:.1f} ms, ratio {mine / direct:.2f}"
     )
 
 

@@ -12,7 +12,11 @@ import pytest
 from browserhost_textbrowser import register
 
 from browserhost.contract import Context
-from browserhost.contract.errors import ProviderRejectedError, UnsupportedError
+from browserhost.contract.errors import (
+    InvalidActionError,
+    ProviderRejectedError,
+    UnsupportedError,
+)
 from browserhost.host import Host
 from tests.conftest import serving_http
 
@@ -61,6 +65,9 @@ async def test_a_host_drives_the_example_provider(site: str, tmp_path: Path) -> 
         clicked = await host.dispatch("browser.click", {"text": "About"}, context)
         about = await host.dispatch("browser.snapshot", {}, context)
         back = await host.dispatch("browser.back", {}, context)
+        found = await host.dispatch("verb.find", {"text": "same"}, context)
+        with pytest.raises(InvalidActionError, match=r"verb\.find was refused: text: "):
+            await host.dispatch("verb.find", {"text": ""}, context)
         with pytest.raises(ProviderRejectedError, match="2 links read 'Same'"):
             await host.dispatch("browser.click", {"text": "Same"}, context)
         with pytest.raises(UnsupportedError, match=r"does not support browser\.capture"):
@@ -72,3 +79,9 @@ async def test_a_host_drives_the_example_provider(site: str, tmp_path: Path) -> 
     assert clicked.data == {"clicked": "link-1", "label": "About", "url": site + "/about"}
     assert about.data["text"] == "About us."
     assert back.data == {"url": site + "/", "title": "Home"}
+    assert found.data == {
+        "elements": [
+            {"selector": "link-2", "label": "Same", "href": site + "/a"},
+            {"selector": "link-3", "label": "Same", "href": site + "/b"},
+        ]
+    }

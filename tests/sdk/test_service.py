@@ -80,3 +80,26 @@ def test_service_refuses_a_body_that_is_not_an_action(stub_service: str) -> None
     with httpx.Client(trust_env=False) as client:
         answer = client.post(f"{stub_service}/browser-control", json={"action": "browser.open"})
     assert (answer.status_code, answer.json()) == (400, {"error": "not a browser action"})
+
+
+async def test_a_verb_reaches_a_provider_service_and_changes_its_page(
+    stub_service: str, tmp_path: Path
+) -> None:
+    """The record declares the service's verbs (here the stub's own declaration, as its
+    manifest would); the request crosses loopback HTTP like any action."""
+    from browserhost.providers.stub import StubProvider
+
+    host = Host(tmp_path)
+    host.catalog.install({"id": "svc", "name": "Service", "provides": ["browser"],
+                          "endpoint": stub_service,
+                          "verbs": StubProvider().registration()["verbs"]})  # fmt: skip
+    context = Context(directory=None, session_id="s2")
+    try:
+        await host.dispatch("browser.open", {"url": "http://site.test/form"}, context, "svc")
+        await host.dispatch("browser.type", {"selector": "#q", "value": "owls"}, context, "svc")
+        pressed = await host.dispatch("verb.press_key", {"key": "Enter"}, context, "svc")
+        page = await host.dispatch("browser.snapshot", {}, context, "svc")
+    finally:
+        await host.aclose()
+    assert pressed.data == {"key": "Enter", "url": "http://site.test/search?q=owls"}
+    assert page.data["text"] == "Results for owls"

@@ -66,7 +66,12 @@ def declared_verbs(cls: type) -> dict[str, DeclaredVerb]:
         if marked is None:
             continue
         description, changes_page = marked
-        model = get_type_hints(method).get("arguments")
+        try:
+            model = get_type_hints(method).get("arguments")
+        except NameError as exc:  # hints are read when the provider class is created
+            raise TypeError(
+                f"verb {name!r}: define its arguments model before the provider class ({exc})"
+            ) from None
         if not (isinstance(model, type) and issubclass(model, BaseModel)):
             raise TypeError(f"verb {name!r} needs an 'arguments' parameter typed with a model")
         schema = model.model_json_schema(by_alias=True)

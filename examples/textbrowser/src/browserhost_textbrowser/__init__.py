@@ -16,10 +16,11 @@ from typing import Any
 from urllib.parse import urljoin
 
 import httpx
+from pydantic import Field
 
 from browserhost.contract import Context, data
 from browserhost.contract import actions as params
-from browserhost.sdk import ActionError, Provider
+from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 _VIEWPORT = data.Viewport(mode="desktop", width=1280, height=800)
 _SKIPPED = {"script", "style", "head", "noscript", "template"}
@@ -82,6 +83,10 @@ class History:
     @property
     def current(self) -> Page:
         return self.pages[self.position]
+
+
+class FindArguments(VerbArguments):
+    text: str = Field(min_length=1, description="Text to look for in the links' labels.")
 
 
 class TextBrowser(Provider):
@@ -166,6 +171,19 @@ class TextBrowser(Provider):
         self, parameters: params.ForwardParameters, context: Context
     ) -> data.NavigationData:
         return self._move(context, +1, "There is no later page to go forward to.")
+
+    @verb("Find the page's links whose label contains text, in any case.", changes_page=False)
+    async def find(self, arguments: FindArguments, context: Context) -> dict[str, Any]:
+        """A verb of its own: the host lists it and checks its arguments against the model."""
+        wanted = arguments.text.casefold()
+        links = self._history(context).current.links
+        return {
+            "elements": [
+                {"selector": _link_selector(index), "label": label, "href": href}
+                for index, (label, href) in enumerate(links)
+                if wanted in label.casefold()
+            ]
+        }
 
     def _move(self, context: Context, step: int, nowhere: str) -> data.NavigationData:
         history = self._history(context)
