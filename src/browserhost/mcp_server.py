@@ -43,6 +43,7 @@ from mcp.server import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
@@ -264,6 +265,7 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
     """An MCP server whose tools call ``backend``. Over HTTP it keeps clients on the
     handshake protocol, the one with sessions (see :func:`_discover`)."""
     sessions = Sessions(os.getcwd() if stdio else None, stdio=stdio)
+    bus = InMemorySubscriptionBus()
     listed = tools()
     by_name = {spec.tool_name: spec for spec in ACTIONS.values()}
 
@@ -290,7 +292,10 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
         names = frozenset(verbs)
         if session.verbs_listed is not None and names != session.verbs_listed:
             session.verbs_listed = names
+            # Handshake-protocol sessions get the notification on their session; 2026-protocol
+            # ones through their subscriptions/listen stream (the session drops it for them).
             await ctx.session.send_tool_list_changed()
+            await bus.publish(ToolsListChanged())
 
     async def list_tools(
         ctx: RequestContext, params: types.PaginatedRequestParams | None
@@ -364,6 +369,7 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_subscriptions_listen=ListenHandler(bus),
     )
     # Registered directly: the constructor argument warns that roots are deprecated in the
     # 2026 protocol, and clients on the handshake protocol still send this notification.

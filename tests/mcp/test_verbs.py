@@ -11,6 +11,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp import Client
+from mcp.shared.subscriptions import ToolsListChanged
 
 from browserhost import mcp_server
 from browserhost.host import Host
@@ -36,8 +37,7 @@ async def test_the_selected_providers_verbs_are_tools_that_reach_it(host: Host) 
             changes.append(message)
 
     server = mcp_server.build_server(mcp_server.HostBackend(host), stdio=True)
-    # tools/list_changed is a handshake-protocol notification (the 2026 protocol delivers
-    # notifications through subscriptions, which this server does not serve yet).
+    # The handshake protocol: the notification comes on the session.
     with anyio.fail_after(30):
         async with Client(server, message_handler=on_message, mode="legacy") as client:
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
@@ -61,3 +61,17 @@ async def test_the_selected_providers_verbs_are_tools_that_reach_it(host: Host) 
             names = {tool.name for tool in (await client.list_tools()).tools}
             assert "browser_press_key" not in names
             assert "browser_open" in names
+
+
+async def test_a_2026_protocol_client_hears_of_the_change_on_its_listen_stream(
+    host: Host,
+) -> None:
+    server = mcp_server.build_server(mcp_server.HostBackend(host), stdio=True)
+    with anyio.fail_after(30):
+        async with Client(server) as client, client.listen(tools_list_changed=True) as changes:
+            assert "browser_press_key" in {tool.name for tool in (await client.list_tools()).tools}
+            host.select("rec")
+            await client.call_tool("browser_press_key", {"key": "Enter"})
+            assert isinstance(await anext(aiter(changes)), ToolsListChanged)
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            assert "browser_press_key" not in names
