@@ -153,3 +153,36 @@ async def test_evaluate_runs_only_when_the_user_turned_it_on(
         }
     finally:
         await allowed.aclose()
+
+
+async def test_dialogs_are_accepted_by_default_when_the_user_configured_it(
+    chromium_path: str, site: Site, ctx: Context
+) -> None:
+    accepting = ChromiumProvider(
+        ChromiumConfig(executable=chromium_path, accept_dialogs=True), timeouts=TEST_TIMEOUTS
+    )
+    try:
+        await ok(accepting, ctx, "browser.open", url=site.url("/w/dialogs.html"))
+        asked = await ok(accepting, ctx, "browser.click", text="Ask prompt")
+        assert asked["dialogs"][0]["answer"] == "accepted"
+        assert await out_line(accepting, ctx) == "out: prompt Ann"  # the prompt's own default
+        await ok(accepting, ctx, "verb.dialog", accept=False)  # the agent's plan comes first
+        await ok(accepting, ctx, "browser.click", text="Ask confirm")
+        assert await out_line(accepting, ctx) == "out: confirm false"
+    finally:
+        await accepting.aclose()
+
+
+async def test_hover_and_fill_form_refuse_what_a_person_could_not_do(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/w/overlay.html"))
+    covered = await refused(provider, ctx, "verb.hover", selector="#buy")
+    assert covered.startswith("#buy is covered by #cookie-banner")
+    await ok(provider, ctx, "browser.open", url=site.url("/w/stateful.html"))
+    not_field = await refused(
+        provider, ctx, "verb.fill_form",
+        fields=[{"selector": "#bio", "value": "Changed"}, {"selector": "#bold", "value": "x"}],
+    )  # fmt: skip
+    assert not_field == "#bold is not a field; nothing more set."
+    assert (await ok(provider, ctx, "browser.inspect", selector="#bio"))["value"] == "Changed"

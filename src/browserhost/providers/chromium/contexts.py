@@ -97,8 +97,12 @@ class Tab:
     current page; when it closes, the page that opened it is current again.
     """
 
-    def __init__(self, key: Key, context: BrowserContext, now: float) -> None:
+    def __init__(
+        self, key: Key, context: BrowserContext, now: float, *, accept_dialogs: bool = False
+    ) -> None:
         self.key = key
+        self.accept_dialogs = accept_dialogs
+        """How a dialog nobody planned for is answered: OK when true, else Cancel."""
         self.context = context
         self.lock = asyncio.Lock()
         self.last_used = now
@@ -271,14 +275,14 @@ class Tab:
         from playwright.async_api import Error as PlaywrightError
 
         plan, self.dialog_plan = self.dialog_plan, None
-        answer: Literal["accepted", "dismissed"] = "dismissed"
+        accept, text = plan if plan is not None else (self.accept_dialogs, None)
+        answer: Literal["accepted", "dismissed"] = "accepted" if accept else "dismissed"
         with contextlib.suppress(PlaywrightError):  # the page may be gone already
             if dialog.type == "beforeunload":
                 await dialog.accept()
                 return
-            if plan is not None and plan[0]:
-                answer = "accepted"
-                await dialog.accept(plan[1] or "")
+            if accept:
+                await dialog.accept(text if text is not None else dialog.default_value)
             else:
                 await dialog.dismiss()
         message = dialog.message[:CONSOLE_TEXT_MAX]
@@ -353,9 +357,14 @@ class ContextPool:
     """The tabs of one browser, by context key, closed after :data:`CONTEXT_IDLE_S` unused."""
 
     def __init__(
-        self, *, idle_s: float = CONTEXT_IDLE_S, clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        idle_s: float = CONTEXT_IDLE_S,
+        clock: Callable[[], float] = time.monotonic,
+        accept_dialogs: bool = False,
     ) -> None:
         self.idle_s = idle_s
+        self.accept_dialogs = accept_dialogs
         self._clock = clock
         self._tabs: dict[Key, Tab] = {}
         self._browser: Browser | None = None
@@ -374,7 +383,9 @@ class ContextPool:
             tab = self._tabs.get(key)
             if tab is None:
                 context = await browser.new_context(no_viewport=True, accept_downloads=False)
-                tab = self._tabs[key] = Tab(key, context, self._clock())
+                tab = self._tabs[key] = Tab(
+                    key, context, self._clock(), accept_dialogs=self.accept_dialogs
+                )
                 self._start_reaper()
             tab.last_used = self._clock()
             return tab

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 ENV_EXECUTABLE = "BROWSERHOST_CHROMIUM"
 ENV_ENDPOINT = "BROWSERHOST_CHROMIUM_ENDPOINT"
 ENV_EVALUATE = "BROWSERHOST_CHROMIUM_EVALUATE"
+ENV_DIALOGS = "BROWSERHOST_CHROMIUM_DIALOGS"
 PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
 
 LAUNCH_FLAGS = (
@@ -67,6 +68,8 @@ class ChromiumConfig:
     headless: bool = True
     allow_evaluate: bool = False
     """Offer the ``evaluate`` verb (page JavaScript); the user's choice, never the agent's."""
+    accept_dialogs: bool = False
+    """Answer dialogs nobody planned for with OK instead of Cancel."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ChromiumConfig:
@@ -75,6 +78,7 @@ class ChromiumConfig:
             executable=source.get(ENV_EXECUTABLE, "").strip() or None,
             endpoint=source.get(ENV_ENDPOINT, "").strip() or None,
             allow_evaluate=source.get(ENV_EVALUATE, "").strip() in ("1", "true", "yes"),
+            accept_dialogs=source.get(ENV_DIALOGS, "").strip() == "accept",
         )
 
 

@@ -118,7 +118,9 @@ class ChromiumProvider(ChromiumVerbs):
         self.config = ChromiumConfig.from_env() if config is None else config
         self.timeouts = Timeouts() if timeouts is None else timeouts
         self._launcher = Launcher(self.config)
-        self._pool = ContextPool(idle_s=idle_s, clock=clock)
+        self._pool = ContextPool(
+            idle_s=idle_s, clock=clock, accept_dialogs=self.config.accept_dialogs
+        )
 
     async def aclose(self) -> None:
         await self._pool.aclose()

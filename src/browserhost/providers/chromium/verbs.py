@@ -202,7 +202,8 @@ class ChromiumVerbs(Provider):
 
     @verb(
         "Answer the next alert, confirm or prompt: accept (with text for a prompt) or dismiss. "
-        "Call it before the action that shows the dialog; without it dialogs are dismissed."
+        "Call it before the action that shows the dialog; without it dialogs are answered as "
+        "the user configured (by default dismissed)."
     )
     async def dialog(self, arguments: DialogArguments, context: Context) -> dict[str, Any]:
         async with self._using(context, "verb.dialog") as tab:
