@@ -396,6 +396,10 @@ def _register_providers() -> None:
                         (" (selected)" if chosen else "", "green"),
                     )
                 )
+                for verb in row.verbs:
+                    out.print(
+                        Text.assemble("    call ", (verb.name, "cyan"), f"  {verb.description}")
+                    )
             if not listing.providers:
                 out.print("No browser provider is installed.")
             if listing.selected_id is None:

@@ -139,12 +139,16 @@ def test_capture_saves_into_the_project_or_to_a_file(selected: Shell) -> None:
 
 
 def test_providers_and_select(shell: Shell) -> None:
+    verb_line = (
+        "    call press_key  Press one key on the page. Enter on the search form submits it."
+    )
     assert shell.ok("providers").splitlines() == [
         "  stub  Stub (no browser)",
+        verb_line,
         "None is selected; choose one with: browserhost select ID",
     ]
     assert shell.ok("select", "stub") == "Selected stub.\n"
-    assert shell.ok("providers") == "* stub  Stub (no browser) (selected)\n"
+    assert shell.ok("providers").splitlines() == ["* stub  Stub (no browser) (selected)", verb_line]
     assert shell.answer("providers") == {
         "providers": [STUB_ROW],
         "selectedId": "stub",
@@ -303,4 +307,4 @@ def test_call_runs_a_verb_with_typed_arguments(selected: Shell) -> None:
     assert "verb.press_key was refused" in refused.err + refused.out
     unknown = selected("call", "hover", "--arg", "selector=#q")
     assert unknown.status == 3
-    assert "has no verb 'hover'; this provider offers: verb.press_key" in unknown.err + unknown.out
+    assert "has no verb 'hover'; this provider offers: press_key." in unknown.err + unknown.out

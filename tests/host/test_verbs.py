@@ -56,7 +56,7 @@ async def test_an_undeclared_verb_is_unsupported_and_names_the_ones_offered(host
     with pytest.raises(UnsupportedError) as refused:
         await host.dispatch("verb.hover", {"selector": "#a"})
     assert refused.value.message == (
-        "Recorder rec has no verb 'hover'; this provider offers: verb.find. Nothing was sent."
+        "Recorder rec has no verb 'hover'; this provider offers: find. Nothing was sent."
     )
     assert recorder.requests == []
 

@@ -230,7 +230,8 @@ def _verb_arguments(provider: InstalledProvider, verb: str, raw: object) -> Mapp
     """A verb call's arguments, checked against the schema its provider declared."""
     checker = provider.checkers.get(verb)
     if checker is None:
-        offered = ", ".join(f"{VERB_PREFIX}{name}" for name in provider.verbs) or "no verbs"
+        # Bare names: the CLI takes them as they are, MCP as browser_<name>, HTTP as verb.<name>.
+        offered = ", ".join(provider.verbs) or "no verbs"
         raise UnsupportedError(
             f"{provider.name} has no verb {verb!r}; this provider offers: {offered}. "
             "Nothing was sent."

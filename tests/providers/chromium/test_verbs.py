@@ -130,12 +130,13 @@ async def test_tabs_lists_switches_and_closes_windows(
     listed = (await ok(provider, ctx, "verb.tabs"))["tabs"]
     assert [(t["title"], t["current"]) for t in listed] == [("Opener", False), ("Closer", True)]
     switched = (await ok(provider, ctx, "verb.tabs", action="switch", index=0))["tabs"]
-    assert [t["current"] for t in switched] == [False, True]  # the current one is listed last
+    assert [(t["title"], t["current"]) for t in switched] == [("Opener", True), ("Closer", False)]
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Opener"
-    closed = (await ok(provider, ctx, "verb.tabs", action="close", index=0))["tabs"]
-    assert [t["title"] for t in closed] == ["Opener"]
+    closed = (await ok(provider, ctx, "verb.tabs", action="close", index=1))["tabs"]
+    assert [t["title"] for t in closed] == ["Opener"]  # the numbers held: 1 was Closer
+    assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Opener"
     wrong = await refused(provider, ctx, "verb.tabs", action="switch", index=5)
-    assert wrong == "index must be one of 0..0; see list."
+    assert wrong == "switch needs the index of a tab, one of 0..0, as tabs list numbers them."
 
 
 async def test_evaluate_runs_only_when_the_user_turned_it_on(
@@ -186,3 +187,22 @@ async def test_hover_and_fill_form_refuse_what_a_person_could_not_do(
     )  # fmt: skip
     assert not_field == "#bold is not a field; nothing more set."
     assert (await ok(provider, ctx, "browser.inspect", selector="#bio"))["value"] == "Changed"
+    no_option = await refused(
+        provider, ctx, "verb.fill_form", fields=[{"selector": "#size", "value": "XXL"}]
+    )
+    assert no_option == '#size has no option "XXL"; its options are "S", "M", "L".'
+    text = await refused(
+        provider, ctx, "verb.fill_form", fields=[{"selector": "#bio", "value": True}]
+    )
+    assert text == "#bio takes text, not True; nothing more set."
+    assert (await ok(provider, ctx, "browser.inspect", selector="#bio"))["value"] == "Changed"
+    await ok(provider, ctx, "browser.open", url=site.url("/w/checkboxradio.html"))
+    vague = await refused(
+        provider, ctx, "verb.fill_form", fields=[{"selector": "#agree", "value": "Subscribe"}]
+    )
+    assert vague.startswith("#agree is a checkbox: give true or false, not 'Subscribe'")
+    radio = await refused(
+        provider, ctx, "verb.fill_form", fields=[{"selector": "#radio-1", "value": False}]
+    )
+    assert radio.startswith("#radio-1 is a radio: choose another one of its group")
+    assert await out_line(provider, ctx) == "out: none"  # nothing was set

@@ -535,3 +535,17 @@ async def test_controls_beyond_text_fields_are_set_and_read(
     assert "covered" not in seen["Sold out"]
     await ok(provider, ctx, "browser.click", text="Slide two")  # clipped: brought into view first
     assert (await ok(provider, ctx, "browser.snapshot"))["url"].endswith("#two")
+
+
+async def test_a_control_inside_its_label_is_named_by_the_labels_own_text(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "labels.html")
+    labels = [e.get("label") for e in (await _snapshot(provider, ctx))["elements"]]
+    assert labels == [
+        "Monday digest", "Turn on notifications", "I accept", "I decline", "Country",
+        "Monday plan",
+    ]  # fmt: skip
+    await ok(provider, ctx, "browser.click", text="I accept")
+    accepted = (await _by_label(provider, ctx))["I accept"]
+    assert accepted["checked"] is True

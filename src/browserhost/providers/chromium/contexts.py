@@ -109,6 +109,7 @@ class Tab:
         self.closed = False
         self.viewport_mode: ViewportMode = "desktop"
         self._pages: list[Page] = []
+        self._opened: list[Page] = []  # the same pages in the order they opened
         self._unsized: set[Page] = set()
         self._crashed: set[Page] = set()
         self._cdp: dict[Page, CDPSession] = {}
@@ -152,8 +153,8 @@ class Tab:
         return self._pages[-1] if self._pages else None
 
     def pages(self) -> list[Page]:
-        """The open pages, oldest first; the last is the current one."""
-        return [page for page in self._pages if not page.is_closed()]
+        """The open pages in the order they opened, which showing one does not change."""
+        return [page for page in self._opened if not page.is_closed()]
 
     async def show(self, page: Page) -> None:
         """Make ``page`` the current page."""
@@ -235,6 +236,7 @@ class Tab:
 
     def _adopt(self, page: Page) -> None:
         self._pages.append(page)
+        self._opened.append(page)
         self._unsized.add(page)
         page.on("console", lambda message: self._on_console(page, message))
         page.on("pageerror", lambda error: self._on_page_error(page, error))
@@ -311,6 +313,8 @@ class Tab:
     def _on_close(self, page: Page) -> None:
         with contextlib.suppress(ValueError):
             self._pages.remove(page)
+        with contextlib.suppress(ValueError):
+            self._opened.remove(page)
         self._cdp.pop(page, None)
         self._loading.pop(page, None)
         self._loaded.set()

@@ -258,7 +258,10 @@ class ChromiumProvider(ChromiumVerbs):
                 if info["tag"] == "select":
                     # A multiple select takes several labels, comma-separated: "Olives, Ham".
                     wanted = value.split(",") if info.get("multiple") else [value]
-                    options = [_option(selector, info["choices"], one.strip()) for one in wanted]
+                    options = [
+                        targets.option_value(selector, info["choices"], one.strip())
+                        for one in wanted
+                    ]
                     await element.select_option(value=options, timeout=self.timeouts.act_s * 1000)
                 else:
                     await element.fill(value, timeout=self.timeouts.act_s * 1000)
@@ -618,19 +621,6 @@ async def _by_text(page: Page, text: str) -> str:
             "by its selector."
         )
     return str(matches[0]["selector"])
-
-
-def _option(selector: str, options: list[dict[str, str]], wanted: str) -> str:
-    """The value of the select option whose label (else value) is ``wanted``."""
-    for key in ("label", "value"):
-        for option in options:
-            if option[key] == wanted:
-                return option["value"]
-    for option in options:
-        if option["label"].casefold() == wanted.casefold():
-            return option["value"]
-    listed = ", ".join(f'"{option["label"]}"' for option in options[:20])
-    raise ActionError(f'{selector} has no option "{wanted}"; its options are {listed}.')
 
 
 async def _goto(page: Page, url: str, timeout_s: float) -> None:

@@ -108,15 +108,21 @@ async (request) => {
     return clean(flatText(node));
   }
 
-  function flatText(node) {
+  function flatText(node, skip = null) {
     if (node.nodeType === Node.TEXT_NODE) return node.data;
-    if (node.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(node))) return "";
+    if (node.nodeType !== Node.ELEMENT_NODE || node === skip || UNREAD.has(tagOf(node))) return "";
     if (node.getAttribute("aria-hidden") === "true") return "";
     const slot = tagOf(node) === "slot"; // display: contents, so it has no box of its own
     if (!slot && node.checkVisibility && !node.checkVisibility({ visibilityProperty: true })) return "";
     const shown = slot && node.assignedNodes({ flatten: true }).length
       ? node.assignedNodes({ flatten: true }) : [...node.childNodes];
-    return shown.map(flatText).join(" ");
+    // Inline pieces run together ("Mon<b>day</b>"); a block starts a new word.
+    return shown.map((child) => {
+      const text = flatText(child, skip);
+      const inline = child.nodeType !== Node.ELEMENT_NODE ||
+        /^(inline|contents)/.test(getComputedStyle(child).display);
+      return inline ? text : ` ${text} `;
+    }).join("");
   }
 
   function byId(el, id) {
@@ -140,10 +146,9 @@ async (request) => {
       }
       if (tag === "input" && el.type === "image") return clean(el.alt);
       for (const label of el.labels || []) {
-        let text = textOf(label);
-        const own = label.contains(el) ? el.innerText || el.value || "" : "";
-        if (own) text = text.replace(own, "");
-        if (clean(text)) return clean(text);
+        // A label that wraps its control names it by its own text, not the control's.
+        const text = label.contains(el) ? clean(flatText(label, el)) : textOf(label);
+        if (text) return text;
       }
       return clean(el.getAttribute("placeholder")) || clean(el.getAttribute("title"));
     }

@@ -89,7 +89,9 @@ class UploadArguments(VerbArguments):
 
 class TabsArguments(VerbArguments):
     action: Literal["list", "switch", "close"] = "list"
-    index: int | None = Field(None, ge=0, description="The tab, as numbered by list.")
+    index: int | None = Field(
+        None, ge=0, description="For switch and close: the tab, as list numbers them."
+    )
 
 
 class EvaluateArguments(VerbArguments):
@@ -184,16 +186,22 @@ class ChromiumVerbs(Provider):
             for field in arguments.fields:
                 aimed = await targets.target(page, field.selector, "inspect")
                 info, element = aimed.info, await aimed.handle()
+                wait_ms = self.timeouts.act_s * 1000
                 with playwright_errors("verb.fill_form", selector=field.selector):
-                    if "checked" in info and info.get("type") in ("checkbox", "radio"):
-                        wanted = field.value is True or str(field.value).lower() == "true"
+                    if info.get("type") in ("checkbox", "radio"):
+                        wanted = _checked(field, info["type"])
                         if info["checked"] != wanted:  # a click where a person would toggle it
                             pressed = await targets.target(page, field.selector, "click")
                             await page.mouse.click(*pressed.point)
+                    elif not isinstance(field.value, str):
+                        raise ActionError(
+                            f"{field.selector} takes text, not {field.value}; nothing more set."
+                        )
                     elif info["tag"] == "select":
-                        await element.select_option(label=str(field.value))
+                        value = targets.option_value(field.selector, info["choices"], field.value)
+                        await element.select_option(value=value, timeout=wait_ms)
                     elif info["typable"]:
-                        await element.fill(str(field.value))
+                        await element.fill(field.value, timeout=wait_ms)
                     else:
                         raise ActionError(f"{field.selector} is not a field; nothing more set.")
                 state = await pagescript.run(aimed.located.frame, "state")
@@ -221,14 +229,20 @@ class ChromiumVerbs(Provider):
                 await (await aimed.handle()).set_input_files(paths)
             return {"selector": arguments.selector, "files": [p.name for p in paths]}
 
-    @verb("List the tabs (windows the page opened), switch to one, or close one.")
+    @verb(
+        "List the tabs (the page and the windows it opened), in the order they opened; switch "
+        "to one or close one by its number."
+    )
     async def tabs(self, arguments: TabsArguments, context: Context) -> dict[str, Any]:
         async with self._using(context, "verb.tabs") as tab:
             await tab.page()
             pages = tab.pages()
             if arguments.action != "list":
                 if arguments.index is None or arguments.index >= len(pages):
-                    raise ActionError(f"index must be one of 0..{len(pages) - 1}; see list.")
+                    raise ActionError(
+                        f"{arguments.action} needs the index of a tab, one of "
+                        f"0..{len(pages) - 1}, as tabs list numbers them."
+                    )
                 chosen = pages[arguments.index]
                 if arguments.action == "switch":
                     await tab.show(chosen)
@@ -275,3 +289,24 @@ def project_files(directory: str | None, names: list[str]) -> list[Path]:
             raise ActionError(f"{name} is not a file in the project; nothing was set.")
         paths.append(path)
     return paths
+
+
+_YES = frozenset({"true", "yes", "on", "checked"})
+_NO = frozenset({"false", "no", "off", "unchecked"})
+
+
+def _checked(field: FormField, kind: str) -> bool:
+    """Whether ``field`` asks for its checkbox or radio to be checked; refuses anything that
+    is not a clear yes or no, and unchecking a radio (a person picks another one instead)."""
+    said = str(field.value).strip().lower()
+    if said not in _YES | _NO:
+        raise ActionError(
+            f"{field.selector} is a {kind}: give true or false, not {field.value!r}; "
+            "nothing more set."
+        )
+    if kind == "radio" and said in _NO:
+        raise ActionError(
+            f"{field.selector} is a radio: choose another one of its group instead of "
+            "unchecking it; nothing more set."
+        )
+    return said in _YES
