@@ -179,14 +179,18 @@ class ConsoleProblem(Data):
 
 
 class Dialog(Data):
-    """An alert, confirm or prompt the page showed during an action, and how it was answered."""
+    """An alert, confirm or prompt the page showed during an action, and how it was answered:
+    ``open`` when it was left for the agent to answer (the provider's ``dialog`` verb)."""
 
     type: Literal["alert", "confirm", "prompt", "beforeunload"]
     message: str
-    answer: Literal["dismissed", "accepted"]
+    answer: Literal["dismissed", "accepted", "open"]
 
 
-_DIALOGS_HELP = "Dialogs the page showed during the action; nobody answers them for the agent."
+_DIALOGS_HELP = (
+    "Dialogs the page showed during the action, and how each was answered; one still open "
+    "holds the page until the agent answers it."
+)
 
 
 class OpenData(Data):

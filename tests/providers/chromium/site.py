@@ -160,6 +160,7 @@ PAGES: dict[str, str] = {
     ),
     "/opener": _page("Opener", '<a href="/closer" target="_blank">Open popup</a>'),
     "/closer": _page("Closer", '<button onclick="window.close()">Close me</button>'),
+    "/greets": _page("Greets", "<p>Greets</p><script>alert('Welcome back')</script>"),
     "/pops-up": _page("Pops up", "<p>Pops up</p><script>window.open('/page-b')</script>"),
     "/covered": _page(
         "Covered",

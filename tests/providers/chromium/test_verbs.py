@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -160,7 +161,7 @@ async def test_dialogs_are_accepted_by_default_when_the_user_configured_it(
     chromium_path: str, site: Site, ctx: Context
 ) -> None:
     accepting = ChromiumProvider(
-        ChromiumConfig(executable=chromium_path, accept_dialogs=True), timeouts=TEST_TIMEOUTS
+        ChromiumConfig(executable=chromium_path, dialogs="accept"), timeouts=TEST_TIMEOUTS
     )
     try:
         await ok(accepting, ctx, "browser.open", url=site.url("/w/dialogs.html"))
@@ -172,6 +173,61 @@ async def test_dialogs_are_accepted_by_default_when_the_user_configured_it(
         assert await out_line(accepting, ctx) == "out: confirm false"
     finally:
         await accepting.aclose()
+
+
+async def test_a_dialog_left_open_is_read_then_answered_and_holds_everything_else(
+    chromium_path: str, site: Site, ctx: Context
+) -> None:
+    asking = ChromiumProvider(
+        ChromiumConfig(executable=chromium_path, dialogs="ask"), timeouts=TEST_TIMEOUTS
+    )
+    try:
+        await ok(asking, ctx, "browser.open", url=site.url("/w/dialogs.html"))
+        clicked = await ok(asking, ctx, "browser.click", text="Ask confirm")
+        assert clicked["label"] == "Ask confirm"
+        assert clicked["dialogs"] == [
+            {"type": "confirm", "message": "Delete it?", "answer": "open"}
+        ]
+        held = await refused(asking, ctx, "browser.snapshot")
+        assert held == (
+            "A confirm dialog is open and holds the page: 'Delete it?'. Answer it with the "
+            "dialog verb (accept or dismiss); nothing else runs until then. browser.snapshot "
+            "was not run."
+        )
+        answered = await ok(asking, ctx, "verb.dialog", accept=True)
+        assert answered["answered"] == {
+            "type": "confirm",
+            "message": "Delete it?",
+            "answer": "accepted",
+        }
+        assert await out_line(asking, ctx) == "out: confirm true"  # the click went on
+
+        await ok(asking, ctx, "browser.click", text="Ask prompt")
+        await ok(asking, ctx, "verb.dialog", accept=True, text="Zoe")
+        assert await out_line(asking, ctx) == "out: prompt Zoe"
+
+        # A dialog the page shows between actions holds the next one.
+        await ok(asking, ctx, "browser.click", text="Alert later")
+        await asyncio.sleep(0.5)
+        later = await refused(asking, ctx, "browser.click", text="Ask confirm")
+        assert later.startswith("An alert dialog is open and holds the page: 'Time is up'.")
+        await ok(asking, ctx, "verb.dialog", accept=False)
+        assert await out_line(asking, ctx) == "out: alerted later"
+
+        # A page that greets with an alert as it loads: open answers before the load ends.
+        opened = await ok(asking, ctx, "browser.open", url=site.url("/greets"))
+        assert (opened["settled"], opened["dialogs"][0]["message"]) == (False, "Welcome back")
+        await ok(asking, ctx, "verb.dialog", accept=True)
+        assert (await ok(asking, ctx, "browser.snapshot"))["text"] == "Greets"
+        await ok(asking, ctx, "browser.back")
+
+        # With nothing open, the verb plans the answer to the next dialog, as in other modes.
+        assert await ok(asking, ctx, "verb.dialog", accept=False) == {"next": "dismiss"}
+        planned = await ok(asking, ctx, "browser.click", text="Ask confirm")
+        assert planned["dialogs"][0]["answer"] == "dismissed"
+        assert await out_line(asking, ctx) == "out: confirm false"
+    finally:
+        await asking.aclose()
 
 
 async def test_hover_and_fill_form_refuse_what_a_person_could_not_do(

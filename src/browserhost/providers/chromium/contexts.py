@@ -17,13 +17,14 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from browserhost.contract import data
 from browserhost.contract.data import ViewportMode
 
 from .errors import blocked_message
+from .launch import DialogMode
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -93,16 +94,33 @@ def automatic_favicon(message: ConsoleMessage) -> bool:
 class Tab:
     """What one context key sees: its context, current page, viewport and console problems.
 
-    Actions on a tab run one at a time (:attr:`lock`). A popup opened by the page becomes the
+    Actions on a tab run one at a time (:attr:`lock`). A window a click opens becomes the
     current page; when it closes, the page that opened it is current again.
     """
 
     def __init__(
-        self, key: Key, context: BrowserContext, now: float, *, accept_dialogs: bool = False
+        self,
+        key: Key,
+        context: BrowserContext,
+        now: float,
+        *,
+        dialogs: DialogMode = "dismiss",
+        dialog_shown: asyncio.Event | None = None,
     ) -> None:
         self.key = key
-        self.accept_dialogs = accept_dialogs
-        """How a dialog nobody planned for is answered: OK when true, else Cancel."""
+        self.dialog_mode: DialogMode = dialogs
+        """What happens to a dialog nobody planned for (see :class:`~.launch.ChromiumConfig`)."""
+        self.dialog_shown = asyncio.Event() if dialog_shown is None else dialog_shown
+        """Set while a dialog is left open (``ask`` mode): the page is stopped until it is
+        answered, and so is whatever action was running on it."""
+        self.held: Dialog | None = None
+        """The dialog left open for the agent, in ``ask`` mode."""
+        self.behind: asyncio.Future[Any] | None = None
+        """The action that was running when :attr:`held` showed; it goes on once it is
+        answered."""
+        self.partial: dict[str, str] = {}
+        """What the running action knows already (what it clicks), for an answer given while
+        a dialog holds it."""
         self.context = context
         self.lock = asyncio.Lock()
         self.last_used = now
@@ -115,7 +133,6 @@ class Tab:
         self._cdp: dict[Page, CDPSession] = {}
         self._problems: deque[data.ConsoleProblem] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
         self._blocked: str | None = None
-        self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[Page, set[Request]] = {}
         self._loaded = asyncio.Event()
         self._dialogs: list[data.Dialog] = []
@@ -126,8 +143,8 @@ class Tab:
         without one, dialogs are dismissed."""
         self.welcome_popups = False
         """True from the start of a click or a type until the next action: a window the page
-        opens then is the agent's doing and becomes the current page. Any other window the
-        page opens by itself is closed, and the next snapshot says so."""
+        opens then is the agent's doing and becomes the current page. A window the page opens
+        by itself is listed by the tabs verb but not shown, and the next snapshot says so."""
 
     async def page(self) -> Page:
         """The current page, opening a new one when it closed or crashed."""
@@ -234,8 +251,19 @@ class Tab:
         with contextlib.suppress(PlaywrightError):  # a dead browser has closed it already
             await self.context.close()
 
-    def _adopt(self, page: Page) -> None:
-        self._pages.append(page)
+    def take_held(self) -> tuple[Dialog, asyncio.Future[Any] | None]:
+        """The dialog left open, and the action it stopped, for the agent to answer."""
+        held, behind = self.held, self.behind
+        assert held is not None
+        self.held = self.behind = None
+        self.dialog_shown.clear()
+        return held, behind
+
+    def _adopt(self, page: Page, *, show: bool = True) -> None:
+        if show:
+            self._pages.append(page)
+        else:
+            self._pages.insert(0, page)
         self._opened.append(page)
         self._unsized.add(page)
         page.on("console", lambda message: self._on_console(page, message))
@@ -273,27 +301,42 @@ class Tab:
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         """Leaving a page is allowed; any other dialog is answered as the agent planned with
-        the dialog verb, else dismissed; the action's answer (or the next snapshot) says so."""
+        the dialog verb, else as the user configured: dismissed, accepted, or left open for
+        the agent. The action's answer (or the next snapshot) says which."""
         from playwright.async_api import Error as PlaywrightError
 
         plan, self.dialog_plan = self.dialog_plan, None
-        accept, text = plan if plan is not None else (self.accept_dialogs, None)
+        if dialog.type == "beforeunload":
+            with contextlib.suppress(PlaywrightError):
+                await dialog.accept()
+            return
+        if plan is None and self.dialog_mode == "ask":
+            self.held = dialog
+            self.dialog_shown.set()
+            self._note_dialog(dialog, "open")
+            return
+        accept, text = plan if plan is not None else (self.dialog_mode == "accept", None)
         answer: Literal["accepted", "dismissed"] = "accepted" if accept else "dismissed"
         with contextlib.suppress(PlaywrightError):  # the page may be gone already
-            if dialog.type == "beforeunload":
-                await dialog.accept()
-                return
             if accept:
                 await dialog.accept(text if text is not None else dialog.default_value)
             else:
                 await dialog.dismiss()
+        self._note_dialog(dialog, answer)
+
+    def _note_dialog(
+        self, dialog: Dialog, answer: Literal["accepted", "dismissed", "open"]
+    ) -> None:
+        """Tell the agent: in the running action's answer, else in the next snapshot."""
         message = dialog.message[:CONSOLE_TEXT_MAX]
         if self.acting:
             kind = dialog.type if dialog.type in ("alert", "confirm", "prompt") else "alert"
             self._dialogs.append(data.Dialog(type=kind, message=message, answer=answer))
             return
-        article = "an" if dialog.type == "alert" else "a"
-        text = f"{answer.capitalize()} {article} {dialog.type} dialog: {message}"
+        if answer == "open":
+            text = held_notice(dialog)
+        else:
+            text = f"{answer.capitalize()} {_a(dialog.type)} dialog: {message}"
         self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
 
     def _on_request(self, page: Page, request: Request) -> None:
@@ -311,6 +354,9 @@ class Tab:
         self._crashed.add(page)
 
     def _on_close(self, page: Page) -> None:
+        if self.held is not None and self.held.page is page:
+            self.held = None  # it went with its page; the action it held goes on
+            self.dialog_shown.clear()
         with contextlib.suppress(ValueError):
             self._pages.remove(page)
         with contextlib.suppress(ValueError):
@@ -324,14 +370,15 @@ class Tab:
     def _on_popup(self, popup: Page) -> None:
         if popup in self._pages:
             return
-        if self.welcome_popups:
-            self._adopt(popup)
-            return
-        text = f"Closed a window the page opened by itself: {popup.url}"
-        self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
-        task = asyncio.get_running_loop().create_task(_close_quietly(popup))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._adopt(popup, show=self.welcome_popups)
+        if not self.welcome_popups:
+            text = (
+                f"The page opened a window by itself ({popup.url}); it is not shown. The tabs "
+                "verb lists it, and can switch to it or close it."
+            )
+            self._problems.append(
+                data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX])
+            )
 
     def _on_navigated(self, page: Page, frame: Frame) -> None:
         if frame is page.main_frame and not allowed_url(frame.url):
@@ -350,11 +397,17 @@ class Tab:
             )
 
 
-async def _close_quietly(page: Page) -> None:
-    from playwright.async_api import Error as PlaywrightError
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind == "alert" else f"a {kind}"
 
-    with contextlib.suppress(PlaywrightError):  # closed already, or the browser went away
-        await page.close()
+
+def held_notice(dialog: Dialog) -> str:
+    """What the agent is told about a dialog left open for it."""
+    return (
+        f"{_a(dialog.type).capitalize()} dialog is open and holds the page: "
+        f"{dialog.message[:CONSOLE_TEXT_MAX]!r}. Answer it with the dialog verb (accept or "
+        "dismiss); nothing else runs until then."
+    )
 
 
 class ContextPool:
@@ -365,12 +418,13 @@ class ContextPool:
         *,
         idle_s: float = CONTEXT_IDLE_S,
         clock: Callable[[], float] = time.monotonic,
-        accept_dialogs: bool = False,
+        dialogs: DialogMode = "dismiss",
     ) -> None:
         self.idle_s = idle_s
-        self.accept_dialogs = accept_dialogs
+        self.dialogs: DialogMode = dialogs
         self._clock = clock
         self._tabs: dict[Key, Tab] = {}
+        self._dialog_shown: dict[Key, asyncio.Event] = {}
         self._browser: Browser | None = None
         self._lock = asyncio.Lock()
         self._reaper: asyncio.Task[None] | None = None
@@ -383,12 +437,18 @@ class ContextPool:
                 for stale in self._tabs.values():
                     stale.closed = True
                 self._tabs.clear()
+                for shown in self._dialog_shown.values():
+                    shown.clear()
                 self._browser = browser
             tab = self._tabs.get(key)
             if tab is None:
                 context = await browser.new_context(no_viewport=True, accept_downloads=False)
                 tab = self._tabs[key] = Tab(
-                    key, context, self._clock(), accept_dialogs=self.accept_dialogs
+                    key,
+                    context,
+                    self._clock(),
+                    dialogs=self.dialogs,
+                    dialog_shown=self.dialog_shown(key),
                 )
                 self._start_reaper()
             tab.last_used = self._clock()
@@ -396,6 +456,14 @@ class ContextPool:
 
     def peek(self, key: Key) -> Tab | None:
         return self._tabs.get(key)
+
+    def dialog_shown(self, key: Key) -> asyncio.Event:
+        """Set while a dialog is left open on the key's tab; it outlives the tab, so an action
+        can wait on it before its tab exists."""
+        shown = self._dialog_shown.get(key)
+        if shown is None:
+            shown = self._dialog_shown[key] = asyncio.Event()
+        return shown
 
     def touch(self, tab: Tab) -> None:
         tab.last_used = self._clock()
@@ -411,6 +479,7 @@ class ContextPool:
             ]
             for tab in idle:
                 del self._tabs[tab.key]
+                self._dialog_shown.pop(tab.key, None)
         for tab in idle:
             await tab.close()
         return [tab.key for tab in idle]

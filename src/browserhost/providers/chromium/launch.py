@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from browserhost.sdk import ActionError
@@ -33,10 +34,15 @@ from .errors import connect_failed, launch_failed
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright
 
+logger = logging.getLogger(__name__)
+
+DialogMode = Literal["dismiss", "accept", "ask"]
+
 ENV_EXECUTABLE = "BROWSERHOST_CHROMIUM"
 ENV_ENDPOINT = "BROWSERHOST_CHROMIUM_ENDPOINT"
 ENV_EVALUATE = "BROWSERHOST_CHROMIUM_EVALUATE"
 ENV_DIALOGS = "BROWSERHOST_CHROMIUM_DIALOGS"
+DIALOG_MODES: tuple[DialogMode, ...] = ("dismiss", "accept", "ask")
 PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
 
 LAUNCH_FLAGS = (
@@ -68,8 +74,9 @@ class ChromiumConfig:
     headless: bool = True
     allow_evaluate: bool = False
     """Offer the ``evaluate`` verb (page JavaScript); the user's choice, never the agent's."""
-    accept_dialogs: bool = False
-    """Answer dialogs nobody planned for with OK instead of Cancel."""
+    dialogs: DialogMode = "dismiss"
+    """What happens to a dialog the agent did not plan for with the ``dialog`` verb: Cancel
+    (``dismiss``), OK (``accept``), or left open for the agent to read and answer (``ask``)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ChromiumConfig:
@@ -78,8 +85,19 @@ class ChromiumConfig:
             executable=source.get(ENV_EXECUTABLE, "").strip() or None,
             endpoint=source.get(ENV_ENDPOINT, "").strip() or None,
             allow_evaluate=source.get(ENV_EVALUATE, "").strip() in ("1", "true", "yes"),
-            accept_dialogs=source.get(ENV_DIALOGS, "").strip() == "accept",
+            dialogs=_dialog_mode(source.get(ENV_DIALOGS, "")),
         )
+
+
+def _dialog_mode(value: str) -> DialogMode:
+    wanted = value.strip().lower() or "dismiss"
+    for mode in DIALOG_MODES:
+        if mode == wanted:
+            return mode
+    logger.warning(
+        "%s=%s is not one of %s; dialogs are dismissed.", ENV_DIALOGS, value, "|".join(DIALOG_MODES)
+    )
+    return "dismiss"
 
 
 def find_chromium(configured: str | None, downloaded: str | None = None) -> str:

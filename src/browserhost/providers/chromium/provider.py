@@ -22,13 +22,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from browserhost.contract import Context, data
+from browserhost.contract import VERB_PREFIX, Context, ProviderRequest, data, verb_name
 from browserhost.contract import actions as params
 from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
-from browserhost.sdk import ActionError
+from browserhost.sdk import ActionError, refusal
+from browserhost.sdk.provider import Answer
 
 from . import pagescript, targets
-from .contexts import CONTEXT_IDLE_S, ContextPool, Key, Tab, allowed_url
+from .contexts import CONTEXT_IDLE_S, ContextPool, Key, Tab, allowed_url, held_notice
 from .errors import BrowserGoneError, playwright_errors
 from .launch import ChromiumConfig, Launcher
 from .targets import Located
@@ -61,6 +62,8 @@ class Timeouts:
     capture_s: float = 10.0
     """``browser.capture``: for the page to render a picture."""
 
+
+DIALOG_VERB = f"{VERB_PREFIX}dialog"
 
 TEXT_CANDIDATES_MAX = 8
 """How many candidates an ambiguous click by text lists."""
@@ -118,9 +121,34 @@ class ChromiumProvider(ChromiumVerbs):
         self.config = ChromiumConfig.from_env() if config is None else config
         self.timeouts = Timeouts() if timeouts is None else timeouts
         self._launcher = Launcher(self.config)
-        self._pool = ContextPool(
-            idle_s=idle_s, clock=clock, accept_dialogs=self.config.accept_dialogs
-        )
+        self._pool = ContextPool(idle_s=idle_s, clock=clock, dialogs=self.config.dialogs)
+
+    async def answer(self, request: ProviderRequest) -> Answer:
+        """Run one request. While a dialog is left open for the agent (``ask`` mode) nothing
+        but the dialog verb runs; an action that a dialog stops midway is answered as soon
+        as the dialog shows, and goes on once the agent answers it."""
+        key = request.context.key
+        tab = self._pool.peek(key)
+        if tab is not None and tab.held is not None and request.action != DIALOG_VERB:
+            return refusal(f"{held_notice(tab.held)} {request.action} was not run.")
+        if self.config.dialogs != "ask":
+            return await super().answer(request)
+        shown = self._pool.dialog_shown(key)
+        work = asyncio.ensure_future(super().answer(request))
+        waiting = asyncio.ensure_future(shown.wait())
+        try:
+            await asyncio.wait((work, waiting), return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            work.cancel()
+            raise
+        finally:
+            waiting.cancel()
+        tab = self._pool.peek(key)
+        if work.done() or tab is None or tab.held is None:
+            return await work
+        tab.behind = work
+        work.add_done_callback(_retrieved)
+        return _held_answer(request, tab)
 
     async def aclose(self) -> None:
         await self._pool.aclose()
@@ -214,6 +242,7 @@ class ChromiumProvider(ChromiumVerbs):
             aimed = await targets.target(
                 page, selector, "click", fresh=parameters.text is not None, watch=True
             )
+            tab.partial = {"clicked": selector, "label": aimed.info["label"]}
             popup = _NextPopup(page) if aimed.info["opensWindow"] else None
             try:
                 await self._press(tab, page, aimed)
@@ -456,7 +485,11 @@ class ChromiumProvider(ChromiumVerbs):
         browser = await self._launcher.browser()
         with playwright_errors(action):
             tab = await self._locked_tab(browser, context.key)
+            if tab.held is not None and action != DIALOG_VERB:  # it showed while we waited
+                tab.lock.release()
+                raise ActionError(f"{held_notice(tab.held)} {action} was not run.")
             tab.welcome_popups = action in ("browser.click", "browser.type")
+            tab.partial = {}
             tab.take_dialogs()  # left by an action that was refused after a dialog showed
             tab.acting = True
             try:
@@ -489,6 +522,47 @@ class ChromiumProvider(ChromiumVerbs):
 def register() -> dict[str, Any]:
     """The ``browserhost.providers`` entry point: the catalog record of a Chromium provider."""
     return ChromiumProvider().registration()
+
+
+def _held_answer(request: ProviderRequest, tab: Tab) -> Answer:
+    """The answer to an action a dialog stopped midway: what is known so far, with the dialog
+    marked open. An action with nothing to say yet may have run (``REQUEST_FAILED``)."""
+    page = tab.current()
+    url = "about:blank" if page is None else page.url
+    dialogs = tab.take_dialogs()
+    if not dialogs:
+        assert tab.held is not None
+        dialogs = [data.Dialog(type=tab.held.type, message=tab.held.message, answer="open")]
+    action, asked = request.action, request.parameters
+    result: data.Data | dict[str, Any]
+    if action == "browser.open":
+        result = data.OpenData(
+            url=url, title="", settled=False, viewport=tab.viewport(), dialogs=dialogs
+        )
+    elif action == "browser.click" and tab.partial:
+        result = data.ClickData(
+            clicked=tab.partial["clicked"], label=tab.partial["label"], url=url, dialogs=dialogs
+        )
+    elif action == "browser.type" and isinstance(asked, params.TypeParameters):
+        result = data.TypeData(selector=asked.selector, url=url, dialogs=dialogs)
+    elif action in ("browser.back", "browser.forward"):
+        result = data.NavigationData(url=url, title="", dialogs=dialogs)
+    elif verb_name(action) is not None:
+        result = {"url": url, "dialogs": [d.model_dump(mode="json") for d in dialogs]}
+    else:
+        assert tab.held is not None
+        raise BrowserGoneError(
+            f"{held_notice(tab.held)} {action} was stopped by it midway and may have run."
+        )
+    if isinstance(result, data.Data):
+        result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return {"ok": True, "data": result}
+
+
+def _retrieved(work: asyncio.Future[Answer]) -> None:
+    """An action answered early (a dialog held it) ends unheard; its error, if any, too."""
+    if not work.cancelled():
+        work.exception()
 
 
 def png_size(png: bytes) -> tuple[int, int]:

@@ -9,6 +9,8 @@ configuration (``BROWSERHOST_CHROMIUM_EVALUATE=1``); an agent cannot turn it on.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -25,7 +27,7 @@ from .errors import playwright_errors
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
-    from .contexts import Tab
+    from .contexts import ContextPool, Tab
     from .launch import ChromiumConfig
     from .provider import Settled, Timeouts
 
@@ -74,7 +76,7 @@ class FillFormArguments(VerbArguments):
 
 
 class DialogArguments(VerbArguments):
-    accept: bool = Field(description="Accept (OK) or dismiss (Cancel) the next dialog.")
+    accept: bool = Field(description="Accept (OK) or dismiss (Cancel) the dialog.")
     text: str | None = Field(None, max_length=1000, description="What to answer a prompt.")
 
 
@@ -104,6 +106,7 @@ class ChromiumVerbs(Provider):
     if TYPE_CHECKING:
         config: ChromiumConfig
         timeouts: Timeouts
+        _pool: ContextPool
 
         def _using(self, context: Context, action: str) -> AbstractAsyncContextManager[Tab]: ...
         async def _settle(self, tab: Tab, page: Page, budget_s: float) -> Settled: ...
@@ -209,14 +212,39 @@ class ChromiumVerbs(Provider):
             return {"filled": filled}
 
     @verb(
-        "Answer the next alert, confirm or prompt: accept (with text for a prompt) or dismiss. "
-        "Call it before the action that shows the dialog; without it dialogs are answered as "
-        "the user configured (by default dismissed)."
+        "Answer an alert, confirm or prompt: accept (with text for a prompt) or dismiss. "
+        "Answers the dialog that is open, if one is; otherwise plans the answer to the next "
+        "one, so call it before the action that shows it. Dialogs nobody planned for are "
+        "answered as the user configured (by default dismissed) or left open for this verb."
     )
     async def dialog(self, arguments: DialogArguments, context: Context) -> dict[str, Any]:
+        tab = self._pool.peek(context.key)
+        if tab is not None and tab.held is not None:
+            return await self._answer_open_dialog(tab, arguments)
         async with self._using(context, "verb.dialog") as tab:
             tab.dialog_plan = (arguments.accept, arguments.text)
             return {"next": "accept" if arguments.accept else "dismiss"}
+
+    async def _answer_open_dialog(self, tab: Tab, arguments: DialogArguments) -> dict[str, Any]:
+        """Answer the dialog left open, without the tab's lock (the action it stopped holds
+        that), then let that action finish (bounded) and tell what the page shows now."""
+        from playwright.async_api import Error as PlaywrightError
+
+        held, behind = tab.take_held()
+        with contextlib.suppress(PlaywrightError):  # its page closed meanwhile
+            if arguments.accept:
+                text = arguments.text if arguments.text is not None else held.default_value
+                await held.accept(text)
+            else:
+                await held.dismiss()
+        if behind is not None:
+            await asyncio.wait((behind,), timeout=self.timeouts.input_settle_s + 1)
+        answer = "accepted" if arguments.accept else "dismissed"
+        page = tab.current()
+        return {
+            "answered": {"type": held.type, "message": held.message, "answer": answer},
+            "url": page.url if page is not None else "about:blank",
+        }
 
     @verb("Put files from the project directory into a file input.")
     async def upload(self, arguments: UploadArguments, context: Context) -> dict[str, Any]:
