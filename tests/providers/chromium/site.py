@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -192,6 +193,8 @@ class Site:
         self.release.set()
         self.held = threading.Event()
         """Set when a held request has arrived."""
+        self.arrived: Counter[str] = Counter()
+        """How many requests arrived for each path and query."""
         site = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -213,6 +216,7 @@ class Site:
         return self.origin + path
 
     def serve(self, request: BaseHTTPRequestHandler) -> None:
+        self.arrived[request.path] += 1
         parts = urlsplit(request.path)
         query = parse_qs(parts.query)
         if parts.path == "/to-file":

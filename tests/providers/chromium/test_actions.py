@@ -89,6 +89,22 @@ async def test_open_of_an_unreachable_site_says_what_to_check(
     )
 
 
+@pytest.mark.parametrize("failing", ["http://no-such-host.invalid/", "/to-file"])
+async def test_an_open_after_a_failed_load_loads_once_and_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context, failing: str
+) -> None:
+    # Chromium shows its error page for a failed load a moment late; the next open must
+    # neither be cut short by it nor ask the site twice.
+    tag = failing.strip("/").split("/")[-1]
+    failing = site.url(failing) if failing.startswith("/") else failing
+    for attempt in range(5):
+        await refused(provider, ctx, "browser.open", url=failing)
+        path = f"/page-a?after={tag}&attempt={attempt}"
+        opened = await ok(provider, ctx, "browser.open", url=site.url(path))
+        assert (opened["url"], opened["title"]) == (site.url(path), "Page A")
+        assert site.arrived[path] == 1
+
+
 async def test_a_redirect_to_a_file_url_is_blocked(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -6,9 +6,11 @@ Two outcomes, by what the agent may assume about the page::
     ├── ActionError (browserhost.sdk)    the action could not be done: ``ok: false`` with a
     │                                    sentence saying what to do differently
     └── RuntimeError
-        └── BrowserGoneError             the browser or the page went away while the action ran
+        └── MayHaveRunError              the action reached the page, and how it ended is not
+            │                            known (another navigation took over, a dialog held it)
+            └── BrowserGoneError         the browser or the page went away while the action ran
 
-``BrowserGoneError`` is deliberately not an ``ActionError``: it is raised out of
+``MayHaveRunError`` is deliberately not an ``ActionError``: it is raised out of
 :meth:`Provider.answer`, which the host reports as ``REQUEST_FAILED`` ("sent; may have run"),
 never as success and never as "nothing changed". The provider relaunches the browser (or opens
 a new page) on the next action.
@@ -56,12 +58,16 @@ _NET_ERRORS = {
 _strict = re.compile(r"resolved to (\d+) elements")
 
 
-class BrowserGoneError(RuntimeError):
-    """The browser or page closed or crashed during an action, so the action may have run.
+class MayHaveRunError(RuntimeError):
+    """The action reached the page and its outcome is unknown.
 
     Raised out of ``answer()`` on purpose (see the module docstring); the message is written
     for the agent, since the host passes it on.
     """
+
+
+class BrowserGoneError(MayHaveRunError):
+    """The browser or page closed or crashed during an action, so the action may have run."""
 
 
 def launch_failed(exc: Exception, executable: str) -> ActionError:
@@ -147,6 +153,13 @@ def translate(
     if "while parsing css selector" in lowered or "is not a valid selector" in lowered:
         return ActionError(
             f"{target} is not a valid CSS selector; copy a selector from the latest snapshot."
+        )
+    if "interrupted by another navigation" in lowered:
+        other = re.search(r'another navigation to "([^"]*)"', text)
+        return MayHaveRunError(
+            f"Another navigation (to {other.group(1) if other else 'another page'}) took over "
+            f"while {action} ran, so it may or may not have happened; take a new snapshot to "
+            "see where the page is."
         )
     if navigated(text):
         return ActionError(f"The page navigated while {action} ran; take a new snapshot.")

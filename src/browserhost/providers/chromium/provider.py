@@ -29,14 +29,22 @@ from browserhost.sdk import ActionError, refusal
 from browserhost.sdk.provider import Answer
 
 from . import pagescript, targets
-from .contexts import CONTEXT_IDLE_S, ContextPool, Key, Tab, allowed_url, held_notice
-from .errors import BrowserGoneError, playwright_errors
+from .contexts import (
+    CONTEXT_IDLE_S,
+    ERROR_PAGE_SCHEME,
+    ContextPool,
+    Key,
+    Tab,
+    allowed_url,
+    held_notice,
+)
+from .errors import BrowserGoneError, MayHaveRunError, playwright_errors
 from .launch import ChromiumConfig, Launcher
 from .targets import Located
 from .verbs import ChromiumVerbs
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Page
+    from playwright.async_api import Browser, Frame, Page
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,9 @@ class Timeouts:
 
 
 DIALOG_VERB = f"{VERB_PREFIX}dialog"
+
+ERROR_PAGE_WAIT_S = 1.0
+"""How long a failed ``open`` waits for Chromium to show its error page."""
 
 TEXT_CANDIDATES_MAX = 8
 """How many candidates an ambiguous click by text lists."""
@@ -551,7 +562,7 @@ def _held_answer(request: ProviderRequest, tab: Tab) -> Answer:
         result = {"url": url, "dialogs": [d.model_dump(mode="json") for d in dialogs]}
     else:
         assert tab.held is not None
-        raise BrowserGoneError(
+        raise MayHaveRunError(
             f"{held_notice(tab.held)} {action} was stopped by it midway and may have run."
         )
     if isinstance(result, data.Data):
@@ -698,16 +709,57 @@ async def _by_text(page: Page, text: str) -> str:
 
 
 async def _goto(page: Page, url: str, timeout_s: float) -> None:
+    """Load ``url``, asking the site once: a load is never asked for twice, since the site
+    may act on each request."""
     from playwright.async_api import Error as PlaywrightError
 
+    shown = _MainFrameNavigations(page)
     try:
         await page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
     except PlaywrightError as exc:
-        # Chromium shows its error page for an earlier failed load a moment later; that
-        # navigation can cut into this one. The load asked for is still wanted: try once more.
-        if "interrupted by another navigation" not in str(exc):
-            raise
-        await page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
+        text = str(exc)
+        if f'another navigation to "{ERROR_PAGE_SCHEME}:' in text:
+            # Chromium's error page for an earlier failed load, shown late, cut in; the load
+            # asked for goes on behind it.
+            if await shown.next(lambda there: not there.startswith(ERROR_PAGE_SCHEME), timeout_s):
+                return
+        elif "net::ERR_" in text and "net::ERR_ABORTED" not in text:
+            # Chromium shows its error page for the failed load a moment after the failure;
+            # let it, so that it cannot cut into the next load.
+            await shown.next(lambda there: there.startswith(ERROR_PAGE_SCHEME), ERROR_PAGE_WAIT_S)
+        raise
+    finally:
+        shown.close()
+
+
+class _MainFrameNavigations:
+    """The addresses ``page``'s main frame commits, from now on."""
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._seen: list[str] = []
+        self._changed = asyncio.Event()
+        page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame: Frame) -> None:
+        if frame is self._page.main_frame:
+            self._seen.append(frame.url)
+            self._changed.set()
+
+    async def next(self, wanted: Callable[[str], bool], timeout_s: float) -> bool:
+        """Whether the main frame commits an address ``wanted`` accepts within ``timeout_s``
+        (or did already)."""
+        try:
+            async with asyncio.timeout(timeout_s):
+                while not any(wanted(there) for there in self._seen):
+                    self._changed.clear()
+                    await self._changed.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    def close(self) -> None:
+        self._page.remove_listener("framenavigated", self._on_navigated)
 
 
 class _NextPopup:
