@@ -92,6 +92,36 @@ async def test_the_host_reports_a_browser_lost_mid_action_as_may_have_run(
                 await in_flight
 
 
+async def _kill_renderers(provider: ChromiumProvider) -> None:
+    """SIGKILL every renderer of the provider's browser: its pages crash, the browser lives."""
+    browser = await provider._launcher.browser()
+    session = await browser.new_browser_cdp_session()
+    info = await session.send("SystemInfo.getProcessInfo")
+    await session.detach()
+    for process in info["processInfo"]:
+        if process["type"] == "renderer":
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(process["id"]), signal.SIGKILL)
+
+
+async def test_a_renderer_crash_is_reported_on_the_action_it_hit(
+    own: ChromiumProvider, site: Site
+) -> None:
+    await ok(own, CTX, "browser.open", url=site.url("/page-a"))
+    call = normalize("browser.open", {"url": site.url("/held-crash")})
+    request = ProviderRequest("crashing", call.name, call.parameters, CTX)
+    with site.holding() as arrived:
+        in_flight = asyncio.create_task(own.answer(request))
+        assert await asyncio.to_thread(arrived.wait, 10)
+        await _kill_renderers(own)
+        async with asyncio.timeout(10):
+            with pytest.raises(BrowserGoneError, match=r"page crashed while browser\.open ran"):
+                await in_flight
+    # The next action gets a working page, and says nothing more about the crash.
+    assert (await ok(own, CTX, "browser.open", url=site.url("/page-b")))["title"] == "Page B"
+    assert (await ok(own, CTX, "browser.snapshot"))["text"] == "This is page B"
+
+
 async def test_a_crashed_page_is_replaced_on_the_next_action(
     own: ChromiumProvider, site: Site
 ) -> None:

@@ -70,6 +70,14 @@ class BrowserGoneError(MayHaveRunError):
     """The browser or page closed or crashed during an action, so the action may have run."""
 
 
+def gone(action: str, *, crashed: bool) -> BrowserGoneError:
+    what = "page crashed" if crashed else "browser or page closed"
+    return BrowserGoneError(
+        f"The {what} while {action} ran, so it may or may not have happened. The browser "
+        "is reopened on the next action; take a new snapshot to see where things stand."
+    )
+
+
 def launch_failed(exc: Exception, executable: str) -> ActionError:
     """A local Chromium that would not start."""
     return ActionError(
@@ -135,11 +143,7 @@ def translate(
     lowered = text.lower()
     target = selector or "The element"
     if type(exc).__name__ == "TargetClosedError" or any(p in lowered for p in _GONE_PATTERNS):
-        what = "page crashed" if "crash" in lowered else "browser or page closed"
-        return BrowserGoneError(
-            f"The {what} while {action} ran, so it may or may not have happened. The browser "
-            "is reopened on the next action; take a new snapshot to see where things stand."
-        )
+        return gone(action, crashed="crash" in lowered)
     if isinstance(exc, PlaywrightTimeoutError):
         return ActionError(
             on_timeout or f"{action} did not finish in time; take a new snapshot and try again."

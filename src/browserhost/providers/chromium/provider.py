@@ -38,7 +38,7 @@ from .contexts import (
     allowed_url,
     held_notice,
 )
-from .errors import BrowserGoneError, MayHaveRunError, playwright_errors
+from .errors import BrowserGoneError, MayHaveRunError, gone, playwright_errors
 from .launch import ChromiumConfig, Launcher
 from .targets import Located
 from .verbs import ChromiumVerbs
@@ -72,6 +72,9 @@ class Timeouts:
 
 
 DIALOG_VERB = f"{VERB_PREFIX}dialog"
+
+CRASH_PROBE_S = 1.0
+"""How long a failed ``open`` asks its page whether its renderer is still there."""
 
 ERROR_PAGE_WAIT_S = 1.0
 """How long a failed ``open`` waits for Chromium to show its error page."""
@@ -176,6 +179,8 @@ class ChromiumProvider(ChromiumVerbs):
         return await self._pool.reap()
 
     async def open(self, parameters: params.OpenParameters, context: Context) -> data.OpenData:
+        from playwright.async_api import Error as PlaywrightError
+
         url, waits = parameters.url, self.timeouts
         async with self._using(context, "browser.open") as tab:
             if parameters.viewport is not None:
@@ -188,7 +193,14 @@ class ChromiumProvider(ChromiumVerbs):
                 on_timeout=f"{url} did not start loading within {waits.open_commit_s:g} s; "
                 "check that the site is up, then try again.",
             ):
-                await _goto(page, url, waits.open_commit_s)
+                try:
+                    await _goto(page, url, waits.open_commit_s)
+                except PlaywrightError:
+                    # A renderer that died mid-load fails the load as "aborted", and tells of
+                    # the crash only after: the request was sent, so the open may have run.
+                    if await _crashed(page):
+                        raise gone("browser.open", crashed=True) from None
+                    raise
             settled = await self._settle(tab, page, waits.open_settle_s)
             return data.OpenData(
                 url=page.url,
@@ -784,6 +796,20 @@ class _NextPopup:
     def close(self) -> None:
         self._page.remove_listener("popup", self._on_popup)
         self._opened.cancel()
+
+
+async def _crashed(page: Page) -> bool:
+    """Whether ``page``'s renderer is gone: asking it anything fails at once then."""
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        async with asyncio.timeout(CRASH_PROBE_S):
+            await page.evaluate("0")
+    except PlaywrightError as exc:
+        return "crash" in str(exc).lower()
+    except TimeoutError:
+        return False
+    return False
 
 
 def _connected(tab: Tab) -> bool:
