@@ -5,8 +5,9 @@ call over the HTTP API of a running host: one per browser action, generated from
 :data:`browserhost.contract.ACTIONS` (their options from the parameter models), plus
 ``providers`` and ``select``.
 
-Exit status: 0 on success, 2 for a usage error, :data:`EXIT_REFUSED` when the call was
-refused and nothing ran, :data:`EXIT_MAY_HAVE_RUN` when it was sent and may have run.
+Exit status: 0 on success, 2 for a usage error (a bad option, or a data dir ``serve`` cannot
+use), :data:`EXIT_REFUSED` when the call was refused and nothing ran,
+:data:`EXIT_MAY_HAVE_RUN` when it was sent and may have run.
 """
 
 from __future__ import annotations
@@ -91,7 +92,12 @@ def serve(
     from browserhost.host import Host
 
     directory = config.data_dir(data_dir)
-    token = config.ensure_token(directory)
+    try:
+        config.prepare_data_dir(directory)
+        token = config.ensure_token(directory)
+    except config.DataDirError as exc:
+        err.print(Text(str(exc)))
+        raise typer.Exit(2) from None
     browser_host = Host(directory)
     browser_host.catalog.discover(config.enabled_providers())
     if select is not None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -14,7 +16,9 @@ import pytest
 from browserhost.config import TOKEN_FILE
 from browserhost.host.selection import SELECTION_FILE
 from tests.api.conftest import ACTIONS, PROVIDERS, SELECTION
-from tests.conftest import STUB_ROW, LiveServer, start_server
+from tests.conftest import STUB_ROW, TOKEN, LiveServer, free_port, start_server
+
+USAGE_ERROR = 2
 
 
 def test_a_new_server_lists_the_stub_it_loaded_and_no_selection(live_server: LiveServer) -> None:
@@ -132,3 +136,73 @@ def test_browserhost_providers_narrows_what_the_server_loads(tmp_path: Path) -> 
         server.stop()
     assert listing.json() == {"providers": [], "selectedId": None}
     assert (action.status_code, action.json()["code"]) == (409, "NO_PROVIDER")
+
+
+def _serve_refuses(data_dir: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run ``browserhost serve`` expecting it to refuse to start, bounded in time."""
+    return subprocess.run(
+        [sys.executable, "-m", "browserhost", "serve", "--port", str(free_port()),
+         "--data-dir", str(data_dir)],
+        env={**os.environ, "BROWSERHOST_PROVIDERS": "stub", **env},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )  # fmt: skip
+
+
+def _one_line(ran: subprocess.CompletedProcess[str]) -> str:
+    assert ran.returncode == USAGE_ERROR, ran
+    assert ran.stdout == ""
+    assert "Traceback" not in ran.stderr
+    assert len(ran.stderr.strip().splitlines()) == 1, ran.stderr
+    return ran.stderr.strip()
+
+
+def test_an_empty_token_file_left_by_a_crash_is_replaced_by_a_new_token(tmp_path: Path) -> None:
+    """A start that crashed mid-write left the file empty; no client can hold an empty token."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / TOKEN_FILE).write_bytes(b"")
+    server = start_server(data_dir, env={"BROWSERHOST_TOKEN": ""})
+    try:
+        token = (data_dir / TOKEN_FILE).read_text().strip()
+        with httpx.Client(base_url=server.url, trust_env=False) as client:
+            answer = client.get(PROVIDERS, headers=_bearer(token))
+    finally:
+        server.stop()
+    assert len(token) >= 32
+    assert answer.status_code == 200
+    assert stat.S_IMODE((data_dir / TOKEN_FILE).stat().st_mode) == 0o600
+    assert f"token      {token}" in server.log_path.read_text()
+    assert sorted(p.name for p in data_dir.iterdir()) == [TOKEN_FILE]  # no temporary left
+
+
+def test_a_token_file_that_is_a_directory_is_refused_in_one_line(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    (data_dir / TOKEN_FILE).mkdir(parents=True)
+    line = _one_line(_serve_refuses(data_dir, {"BROWSERHOST_TOKEN": ""}))
+    assert line == (
+        f"{data_dir / TOKEN_FILE} is a directory, not a token file; remove it (a new token "
+        "is written) or set BROWSERHOST_TOKEN."
+    )
+
+
+@pytest.mark.parametrize("token", ["", TOKEN])
+def test_a_data_dir_that_is_a_file_is_refused_in_one_line(tmp_path: Path, token: str) -> None:
+    data_file = tmp_path / "data"
+    data_file.write_text("not a directory")
+    line = _one_line(_serve_refuses(data_file, {"BROWSERHOST_TOKEN": token}))
+    assert line == (
+        f"The data dir {data_file} is a file; pass --data-dir a directory (it is created if "
+        "missing)."
+    )
+    assert data_file.read_text() == "not a directory"
+
+
+def test_a_data_dir_under_a_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    line = _one_line(_serve_refuses(tmp_path / "file" / "data", {}))
+    assert line == (
+        f"Cannot create the data dir {tmp_path / 'file' / 'data'} (Not a directory); pass "
+        "--data-dir a directory you can write."
+    )
