@@ -1,64 +1,125 @@
-"""A provider served as its own process, reached by the host over loopback HTTP."""
+"""A provider served as its own process, reached by the host over loopback HTTP.
+
+The service runs behind the same gate as the host's API: a page the user visits must not be
+able to drive the browser, so every test that is refused checks that nothing ran.
+"""
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 
 from browserhost.contract import Context
+from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
 from browserhost.host import Host
 from tests.conftest import free_port
 
+SERVICE_TOKEN = "service-token-0123456789"
+TWO_HUNDRED_MIB = 200 * 1024 * 1024
 
-@pytest.fixture
-def stub_service(tmp_path: Path) -> Iterator[str]:
-    """The stub served by ``browserhost.sdk.service`` in a process of its own; stopped (and
-    killed if it must be) even when it never came up."""
+
+@dataclass(frozen=True)
+class Service:
+    origin: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    @property
+    def url(self) -> str:
+        return f"{self.origin}/browser-control"
+
+    def rss_bytes(self) -> int:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        [kib] = re.findall(r"^VmRSS:\s+(\d+) kB$", status, re.MULTILINE)
+        return int(kib) * 1024
+
+
+def start_service(tmp_path: Path, token: str | None) -> Service:
+    """The stub served by ``browserhost.sdk.service`` in a process of its own, started with
+    ``token`` in its environment (none at all when ``None``)."""
     port = free_port()
-    log_path = tmp_path / "service.log"
+    log_path = tmp_path / f"service-{port}.log"
+    env = {k: v for k, v in os.environ.items() if k != "BROWSERHOST_SERVICE_TOKEN"}
+    if token is not None:
+        env["BROWSERHOST_SERVICE_TOKEN"] = token
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [
                 sys.executable, "-m", "browserhost.sdk.service",
                 "browserhost.providers.stub:StubProvider", "--port", str(port),
             ],
+            env=env,
             stdout=subprocess.DEVNULL,
             stderr=log,
         )  # fmt: skip
-    origin = f"http://127.0.0.1:{port}"
+    service = Service(f"http://127.0.0.1:{port}", process, log_path)
+    deadline = time.monotonic() + 20
+    with httpx.Client(trust_env=False) as probe:
+        while True:
+            try:
+                probe.get(service.origin, timeout=1)
+                return service
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    stop(service)
+                    raise RuntimeError(f"no service:\n{log_path.read_text()}") from None
+                time.sleep(0.05)  # polling a starting process: there is no event to wait on
+
+
+def stop(service: Service) -> None:
+    service.process.terminate()
     try:
-        deadline = time.monotonic() + 20
-        with httpx.Client(trust_env=False) as probe:
-            while True:
-                try:
-                    probe.post(f"{origin}/browser-control", content=b"{}", timeout=1)
-                    break
-                except httpx.TransportError:
-                    assert process.poll() is None, log_path.read_text()
-                    assert time.monotonic() < deadline, "the provider service did not start"
-                    time.sleep(0.05)  # polling a starting process: there is no event to wait on
-        yield origin
+        service.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        service.process.kill()
+        service.process.wait(timeout=10)
+
+
+@pytest.fixture
+def stub_service(tmp_path: Path) -> Iterator[Service]:
+    service = start_service(tmp_path, SERVICE_TOKEN)
+    try:
+        yield service
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop(service)
+
+
+def authorized(**headers: str) -> dict[str, str]:
+    return {
+        "Authorization": f"Bearer {SERVICE_TOKEN}",
+        "Content-Type": "application/json",
+        **headers,
+    }
+
+
+def envelope(action: str, parameters: object, session: str) -> dict[str, object]:
+    return {
+        "requestId": f"r-{action}",
+        "action": action,
+        "parameters": parameters,
+        "context": {"directory": None, "sessionId": session},
+    }
+
+
+def service_record(service: Service, **extra: object) -> dict[str, object]:
+    return {"id": "svc", "name": "Service", "provides": ["browser"],
+            "endpoint": service.origin, "token": SERVICE_TOKEN, **extra}  # fmt: skip
 
 
 async def test_host_drives_a_provider_service_in_another_process(
-    stub_service: str, tmp_path: Path
+    stub_service: Service, tmp_path: Path
 ) -> None:
     host = Host(tmp_path)
-    host.catalog.install({"id": "svc", "name": "Service", "provides": ["browser"],
-                          "endpoint": stub_service})  # fmt: skip
+    host.catalog.install(service_record(stub_service))
     context = Context(directory=None, session_id="s1")
     try:
         opened = await host.dispatch("browser.open", {"url": "http://site.test/"}, context, "svc")
@@ -76,23 +137,134 @@ async def test_host_drives_a_provider_service_in_another_process(
     assert back.data == {"url": "http://site.test/", "title": "Stub home"}
 
 
-def test_service_refuses_a_body_that_is_not_an_action(stub_service: str) -> None:
+def test_service_refuses_a_body_that_is_not_an_action(stub_service: Service) -> None:
     with httpx.Client(trust_env=False) as client:
-        answer = client.post(f"{stub_service}/browser-control", json={"action": "browser.open"})
+        answer = client.post(
+            stub_service.url, json={"action": "browser.open"}, headers=authorized()
+        )
     assert (answer.status_code, answer.json()) == (400, {"error": "not a browser action"})
 
 
+def over_the_limit() -> Iterator[bytes]:
+    yield b'{"requestId": "r1", "action": "browser.open", "pad": "'
+    yield b"x" * (REQUEST_BODY_MAX_BYTES + 1)
+    yield b'"}'
+
+
+REFUSED = {
+    "no-token": (401, "UNAUTHORIZED", {"Authorization": ""}),
+    "wrong-token": (401, "UNAUTHORIZED", {"Authorization": f"Bearer {SERVICE_TOKEN}x"}),
+    "the-host-apis-token-scheme": (401, "UNAUTHORIZED", {"Authorization": "Basic x"}),
+    "foreign-host": (421, "HOST_NOT_ALLOWED", {"Host": "evil.example"}),
+    "rebinding-host": (421, "HOST_NOT_ALLOWED", {"Host": "127.0.0.1.evil.example"}),
+    "cross-site-page": (403, "ORIGIN_NOT_ALLOWED", {"Origin": "http://evil.example"}),
+    "sandboxed-page": (403, "ORIGIN_NOT_ALLOWED", {"Origin": "null"}),
+    "text-plain": (415, "UNSUPPORTED_MEDIA_TYPE", {"Content-Type": "text/plain"}),
+    "form": (415, "UNSUPPORTED_MEDIA_TYPE", {"Content-Type": "application/x-www-form-urlencoded"}),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_the_service_refuses_what_the_hosts_api_refuses_and_nothing_runs(
+    stub_service: Service, case: str
+) -> None:
+    """A page the user visits can post to any loopback port; the service must not act on it."""
+    status, code, headers = REFUSED[case]
+    with httpx.Client(trust_env=False, timeout=30) as client:
+        opened = client.post(
+            stub_service.url,
+            json=envelope("browser.open", {"url": "http://site.test/"}, "victim"),
+            headers=authorized(),
+        )
+        refused = client.post(
+            stub_service.url,
+            json=envelope("browser.open", {"url": "http://site.test/about"}, "victim"),
+            headers=authorized(**headers),
+        )
+        after = client.post(
+            stub_service.url, json=envelope("browser.snapshot", {}, "victim"), headers=authorized()
+        )
+    assert opened.json()["ok"] is True
+    assert refused.status_code == status
+    assert refused.json()["code"] == code
+    assert refused.json()["ok"] is False
+    assert "\n" not in refused.text
+    assert after.json()["data"]["url"] == "http://site.test/", "the refused open ran"
+
+
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_a_body_over_the_limit_is_refused(stub_service: Service, framing: str) -> None:
+    body: bytes | Iterator[bytes] = over_the_limit()
+    if framing == "content-length":
+        body = b"".join(over_the_limit())
+    with httpx.Client(trust_env=False, timeout=30) as client:
+        refused = client.post(stub_service.url, content=body, headers=authorized())
+    assert (refused.status_code, refused.json()["code"]) == (413, "BODY_TOO_LARGE")
+
+
+def two_hundred_mib() -> Iterator[bytes]:
+    piece = b"x" * (1024 * 1024)
+    for _ in range(TWO_HUNDRED_MIB // len(piece)):
+        yield piece
+
+
+@pytest.mark.parametrize("framing", ["declared", "chunked"])
+def test_a_200_mib_body_is_refused_without_the_service_growing(
+    stub_service: Service, framing: str
+) -> None:
+    headers = authorized()
+    if framing == "declared":
+        headers["Content-Length"] = str(TWO_HUNDRED_MIB)
+    before = stub_service.rss_bytes()
+    with httpx.Client(trust_env=False, timeout=60) as client:
+        refused = client.post(stub_service.url, content=two_hundred_mib(), headers=headers)
+    assert (refused.status_code, refused.json()["code"]) == (413, "BODY_TOO_LARGE")
+    assert stub_service.rss_bytes() - before < 16 * 1024 * 1024
+
+
+def test_a_service_started_without_a_token_makes_one_and_prints_it(tmp_path: Path) -> None:
+    service = start_service(tmp_path, token=None)
+    try:
+        deadline = time.monotonic() + 10
+        while not (printed := re.findall(r"token is (\S+)\.", service.log_path.read_text())):
+            assert time.monotonic() < deadline, service.log_path.read_text()
+            time.sleep(0.05)  # the line is written by another process: nothing to wait on
+        [token] = printed
+        with httpx.Client(trust_env=False) as client:
+            body = envelope("browser.open", {"url": "http://site.test/"}, "s")
+            without = client.post(service.url, json=body)
+            wrong = client.post(service.url, json=body, headers=authorized())
+            right = client.post(
+                service.url, json=body, headers={"Authorization": f"Bearer {token}"}
+            )
+    finally:
+        stop(service)
+    assert (without.status_code, wrong.status_code, right.status_code) == (401, 401, 200)
+    assert len(token) >= 32
+
+
+async def test_a_record_without_the_services_token_is_told_what_to_fix(
+    stub_service: Service, tmp_path: Path
+) -> None:
+    host = Host(tmp_path)
+    host.catalog.install(service_record(stub_service, token="not-the-services-token"))
+    try:
+        with pytest.raises(Exception, match="token") as refused:
+            await host.dispatch("browser.back", {}, Context(), "svc")
+    finally:
+        await host.aclose()
+    assert "BROWSERHOST_SERVICE_TOKEN" in str(refused.value)
+
+
 async def test_a_verb_reaches_a_provider_service_and_changes_its_page(
-    stub_service: str, tmp_path: Path
+    stub_service: Service, tmp_path: Path
 ) -> None:
     """The record declares the service's verbs (here the stub's own declaration, as its
     manifest would); the request crosses loopback HTTP like any action."""
     from browserhost.providers.stub import StubProvider
 
     host = Host(tmp_path)
-    host.catalog.install({"id": "svc", "name": "Service", "provides": ["browser"],
-                          "endpoint": stub_service,
-                          "verbs": StubProvider().registration()["verbs"]})  # fmt: skip
+    host.catalog.install(service_record(stub_service, verbs=StubProvider().registration()["verbs"]))
     context = Context(directory=None, session_id="s2")
     try:
         await host.dispatch("browser.open", {"url": "http://site.test/form"}, context, "svc")

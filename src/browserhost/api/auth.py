@@ -1,141 +1,30 @@
-"""The gate in front of every ``/api`` and ``/mcp`` route.
+"""The gate in front of every ``/api`` and ``/mcp`` route (see :mod:`browserhost.gate`).
 
-In order: the Host header must name this machine or a host the user allowed (a DNS-rebinding
-guard, 421); a request with an ``Origin`` must come from the host's own origin (403); the
-bearer token must match, compared in constant time (401); a body must be JSON (415) and at
-most 1 MiB (413). The body is read here, before anything parses it, so a body sent without a
-Content-Length is refused the same way as one that declares its size.
+In order: the Host header must name this machine or a host the user allowed (421); a request
+with an ``Origin`` must come from the host's own origin (403); the bearer token must match
+(401); a body must be JSON (415) and at most 1 MiB (413), read before anything parses it.
 """
 
 from __future__ import annotations
 
-import hmac
-import json
 from collections.abc import Iterable
-from urllib.parse import urlsplit
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 
-from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
+from browserhost.gate import LOOPBACK_NAMES, Gate
 
 PROTECTED_PREFIXES = ("/api", "/mcp")
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+__all__ = ["LOOPBACK_NAMES", "PROTECTED_PREFIXES", "AuthGate"]
 
 
-def _hostname(authority: str) -> str | None:
-    try:
-        return urlsplit(f"//{authority}").hostname
-    except ValueError:
-        return None
-
-
-class AuthGate:
+class AuthGate(Gate):
     def __init__(self, app: ASGIApp, token: str, allowed_hosts: Iterable[str] = ()) -> None:
-        self.app = app
-        self._token = token.encode()
-        self._hosts = LOOPBACK_NAMES | {name.lower() for name in allowed_hosts}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith(PROTECTED_PREFIXES):
-            await self.app(scope, receive, send)
-            return
-        headers = {
-            key.decode("latin-1"): value.decode("latin-1") for key, value in scope["headers"]
-        }
-        refusal = self._refusal(headers)
-        if refusal is not None:
-            status, code, message = refusal
-            await _answer(send, status, code, message)
-            return
-        if _has_body(headers):
-            buffered = await _read_body(receive)
-            if buffered is None:
-                await _answer(send, *_TOO_LARGE)
-                return
-            receive = buffered
-        await self.app(scope, receive, send)
-
-    def _refusal(self, headers: dict[str, str]) -> tuple[int, str, str] | None:
-        authority = headers.get("host", "")
-        if _hostname(authority) not in self._hosts:
-            return (
-                421,
-                "HOST_NOT_ALLOWED",
-                (
-                    f"Host {authority!r} is not allowed. Use 127.0.0.1 or localhost, or start the "
-                    "server with --allow-host NAME."
-                ),
-            )
-        origin = headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc.lower() != authority.lower():
-            return 403, "ORIGIN_NOT_ALLOWED", "Cross-origin requests are refused."
-        scheme, _, supplied = headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(supplied.encode(), self._token):
-            return (
-                401,
-                "UNAUTHORIZED",
-                ("Send Authorization: Bearer <token>; browserhost serve prints where it is."),
-            )
-        # A request without a body has no media type to check; the route says what it lacks.
-        if _has_body(headers):
-            media = headers.get("content-type", "").split(";")[0].strip().lower()
-            if media != "application/json":
-                return (
-                    415,
-                    "UNSUPPORTED_MEDIA_TYPE",
-                    "Send the body as Content-Type: application/json.",
-                )
-            length = headers.get("content-length", "")
-            if length.isdigit() and int(length) > REQUEST_BODY_MAX_BYTES:
-                return _TOO_LARGE
-        return None
-
-
-_TOO_LARGE = (413, "BODY_TOO_LARGE", f"The body is over {REQUEST_BODY_MAX_BYTES} bytes.")
-
-
-def _has_body(headers: dict[str, str]) -> bool:
-    length = headers.get("content-length", "").strip()
-    return "transfer-encoding" in headers or (length != "" and length != "0")
-
-
-async def _read_body(receive: Receive) -> Receive | None:
-    """Read the whole body (at most the limit) and replay it to the app; ``None`` if over."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":  # the client left mid-body: let the app see it
-            return _replay(message, receive)
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > REQUEST_BODY_MAX_BYTES:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
-    return _replay({"type": "http.request", "body": b"".join(chunks)}, receive)
-
-
-def _replay(first: Message, receive: Receive) -> Receive:
-    pending = [first]
-
-    async def read() -> Message:
-        return pending.pop() if pending else await receive()
-
-    return read
-
-
-async def _answer(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"ok": False, "code": code, "error": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+        super().__init__(
+            app,
+            token,
+            allowed_hosts,
+            protected=PROTECTED_PREFIXES,
+            unauthorized_hint="browserhost serve prints where it is.",
+            host_hint="Use 127.0.0.1 or localhost, or start the server with --allow-host NAME.",
+        )
