@@ -3,7 +3,7 @@
 It is deliberately not built on the SDK or any web framework: it records exactly the bytes
 that reached it, so a test can assert what the host sent and how many times, and it can
 misbehave in ways a well-written service never would (close without answering, answer 13 MB,
-answer HTML).
+answer HTML, answer a gzip bomb).
 """
 
 from __future__ import annotations
@@ -49,12 +49,14 @@ def answer(
     status: int = 200,
     content_type: str = "application/json",
     chunked: bool = False,
+    headers: dict[str, str] | None = None,
 ) -> Behaviour:
-    """Answer every request with ``body`` (JSON-encoded when it is a dict)."""
+    """Answer every request with ``body`` (JSON-encoded when it is a dict) and ``headers``."""
     payload = json.dumps(body).encode() if isinstance(body, dict) else body
 
     async def respond(_: Received, writer: asyncio.StreamWriter) -> None:
         head = f"HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nConnection: close\r\n"
+        head += "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         if chunked:
             writer.write(f"{head}Transfer-Encoding: chunked\r\n\r\n".encode())
             step = 1 << 20

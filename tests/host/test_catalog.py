@@ -114,7 +114,6 @@ def test_answer_wins_over_endpoint() -> None:
         "file:///x",
         "ws://127.0.0.1:9000",
         "127.0.0.1:9000",
-        "http://127.0.0.1:99999",
         "",
         None,
         9000,
@@ -126,6 +125,46 @@ async def test_an_endpoint_that_is_not_plain_loopback_http_is_rejected_at_instal
     catalog = Catalog()
     with pytest.raises(InstallError, match="loopback endpoint"):
         catalog.install({"id": "p1", "provides": ["browser"], "endpoint": endpoint})
+    assert catalog.all() == []
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "problem"),
+    [
+        (" http://127.0.0.1:9000", "a space or control character"),
+        ("http://127.0.0.1:9000 ", "a space or control character"),
+        ("http://127.0.0.1:9000\x00", "a space or control character"),
+        ("\x00http://127.0.0.1:9000", "a space or control character"),
+        ("http://127.0.\t0.1:9000", "a space or control character"),
+        ("http://127.0.0.1:90\n00", "a space or control character"),
+        ("http://local\rhost:9000/", "a space or control character"),
+        ("http://127.0.0.1:9000/browser\x7f-control", "a space or control character"),
+        ("http://127.0.0.1:0", "a port from 1 to 65535"),
+        ("http://[::1]:0/browser-control", "a port from 1 to 65535"),
+        ("http://127.0.0.1:99999", "a port from 1 to 65535"),
+    ],
+)
+def test_an_endpoint_the_url_parser_would_tidy_up_is_refused_naming_the_field(
+    endpoint: str, problem: str
+) -> None:
+    """Python's URL parser drops tabs and newlines and strips leading spaces and NULs, so
+    such an endpoint would be called at an address other than the one written."""
+    catalog = Catalog()
+    with pytest.raises(InstallError) as refused:
+        catalog.install({"id": "p1", "provides": ["browser"], "endpoint": endpoint})
+    assert str(refused.value).startswith(f"endpoint {endpoint!r} ")
+    assert problem in str(refused.value)
+    assert catalog.all() == []
+
+
+@pytest.mark.parametrize("token", ["", "two words", "line\nbreak", "t\u00f8ken", 5, ["t"]])
+def test_a_token_that_cannot_be_a_bearer_token_is_refused_naming_the_field(token: object) -> None:
+    catalog = Catalog()
+    with pytest.raises(InstallError, match=r"^token must be"):
+        catalog.install(
+            {"id": "p1", "provides": ["browser"], "endpoint": "http://127.0.0.1:9000",
+             "token": token}
+        )  # fmt: skip
     assert catalog.all() == []
 
 
@@ -204,6 +243,10 @@ def invalid_plugin() -> dict[str, Any]:
     return {"id": "invalid", "provides": ["browser"]}
 
 
+def spaced_plugin() -> dict[str, Any]:
+    return {"id": "spaced", "provides": ["browser"], "endpoint": " http://127.0.0.1:9000"}
+
+
 def fake_entry_points(monkeypatch: pytest.MonkeyPatch, names: list[str]) -> None:
     points = [
         EntryPoint(name, f"{__name__}:{name}_plugin", catalog_module.ENTRY_POINT_GROUP)
@@ -227,6 +270,15 @@ def test_a_provider_that_fails_to_load_is_skipped_not_fatal(
     catalog = Catalog()
     assert catalog.discover() == ["good", "other"]
     assert [p.id for p in catalog.all()] == ["good", "other"]
+
+
+def test_a_record_with_a_bad_endpoint_is_skipped_and_the_rest_loads(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_entry_points(monkeypatch, ["good", "spaced", "other"])
+    catalog = Catalog()
+    assert catalog.discover() == ["good", "other"]
+    assert "endpoint ' http://127.0.0.1:9000' has a space or control character" in caplog.text
 
 
 def test_browserhost_providers_narrows_which_entry_points_load(

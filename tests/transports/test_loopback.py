@@ -7,6 +7,9 @@ even when the first attempt fails.
 from __future__ import annotations
 
 import asyncio
+import gzip
+import tracemalloc
+import zlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -40,8 +43,8 @@ async def host(tmp_path: Path) -> AsyncIterator[Host]:
     await host.aclose()
 
 
-def install(host: Host, endpoint: str) -> None:
-    host.catalog.install({"id": "svc", "provides": ["browser"], "endpoint": endpoint})
+def install(host: Host, endpoint: str, **extra: object) -> None:
+    host.catalog.install({"id": "svc", "provides": ["browser"], "endpoint": endpoint, **extra})
 
 
 async def dispatch(host: Host, action: str = "browser.back", parameters: object = None) -> object:
@@ -73,6 +76,22 @@ async def test_the_service_receives_the_envelope_as_json_on_browser_control(host
     }
 
 
+async def test_the_records_token_is_sent_as_a_bearer_token_and_never_listed(host: Host) -> None:
+    async with loopback_service(answer({"ok": True, "data": {}})) as service:
+        install(host, service.origin, token="s3cret-token")
+        await dispatch(host)
+    [received] = service.received
+    assert received.headers["authorization"] == "Bearer s3cret-token"
+    assert "s3cret-token" not in str(host.providers().to_wire())
+
+
+async def test_without_a_token_no_authorization_is_sent(host: Host) -> None:
+    async with loopback_service(answer({"ok": True, "data": {}})) as service:
+        install(host, service.origin)
+        await dispatch(host)
+    assert "authorization" not in service.received[0].headers
+
+
 async def test_an_endpoint_with_a_path_is_posted_to_that_path(host: Host) -> None:
     async with loopback_service(answer({"ok": True, "data": {}})) as service:
         install(host, f"{service.origin}/v1/act?key=1")
@@ -98,6 +117,63 @@ async def test_an_answer_of_13_mb_is_an_unknown_result(host: Host, chunked: bool
             await dispatch(host, "browser.capture")
     assert refused.value.may_have_run
     assert len(service.received) == 1
+
+
+def gzip_bomb(decoded_size: int) -> bytes:
+    """A gzip body that inflates to a JSON answer of ``decoded_size`` bytes (about 1,000
+    times its own size), built without holding the inflated answer in memory."""
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    parts = [squeeze.compress(b'{"ok": true, "data": {"base64": "')]
+    piece = b"A" * (1 << 20)
+    for _ in range(decoded_size // len(piece)):
+        parts.append(squeeze.compress(piece))
+    parts.append(squeeze.compress(b'"}}') + squeeze.flush())
+    return b"".join(parts)
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+async def test_a_gzip_bomb_is_an_unknown_result_without_inflating_it(
+    host: Host, chunked: bool
+) -> None:
+    """The cap counts the answer as it is decoded: 130 MB of JSON in a 130 KB gzip body must
+    cost the host about the cap, not the inflated size."""
+    bomb = gzip_bomb(130_000_000)
+    assert len(bomb) < ANSWER_MAX_BYTES // 50
+    async with loopback_service(
+        answer(bomb, chunked=chunked, headers={"Content-Encoding": "gzip"})
+    ) as service:
+        install(host, service.origin)
+        tracemalloc.start()
+        try:
+            with pytest.raises(UnknownResultError, match="larger than 12000000 bytes") as refused:
+                await dispatch(host, "browser.capture")
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert refused.value.may_have_run
+    assert peak < 2.5 * ANSWER_MAX_BYTES
+    assert len(service.received) == 1
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+async def test_a_compressed_answer_under_the_cap_is_read(host: Host, encoding: str) -> None:
+    plain = b'{"ok": true, "data": {"clicked": "#save"}}'
+    body = gzip.compress(plain) if encoding == "gzip" else zlib.compress(plain)
+    async with loopback_service(answer(body, headers={"Content-Encoding": encoding})) as service:
+        install(host, service.origin)
+        assert await dispatch(host) == {"clicked": "#save"}
+
+
+async def test_an_answer_in_an_encoding_the_host_did_not_ask_for_is_an_unknown_result(
+    host: Host,
+) -> None:
+    async with loopback_service(
+        answer(b"\x0b\x02\x80{}\x03", headers={"Content-Encoding": "br"})
+    ) as service:
+        install(host, service.origin)
+        with pytest.raises(UnknownResultError, match="encoded as 'br'"):
+            await dispatch(host)
+    assert "br" not in service.received[0].headers.get("accept-encoding", "")
 
 
 async def test_a_service_that_accepts_and_then_closes_is_request_failed_sent_once(

@@ -3,14 +3,15 @@
 A provider is installed from a record, the same shape for built-ins and third parties::
 
     {"id": "stub", "name": "Stub", "provides": ["browser"],
-     "answer": <async handler>  |  "endpoint": "http://127.0.0.1:9000",
+     "answer": <async handler>  |  "endpoint": "http://127.0.0.1:9000", "token": "...",
      "enabled": True, "actions": [...], "verbs": [<VerbSpec fields>, ...],
      "close": <async callable>}
 
 The role is declared by the first array among ``service.provides``, ``provides`` and
 ``contributes.service.provides``. A record that is disabled, has a bad id or name, does not
 declare ``"browser"`` or has no way to answer is not listed. An in-process ``answer`` wins
-over an ``endpoint``; an endpoint must be loopback http(s) without credentials.
+over an ``endpoint``; an endpoint must be loopback http(s) without credentials, and
+``token`` is the bearer token its service expects (``BROWSERHOST_SERVICE_TOKEN``).
 
 Providers are discovered at startup through the ``browserhost.providers`` entry-point group;
 each entry point names a zero-argument callable that returns a record.
@@ -40,6 +41,7 @@ ENTRY_POINT_GROUP = "browserhost.providers"
 _ROLE = "browser"
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 _id_pattern = re.compile(PROVIDER_ID_PATTERN)
+_visible_ascii = re.compile(r"[!-~]+")  # what an Authorization header carries unchanged
 
 log = logging.getLogger(__name__)
 
@@ -80,21 +82,51 @@ def declared_roles(record: Mapping[str, Any]) -> list[object] | None:
 
 
 def loopback_url(endpoint: object) -> str | None:
-    """The absolute URL to post actions to, or ``None`` when the endpoint must not be called."""
+    """The absolute URL to post actions to, or ``None`` when the record names no endpoint.
+
+    Raises :class:`InstallError` for an endpoint that must not be called. Python's URL parser
+    drops tabs and newlines and strips leading spaces and NULs, so such an endpoint is refused
+    before parsing: it would be called at an address other than the one written.
+    """
     if not isinstance(endpoint, str) or not endpoint:
         return None
+    if any(character.isspace() or not character.isprintable() for character in endpoint):
+        raise InstallError(
+            f"endpoint {endpoint!r} has a space or control character; write the URL without them"
+        )
+    not_loopback = InstallError(
+        f"endpoint {endpoint!r} is not a loopback endpoint: use http or https on 127.0.0.1, "
+        "localhost or ::1, without credentials"
+    )
     try:
         parts = urlsplit(endpoint)
         hostname = parts.hostname
-        parts.port  # noqa: B018  # raises ValueError on a malformed port
     except ValueError:
-        return None
+        raise not_loopback from None
     if parts.scheme not in ("http", "https") or parts.username or parts.password:
-        return None
+        raise not_loopback
     if hostname not in _LOOPBACK_HOSTS:
-        return None
+        raise not_loopback
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port == 0:
+        raise InstallError(f"endpoint {endpoint!r} needs a port from 1 to 65535, or none")
     path = parts.path if parts.path not in ("", "/") else PROVIDER_PATH
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def read_token(token: object) -> str | None:
+    """The bearer token a provider service expects, or ``None`` when the record gives none."""
+    if token is None:
+        return None
+    if not isinstance(token, str) or not _visible_ascii.fullmatch(token):
+        raise InstallError(
+            "token must be the provider service's token as a string of visible ASCII "
+            "characters without spaces (its BROWSERHOST_SERVICE_TOKEN)"
+        )
+    return token
 
 
 def read_record(record: Mapping[str, Any]) -> InstalledProvider:
@@ -129,7 +161,7 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
                 "the record needs an async answer handler or a loopback endpoint "
                 "(http or https on 127.0.0.1, localhost or ::1, without credentials)"
             )
-        transport = LoopbackTransport(url)
+        transport = LoopbackTransport(url, read_token(record.get("token")))
     checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
     return InstalledProvider(provider_id, name, supported, transport, verbs, checkers)
 

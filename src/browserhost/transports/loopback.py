@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import zlib
 
 import httpx
 
@@ -19,11 +20,22 @@ from .base import BadAnswerError, LostError, NotSentError, too_large
 
 _CONNECT_TIMEOUT_S = 5.0
 
+# The answer encodings the host reads, each with zlib's window bits (gzip and zlib headers
+# both detected); httpx's own decoders inflate a whole network read at once, which a gzip
+# bomb turns into a hundred megabytes before any cap can look at it.
+_ENCODINGS = {"gzip": zlib.MAX_WBITS | 32, "deflate": zlib.MAX_WBITS | 32}
+
 
 class LoopbackTransport:
-    def __init__(self, url: str) -> None:
+    """Posts each request to ``url``; ``token`` is the service's own bearer token."""
+
+    def __init__(self, url: str, token: str | None = None) -> None:
         self._url = url
+        headers = {"Accept-Encoding": ", ".join(("identity", *_ENCODINGS))}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
         self._client = httpx.AsyncClient(
+            headers=headers,
             trust_env=False,  # a proxy must never sit between the host and a loopback service
             transport=httpx.AsyncHTTPTransport(retries=0),
         )
@@ -46,6 +58,11 @@ class LoopbackTransport:
             raise LostError(f"No answer within {timeout_s:g} s.") from exc
         except httpx.HTTPError as exc:
             raise LostError("The connection to the provider service was lost.") from exc
+        if response.status_code == 401:
+            raise BadAnswerError(
+                "The provider service refused the host's token (HTTP 401); put the token it "
+                'runs with (its BROWSERHOST_SERVICE_TOKEN) in the provider record\'s "token".'
+            )
         if response.status_code != 200:
             raise BadAnswerError(f"The provider service answered HTTP {response.status_code}.")
         try:
@@ -62,15 +79,32 @@ def _not_json(constant: str) -> object:
     raise ValueError(f"{constant} is not JSON")
 
 
-async def _read_capped(response: httpx.Response) -> bytes:
+async def _read_capped(response: httpx.Response) -> bytearray:
+    """The decoded answer, read until it is complete or one byte over the cap."""
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > ANSWER_MAX_BYTES:
         raise too_large()
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > ANSWER_MAX_BYTES:
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    if encoding not in ("identity", *_ENCODINGS):
+        raise BadAnswerError(
+            f"The provider service's answer is encoded as {encoding!r}; send it plain or gzip."
+        )
+    inflater = zlib.decompressobj(_ENCODINGS[encoding]) if encoding in _ENCODINGS else None
+    body = bytearray()
+    async for raw in response.aiter_raw():
+        if inflater is None:
+            body += raw
+        else:
+            pending = raw
+            try:
+                # max_length bounds each step, so no more than one byte past the cap is inflated
+                while pending and len(body) <= ANSWER_MAX_BYTES:
+                    body += inflater.decompress(pending, ANSWER_MAX_BYTES + 1 - len(body))
+                    pending = inflater.unconsumed_tail
+            except zlib.error:
+                raise BadAnswerError(
+                    f"The provider service's answer is not valid {encoding}."
+                ) from None
+        if len(body) > ANSWER_MAX_BYTES:
             raise too_large()
-        chunks.append(chunk)
-    return b"".join(chunks)
+    return body
