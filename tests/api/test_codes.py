@@ -165,7 +165,6 @@ async def test_an_invalid_action_message_tells_what_to_change(client: httpx.Asyn
         {"parameters": {}},
         {"action": 5},
         {"action": "browser.open", "parameters": ["https://a.test"]},
-        {"action": "browser.back", "context": "repo"},
         {"action": "browser.back", "providerId": 7},
         ["browser.back"],
     ],

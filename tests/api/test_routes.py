@@ -124,15 +124,20 @@ async def test_the_provider_receives_only_normalized_parameters_and_the_context(
     assert envelope["context"] == {"directory": "/work/repo", "sessionId": "ses_9"}
 
 
-@pytest.mark.parametrize("context", [None, {}, {"directory": "", "sessionId": None}])
+@pytest.mark.parametrize(
+    "context",
+    [None, {}, {"directory": "", "sessionId": None}, "repo", 5, ["/repo", "ses_1"], True],
+)
 async def test_an_unknown_context_reaches_the_provider_as_nulls(
     client: httpx.AsyncClient, host: Host, context: object
 ) -> None:
+    """A context that is not an object is unknown, not a reason to refuse (reference 000)."""
     recorder = Recorder()
     host.catalog.install(recorder.record())
-    await client.post(
+    answer = await client.post(
         ACTIONS, json={"action": "browser.back", "context": context, "providerId": "rec"}
     )
+    assert answer.json() == {"ok": True, "providerId": "rec", "data": {"echo": "browser.back"}}
     assert recorder.wire[0]["context"] == {"directory": None, "sessionId": None}
 
 

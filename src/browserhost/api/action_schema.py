@@ -119,8 +119,10 @@ def action_request_schema(schema: dict[str, Any], _: object = None) -> None:
     """Replace the body model's schema (a pydantic ``json_schema_extra`` hook) in place."""
     common = {
         "context": {
-            "type": ["object", "null"],
-            "description": "Where the action comes from; null or a missing field if unknown.",
+            "description": (
+                "Where the action comes from, as an object; null, a missing field or a value "
+                "that is not an object is unknown."
+            ),
             "properties": {
                 "directory": {
                     "description": "The project folder (a string); captures are saved there."

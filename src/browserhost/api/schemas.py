@@ -24,7 +24,8 @@ class ActionRequestBody(WireModel):
 
     action: str = Field(json_schema_extra={"enum": list(ACTIONS)})
     parameters: dict[str, Any] | None = None
-    context: dict[str, Any] | None = Field(
+    # Any value: one that is not an object is an unknown context, as reference 000 reads it.
+    context: Any = Field(
         None, description="{directory, sessionId}: where the action comes from; null if unknown."
     )
     provider_id: str | None = Field(None, description="Use this provider for this call only.")
