@@ -39,7 +39,7 @@ from browserhost.contract.errors import ERRORS_BY_CODE, ErrorCode
 from browserhost.host import Host
 from browserhost.providers.stub import StubProvider
 from tests.conftest import TOKEN, LiveServer, free_port, start_server
-from tests.loopback_service import close_without_answer, loopback_service
+from tests.loopback_service import answer, close_without_answer, loopback_service
 from tests.recording import Recorder
 
 BASE = "http://127.0.0.1:7878"
@@ -185,21 +185,52 @@ async def test_a_lost_provider_answer_may_have_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("code", list(ErrorCode))
-async def test_each_wire_code_raises_its_class(code: ErrorCode) -> None:
-    """The client keeps ``code``, ``status`` and ``error``; ``may_have_run`` is true exactly
-    for REQUEST_FAILED and UNKNOWN_RESULT."""
+async def test_each_wire_code_from_a_real_server_raises_its_class(code: ErrorCode) -> None:
+    """Over a real socket, the client keeps ``code``, ``status`` and ``error``;
+    ``may_have_run`` is true exactly for REQUEST_FAILED and UNKNOWN_RESULT; nothing is
+    retried."""
     cls = ERRORS_BY_CODE[code]
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(cls.status, json={"ok": False, "code": code.value, "error": "why"})
-
-    async with Client(BASE, TOKEN, transport=httpx.MockTransport(answer)) as client:
+    refusal = {"ok": False, "code": code.value, "error": "why"}
+    async with (
+        loopback_service(answer(refusal, status=cls.status)) as service,
+        Client(service.origin, TOKEN) as client,
+    ):
         with pytest.raises(BrowserhostError) as raised:
             await client.back()
     error = raised.value
     assert type(error) is cls
     assert (error.code, error.status, error.error) == (code, cls.status, "why")
     assert error.may_have_run is (code in (ErrorCode.REQUEST_FAILED, ErrorCode.UNKNOWN_RESULT))
+    assert len(service.received) == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "refusal"),
+    [
+        (401, "UNAUTHORIZED"),
+        (403, "ORIGIN_NOT_ALLOWED"),
+        (413, "BODY_TOO_LARGE"),
+        (415, "UNSUPPORTED_MEDIA_TYPE"),
+        (421, "HOST_NOT_ALLOWED"),
+    ],
+)
+async def test_each_gate_refusal_from_a_real_server_is_host_refused(
+    status: int, refusal: str
+) -> None:
+    """The gate's own codes are not action codes: nothing ran, and the refusal is kept."""
+    async with (
+        loopback_service(
+            answer({"ok": False, "code": refusal, "error": "why"}, status=status)
+        ) as service,
+        Client(service.origin, TOKEN) as client,
+    ):
+        with pytest.raises(HostRefusedError) as raised:
+            await client.back()
+    assert isinstance(raised.value, NothingRanError)
+    assert (raised.value.refusal, raised.value.http_status) == (refusal, status)
+    assert str(raised.value) == f"{refusal}: why"
+    assert raised.value.may_have_run is False
+    assert len(service.received) == 1
 
 
 async def test_a_wrong_token_is_refused_by_the_gate(host: Host) -> None:
