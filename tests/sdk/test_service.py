@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from browserhost.contract import Context
+from browserhost.contract.errors import UnknownResultError
 from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
 from browserhost.host import Host
 from tests.conftest import free_port
@@ -249,11 +250,12 @@ async def test_a_record_without_the_services_token_is_told_what_to_fix(
     host = Host(tmp_path)
     host.catalog.install(service_record(stub_service, token="not-the-services-token"))
     try:
-        with pytest.raises(Exception, match="token") as refused:
+        with pytest.raises(UnknownResultError) as refused:
             await host.dispatch("browser.back", {}, Context(), "svc")
     finally:
         await host.aclose()
-    assert "BROWSERHOST_SERVICE_TOKEN" in str(refused.value)
+    assert "refused the host's token" in refused.value.message
+    assert "BROWSERHOST_SERVICE_TOKEN" in refused.value.message
 
 
 async def test_a_verb_reaches_a_provider_service_and_changes_its_page(
