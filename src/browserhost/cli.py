@@ -7,7 +7,8 @@ call over the HTTP API of a running host: one per browser action, generated from
 
 Exit status: 0 on success, 2 for a usage error (a bad option, or a data dir ``serve`` cannot
 use), :data:`EXIT_REFUSED` when the call was refused and nothing ran,
-:data:`EXIT_MAY_HAVE_RUN` when it was sent and may have run.
+:data:`EXIT_MAY_HAVE_RUN` when it was sent and may have run, :data:`EXIT_NOT_WRITTEN` when it
+ran but its image could not be written to ``-o FILE``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ EXIT_REFUSED = 3
 """The call was refused before anything ran (including a provider's own refusal)."""
 EXIT_MAY_HAVE_RUN = 4
 """The call was sent and no usable answer came back: the page may have changed."""
+EXIT_NOT_WRITTEN = 1
+"""The capture ran and answered, but its image could not be written to ``-o FILE``."""
+USAGE_ERROR = 2
 
 POSITIONAL = {"browser.open": "url", "browser.resize": "viewport"}
 """The one field a verb takes as an argument: ``browserhost open URL``."""
@@ -97,7 +101,7 @@ def serve(
         token = config.ensure_token(directory)
     except config.DataDirError as exc:
         err.print(Text(str(exc)))
-        raise typer.Exit(2) from None
+        raise typer.Exit(USAGE_ERROR) from None
     browser_host = Host(directory)
     browser_host.catalog.discover(config.enabled_providers())
     if select is not None:
@@ -105,7 +109,7 @@ def serve(
             browser_host.select(select)
         except BrowserhostError as exc:
             err.print(f"[red]{exc.code}[/red]: {exc}")
-            raise typer.Exit(2) from None
+            raise typer.Exit(USAGE_ERROR) from None
     api = create_app(browser_host, token, allow_host or ())
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     err.print(f"browserhost serving at [bold]{url}[/bold]  (MCP: {url}/mcp)")
@@ -186,6 +190,7 @@ def mcp(
                 await client.select(select)
             await mcp_server.serve_stdio(mcp_server.ClientBackend(client))
 
+    _check_url(url)
     try:
         asyncio.run(embedded() if url is None else forwarding(url))
     except BrowserhostError as exc:
@@ -362,6 +367,7 @@ def _register_action(spec: ActionSpec) -> None:
         # The project is where this command runs: it scopes the browser context (with
         # --session), and a capture is saved into it.
         directory = Path.cwd()
+        _check_output(output)
 
         async def act(client: Client) -> None:
             answer = await client.run(spec.name, parameters)
@@ -547,6 +553,8 @@ async def _verb_schema(client: Client, verb: str, provider: str | None) -> Mappi
 
 
 def _run(target: Target, directory: Path | None, act: Callable[[Client], Awaitable[None]]) -> None:
+    _check_url(target.url)
+
     async def main() -> None:
         async with target.client(directory) as client:
             await act(client)
@@ -559,6 +567,38 @@ def _run(target: Target, directory: Path | None, act: Callable[[Client], Awaitab
         else:
             _print_error(exc)
         raise SystemExit(_exit_status(exc)) from None
+
+
+def _check_url(url: str | None) -> None:
+    """Refuse, in one line, a URL the client could not send to (httpx would raise)."""
+    import httpx
+
+    if url is None:
+        return
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        err.print(
+            Text(
+                f"{url!r} is not a browserhost URL (--url or $BROWSERHOST_URL); pass one like "
+                f"http://{config.DEFAULT_HOST}:{config.DEFAULT_PORT}."
+            )
+        )
+        raise SystemExit(USAGE_ERROR)
+
+
+def _check_output(output: Path | None) -> None:
+    """Refuse ``-o`` into a folder that does not exist before sending: nothing runs."""
+    if output is not None and not output.parent.is_dir():
+        err.print(
+            Text(
+                f"Cannot write {output}: there is no folder {output.parent}; create it or "
+                "choose another -o FILE. Nothing was sent."
+            )
+        )
+        raise SystemExit(USAGE_ERROR)
 
 
 def _print_error(error: BrowserhostError) -> None:
@@ -584,7 +624,16 @@ def _write_image(answer: Mapping[str, Any], output: Path) -> None:
     if not image:
         err.print("The capture holds no image; nothing was written.")
         raise SystemExit(EXIT_MAY_HAVE_RUN)
-    output.write_bytes(image)
+    try:
+        output.write_bytes(image)
+    except OSError as exc:
+        err.print(
+            Text(
+                f"Cannot write {output} ({exc.strerror}): the capture was taken but not saved; "
+                "choose another -o FILE."
+            )
+        )
+        raise SystemExit(EXIT_NOT_WRITTEN) from None
 
 
 # --- readable output, one renderer per action where plain fields would not do -----------
@@ -759,4 +808,4 @@ def main() -> None:
     app(prog_name="browserhost")
 
 
-__all__ = ["EXIT_MAY_HAVE_RUN", "EXIT_REFUSED", "app", "main"]
+__all__ = ["EXIT_MAY_HAVE_RUN", "EXIT_NOT_WRITTEN", "EXIT_REFUSED", "app", "main"]

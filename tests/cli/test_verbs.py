@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_REFUSED
+from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED
 from tests.conftest import STUB_ROW, TOKEN, LiveServer, free_port
 
 USAGE_ERROR = 2
@@ -308,3 +308,37 @@ def test_call_runs_a_verb_with_typed_arguments(selected: Shell) -> None:
     unknown = selected("call", "hover", "--arg", "selector=#q")
     assert unknown.status == 3
     assert "has no verb 'hover'; this provider offers: press_key." in unknown.err + unknown.out
+
+
+def _one_line(ran: Ran, status: int) -> str:
+    assert ran.status == status, ran
+    assert ran.out == ""
+    assert "Traceback" not in ran.err
+    assert len(ran.err.strip().splitlines()) == 1, ran.err
+    return ran.err.strip()
+
+
+def test_capture_into_a_missing_folder_is_a_usage_error_in_one_line(selected: Shell) -> None:
+    line = _one_line(selected("capture", "-o", "/nonexistent/x.png"), USAGE_ERROR)
+    assert line == (
+        "Cannot write /nonexistent/x.png: there is no folder /nonexistent; create it or choose "
+        "another -o FILE. Nothing was sent."
+    )
+
+
+def test_capture_onto_a_full_device_says_the_image_was_not_saved(selected: Shell) -> None:
+    line = _one_line(selected("capture", "-o", "/dev/full"), EXIT_NOT_WRITTEN)
+    assert line == (
+        "Cannot write /dev/full (No space left on device): the capture was taken but not "
+        "saved; choose another -o FILE."
+    )
+
+
+@pytest.mark.parametrize("url", ["::::", "127.0.0.1:7878", "ftp://127.0.0.1/", "http://"])
+def test_a_url_that_is_not_http_is_a_usage_error_in_one_line(shell: Shell, url: str) -> None:
+    line = _one_line(shell("snapshot", "--url", url), USAGE_ERROR)
+    assert line == (
+        f"{url!r} is not a browserhost URL (--url or $BROWSERHOST_URL); pass one like "
+        "http://127.0.0.1:7878."
+    )
+    assert _one_line(shell("providers", env={"BROWSERHOST_URL": url}), USAGE_ERROR) == line
