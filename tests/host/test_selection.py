@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +22,7 @@ from browserhost.contract.errors import (
 from browserhost.host import Host
 from browserhost.host.selection import (
     SELECTION_FILE,
+    STALE_TEMPORARY_S,
     SelectionReadError,
     SelectionStore,
 )
@@ -133,3 +139,73 @@ def test_choosing_a_provider_repairs_a_corrupt_selection_file(host: Host) -> Non
     selection_file(host).write_text("{oops")
     assert host.select("beta") == "beta"
     assert host.providers().selected_id == "beta"
+
+
+def _aged(path: Path, seconds: float) -> Path:
+    then = time.time() - seconds
+    os.utime(path, (then, then))
+    return path
+
+
+def test_a_new_host_removes_temporary_files_a_killed_writer_left(tmp_path: Path) -> None:
+    """Only old ones: a young one may belong to a write under way in another process."""
+    (tmp_path / ".selection-abc123.tmp").write_bytes(b'{"selectedId": "al')
+    (tmp_path / ".selection-def456.tmp").write_bytes(b"")
+    (tmp_path / "notes.tmp").write_bytes(b"the user's")
+    _aged(tmp_path / ".selection-abc123.tmp", STALE_TEMPORARY_S + 5)
+    _aged(tmp_path / "notes.tmp", STALE_TEMPORARY_S + 5)
+    Host(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".selection-def456.tmp", "notes.tmp"]
+
+
+def test_a_new_host_in_a_missing_data_dir_starts(tmp_path: Path) -> None:
+    assert Host(tmp_path / "not-yet").providers().selected_id is None
+
+
+_WRITER = """
+import sys
+from pathlib import Path
+from browserhost.host.selection import SelectionStore
+
+store = SelectionStore(Path(sys.argv[1]))
+for number in range(1000):
+    store.write("beta" if number % 2 else "alpha")
+    if number == 100:
+        print("writing", flush=True)
+"""
+
+
+def test_a_reader_never_sees_a_partial_selection_while_a_writer_is_killed(
+    tmp_path: Path,
+) -> None:
+    """The fault run: kill a process mid-way through 1,000 writes while another reads."""
+    store = SelectionStore(tmp_path)
+    store.write("alpha")
+    seen: list[str | None] = []
+    failures: list[str] = []
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                seen.append(store.read())
+            except SelectionReadError as exc:
+                failures.append(str(exc))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    command = [sys.executable, "-c", _WRITER, str(tmp_path)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as writer:
+        try:
+            assert writer.stdout is not None
+            assert writer.stdout.readline() == "writing\n"
+        finally:
+            writer.kill()
+            writer.wait(timeout=10)
+            stop.set()
+            reader.join(timeout=10)
+    assert writer.returncode == -signal.SIGKILL  # killed mid-loop, not finished
+    assert failures == []
+    assert seen
+    assert set(seen) <= {"alpha", "beta"}
+    assert store.read() in {"alpha", "beta"}

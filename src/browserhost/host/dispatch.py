@@ -88,6 +88,7 @@ class Host:
         self.data_dir = data_dir
         self.catalog = catalog if catalog is not None else Catalog()
         self.selection = SelectionStore(data_dir)
+        self.selection.remove_stale_temporaries()
 
     def providers(self) -> Listing:
         """The reachable providers and the selection, or :class:`CatalogUnavailableError`."""
