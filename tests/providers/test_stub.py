@@ -225,3 +225,36 @@ async def test_a_scoped_snapshot_places_the_element_where_the_whole_page_does() 
     assert scoped.scope == "#go"
     assert scoped.elements == [whole]
     assert scoped.text == "Search"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_session_idle_for_the_idle_time_is_forgotten_and_a_busy_one_kept(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    host = Host(tmp_path)
+    host.catalog.install(StubProvider(idle_s=60, clock=clock).registration())
+    idle, busy = Context(session_id="idle"), Context(session_id="busy")
+    try:
+        await act(host, "browser.open", {"url": "https://stub.test/about"}, idle)
+        await act(host, "browser.open", {"url": "https://stub.test/form"}, busy)
+        clock.now += 59
+        await act(host, "browser.snapshot", {}, busy)
+        clock.now += 1
+        forgotten = await act(host, "browser.snapshot", {}, idle)
+        kept = await act(host, "browser.snapshot", {}, busy)
+    finally:
+        await host.aclose()
+    assert forgotten["url"] == "about:blank"  # a new session starts on a blank page
+    assert kept["url"] == "https://stub.test/form"
+
+
+def test_the_stub_forgets_sessions_after_15_minutes_by_default() -> None:
+    assert StubProvider().idle_s == 15 * 60

@@ -3,7 +3,9 @@
 It answers every action with the same ``data`` shapes as a real browser, from a small fake
 site whose pages link to each other, so open, click, type, back and forward change what the
 next snapshot shows. Every context key ``(directory, sessionId)`` gets its own page and
-history. Nothing is random: the same actions give the same answers.
+history, forgotten after :data:`SESSION_IDLE_S` unused (as a browser provider closes an idle
+context, so a long-running host does not keep every session it ever saw). Nothing is random:
+the same actions give the same answers.
 
 Read this file first when writing a provider: it is the whole interface, with no browser in
 the way.
@@ -13,7 +15,9 @@ from __future__ import annotations
 
 import base64
 import struct
+import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
@@ -26,6 +30,8 @@ from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 _LINE_HEIGHT = 24
+SESSION_IDLE_S = 15 * 60.0
+"""How long a context key's page lives unused; the next action after that starts fresh."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,7 @@ class Tab:
     values: dict[str, str] = field(default_factory=dict)
     checked: set[str] = field(default_factory=set)
     revealed: list[str] = field(default_factory=list)
+    last_used: float = 0.0
 
     @property
     def url(self) -> str:
@@ -152,11 +159,24 @@ class StubProvider(Provider):
             tab.go(urljoin(tab.url, "/search?q=" + tab.values.get("#q", "")))
         return {"key": arguments.key, "url": tab.url}
 
-    def __init__(self) -> None:
+    def __init__(
+        self, *, idle_s: float = SESSION_IDLE_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        """``idle_s``: how long a session's page is kept unused; ``clock`` measures it."""
+        self.idle_s = idle_s
+        self._clock = clock
         self._tabs: dict[tuple[str | None, str | None], Tab] = {}
 
     def _tab(self, context: Context) -> Tab:
-        return self._tabs.setdefault(context.key, Tab())
+        # Idle pages are dropped when an action arrives: no timer task for a provider that
+        # holds nothing but a few dicts.
+        now = self._clock()
+        for key, idle in list(self._tabs.items()):
+            if now - idle.last_used >= self.idle_s:
+                del self._tabs[key]
+        tab = self._tabs.setdefault(context.key, Tab())
+        tab.last_used = now
+        return tab
 
     async def open(self, parameters: params.OpenParameters, context: Context) -> data.OpenData:
         tab = self._tab(context)
