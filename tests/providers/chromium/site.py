@@ -161,6 +161,13 @@ PAGES: dict[str, str] = {
     ),
     "/opener": _page("Opener", '<a href="/closer" target="_blank">Open popup</a>'),
     "/closer": _page("Closer", '<button onclick="window.close()">Close me</button>'),
+    "/hangs": _page(
+        "Hangs",
+        '<button onclick="while (true) {}">Freeze</button>'
+        '<button onclick="setTimeout(() => { while (true) {} }, 1500)">Freeze later</button>'
+        "<button onclick=\"while (true) alert('again')\">Alert forever</button>"
+        '<input id="name" oninput="while (true) {}">',
+    ),
     "/greets": _page("Greets", "<p>Greets</p><script>alert('Welcome back')</script>"),
     "/pops-up": _page("Pops up", "<p>Pops up</p><script>window.open('/page-b')</script>"),
     "/covered": _page(

@@ -14,10 +14,11 @@ from playwright.async_api import Error as PlaywrightError
 
 from browserhost.contract import Context, ProviderRequest, normalize
 from browserhost.providers.chromium import BrowserGoneError, ChromiumConfig, ChromiumProvider
+from browserhost.providers.chromium.errors import PageStuckError
 from browserhost.transports.base import LostError
 from browserhost.transports.inprocess import InProcessTransport
 
-from .driving import TEST_TIMEOUTS, browser_pid, ok
+from .driving import TEST_TIMEOUTS, act, browser_pid, ok
 from .site import Site
 
 CTX = Context(directory="/work/app", session_id="crash")
@@ -138,3 +139,35 @@ async def test_a_crashed_page_is_replaced_on_the_next_action(
     assert snapshot["url"] == "about:blank"
     assert own.page_for(CTX) is not page
     assert (await ok(own, CTX, "browser.open", url=site.url("/page-b")))["title"] == "Page B"
+
+
+STUCK = r"^The page stopped answering for 8 s .* so it was closed; the next action starts"
+
+
+@pytest.mark.parametrize(
+    ("action", "parameters"),
+    [
+        ("browser.click", {"text": "Freeze"}),  # the click's own handler never returns
+        ("browser.click", {"text": "Alert forever"}),  # dialogs dismissed one after another
+        ("browser.type", {"selector": "#name", "value": "Ann"}),  # a key handler that loops
+    ],
+)
+async def test_a_page_that_never_yields_is_closed_and_the_session_goes_on(
+    own: ChromiumProvider, site: Site, action: str, parameters: dict[str, str]
+) -> None:
+    await ok(own, CTX, "browser.open", url=site.url("/hangs"))
+    with pytest.raises(PageStuckError, match=STUCK):
+        await act(own, CTX, action, **parameters)
+    await ok(own, CTX, "browser.open", url=site.url("/page-b"))
+    assert (await ok(own, CTX, "browser.snapshot"))["text"] == "This is page B"
+
+
+async def test_a_page_stuck_between_actions_is_closed_by_the_next_one(
+    own: ChromiumProvider, site: Site
+) -> None:
+    await ok(own, CTX, "browser.open", url=site.url("/hangs"))
+    await ok(own, CTX, "browser.click", text="Freeze later")  # in 1.5 s: after the click
+    await asyncio.sleep(2)
+    with pytest.raises(PageStuckError, match=STUCK):
+        await act(own, CTX, "browser.snapshot")
+    assert (await ok(own, CTX, "browser.snapshot"))["url"] == "about:blank"

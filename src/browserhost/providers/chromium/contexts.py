@@ -52,6 +52,7 @@ ALLOWED_SCHEMES = frozenset({"http", "https"})
 # Chromium's own error page for a failed load; it is shown, not loaded from anywhere.
 ERROR_PAGE_SCHEME = "chrome-error"
 FILL_RELOAD_TIMEOUT_S = 10.0
+STUCK_CLOSE_S = 5.0
 FAILED_LOAD_PREFIX = "Failed to load resource"
 # Requests a page waits on before it is done changing; media, beacons, websockets and event
 # streams may never finish and do not hold anything back.
@@ -164,6 +165,20 @@ class Tab:
             if size is not None:
                 await page.set_viewport_size({"width": size[0], "height": size[1]})
         return page
+
+    async def close_current(self) -> None:
+        """Close the current page, stuck as it may be (Chromium closes a page whose script
+        never yields when asked to, without running its unload handlers); the page that
+        opened it shows again, or a new blank one on the next action."""
+        from playwright.async_api import Error as PlaywrightError
+
+        page = self.current()
+        if page is None:
+            return
+        self._crashed.add(page)  # whatever happens below, it is not shown again
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            async with asyncio.timeout(STUCK_CLOSE_S):
+                await page.close(run_before_unload=False)
 
     def current(self) -> Page | None:
         """The current page without opening one (for callers that only look)."""

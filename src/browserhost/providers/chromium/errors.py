@@ -8,7 +8,9 @@ Two outcomes, by what the agent may assume about the page::
     └── RuntimeError
         └── MayHaveRunError              the action reached the page, and how it ended is not
             │                            known (another navigation took over, a dialog held it)
-            └── BrowserGoneError         the browser or the page went away while the action ran
+            ├── BrowserGoneError         the browser or the page went away while the action ran
+            └── PageStuckError           the page stopped answering (a script that never
+                                         yields); the provider closes it
 
 ``MayHaveRunError`` is deliberately not an ``ActionError``: it is raised out of
 :meth:`Provider.answer`, which the host reports as ``REQUEST_FAILED`` ("sent; may have run"),
@@ -28,6 +30,10 @@ from contextlib import contextmanager
 from browserhost.sdk import ActionError
 
 BLOCKED_SCHEMES_HELP = "only http and https pages may be loaded"
+
+PAGE_ANSWER_S = 8.0
+"""How long a page may go without answering the provider before it counts as stuck. The
+page script takes milliseconds; a page busy for this long has a script that never yields."""
 
 _GONE_PATTERNS = (
     "has been closed",
@@ -68,6 +74,19 @@ class MayHaveRunError(RuntimeError):
 
 class BrowserGoneError(MayHaveRunError):
     """The browser or page closed or crashed during an action, so the action may have run."""
+
+
+class PageStuckError(MayHaveRunError):
+    """The page has not answered for :data:`PAGE_ANSWER_S`: a script on it never yields (an
+    endless loop, or one dialog after another). The page is closed when this is raised out
+    of an action, and the session goes on with a new one."""
+
+    def __init__(self, action: str = "the action") -> None:
+        super().__init__(
+            f"The page stopped answering for {PAGE_ANSWER_S:g} s (a script on it never "
+            "yields: an endless loop, or one dialog after another), so it was closed; the next "
+            f"action starts on a blank page. {action} may or may not have happened."
+        )
 
 
 def gone(action: str, *, crashed: bool) -> BrowserGoneError:

@@ -7,13 +7,14 @@ context was destroyed" for a page that merely moved on.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import navigated
+from .errors import PAGE_ANSWER_S, PageStuckError, navigated
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, JSHandle, Page
@@ -34,12 +35,23 @@ def source() -> str:
 async def run(page: Document, op: str, **arguments: object) -> Any:
     """Answer ``op`` (see ``snapshot.js``) for the page's (or frame's) current document."""
     request = {"op": op, **arguments}
-    return await _retrying(page, lambda: page.evaluate(source(), request))
+    waits_s = float(arguments.get("maxMs") or 0) / 1000  # type: ignore[arg-type]
+    return await _retrying(page, lambda: page.evaluate(source(), request), waits_s)
 
 
 async def handle(page: Document, op: str, **arguments: object) -> JSHandle:
     """Answer ``op`` as a handle: for the ops that answer an element."""
-    return await page.evaluate_handle(source(), {"op": op, **arguments})
+    return await answering(page.evaluate_handle(source(), {"op": op, **arguments}))
+
+
+async def answering(call: Awaitable[T], waits_s: float = 0.0) -> T:
+    """``call``'s answer, or :class:`~.errors.PageStuckError` when the page gives none for
+    :data:`~.errors.PAGE_ANSWER_S` (plus ``waits_s``, what the call itself waits)."""
+    try:
+        async with asyncio.timeout(PAGE_ANSWER_S + waits_s):
+            return await call
+    except TimeoutError:
+        raise PageStuckError() from None
 
 
 async def title(page: Page) -> str:
@@ -47,13 +59,13 @@ async def title(page: Page) -> str:
     return await _retrying(page, page.title)
 
 
-async def _retrying(page: Document, call: Callable[[], Awaitable[T]]) -> T:
+async def _retrying(page: Document, call: Callable[[], Awaitable[T]], waits_s: float = 0.0) -> T:
     from playwright.async_api import Error as PlaywrightError
 
     attempt = 1
     while True:
         try:
-            return await call()
+            return await answering(call(), waits_s)
         except PlaywrightError as exc:
             if attempt >= ATTEMPTS or not navigated(str(exc)):
                 raise

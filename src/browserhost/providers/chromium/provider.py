@@ -22,9 +22,17 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from browserhost.contract import VERB_PREFIX, Context, ProviderRequest, data, verb_name
+from browserhost.contract import (
+    ACTIONS,
+    VERB_PREFIX,
+    Context,
+    ProviderRequest,
+    data,
+    verb_name,
+)
 from browserhost.contract import actions as params
 from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
+from browserhost.contract.verbs import VERB_TIMEOUT_S
 from browserhost.sdk import ActionError, refusal
 from browserhost.sdk.provider import Answer
 
@@ -38,7 +46,13 @@ from .contexts import (
     allowed_url,
     held_notice,
 )
-from .errors import BrowserGoneError, MayHaveRunError, gone, playwright_errors
+from .errors import (
+    BrowserGoneError,
+    MayHaveRunError,
+    PageStuckError,
+    gone,
+    playwright_errors,
+)
 from .launch import ChromiumConfig, Launcher
 from .targets import Located
 from .verbs import ChromiumVerbs
@@ -73,8 +87,8 @@ class Timeouts:
 
 DIALOG_VERB = f"{VERB_PREFIX}dialog"
 
-CRASH_PROBE_S = 1.0
-"""How long a failed ``open`` asks its page whether its renderer is still there."""
+PROBE_S = 1.0
+"""How long the provider asks a page whether it is still there and answering."""
 
 ERROR_PAGE_WAIT_S = 1.0
 """How long a failed ``open`` waits for Chromium to show its error page."""
@@ -146,9 +160,9 @@ class ChromiumProvider(ChromiumVerbs):
         if tab is not None and tab.held is not None and request.action != DIALOG_VERB:
             return refusal(f"{held_notice(tab.held)} {request.action} was not run.")
         if self.config.dialogs != "ask":
-            return await super().answer(request)
+            return await self._watched(request)
         shown = self._pool.dialog_shown(key)
-        work = asyncio.ensure_future(super().answer(request))
+        work = asyncio.ensure_future(self._watched(request))
         waiting = asyncio.ensure_future(shown.wait())
         try:
             await asyncio.wait((work, waiting), return_when=asyncio.FIRST_COMPLETED)
@@ -163,6 +177,28 @@ class ChromiumProvider(ChromiumVerbs):
         tab.behind = work
         work.add_done_callback(_retrieved)
         return _held_answer(request, tab)
+
+    async def _watched(self, request: ProviderRequest) -> Answer:
+        """The answer, or when none comes within the host's deadline (less a margin to report
+        in): a stuck page closed (a click whose handler never returns, say), and "may have
+        run" either way."""
+        action = request.action
+        budget_s = (ACTIONS[action].timeout_s if action in ACTIONS else VERB_TIMEOUT_S) - 3
+        try:
+            async with asyncio.timeout(budget_s):
+                return await super().answer(request)
+        except TimeoutError:
+            pass
+        tab = self._pool.peek(request.context.key)
+        page = None if tab is None else tab.current()
+        if tab is not None and page is not None and not await _answers(page):
+            async with tab.lock:
+                await tab.close_current()
+            raise PageStuckError(action) from None
+        raise MayHaveRunError(
+            f"{action} did not finish within {budget_s:g} s, so it may or may not have "
+            "happened; take a new snapshot to see where things stand."
+        )
 
     async def aclose(self) -> None:
         await self._pool.aclose()
@@ -200,6 +236,8 @@ class ChromiumProvider(ChromiumVerbs):
                     # the crash only after: the request was sent, so the open may have run.
                     if await _crashed(page):
                         raise gone("browser.open", crashed=True) from None
+                    if not await _answers(page):  # stuck since the last action
+                        raise PageStuckError() from None
                     raise
             settled = await self._settle(tab, page, waits.open_settle_s)
             return data.OpenData(
@@ -430,7 +468,9 @@ class ChromiumProvider(ChromiumVerbs):
         x, y = aimed.point
         try:
             with playwright_errors("browser.click"):
-                await page.mouse.click(x, y)
+                # The press is answered once the page has handled it: a handler that never
+                # returns leaves it unanswered.
+                await pagescript.answering(page.mouse.click(x, y))
         except BrowserGoneError:
             # A page that closed itself in answer to the click (window.close()) is the click
             # having happened; anything else went away under it.
@@ -522,7 +562,19 @@ class ChromiumProvider(ChromiumVerbs):
                 if earlier is not None and current is not None and not allowed_url(current.url):
                     where = await _leave_blocked(tab)
                     raise ActionError(f"{earlier} The page is now {where}; {action} was not run.")
-                yield tab
+                try:
+                    yield tab
+                except PageStuckError as stuck:
+                    await tab.close_current()
+                    raise PageStuckError(action) from stuck
+                except ActionError as refused:
+                    # A wait that ran out (for a field to take text, say) may be a page that
+                    # stopped answering, and then the refusal would blame the element.
+                    page = tab.current()
+                    if page is not None and not await _answers(page):
+                        await tab.close_current()
+                        raise PageStuckError(action) from refused
+                    raise
                 blocked = tab.take_blocked()
                 if blocked is not None:
                     where = await _leave_blocked(tab)
@@ -803,13 +855,25 @@ async def _crashed(page: Page) -> bool:
     from playwright.async_api import Error as PlaywrightError
 
     try:
-        async with asyncio.timeout(CRASH_PROBE_S):
+        async with asyncio.timeout(PROBE_S):
             await page.evaluate("0")
     except PlaywrightError as exc:
         return "crash" in str(exc).lower()
     except TimeoutError:
         return False
     return False
+
+
+async def _answers(page: Page) -> bool:
+    """Whether ``page`` runs a script at all within :data:`PROBE_S`."""
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        async with asyncio.timeout(PROBE_S):
+            await page.evaluate("0")
+    except (TimeoutError, PlaywrightError):
+        return page.is_closed()
+    return True
 
 
 def _connected(tab: Tab) -> bool:

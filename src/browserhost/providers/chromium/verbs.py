@@ -295,7 +295,8 @@ class ChromiumVerbs(Provider):
             raise ActionError("evaluate is turned off; only the user can turn it on.")
         async with self._using(context, "verb.evaluate") as tab:
             with playwright_errors("verb.evaluate"):
-                value = await (await tab.page()).evaluate(arguments.expression)
+                page = await tab.page()
+                value = await pagescript.answering(page.evaluate(arguments.expression))
             text = json.dumps(value, default=str)
             if len(text) > EVALUATE_RESULT_MAX:
                 raise ActionError(f"The result is over {EVALUATE_RESULT_MAX} characters of JSON.")
