@@ -22,6 +22,7 @@ A failure is an ``isError`` result whose text starts with its code (``NO_PROVIDE
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import os
@@ -34,18 +35,23 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
+import anyio
 import mcp_types as types
 from mcp.server import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared._stream_protocols import (  # the stream types Server.run is declared with
+    ReadStream,
+    WriteStream,
+)
 from mcp.shared.exceptions import MCPError
-from mcp.shared.message import ServerMessageMetadata
+from mcp.shared.message import ServerMessageMetadata, SessionMessage
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 from starlette.types import Receive, Scope, Send
@@ -547,7 +553,68 @@ async def serve_stdio(backend: Backend) -> None:
     async with stdio_server() as (read, write):
         # tools/list_changed: the verb tools follow the user's selection.
         options = server.create_initialization_options(NotificationOptions(tools_changed=True))
-        await server.run(read, write, options)
+        await server.run(_AnsweringBadLines(read, write), write, options)
+
+
+class _AnsweringBadLines:
+    """The stdio read stream, answering each line that is not a JSON-RPC message.
+
+    The SDK's stdio reader passes such a line on as an exception, which the server only logs,
+    so a client would wait for an answer that never comes. As JSON-RPC 2.0 says, text that is
+    not JSON gets ``-32700``, JSON that is not a message ``-32600``, both with ``id: null``;
+    the next line is read as usual.
+    """
+
+    def __init__(
+        self, read: ReadStream[SessionMessage | Exception], write: WriteStream[SessionMessage]
+    ) -> None:
+        self._read = read
+        self._write = write
+
+    @property
+    def last_context(self) -> contextvars.Context | None:
+        """The sender's context of the last item, which the SDK's dispatcher restores."""
+        context: contextvars.Context | None = getattr(self._read, "last_context", None)
+        return context
+
+    async def receive(self) -> SessionMessage | Exception:
+        while True:
+            item = await self._read.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self._write.send(SessionMessage(_bad_line_error(item)))
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._read.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+def _bad_line_error(problem: Exception) -> types.JSONRPCError:
+    not_json = isinstance(problem, ValidationError) and any(
+        error["type"] == "json_invalid" for error in problem.errors()
+    )
+    error = (
+        types.ErrorData(code=types.PARSE_ERROR, message="Parse error: the line is not JSON.")
+        if not_json
+        else types.ErrorData(
+            code=types.INVALID_REQUEST, message="Invalid request: not a JSON-RPC 2.0 message."
+        )
+    )
+    return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
 
 
 class HttpEndpoint:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import sys
+
 import anyio
 import pytest
 
@@ -177,3 +182,51 @@ async def test_forwarding_with_a_wrong_token_says_so(setup: Setup) -> None:
         server.stop()
     assert result.is_error
     assert text_of(result).startswith("UNAUTHORIZED: Send Authorization: Bearer <token>")
+
+
+async def test_a_line_that_is_not_json_gets_a_parse_error_and_serving_goes_on(
+    setup: Setup,
+) -> None:
+    """Raw lines, as a broken client would write them; the SDK client never sends these."""
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "browserhost", "mcp", "--data-dir", str(setup.data_dir),
+        cwd=setup.project,
+        env={**os.environ, "BROWSERHOST_PROVIDERS": "stub"},
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    assert process.stdin is not None
+    assert process.stdout is not None
+    try:
+        async with asyncio.timeout(60):
+            process.stdin.write(b"this is not json\n")
+            process.stdin.write(b'{"jsonrpc": "2.0", "id": 7}\n')
+            process.stdin.write(json.dumps(initialize).encode() + b"\n")
+            await process.stdin.drain()
+            answers = [json.loads(await process.stdout.readline()) for _ in range(3)]
+    finally:
+        process.kill()
+        await process.wait()
+    assert answers[0] == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32700, "message": "Parse error: the line is not JSON."},
+    }
+    assert answers[1] == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32600, "message": "Invalid request: not a JSON-RPC 2.0 message."},
+    }
+    assert answers[2]["id"] == 1
+    assert answers[2]["result"]["serverInfo"]["name"]
