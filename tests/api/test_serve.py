@@ -206,3 +206,26 @@ def test_a_data_dir_under_a_file_is_refused_in_one_line(tmp_path: Path) -> None:
         f"Cannot create the data dir {tmp_path / 'file' / 'data'} (Not a directory); pass "
         "--data-dir a directory you can write."
     )
+
+
+def test_allow_host_lets_requests_for_those_names_through_and_no_others(tmp_path: Path) -> None:
+    """A DNS name pointing at this machine (a container, a tunnel) is refused unless allowed."""
+    server = start_server(
+        tmp_path / "data",
+        extra_args=("--allow-host", "browserhost.test", "--allow-host", "Box.Internal"),
+    )
+    port = server.url.rsplit(":", 1)[1]
+    try:
+        with server.client() as client:
+            answers = {
+                name: client.get(PROVIDERS, headers={"Host": f"{name}:{port}"})
+                for name in ("browserhost.test", "box.internal", "other.test", "127.0.0.1")
+            }
+    finally:
+        server.stop()
+    assert answers["browserhost.test"].status_code == 200
+    assert answers["box.internal"].status_code == 200
+    assert answers["127.0.0.1"].status_code == 200
+    refused = answers["other.test"]
+    assert (refused.status_code, refused.json()["code"]) == (421, "HOST_NOT_ALLOWED")
+    assert "--allow-host NAME" in refused.json()["error"]
