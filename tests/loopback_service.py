@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import socket
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,6 +73,18 @@ def answer(
     return respond
 
 
+def gzip_bomb(decoded_size: int) -> bytes:
+    """A gzip body that inflates to a JSON answer of ``decoded_size`` bytes (about 1,000
+    times its own size), built without holding the inflated answer in memory."""
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    parts = [squeeze.compress(b'{"ok": true, "data": {"base64": "')]
+    piece = b"A" * (1 << 20)
+    for _ in range(decoded_size // len(piece)):
+        parts.append(squeeze.compress(piece))
+    parts.append(squeeze.compress(b'"}}') + squeeze.flush())
+    return b"".join(parts)
+
+
 async def close_without_answer(_: Received, writer: asyncio.StreamWriter) -> None:
     """Read the request, then hang up: the action may have run, no answer came back."""
 
@@ -92,9 +105,10 @@ async def _read_request(reader: asyncio.StreamReader) -> Received | None:
 
 
 @contextlib.asynccontextmanager
-async def loopback_service(behaviour: Behaviour) -> AsyncIterator[LoopbackService]:
-    """Serve ``behaviour`` on a free loopback port for the duration of the block."""
-    service = LoopbackService(port=0)
+async def loopback_service(behaviour: Behaviour, port: int = 0) -> AsyncIterator[LoopbackService]:
+    """Serve ``behaviour`` on loopback ``port`` (a free one by default) for the duration of the
+    block."""
+    service = LoopbackService(port=port)
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -109,7 +123,7 @@ async def loopback_service(behaviour: Behaviour) -> AsyncIterator[LoopbackServic
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()
 
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    server = await asyncio.start_server(handle, "127.0.0.1", port)
     service.port = server.sockets[0].getsockname()[1]
     try:
         yield service

@@ -2,22 +2,18 @@
 
 One server (and one browser) serves the whole module; each test has a ``sessionId`` of its
 own, so its cookies and pages are its own. The pages come from the chromium provider's test
-site (:mod:`tests.providers.chromium.site`), served on 127.0.0.1. The tests that kill the
-browser come last; each test starts with ``browser.open``, which relaunches a dead browser.
+site (:mod:`tests.providers.chromium.site`), served on 127.0.0.1. The test that kills the
+browser comes last (the fault suite, ``tests/faults/``, kills it mid-action); each test starts
+with ``browser.open``, which relaunches a dead browser.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
-import os
 import re
-import signal
 import struct
-import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +22,10 @@ import pytest
 
 from browserhost.contract import data
 from tests.conftest import LiveServer, start_server
+from tests.processes import chromium_processes, kill_browser
 from tests.providers.chromium.site import Site, serving
 
 ACTIONS = "/api/browser-providers/actions"
-CHROMIUM_NAMES = frozenset({"chromium", "chrome", "chromium-browser", "headless_shell"})
-"""Executable names of Chromium's own processes (the browser, its zygotes, renderers)."""
-PROCESS_WAIT_S = 10.0
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -124,75 +118,6 @@ def png_size(image: bytes) -> tuple[int, int]:
     assert image[12:16] == b"IHDR"
     width, height = struct.unpack(">II", image[16:24])
     return int(width), int(height)
-
-
-def chromium_processes(server: LiveServer) -> dict[int, int]:
-    """The live Chromium processes descended from the server process, read from /proc, each
-    with its parent's pid."""
-    parents: dict[int, int] = {}
-    names: dict[int, str] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            exe = os.readlink(entry / "exe")
-        except OSError:  # exited meanwhile, or a kernel thread
-            continue
-        # "pid (comm) state ppid ...": comm may itself hold spaces and parentheses.
-        state, ppid = stat.rpartition(")")[2].split()[:2]
-        if state in ("Z", "X"):
-            continue
-        pid = int(entry.name)
-        parents[pid] = int(ppid)
-        names[pid] = Path(exe.removesuffix(" (deleted)")).name
-    found = {}
-    for pid, name in names.items():
-        if name not in CHROMIUM_NAMES:
-            continue
-        ancestor = parents.get(pid)
-        while ancestor is not None and ancestor != server.process.pid:
-            ancestor = parents.get(ancestor)
-        if ancestor == server.process.pid:
-            found[pid] = parents[pid]
-    return found
-
-
-def profile_dir(pid: int) -> Path:
-    """The ``--user-data-dir`` a Chromium process was started with."""
-    arguments = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
-    [directory] = [a.partition("=")[2] for a in arguments if a.startswith("--user-data-dir=")]
-    return Path(directory)
-
-
-def wait_until(done: Callable[[], bool], failure: str) -> None:
-    """Poll ``done`` until it holds, at most :data:`PROCESS_WAIT_S`: another process's exit
-    and cleanup send this one no event to wait on."""
-    deadline = time.monotonic() + PROCESS_WAIT_S
-    while not done():
-        assert time.monotonic() < deadline, failure
-        time.sleep(0.02)
-
-
-def kill_browser(server: LiveServer) -> set[int]:
-    """SIGKILL every Chromium process of the server; return once the server has cleaned up.
-
-    The browser is the Chromium process whose parent is not Chromium (Playwright's driver).
-    The driver deletes the browser's temporary profile after the browser's exit, by which
-    time it has told the server the browser is gone. Sent sooner, even after the processes
-    are gone, an action can find the dead browser still taken for a live one and answer
-    REQUEST_FAILED ("may have run"), as it does when it is in flight.
-    """
-    processes = chromium_processes(server)
-    [browser] = [pid for pid, parent in processes.items() if parent not in processes]
-    profile = profile_dir(browser)
-    assert profile.is_dir(), profile
-    for pid in processes:
-        with contextlib.suppress(ProcessLookupError):  # a child that died with its browser
-            os.kill(pid, signal.SIGKILL)
-    wait_until(lambda: not chromium_processes(server).keys() & processes.keys(), "SIGKILL failed")
-    wait_until(lambda: not profile.exists(), f"Playwright did not clean up {profile}")
-    return set(processes)
 
 
 def test_every_action_answers_exactly_the_documented_fields(
@@ -332,29 +257,10 @@ def test_killing_the_browser_between_actions_is_survived(
     http: httpx.Client, server: LiveServer, site: Site, session: str
 ) -> None:
     ok(http, session, "browser.open", url=site.url("/page-a"))
-    killed = kill_browser(server)
+    killed = kill_browser(server.process.pid)
     opened = ok(http, session, "browser.open", url=site.url("/page-b"))
     assert opened["title"] == "Page B"
     assert ok(http, session, "browser.snapshot")["text"] == "This is page B"
-    relaunched = set(chromium_processes(server))
+    relaunched = set(chromium_processes(server.process.pid))
     assert relaunched
     assert not relaunched & killed
-
-
-def test_an_action_in_flight_when_the_browser_dies_may_have_run_and_is_never_ok(
-    http: httpx.Client, server: LiveServer, site: Site, session: str
-) -> None:
-    """The site holds ``/held`` until the test lets it go, so the open is still running
-    when the browser is killed."""
-    ok(http, session, "browser.open", url=site.url("/page-a"))
-    with ThreadPoolExecutor(1) as pool, site.holding() as arrived:
-        in_flight = pool.submit(post, http, session, "browser.open", {"url": site.url("/held")})
-        assert arrived.wait(PROCESS_WAIT_S), "the browser never asked for /held"
-        kill_browser(server)
-        response = in_flight.result(timeout=60)
-    answer = response.json()
-    assert response.status_code == 504, answer
-    assert set(answer) == {"ok", "code", "error"}, answer
-    assert (answer["ok"], answer["code"]) == (False, "REQUEST_FAILED")
-    assert "may have run" in answer["error"]
-    assert ok(http, session, "browser.open", url=site.url("/page-b"))["title"] == "Page B"

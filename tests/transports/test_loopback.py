@@ -32,6 +32,7 @@ from tests.loopback_service import (
     answer,
     close_without_answer,
     closed_port,
+    gzip_bomb,
     loopback_service,
 )
 
@@ -117,18 +118,6 @@ async def test_an_answer_of_13_mb_is_an_unknown_result(host: Host, chunked: bool
             await dispatch(host, "browser.capture")
     assert refused.value.may_have_run
     assert len(service.received) == 1
-
-
-def gzip_bomb(decoded_size: int) -> bytes:
-    """A gzip body that inflates to a JSON answer of ``decoded_size`` bytes (about 1,000
-    times its own size), built without holding the inflated answer in memory."""
-    squeeze = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
-    parts = [squeeze.compress(b'{"ok": true, "data": {"base64": "')]
-    piece = b"A" * (1 << 20)
-    for _ in range(decoded_size // len(piece)):
-        parts.append(squeeze.compress(piece))
-    parts.append(squeeze.compress(b'"}}') + squeeze.flush())
-    return b"".join(parts)
 
 
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
