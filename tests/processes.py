@@ -117,24 +117,28 @@ def kill_browser(root: int) -> set[int]:
 
 @dataclass(frozen=True)
 class Holdings:
-    """What a process holds at one moment: its open descriptors and the processes it started."""
+    """What a process holds at one moment: its open descriptors, the processes it started, and
+    which of those were zombies already (left by someone else, say an earlier test)."""
 
     pid: int
     fds: int
     children: frozenset[int]
+    zombies: frozenset[int]
 
     @classmethod
     def of(cls, pid: int) -> Holdings:
-        return cls(pid, open_fds(pid), frozenset(descendants(pid)))
+        table = descendants(pid)
+        zombies = frozenset(p for p, process in table.items() if process.zombie)
+        return cls(pid, open_fds(pid), frozenset(table), zombies)
 
     def assert_nothing_more_later(self, *, replaced: bool = False) -> None:
-        """Wait (bounded) until the process holds no more descriptors than it did, and no
-        process it started then or since is a zombie; unless ``replaced`` (a relaunched
-        browser), it runs exactly the children it ran."""
+        """Wait (bounded) until the process holds no more descriptors than it did and no new
+        zombie; unless ``replaced`` (a relaunched browser), it runs exactly the children it
+        ran."""
 
         def settled() -> bool:
             now = Holdings.of(self.pid)
-            if now.fds > self.fds or any(p.zombie for p in descendants(self.pid).values()):
+            if now.fds > self.fds or now.zombies - self.zombies:
                 return False
             return replaced or now.children == self.children
 
@@ -143,7 +147,8 @@ class Holdings:
             table = descendants(self.pid)
             return (
                 f"pid {self.pid} held {self.fds} fds and {sorted(self.children)}; now "
-                f"{now.fds} fds and {sorted((p, table[p].name) for p in now.children)}"
+                f"{now.fds} fds, {sorted((p, table[p].name) for p in now.children)}, "
+                f"zombies {sorted(now.zombies)}"
             )
 
         deadline = time.monotonic() + PROCESS_WAIT_S
