@@ -8,7 +8,7 @@ import pytest
 import pytest_asyncio
 
 from browserhost.contract import Context
-from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
+from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, contexts
 
 from .driving import TEST_TIMEOUTS, ok
 from .site import Site
@@ -95,3 +95,24 @@ async def test_a_context_idle_past_the_limit_is_closed_and_starts_fresh(
     assert clocked.page_for(busy) is not None
     assert await _cookie(clocked, site, idle) == "cookie: none"
     assert (await ok(clocked, busy, "browser.snapshot"))["title"] == "Page A"
+
+
+async def test_a_page_that_loaded_many_documents_is_renewed_on_open_keeping_cookies(
+    clocked: ChromiumProvider, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Playwright holds on to every document a page loads until the page closes; a long
+    # session moves to a fresh page now and then, which the agent sees only in history.
+    monkeypatch.setattr(contexts, "RENEW_AFTER_LOADS", 3)
+    ctx = Context(directory="/work/long", session_id="long")
+    await ok(clocked, ctx, "browser.open", url=site.url("/set-cookie?v=mint"))
+    first = clocked.page_for(ctx)
+    for path in ("/page-a", "/page-b", "/page-a"):
+        await ok(clocked, ctx, "browser.open", url=site.url(path))
+    renewed = clocked.page_for(ctx)
+    assert first is not None
+    assert renewed is not first
+    assert first.is_closed()
+    assert (await ok(clocked, ctx, "browser.open", url=site.url("/cookie")))["title"] == "Cookie"
+    assert "cookie: flavor=mint" in (await ok(clocked, ctx, "browser.snapshot"))["text"]
+    tabs = (await ok(clocked, ctx, "verb.tabs"))["tabs"]
+    assert [(t["index"], t["title"], t["current"]) for t in tabs] == [(0, "Cookie", True)]

@@ -52,11 +52,14 @@ ALLOWED_SCHEMES = frozenset({"http", "https"})
 # Chromium's own error page for a failed load; it is shown, not loaded from anywhere.
 ERROR_PAGE_SCHEME = "chrome-error"
 FILL_RELOAD_TIMEOUT_S = 10.0
+RENEW_AFTER_LOADS = 100
+"""Documents a page may load before an ``open`` moves to a fresh page (see
+:meth:`Tab.fresh_for_open`)."""
 STUCK_CLOSE_S = 5.0
 FAILED_LOAD_PREFIX = "Failed to load resource"
-# Requests a page waits on before it is done changing; media, beacons, websockets and event
-# streams may never finish and do not hold anything back.
-AWAITED_RESOURCES = frozenset({"document", "fetch", "xhr", "script", "stylesheet"})
+# Requests a page waits on before it is done changing (as the DevTools protocol names their
+# types); media, beacons, websockets and event streams may never finish and hold nothing back.
+AWAITED_RESOURCES = frozenset({"Document", "Fetch", "XHR", "Script", "Stylesheet"})
 AUTOMATIC_FAVICON_PATH = "/favicon.ico"
 
 
@@ -134,7 +137,9 @@ class Tab:
         self._cdp: dict[Page, CDPSession] = {}
         self._problems: deque[data.ConsoleProblem] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
         self._blocked: str | None = None
-        self._loading: dict[Page, set[Request]] = {}
+        self._loading: dict[Page, set[str]] = {}  # request ids in flight
+        self._loads: dict[Page, int] = {}  # documents each page loaded
+        self._watching: dict[Page, asyncio.Task[None]] = {}
         self._loaded = asyncio.Event()
         self._dialogs: list[data.Dialog] = []
         self.acting = False
@@ -159,6 +164,10 @@ class Tab:
         if not self._pages:
             self._adopt(await self.context.new_page())
         page = self._pages[-1]
+        watching = self._watching.pop(page, None)
+        if watching is not None:
+            with contextlib.suppress(PlaywrightError):  # it closed already: found next time
+                await watching
         if page in self._unsized:
             self._unsized.discard(page)
             size = data.VIEWPORT_SIZES.get(self.viewport_mode)
@@ -211,14 +220,38 @@ class Tab:
             await page.set_viewport_size({"width": size[0], "height": size[1]})
         elif page.viewport_size is not None:
             address = page.url
-            fresh = await self.context.new_page()
-            self._pages.remove(page)
-            self._adopt(fresh)
+            fresh = await self._replace(page)
             self._unsized.discard(fresh)
-            await page.close()
             if reload and urlsplit(address).scheme in ALLOWED_SCHEMES:
                 await fresh.goto(address, wait_until="commit", timeout=FILL_RELOAD_TIMEOUT_S * 1000)
         return await self.page()
+
+    async def fresh_for_open(self) -> Page:
+        """The current page to load a new address in, or a fresh page in its place once it
+        has loaded :data:`RENEW_AFTER_LOADS` documents.
+
+        Playwright keeps a request and a response for every document a page loads, in the
+        host and in its driver, until the page closes; a page that lives for a whole long
+        session would grow without end. A fresh page frees them. Cookies and local storage
+        stay (they belong to the context); the session history does not, so ``back`` from the
+        first page after the change has nowhere to go.
+        """
+        page = await self.page()
+        if self._loads.get(page, 0) < RENEW_AFTER_LOADS:
+            return page
+        await self._replace(page)
+        return await self.page()
+
+    async def _replace(self, page: Page) -> Page:
+        """A new page where ``page`` was (current or not, same tab number); ``page`` closes."""
+        fresh = await self.context.new_page()
+        self._adopt(fresh)
+        self._pages.remove(fresh)
+        self._opened.remove(fresh)
+        self._pages[self._pages.index(page)] = fresh
+        self._opened[self._opened.index(page)] = fresh
+        await page.close()
+        return fresh
 
     def drain_problems(self) -> list[data.ConsoleProblem]:
         problems = list(self._problems)
@@ -253,10 +286,7 @@ class Tab:
     async def history(self) -> tuple[int, list[str]]:
         """The current page's session history: (current index, urls)."""
         page = await self.page()
-        session = self._cdp.get(page)
-        if session is None:
-            session = self._cdp[page] = await self.context.new_cdp_session(page)
-        history = await session.send("Page.getNavigationHistory")
+        history = await self._cdp[page].send("Page.getNavigationHistory")
         return int(history["currentIndex"]), [str(entry["url"]) for entry in history["entries"]]
 
     async def close(self) -> None:
@@ -289,8 +319,23 @@ class Tab:
         page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
         page.on("requestfailed", lambda request: self._on_request_failed(page, request))
         page.on("dialog", self._on_dialog)
-        page.on("request", lambda request: self._on_request(page, request))
-        page.on("requestfinished", lambda request: self._on_request_done(page, request))
+        watching = asyncio.get_running_loop().create_task(self._watch_network(page))
+        watching.add_done_callback(_retrieved)  # a page that closed at once is not watched
+        self._watching[page] = watching
+
+    async def _watch_network(self, page: Page) -> None:
+        """Count the page's requests in flight from the DevTools protocol's own events.
+
+        Playwright's request events would do, but a page that listens to them keeps every
+        request and response it ever made (in the host and in Playwright's driver) until it
+        closes: memory that grows with every action in a long session. Failed requests are
+        few, so Playwright still reports those (a blocked redirect).
+        """
+        session = self._cdp[page] = await self.context.new_cdp_session(page)
+        session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent))
+        session.on("Network.loadingFinished", lambda done: self._on_request_done(page, done))
+        session.on("Network.loadingFailed", lambda failed: self._on_request_done(page, failed))
+        await session.send("Network.enable")
 
     def _is_current(self, page: Page) -> bool:
         return bool(self._pages) and self._pages[-1] is page
@@ -354,14 +399,14 @@ class Tab:
             text = f"{answer.capitalize()} {_a(dialog.type)} dialog: {message}"
         self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
 
-    def _on_request(self, page: Page, request: Request) -> None:
-        if request.resource_type in AWAITED_RESOURCES:
-            self._loading.setdefault(page, set()).add(request)
+    def _on_request(self, page: Page, sent: dict[str, Any]) -> None:
+        if sent.get("type") in AWAITED_RESOURCES:
+            self._loading.setdefault(page, set()).add(sent["requestId"])
 
-    def _on_request_done(self, page: Page, request: Request) -> None:
+    def _on_request_done(self, page: Page, event: dict[str, Any]) -> None:
         waiting = self._loading.get(page)
-        if waiting is not None and request in waiting:
-            waiting.discard(request)
+        if waiting is not None and event["requestId"] in waiting:
+            waiting.discard(event["requestId"])
             if not waiting:
                 self._loaded.set()
 
@@ -377,7 +422,11 @@ class Tab:
         with contextlib.suppress(ValueError):
             self._opened.remove(page)
         self._cdp.pop(page, None)
+        watching = self._watching.pop(page, None)
+        if watching is not None:
+            watching.cancel()
         self._loading.pop(page, None)
+        self._loads.pop(page, None)
         self._loaded.set()
         self._unsized.discard(page)
         self._crashed.discard(page)
@@ -396,11 +445,13 @@ class Tab:
             )
 
     def _on_navigated(self, page: Page, frame: Frame) -> None:
-        if frame is page.main_frame and not allowed_url(frame.url):
+        if frame is not page.main_frame:
+            return
+        self._loads[page] = self._loads.get(page, 0) + 1
+        if not allowed_url(frame.url):
             self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}")
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
-        self._on_request_done(page, request)
         failure = request.failure or ""
         if (
             "ERR_UNSAFE_REDIRECT" in failure
@@ -410,6 +461,11 @@ class Tab:
             self._blocked = blocked_message(
                 f"{request.url[:200]} redirected to an address that is not http or https"
             )
+
+
+def _retrieved(task: asyncio.Task[None]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _a(kind: str) -> str:

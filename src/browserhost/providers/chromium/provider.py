@@ -220,9 +220,8 @@ class ChromiumProvider(ChromiumVerbs):
         url, waits = parameters.url, self.timeouts
         async with self._using(context, "browser.open") as tab:
             if parameters.viewport is not None:
-                page = await tab.set_viewport(parameters.viewport, reload=False)
-            else:
-                page = await tab.page()
+                await tab.set_viewport(parameters.viewport, reload=False)
+            page = await tab.fresh_for_open()
             with playwright_errors(
                 "browser.open",
                 url=url,
