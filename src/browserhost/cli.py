@@ -661,6 +661,10 @@ def _render_open(answer: Mapping[str, Any], output: Path | None = None) -> None:
     out.print(_page_line(answer))
     settled = "" if answer.get("settled", True) else "; still loading when the wait ended"
     out.print(Text(f"viewport {_viewport(answer)}{settled}", "dim"))
+    for dialog in answer.get("dialogs") or []:
+        out.print(Text(f"{dialog.get('type')} {dialog.get('answer')}: {dialog.get('message')}"))
+    if answer.get("notice"):
+        out.print(Text(f"({answer['notice']})", "yellow"))
 
 
 def _render_snapshot(answer: Mapping[str, Any], output: Path | None = None) -> None:

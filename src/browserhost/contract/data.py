@@ -203,6 +203,11 @@ class OpenData(Data):
     )
     viewport: Viewport
     dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
+    notice: str | None = Field(
+        None,
+        description="Something the agent should know beyond the load, e.g. that the session's "
+        "earlier pages and cookies are gone because its browser was restarted.",
+    )
 
 
 class SnapshotData(Data):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -10,7 +11,7 @@ import pytest_asyncio
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, contexts
 
-from .driving import TEST_TIMEOUTS, ok
+from .driving import TEST_TIMEOUTS, act, ok, refused
 from .site import Site
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -36,9 +37,8 @@ def clock() -> Clock:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def clocked(chromium_path: str, clock: Clock) -> AsyncIterator[ChromiumProvider]:
     provider = ChromiumProvider(
-        ChromiumConfig(executable=chromium_path),
+        ChromiumConfig(executable=chromium_path, idle_s=IDLE_S),
         timeouts=TEST_TIMEOUTS,
-        idle_s=IDLE_S,
         clock=clock,
     )
     yield provider
@@ -93,7 +93,16 @@ async def test_a_context_idle_past_the_limit_is_closed_and_starts_fresh(
     assert await clocked.close_idle() == [idle.key]
     assert clocked.page_for(idle) is None
     assert clocked.page_for(busy) is not None
-    assert await _cookie(clocked, site, idle) == "cookie: none"
+    # Its next action is told why its pages are gone; one that needs a page is not run.
+    refused_click = await refused(clocked, idle, "browser.click", text="Page A")
+    assert refused_click == (
+        "This session went unused for 1 min, so its browser context was closed: its pages, "
+        "cookies and logins are gone and the page is blank. browser.click was not run; open a "
+        "page again."
+    )
+    opened = await ok(clocked, idle, "browser.open", url=site.url("/cookie"))
+    assert "notice" not in opened  # told once
+    assert (await ok(clocked, idle, "browser.snapshot"))["text"] == "cookie: none"
     assert (await ok(clocked, busy, "browser.snapshot"))["title"] == "Page A"
 
 
@@ -116,3 +125,43 @@ async def test_a_page_that_loaded_many_documents_is_renewed_on_open_keeping_cook
     assert "cookie: flavor=mint" in (await ok(clocked, ctx, "browser.snapshot"))["text"]
     tabs = (await ok(clocked, ctx, "verb.tabs"))["tabs"]
     assert [(t["index"], t["title"], t["current"]) for t in tabs] == [(0, "Cookie", True)]
+
+
+async def test_past_the_most_contexts_the_least_recently_used_idle_one_is_closed(
+    chromium_path: str, site: Site
+) -> None:
+    two = ChromiumProvider(
+        ChromiumConfig(executable=chromium_path, max_contexts=2), timeouts=TEST_TIMEOUTS
+    )
+    first, second, third = (Context(session_id=name) for name in ("first", "second", "third"))
+    try:
+        await ok(two, first, "browser.open", url=site.url("/set-cookie?v=first"))
+        await ok(two, second, "browser.open", url=site.url("/page-a"))
+        await ok(two, first, "browser.snapshot")  # second is now the least recently used
+        await ok(two, third, "browser.open", url=site.url("/page-b"))
+        assert two.page_for(second) is None
+        assert (await ok(two, first, "browser.snapshot"))["title"] == "Cookie set"
+        told = await ok(two, second, "browser.snapshot")  # and now first makes room
+        assert told["notice"] == (
+            "This session's browser context was closed to make room for newer sessions (at "
+            "most 2 at once): its pages, cookies and logins are gone and the page is blank."
+        )
+        assert told["url"] == "about:blank"
+
+        # While every session has an action running, a new one is refused; nothing closes.
+        with site.holding() as arrived:
+            held = [
+                asyncio.create_task(act(two, key, "browser.open", url=site.url(f"/held-{n}")))
+                for n, key in enumerate((second, third))
+            ]
+            assert await asyncio.to_thread(arrived.wait, 10)
+            await asyncio.sleep(0.2)  # both have arrived, or at least hold their session
+            busy = await refused(two, first, "browser.snapshot")
+            assert busy == (
+                "All 2 browser sessions are busy; try again in a moment (the user can allow "
+                "more with BROWSERHOST_CHROMIUM_MAX_CONTEXTS)."
+            )
+        for task in held:
+            assert (await task)["ok"] is True
+    finally:
+        await two.aclose()

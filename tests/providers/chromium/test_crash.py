@@ -54,6 +54,10 @@ async def test_killing_the_browser_between_actions_is_survived(
     await _kill_browser(own)
     opened = await ok(own, CTX, "browser.open", url=site.url("/page-b"))
     assert opened["title"] == "Page B"
+    assert opened["notice"] == (
+        "The browser restarted since this session's last action: its pages, cookies and "
+        "logins are gone and the page is blank."
+    )
     assert (await ok(own, CTX, "browser.snapshot"))["text"] == "This is page B"
     assert await own._launcher.browser() is not first
 

@@ -3,7 +3,8 @@
 A context key is ``(directory, sessionId)`` from the request; ``(None, None)`` is one shared
 default. Each key gets its own Playwright ``BrowserContext`` (cookies, storage, cache), so two
 agent chats never see each other's state, and one current page (:class:`Tab`). A key unused for
-:data:`CONTEXT_IDLE_S` is closed; its next action starts fresh.
+:data:`~.launch.IDLE_S` (the user's setting) is closed; its next action starts fresh and says
+so. At most :data:`~.launch.MAX_CONTEXTS` keys have a context at once.
 
 Contexts are created with ``no_viewport=True`` and every page gets its size from the tab's
 viewport mode, because Playwright can set a page's emulated size but never remove it: only a
@@ -22,9 +23,10 @@ from urllib.parse import urlsplit
 
 from browserhost.contract import data
 from browserhost.contract.data import ViewportMode
+from browserhost.sdk import ActionError
 
 from .errors import blocked_message
-from .launch import DialogMode
+from .launch import ENV_MAX_CONTEXTS, IDLE_S, MAX_CONTEXTS, DialogMode
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -41,8 +43,14 @@ if TYPE_CHECKING:
 
 Key = tuple[str | None, str | None]
 
-CONTEXT_IDLE_S = 15 * 60.0
-"""A context key unused this long is closed."""
+RESET_RELAUNCHED = "The browser restarted since this session's last action"
+RESET_MADE_ROOM = (
+    "This session's browser context was closed to make room for newer sessions (at most "
+    "{most} at once)"
+)
+RESET_IDLE = "This session went unused for {minutes:g} min, so its browser context was closed"
+RESETS_REMEMBERED = 10_000
+"""Closed keys whose next action is told so; the oldest are forgotten past this."""
 
 CONSOLE_PROBLEMS_MAX = 50
 """Console problems kept between two snapshots; older ones are dropped."""
@@ -117,6 +125,10 @@ class Tab:
         self.dialog_shown = asyncio.Event() if dialog_shown is None else dialog_shown
         """Set while a dialog is left open (``ask`` mode): the page is stopped until it is
         answered, and so is whatever action was running on it."""
+        self.reset: str | None = None
+        """Why this key's previous tab was closed under it; its next action says so."""
+        self.notices: list[str] = []
+        """What the running action's answer must tell beyond its own result."""
         self.held: Dialog | None = None
         """The dialog left open for the agent, in ``ask`` mode."""
         self.behind: asyncio.Future[Any] | None = None
@@ -257,6 +269,12 @@ class Tab:
         problems = list(self._problems)
         self._problems.clear()
         return problems
+
+    def take_notice(self, *more: str | None) -> str | None:
+        """What the action's answer must tell (:attr:`notices`, then ``more``), or ``None``."""
+        said = [*self.notices, *(one for one in more if one)]
+        self.notices = []
+        return " ".join(said) or None
 
     def take_dialogs(self) -> list[data.Dialog] | None:
         """The dialogs shown since the action began, or ``None``."""
@@ -482,19 +500,25 @@ def held_notice(dialog: Dialog) -> str:
 
 
 class ContextPool:
-    """The tabs of one browser, by context key, closed after :data:`CONTEXT_IDLE_S` unused."""
+    """The tabs of one browser, by context key: at most ``max_contexts`` at once (a new key
+    closes the least recently used idle one), each closed after ``idle_s`` unused. A key whose
+    tab was closed under it (idle, to make room, or with a browser that went away) is told so
+    by its next action (:attr:`Tab.reset`)."""
 
     def __init__(
         self,
         *,
-        idle_s: float = CONTEXT_IDLE_S,
+        idle_s: float = IDLE_S,
+        max_contexts: int = MAX_CONTEXTS,
         clock: Callable[[], float] = time.monotonic,
         dialogs: DialogMode = "dismiss",
     ) -> None:
         self.idle_s = idle_s
+        self.max_contexts = max_contexts
         self.dialogs: DialogMode = dialogs
         self._clock = clock
         self._tabs: dict[Key, Tab] = {}
+        self._resets: dict[Key, str] = {}  # why a key's tab was closed under it
         self._dialog_shown: dict[Key, asyncio.Event] = {}
         self._browser: Browser | None = None
         self._lock = asyncio.Lock()
@@ -507,12 +531,15 @@ class ContextPool:
                 # A relaunched browser: the old contexts died with the old one.
                 for stale in self._tabs.values():
                     stale.closed = True
+                    self._note_reset(stale.key, RESET_RELAUNCHED)
                 self._tabs.clear()
                 for shown in self._dialog_shown.values():
                     shown.clear()
                 self._browser = browser
             tab = self._tabs.get(key)
             if tab is None:
+                if len(self._tabs) >= self.max_contexts:
+                    await self._make_room()
                 context = await browser.new_context(no_viewport=True, accept_downloads=False)
                 tab = self._tabs[key] = Tab(
                     key,
@@ -521,12 +548,32 @@ class ContextPool:
                     dialogs=self.dialogs,
                     dialog_shown=self.dialog_shown(key),
                 )
+                tab.reset = self._resets.pop(key, None)
                 self._start_reaper()
             tab.last_used = self._clock()
             return tab
 
     def peek(self, key: Key) -> Tab | None:
         return self._tabs.get(key)
+
+    async def _make_room(self) -> None:
+        """Close the least recently used tab that is not busy, or refuse: all are."""
+        idle = [tab for tab in self._tabs.values() if not tab.lock.locked()]
+        if not idle:
+            raise ActionError(
+                f"All {self.max_contexts} browser sessions are busy; try again in a moment "
+                f"(the user can allow more with {ENV_MAX_CONTEXTS})."
+            )
+        oldest = min(idle, key=lambda tab: tab.last_used)
+        del self._tabs[oldest.key]
+        self._dialog_shown.pop(oldest.key, None)
+        self._note_reset(oldest.key, RESET_MADE_ROOM.format(most=self.max_contexts))
+        await oldest.close()
+
+    def _note_reset(self, key: Key, why: str) -> None:
+        self._resets[key] = why
+        while len(self._resets) > RESETS_REMEMBERED:
+            del self._resets[next(iter(self._resets))]
 
     def dialog_shown(self, key: Key) -> asyncio.Event:
         """Set while a dialog is left open on the key's tab; it outlives the tab, so an action
@@ -551,6 +598,7 @@ class ContextPool:
             for tab in idle:
                 del self._tabs[tab.key]
                 self._dialog_shown.pop(tab.key, None)
+                self._note_reset(tab.key, RESET_IDLE.format(minutes=self.idle_s / 60))
         for tab in idle:
             await tab.close()
         return [tab.key for tab in idle]

@@ -42,6 +42,12 @@ ENV_EXECUTABLE = "BROWSERHOST_CHROMIUM"
 ENV_ENDPOINT = "BROWSERHOST_CHROMIUM_ENDPOINT"
 ENV_EVALUATE = "BROWSERHOST_CHROMIUM_EVALUATE"
 ENV_DIALOGS = "BROWSERHOST_CHROMIUM_DIALOGS"
+ENV_IDLE = "BROWSERHOST_CHROMIUM_IDLE_S"
+ENV_MAX_CONTEXTS = "BROWSERHOST_CHROMIUM_MAX_CONTEXTS"
+
+IDLE_S = 15 * 60.0
+MAX_CONTEXTS = 20
+"""About 60 MB of memory each, in Chromium and its driver."""
 DIALOG_MODES: tuple[DialogMode, ...] = ("dismiss", "accept", "ask")
 PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
 
@@ -77,6 +83,10 @@ class ChromiumConfig:
     dialogs: DialogMode = "dismiss"
     """What happens to a dialog the agent did not plan for with the ``dialog`` verb: Cancel
     (``dismiss``), OK (``accept``), or left open for the agent to read and answer (``ask``)."""
+    idle_s: float = IDLE_S
+    """A session (context key) unused this long has its browser context closed."""
+    max_contexts: int = MAX_CONTEXTS
+    """Browser contexts open at once; a new session closes the least recently used idle one."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ChromiumConfig:
@@ -86,7 +96,25 @@ class ChromiumConfig:
             endpoint=source.get(ENV_ENDPOINT, "").strip() or None,
             allow_evaluate=source.get(ENV_EVALUATE, "").strip() in ("1", "true", "yes"),
             dialogs=_dialog_mode(source.get(ENV_DIALOGS, "")),
+            idle_s=_number(source, ENV_IDLE, IDLE_S, minimum=1.0),
+            max_contexts=int(_number(source, ENV_MAX_CONTEXTS, MAX_CONTEXTS, minimum=1)),
         )
+
+
+def _number(source: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:
+    text = source.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        logger.warning(
+            "%s=%s is not a number of at least %g; using %g.", name, text, minimum, default
+        )
+        return default
+    return value
 
 
 def _dialog_mode(value: str) -> DialogMode:

@@ -38,7 +38,6 @@ from browserhost.sdk.provider import Answer
 
 from . import pagescript, targets
 from .contexts import (
-    CONTEXT_IDLE_S,
     ERROR_PAGE_SCHEME,
     ContextPool,
     Key,
@@ -86,6 +85,9 @@ class Timeouts:
 
 
 DIALOG_VERB = f"{VERB_PREFIX}dialog"
+RUN_AFTER_RESET = frozenset({"browser.open", "browser.snapshot"})
+"""What still runs, with a notice, as a session's first action after its context was closed
+under it (see :class:`~.contexts.ContextPool`); anything else is refused once."""
 
 PROBE_S = 1.0
 """How long the provider asks a page whether it is still there and answering."""
@@ -143,13 +145,17 @@ class ChromiumProvider(ChromiumVerbs):
         config: ChromiumConfig | None = None,
         *,
         timeouts: Timeouts | None = None,
-        idle_s: float = CONTEXT_IDLE_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = ChromiumConfig.from_env() if config is None else config
         self.timeouts = Timeouts() if timeouts is None else timeouts
         self._launcher = Launcher(self.config)
-        self._pool = ContextPool(idle_s=idle_s, clock=clock, dialogs=self.config.dialogs)
+        self._pool = ContextPool(
+            idle_s=self.config.idle_s,
+            max_contexts=self.config.max_contexts,
+            clock=clock,
+            dialogs=self.config.dialogs,
+        )
 
     async def answer(self, request: ProviderRequest) -> Answer:
         """Run one request. While a dialog is left open for the agent (``ask`` mode) nothing
@@ -245,6 +251,7 @@ class ChromiumProvider(ChromiumVerbs):
                 settled=settled.done,
                 viewport=tab.viewport(),
                 dialogs=tab.take_dialogs(),
+                notice=tab.take_notice(),
             )
 
     async def snapshot(
@@ -289,7 +296,7 @@ class ChromiumProvider(ChromiumVerbs):
                 interactive_elements_on_page=on_page if more else None,
                 elements_above=read["elementsAbove"] if more else None,
                 elements_below=read["elementsBelow"] if more else None,
-                notice=_notice(read, elements),
+                notice=tab.take_notice(_notice(read, elements, tab)),
             )
 
     async def click(self, parameters: params.ClickParameters, context: Context) -> data.ClickData:
@@ -552,9 +559,17 @@ class ChromiumProvider(ChromiumVerbs):
                 raise ActionError(f"{held_notice(tab.held)} {action} was not run.")
             tab.welcome_popups = action in ("browser.click", "browser.type")
             tab.partial = {}
+            tab.notices = []
             tab.take_dialogs()  # left by an action that was refused after a dialog showed
             tab.acting = True
             try:
+                reset, tab.reset = tab.reset, None
+                if reset is not None:
+                    # The page is blank now; only reading it or opening another makes sense.
+                    said = f"{reset}: its pages, cookies and logins are gone and the page is blank."
+                    if action not in RUN_AFTER_RESET:
+                        raise ActionError(f"{said} {action} was not run; open a page again.")
+                    tab.notices.append(said)
                 # Between actions, only a page left on a forbidden address matters; a blocked
                 # redirect there left Chromium's error page, which the next snapshot shows.
                 earlier, current = tab.take_blocked(), tab.current()
@@ -694,7 +709,10 @@ async def _state_after(aimed: targets.Target, settled: Settled, shown: Page) -> 
     return _fields(data.ElementState, state, exclude=_NOT_AFTER_ACTION)
 
 
-def _notice(read: dict[str, Any], elements: list[data.Element]) -> str | None:
+def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str | None:
+    if read.get("url") == "about:blank":
+        # Said already when the session was reset under the agent.
+        return None if tab.notices else "Nothing is open: the page is blank; use browser.open."
     if not elements and not read["text"]:
         return (
             "The page shows no text and no interactive elements; it may still be loading. Take "
