@@ -17,6 +17,7 @@ import asyncio
 import base64
 import binascii
 import json
+import os
 import typing
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -102,6 +103,9 @@ def serve(
     except config.DataDirError as exc:
         err.print(Text(str(exc)))
         raise typer.Exit(USAGE_ERROR) from None
+    # The browser this host drives must never show the host itself (its API, its docs): a
+    # page's text could send the agent there. Providers read where it listens from here.
+    os.environ[config.OWN_ADDRESS_ENV] = f"{host}:{port}"
     browser_host = Host(directory)
     browser_host.catalog.discover(config.enabled_providers())
     if select is not None:

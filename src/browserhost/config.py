@@ -21,6 +21,9 @@ import platformdirs
 TOKEN_FILE = "token"  # noqa: S105  # a file name, not a secret
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 7878
+OWN_ADDRESS_ENV = "BROWSERHOST_OWN_ADDRESS"
+"""Where ``browserhost serve`` listens (``host:port``), for the providers it runs: a browser
+must not show the host's own pages."""
 
 
 class DataDirError(Exception):

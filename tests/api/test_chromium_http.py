@@ -234,6 +234,20 @@ def test_a_redirect_to_a_file_url_is_blocked_and_not_shown(
     assert not captured["url"].startswith("file:")
 
 
+def test_the_browser_never_shows_the_hosts_own_pages(
+    http: httpx.Client, server: LiveServer, site: Site, session: str
+) -> None:
+    # A page's text could send the agent to the host's API or docs; the browser refuses.
+    own = server.url.replace("127.0.0.1", "localhost") + "/docs"
+    error = refused(http, session, "browser.open", status=400, code="PROVIDER_REJECTED", url=own)
+    assert error == (
+        f"{own} was not opened: it is browserhost's own address, which the browser does not show."
+    )
+    assert ok(http, session, "browser.open", url="about:blank")["url"] == "about:blank"
+    # Loopback development servers on other ports load (the default).
+    assert ok(http, session, "browser.open", url=site.url("/page-a"))["title"] == "Page A"
+
+
 def test_capture_saves_a_png_of_the_viewport_inside_the_project_whatever_the_label(
     http: httpx.Client, site: Site, session: str, tmp_path: Path
 ) -> None:

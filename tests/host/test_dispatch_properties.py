@@ -70,6 +70,8 @@ def expected(action: object, parameters: object) -> dict[str, Any]:
         url = _text(source.get("url"))
         if url is None:
             raise Refused("url is required for browser.open. Nothing was sent.")
+        if url != "about:blank" and urlsplit(url).scheme.lower() not in ("http", "https"):
+            raise Refused("url must ")
         sent["url"] = url
     if action == "browser.click":
         selector, text = _text(source.get("selector")), _text(source.get("text"))
@@ -157,7 +159,9 @@ def check_one(action: object, raw: object) -> None:
     assert len(recorder.requests) == 1
     sent = recorder.wire[0]["parameters"]
     assert sent == normalize(action, raw).parameters.to_wire()
-    if action == "browser.open":
+    if action == "browser.open" and sent["url"] == "about:blank":
+        assert rules.pop("url") == sent.pop("url")
+    elif action == "browser.open":
         url = sent.pop("url")
         parts = urlsplit(url)
         assert parts.scheme in ("http", "https"), url
@@ -165,3 +169,22 @@ def check_one(action: object, raw: object) -> None:
         assert normalize("browser.open", {"url": url}).parameters.to_wire()["url"] == url
         rules.pop("url")
     assert sent == rules
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    scheme=st.from_regex(r"\A[a-zA-Z][a-zA-Z0-9+.-]{0,10}\Z").filter(
+        lambda scheme: scheme.lower() not in ("http", "https")
+    ),
+    rest=st.sampled_from(["///etc/passwd", "//example.com/", "alert(1)", "text/html,<p>x", ""]),
+)
+def test_no_address_but_http_https_and_the_blank_page_is_ever_sent(scheme: str, rest: str) -> None:
+    url = f"{scheme}:{rest}"
+    recorder, refused = _dispatch("browser.open", {"url": url})
+    if url == "about:blank":
+        assert refused is None
+        assert recorder.wire[0]["parameters"]["url"] == "about:blank"
+        return
+    assert refused is not None, url
+    assert refused.message in URL_REFUSALS
+    assert recorder.requests == []

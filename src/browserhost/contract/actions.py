@@ -30,6 +30,9 @@ from .data import ViewportMode
 from .errors import InvalidActionError
 from .limits import ACTION_TIMEOUT_S, OPEN_TIMEOUT_S
 
+BLANK_PAGE = "about:blank"
+"""The one address that is not http(s) an agent may open: an empty page."""
+
 ActionName = Literal[
     "browser.open",
     "browser.snapshot",
@@ -107,7 +110,10 @@ class Parameters(WireModel):
 
 
 class OpenParameters(Parameters):
-    url: str = Field(description="Absolute http(s) URL to load, e.g. https://example.com/.")
+    url: str = Field(
+        description="Absolute http(s) URL to load, e.g. https://example.com/, or about:blank "
+        "for an empty page."
+    )
     viewport: ViewportMode | None = Field(
         None, description="Viewport to use: mobile, tablet, desktop, or fill. Omit to keep it."
     )
@@ -120,6 +126,8 @@ class OpenParameters(Parameters):
         url = _text(source.get("url"))
         if url is None:
             raise _refuse("url is required for browser.open.")
+        if url == BLANK_PAGE:
+            return _present(url=url, viewport=viewport)
         try:
             parsed = _url_adapter.validate_python(url)
         except ValidationError:

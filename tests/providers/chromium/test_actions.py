@@ -10,7 +10,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browserhost.contract import ACTIONS, Context, data
+from browserhost.contract import ACTIONS, Context, ProviderRequest, data
+from browserhost.contract import actions as params
 from browserhost.providers.chromium import (
     INSPECT_STYLES,
     ChromiumConfig,
@@ -19,7 +20,7 @@ from browserhost.providers.chromium import (
 )
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
-from .driving import act, assert_shape, browser_pid, in_page, ok, refused
+from .driving import TEST_TIMEOUTS, act, assert_shape, browser_pid, in_page, ok, refused
 from .site import Site, serving
 
 if TYPE_CHECKING:
@@ -103,6 +104,62 @@ async def test_an_open_after_a_failed_load_loads_once_and_says_so(
         opened = await ok(provider, ctx, "browser.open", url=site.url(path))
         assert (opened["url"], opened["title"]) == (site.url(path), "Page A")
         assert site.arrived[path] == 1
+
+
+async def test_the_providers_own_check_refuses_a_file_url_the_host_would_not_send(
+    provider: ChromiumProvider, ctx: Context
+) -> None:
+    # The host refuses file: before sending; a provider called some other way (its own
+    # service, an embedder) must refuse it too, and show nothing of the file.
+    unchecked = params.OpenParameters.model_construct(url="file:///etc/passwd", viewport=None)
+    answer = await provider.answer(ProviderRequest("file", "browser.open", unchecked, ctx))
+    assert answer == {
+        "ok": False,
+        "error": "file:///etc/passwd was not opened: only http and https pages may be loaded.",
+    }
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "root:" not in snapshot["text"]
+    assert not snapshot["url"].startswith("file:")
+
+
+async def test_private_networks_are_refused_when_the_user_denies_them(
+    chromium_path: str, site: Site, ctx: Context
+) -> None:
+    denying = ChromiumProvider(
+        ChromiumConfig(executable=chromium_path, private_network=False), timeouts=TEST_TIMEOUTS
+    )
+    try:
+        for url in (site.url("/page-a"), site.url("/page-a").replace("127.0.0.1", "localhost")):
+            error = await refused(denying, ctx, "browser.open", url=url)
+            assert error == (
+                f"{url} was not opened: it is a loopback or private-network address, which the "
+                "user does not let the browser open (BROWSERHOST_CHROMIUM_PRIVATE_NETWORK=deny)."
+            )
+    finally:
+        await denying.aclose()
+
+
+async def test_a_page_that_navigates_to_the_hosts_own_address_is_blocked(
+    chromium_path: str, site: Site, ctx: Context
+) -> None:
+    with serving() as host_site:  # stands in for the host: it is "own"
+        guarded = ChromiumProvider(
+            ChromiumConfig(
+                executable=chromium_path, own_port=int(host_site.origin.rsplit(":", 1)[1])
+            ),
+            timeouts=TEST_TIMEOUTS,
+        )
+        try:
+            await ok(guarded, ctx, "browser.open", url=site.url("/page-a"))
+            await in_page(guarded, ctx, f"location.href = {host_site.url('/page-b')!r}")
+            error = await refused(guarded, ctx, "browser.snapshot")
+            assert error.startswith(
+                f"The page navigated to {host_site.url('/page-b')}, which was blocked: it is "
+                "browserhost's own address"
+            )
+            assert (await ok(guarded, ctx, "browser.snapshot"))["url"] == "about:blank"
+        finally:
+            await guarded.aclose()
 
 
 async def test_a_redirect_to_a_file_url_is_blocked(

@@ -25,6 +25,7 @@ from browserhost.contract import data
 from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError
 
+from .addresses import ALLOWED_SCHEMES, AddressPolicy
 from .errors import blocked_message
 from .launch import ENV_MAX_CONTEXTS, IDLE_S, MAX_CONTEXTS, DialogMode
 
@@ -56,9 +57,6 @@ CONSOLE_PROBLEMS_MAX = 50
 """Console problems kept between two snapshots; older ones are dropped."""
 
 CONSOLE_TEXT_MAX = 500
-ALLOWED_SCHEMES = frozenset({"http", "https"})
-# Chromium's own error page for a failed load; it is shown, not loaded from anywhere.
-ERROR_PAGE_SCHEME = "chrome-error"
 FILL_RELOAD_TIMEOUT_S = 10.0
 RENEW_AFTER_LOADS = 100
 """Documents a page may load before an ``open`` moves to a fresh page (see
@@ -69,13 +67,6 @@ FAILED_LOAD_PREFIX = "Failed to load resource"
 # types); media, beacons, websockets and event streams may never finish and hold nothing back.
 AWAITED_RESOURCES = frozenset({"Document", "Fetch", "XHR", "Script", "Stylesheet"})
 AUTOMATIC_FAVICON_PATH = "/favicon.ico"
-
-
-def allowed_url(url: str) -> bool:
-    if url == "about:blank":
-        return True
-    scheme = urlsplit(url).scheme
-    return scheme in ALLOWED_SCHEMES or scheme == ERROR_PAGE_SCHEME
 
 
 def _source(message: ConsoleMessage) -> str | None:
@@ -118,8 +109,11 @@ class Tab:
         *,
         dialogs: DialogMode = "dismiss",
         dialog_shown: asyncio.Event | None = None,
+        policy: AddressPolicy | None = None,
     ) -> None:
         self.key = key
+        self.policy = AddressPolicy() if policy is None else policy
+        """Which addresses the page may show."""
         self.dialog_mode: DialogMode = dialogs
         """What happens to a dialog nobody planned for (see :class:`~.launch.ChromiumConfig`)."""
         self.dialog_shown = asyncio.Event() if dialog_shown is None else dialog_shown
@@ -466,8 +460,9 @@ class Tab:
         if frame is not page.main_frame:
             return
         self._loads[page] = self._loads.get(page, 0) + 1
-        if not allowed_url(frame.url):
-            self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}")
+        why = self.policy.refusal(frame.url)
+        if why is not None:
+            self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}", why)
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
         failure = request.failure or ""
@@ -512,7 +507,9 @@ class ContextPool:
         max_contexts: int = MAX_CONTEXTS,
         clock: Callable[[], float] = time.monotonic,
         dialogs: DialogMode = "dismiss",
+        policy: AddressPolicy | None = None,
     ) -> None:
+        self.policy = AddressPolicy() if policy is None else policy
         self.idle_s = idle_s
         self.max_contexts = max_contexts
         self.dialogs: DialogMode = dialogs
@@ -547,6 +544,7 @@ class ContextPool:
                     self._clock(),
                     dialogs=self.dialogs,
                     dialog_shown=self.dialog_shown(key),
+                    policy=self.policy,
                 )
                 tab.reset = self._resets.pop(key, None)
                 self._start_reaper()

@@ -122,8 +122,8 @@ def navigated(text: str) -> bool:
     return any(pattern in lowered for pattern in _NAVIGATED_PATTERNS)
 
 
-def blocked_message(what: str) -> str:
-    return f"{what}, which was blocked: {BLOCKED_SCHEMES_HELP}."
+def blocked_message(what: str, why: str = BLOCKED_SCHEMES_HELP) -> str:
+    return f"{what}, which was blocked: {why}."
 
 
 @contextmanager

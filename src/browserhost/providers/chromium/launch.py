@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
+from browserhost.config import OWN_ADDRESS_ENV
 from browserhost.sdk import ActionError
 
+from .addresses import ENV_PRIVATE_NETWORK, own_port
 from .errors import connect_failed, launch_failed
 
 if TYPE_CHECKING:
@@ -87,6 +89,10 @@ class ChromiumConfig:
     """A session (context key) unused this long has its browser context closed."""
     max_contexts: int = MAX_CONTEXTS
     """Browser contexts open at once; a new session closes the least recently used idle one."""
+    private_network: bool = True
+    """Whether pages on loopback and private-network addresses may be shown."""
+    own_port: int | None = None
+    """Where browserhost itself listens, never shown (see :mod:`.addresses`)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ChromiumConfig:
@@ -98,6 +104,8 @@ class ChromiumConfig:
             dialogs=_dialog_mode(source.get(ENV_DIALOGS, "")),
             idle_s=_number(source, ENV_IDLE, IDLE_S, minimum=1.0),
             max_contexts=int(_number(source, ENV_MAX_CONTEXTS, MAX_CONTEXTS, minimum=1)),
+            private_network=source.get(ENV_PRIVATE_NETWORK, "").strip().lower() != "deny",
+            own_port=own_port(source.get(OWN_ADDRESS_ENV, "")),
         )
 
 

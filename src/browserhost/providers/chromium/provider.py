@@ -37,12 +37,11 @@ from browserhost.sdk import ActionError, refusal
 from browserhost.sdk.provider import Answer
 
 from . import pagescript, targets
+from .addresses import ERROR_PAGE_SCHEME, AddressPolicy
 from .contexts import (
-    ERROR_PAGE_SCHEME,
     ContextPool,
     Key,
     Tab,
-    allowed_url,
     held_notice,
 )
 from .errors import (
@@ -151,6 +150,9 @@ class ChromiumProvider(ChromiumVerbs):
         self.timeouts = Timeouts() if timeouts is None else timeouts
         self._launcher = Launcher(self.config)
         self._pool = ContextPool(
+            policy=AddressPolicy(
+                own_port=self.config.own_port, private_network=self.config.private_network
+            ),
             idle_s=self.config.idle_s,
             max_contexts=self.config.max_contexts,
             clock=clock,
@@ -225,6 +227,9 @@ class ChromiumProvider(ChromiumVerbs):
 
         url, waits = parameters.url, self.timeouts
         async with self._using(context, "browser.open") as tab:
+            why = await tab.policy.refusal_to_open(url)
+            if why is not None:
+                raise ActionError(f"{url} was not opened: {why}.")
             if parameters.viewport is not None:
                 await tab.set_viewport(parameters.viewport, reload=False)
             page = await tab.fresh_for_open()
@@ -573,7 +578,11 @@ class ChromiumProvider(ChromiumVerbs):
                 # Between actions, only a page left on a forbidden address matters; a blocked
                 # redirect there left Chromium's error page, which the next snapshot shows.
                 earlier, current = tab.take_blocked(), tab.current()
-                if earlier is not None and current is not None and not allowed_url(current.url):
+                if (
+                    earlier is not None
+                    and current is not None
+                    and tab.policy.refusal(current.url) is not None
+                ):
                     where = await _leave_blocked(tab)
                     raise ActionError(f"{earlier} The page is now {where}; {action} was not run.")
                 try:
@@ -914,6 +923,6 @@ async def _leave_blocked(tab: Tab) -> str:
     page = tab.current()
     if page is None or page.is_closed():
         return "about:blank"
-    if not allowed_url(page.url):
+    if tab.policy.refusal(page.url) is not None:
         await page.goto("about:blank")
     return page.url
