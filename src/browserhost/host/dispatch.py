@@ -208,7 +208,7 @@ class Host:
         except LostError as exc:
             raise RequestFailedError(
                 f"{request.action} was sent to {provider.name} but no answer came back "
-                f"({exc}). It may have run; take a snapshot before acting again."
+                f"({str(exc).rstrip('.')}). It may have run; take a snapshot before acting again."
             ) from exc
         except BadAnswerError as exc:
             raise UnknownResultError(
