@@ -13,7 +13,8 @@ the caller may assume about the browser::
     │   ├── SelectionUnavailableError      SELECTION_UNAVAILABLE 503
     │   ├── ProviderUnavailableError       PROVIDER_UNAVAILABLE  503
     │   ├── ActionCancelledError           CANCELLED             499
-    │   └── UnsupportedError               UNSUPPORTED           501
+    │   ├── UnsupportedError               UNSUPPORTED           501
+    │   └── UserInControlError             USER_IN_CONTROL       423  a person holds the surface
     ├── ProviderRejectedError              PROVIDER_REJECTED     400  the provider said no
     └── MayHaveRunError                    the request was handed over; the page may have changed
         ├── RequestFailedError             REQUEST_FAILED        504
@@ -39,6 +40,7 @@ class ErrorCode(StrEnum):
     PROVIDER_UNAVAILABLE = "PROVIDER_UNAVAILABLE"
     CANCELLED = "CANCELLED"
     UNSUPPORTED = "UNSUPPORTED"
+    USER_IN_CONTROL = "USER_IN_CONTROL"
     PROVIDER_REJECTED = "PROVIDER_REJECTED"
     REQUEST_FAILED = "REQUEST_FAILED"
     UNKNOWN_RESULT = "UNKNOWN_RESULT"
@@ -113,6 +115,14 @@ class UnsupportedError(NothingRanError):
     status = 501
 
 
+class UserInControlError(NothingRanError):
+    """A person has taken over the provider's surface (a login, a CAPTCHA); the agent waits
+    until they hand back."""
+
+    code = ErrorCode.USER_IN_CONTROL
+    status = 423
+
+
 class ProviderRejectedError(BrowserhostError):
     """The provider answered ``ok: false``; the message is the provider's own text."""
 
@@ -148,6 +158,7 @@ ERRORS_BY_CODE: dict[ErrorCode, type[BrowserhostError]] = {
         ProviderUnavailableError,
         ActionCancelledError,
         UnsupportedError,
+        UserInControlError,
         ProviderRejectedError,
         RequestFailedError,
         UnknownResultError,
