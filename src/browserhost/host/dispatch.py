@@ -5,6 +5,7 @@
 1. validate the action and its parameters          → INVALID_ACTION
 2. resolve the provider from a fresh catalog read  → NO_PROVIDER, PROVIDER_NOT_FOUND,
                                                      CATALOG_UNAVAILABLE
+   control gate: a person holds the surface        → USER_IN_CONTROL
 3. capability gate                                 → UNSUPPORTED
    (a provider's own verb, ``verb.<name>``, is looked up and its arguments checked against
    the schema the provider declared here, once the provider is known → UNSUPPORTED,
@@ -13,6 +14,7 @@
                                                      REQUEST_FAILED
 5. parse the answer                                → PROVIDER_REJECTED, UNKNOWN_RESULT
 6. post-processing (a capture is saved into the project)
+7. the agent holds the provider's surface for a while (:mod:`.control`)
 
 Nothing before step 4 sends anything; nothing after it retries.
 """
@@ -39,7 +41,9 @@ from browserhost.contract import (
 from browserhost.contract.actions import CaptureParameters
 from browserhost.contract.errors import (
     ActionCancelledError,
+    BrowserhostError,
     CatalogUnavailableError,
+    ErrorCode,
     InvalidActionError,
     InvalidSelectionError,
     NoProviderError,
@@ -58,6 +62,7 @@ from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 
 from .captures import save_capture
 from .catalog import Catalog, InstalledProvider
+from .control import Controls
 from .selection import SelectionReadError, SelectionStore, SelectionWriteError
 
 _provider_id = re.compile(PROVIDER_ID_PATTERN)
@@ -84,9 +89,12 @@ class Outcome:
 class Host:
     """The catalog, the selection and the dispatcher of one browserhost instance."""
 
-    def __init__(self, data_dir: Path, catalog: Catalog | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, catalog: Catalog | None = None, controls: Controls | None = None
+    ) -> None:
         self.data_dir = data_dir
         self.catalog = catalog if catalog is not None else Catalog()
+        self.controls = controls if controls is not None else Controls()
         self.selection = SelectionStore(data_dir)
         self.selection.remove_stale_temporaries()
 
@@ -132,6 +140,7 @@ class Host:
         call = None if verb is not None else normalize(action, parameters)
         context = context if context is not None else Context()
         provider = self._resolve(provider_id)
+        self.controls.gate(provider.id, provider.name, str(action))
 
         name: str
         sent: Parameters | Mapping[str, Any]
@@ -149,16 +158,24 @@ class Host:
             raise ActionCancelledError(f"{name} was cancelled before sending; nothing ran.")
         request_id = f"browser-{uuid.uuid4().hex}"
         request = ProviderRequest(request_id, name, sent, context)
-        answer = await self._send(provider, request, timeout_s, cancel)
-
-        result = parse_result(answer)
-        if result is None:
-            raise UnknownResultError(
-                f"{provider.name} answered {name} with something that is not a browser "
-                "result. The page state is unknown; take a snapshot before acting again."
-            )
-        if isinstance(result, Refusal):
-            raise ProviderRejectedError(result.error)
+        outcome = "ok"
+        try:
+            answer = await self._send(provider, request, timeout_s, cancel)
+            result = parse_result(answer)
+            if result is None:
+                raise UnknownResultError(
+                    f"{provider.name} answered {name} with something that is not a browser "
+                    "result. The page state is unknown; take a snapshot before acting again."
+                )
+            if isinstance(result, Refusal):
+                raise ProviderRejectedError(result.error)
+        except BrowserhostError as error:
+            outcome = error.code.value
+            raise
+        finally:
+            if outcome != ErrorCode.PROVIDER_UNAVAILABLE:  # it was sent: the agent acted
+                surface = getattr(provider, "surface", None)
+                self.controls.agent_acted(provider.id, surface, name, outcome)
 
         data = result.data
         if call is not None and isinstance(call.parameters, CaptureParameters):
