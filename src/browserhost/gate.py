@@ -51,10 +51,12 @@ class Gate:
         allowed_hosts: Iterable[str] = (),
         *,
         protected: tuple[str, ...] = ("/",),
+        public: tuple[str, ...] = (),
         unauthorized_hint: str,
         host_hint: str,
     ) -> None:
         self.app = app
+        self._public = public
         self._token = token.encode()
         self._hosts = LOOPBACK_NAMES | {name.lower() for name in allowed_hosts}
         self._protected = protected
@@ -62,12 +64,28 @@ class Gate:
         self._host_hint = host_hint
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith(self._protected):
+        path = scope.get("path", "")
+        guarded = path.startswith(self._protected)
+        if scope["type"] not in ("http", "websocket") or not (
+            guarded or path.startswith(self._public)
+        ):
             await self.app(scope, receive, send)
             return
         headers = {
             key.decode("latin-1"): value.decode("latin-1") for key, value in scope["headers"]
         }
+        if scope["type"] == "websocket" or not guarded:
+            # Pages with no secrets in them, and sockets that authenticate in their first
+            # message (a browser cannot put a token in a WebSocket's headers): the Host and
+            # Origin rules still keep other sites out.
+            refusal = self._foreign(headers)
+            if refusal is None:
+                await self.app(scope, receive, send)
+            elif scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
+            else:
+                await _answer(send, *refusal)
+            return
         refusal = self._refusal(headers)
         if refusal is not None:
             await _answer(send, *refusal)
@@ -80,13 +98,20 @@ class Gate:
             receive = buffered
         await self.app(scope, receive, send)
 
-    def _refusal(self, headers: dict[str, str]) -> Refusal | None:
+    def _foreign(self, headers: dict[str, str]) -> Refusal | None:
+        """A request addressed to another host name, or sent by another site's page."""
         authority = headers.get("host", "")
         if _hostname(authority) not in self._hosts:
             return 421, "HOST_NOT_ALLOWED", f"Host {authority!r} is not allowed. {self._host_hint}"
         origin = headers.get("origin")
         if origin is not None and urlsplit(origin).netloc.lower() != authority.lower():
             return 403, "ORIGIN_NOT_ALLOWED", "Cross-origin requests are refused."
+        return None
+
+    def _refusal(self, headers: dict[str, str]) -> Refusal | None:
+        foreign = self._foreign(headers)
+        if foreign is not None:
+            return foreign
         scheme, _, supplied = headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not hmac.compare_digest(supplied.encode(), self._token):
             return (

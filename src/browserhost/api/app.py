@@ -13,7 +13,8 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 
 from browserhost.contract.errors import (
     BrowserhostError,
@@ -22,9 +23,11 @@ from browserhost.contract.errors import (
 )
 from browserhost.host import Host
 
+from . import viewer
 from .auth import AuthGate
 from .paths import ACTIONS_PATH, SELECTION_PATH
 from .routes import router
+from .viewer import SOCKET_PATH, VIEWER_PATH
 
 if TYPE_CHECKING:
     from browserhost.mcp_server import HttpEndpoint
@@ -53,7 +56,10 @@ def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> Fas
         lifespan=lifespan,
     )
     app.state.host = host
+    app.state.token = token
     app.include_router(router)
+    app.router.routes.append(WebSocketRoute(SOCKET_PATH, viewer.surface_socket))
+    app.mount(VIEWER_PATH, StaticFiles(directory=str(viewer.files()), html=True), name="viewer")
     if mcp is not None:
         app.router.routes.append(Route(MCP_ROUTE, endpoint=mcp))
     app.add_exception_handler(BrowserhostError, _coded_error)

@@ -14,6 +14,8 @@ from starlette.types import ASGIApp
 from browserhost.gate import LOOPBACK_NAMES, Gate
 
 PROTECTED_PREFIXES = ("/api", "/mcp")
+PUBLIC_PREFIXES = ("/viewer",)
+"""The viewer's files: no token (they hold no secret), but the Host and Origin rules apply."""
 
 __all__ = ["LOOPBACK_NAMES", "PROTECTED_PREFIXES", "AuthGate"]
 
@@ -25,6 +27,7 @@ class AuthGate(Gate):
             token,
             allowed_hosts,
             protected=PROTECTED_PREFIXES,
+            public=PUBLIC_PREFIXES,
             unauthorized_hint="browserhost serve prints where it is.",
             host_hint="Use 127.0.0.1 or localhost, or start the server with --allow-host NAME.",
         )

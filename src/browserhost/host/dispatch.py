@@ -135,12 +135,17 @@ class Host:
         context: Context | None = None,
         provider_id: str | None = None,
         cancel: asyncio.Event | None = None,
+        *,
+        by_person: bool = False,
     ) -> Outcome:
+        """Run one action. ``by_person``: a person at the viewer asked for it (the provider's
+        panel), so the control gate and the agent's hold do not apply."""
         verb = verb_name(action)
         call = None if verb is not None else normalize(action, parameters)
         context = context if context is not None else Context()
         provider = self._resolve(provider_id)
-        self.controls.gate(provider.id, provider.name, str(action))
+        if not by_person:
+            self.controls.gate(provider.id, provider.name, str(action))
 
         name: str
         sent: Parameters | Mapping[str, Any]
@@ -173,7 +178,7 @@ class Host:
             outcome = error.code.value
             raise
         finally:
-            if outcome != ErrorCode.PROVIDER_UNAVAILABLE:  # it was sent: the agent acted
+            if not by_person and outcome != ErrorCode.PROVIDER_UNAVAILABLE:  # sent: it acted
                 surface = getattr(provider, "surface", None)
                 self.controls.agent_acted(provider.id, surface, name, outcome)
 

@@ -1,0 +1,335 @@
+"""The viewer: a page that shows the selected provider's surface live, and its socket.
+
+``/viewer/`` serves the page's files (in the package, nothing from outside). The page talks to
+the host over one WebSocket, ``/api/surface``, in JSON messages with ``t`` naming the kind:
+
+viewer → host
+    ``hello {token, viewer}`` first, within :data:`HELLO_TIMEOUT_S` (the token travels in the
+    socket, never in a URL); ``drawn {seq}`` when a picture is on screen (the next is sent
+    only then, so a slow viewer skips pictures instead of queueing them); ``input {events}``;
+    ``copy`` (after the copy chord: answered with ``clipboard {text}``); ``resize {width,
+    height}`` (CSS pixels: the page is laid out at the size the person sees it); ``show {id}``
+    (a session, or ``null`` to follow the agent); ``open {url}`` (from the provider's panel
+    page, e.g. an address bar: the person's own action); ``handBack``.
+host → viewer
+    ``ready {viewer}``; ``state {...}`` on every change of provider, control, sessions or the
+    agent's last action; ``frame {seq, width, height, mime, title, agentActive}`` followed by
+    the picture as one binary message; ``clipboard {text}``; ``refused {message}``;
+    ``error {message}``.
+
+Close codes: 4001 "hello timeout", 1008 "hello first" or an unreadable message, 4002 "bad
+token".
+
+A person takes control by acting (a pointer press, a wheel, a key, a paste); pointer moves
+alone are looking and are not even sent until they hold it. Everything a viewer sends to the
+provider goes through the provider's lane (:meth:`~browserhost.host.control.Controls.in_order`),
+one at a time, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import uuid
+from importlib import resources
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from browserhost.contract.errors import BrowserhostError
+from browserhost.contract.surface import (
+    Frame,
+    PointerEvent,
+    Surface,
+    read_input_batch,
+    read_resize,
+    read_show,
+)
+from browserhost.host import Host
+from browserhost.host.catalog import InstalledProvider
+
+SOCKET_PATH = "/api/surface"
+VIEWER_PATH = "/viewer"
+HELLO_TIMEOUT_S = 5.0
+FRAME_WAIT_S = 2.0
+"""How long one frame request waits before the viewer's loop looks around again."""
+DRAWN_WAIT_S = 10.0
+"""How long the host waits for a viewer to draw a picture before sending the next anyway."""
+LOOK_AROUND_S = 1.0
+"""How often a viewer's connection re-reads the selection and the provider's sessions."""
+
+log = logging.getLogger(__name__)
+
+
+def files() -> Any:
+    """The viewer's static files, inside the installed package."""
+    return resources.files("browserhost.api").joinpath("viewer_files")
+
+
+async def surface_socket(socket: WebSocket) -> None:
+    """One viewer's connection: authenticate, then relay pictures out and the person's
+    hands in until either side leaves."""
+    await socket.accept()
+    viewer = await _hello(socket)
+    if viewer is None:
+        return
+    connection = _Viewer(socket, socket.app.state.host, viewer)
+    await socket.send_json({"t": "ready", "viewer": viewer})
+    try:
+        await connection.run()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        connection.leave()
+
+
+async def _hello(socket: WebSocket) -> str | None:
+    try:
+        async with asyncio.timeout(HELLO_TIMEOUT_S):
+            raw = await socket.receive_text()
+    except TimeoutError:
+        await socket.close(4001, "hello timeout")
+        return None
+    except WebSocketDisconnect:
+        return None
+    message = _json(raw)
+    if message is None or message.get("t") != "hello":
+        await socket.close(1008, "hello first")
+        return None
+    token = message.get("token")
+    expected: str = socket.app.state.token
+    if not isinstance(token, str) or not hmac.compare_digest(token.encode(), expected.encode()):
+        await socket.close(4002, "bad token")
+        return None
+    viewer = message.get("viewer")
+    if isinstance(viewer, str) and 0 < len(viewer) <= 64:
+        return viewer
+    return uuid.uuid4().hex
+
+
+def _json(raw: str) -> dict[str, Any] | None:
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+class _Viewer:
+    def __init__(self, socket: WebSocket, host: Host, viewer: str) -> None:
+        self.socket = socket
+        self.host = host
+        self.viewer = viewer
+        self.provider: InstalledProvider | None = None
+        self.drawn = asyncio.Event()
+        self.moved = asyncio.Event()
+        """Set when the viewer moves to another provider (its picture restarts)."""
+        self.sent = asyncio.Lock()  # a frame's two messages go out together
+        self.sessions: list[dict[str, Any]] | None = None
+
+    @property
+    def surface(self) -> Surface | None:
+        return None if self.provider is None else _surface(self.provider)
+
+    async def run(self) -> None:
+        self._follow_selection()
+        await self._send_state()
+        async with asyncio.TaskGroup() as tasks:
+            tasks.create_task(self._frames())
+            tasks.create_task(self._watch())
+            await self._receive()
+            raise WebSocketDisconnect()  # the viewer left: stop the others
+
+    def leave(self) -> None:
+        if self.provider is not None:
+            self.host.controls.detach(self.provider.id, self.surface, self.viewer)
+
+    def _follow_selection(self) -> bool:
+        """Move to the selected provider if it changed; whether it did."""
+        try:
+            selected = self.host.providers().selected_id
+        except BrowserhostError:
+            selected = None
+        provider = None if selected is None else self.host.catalog.get(selected)
+        if provider is self.provider:
+            return False
+        self.leave()
+        self.provider = provider
+        self.sessions = None
+        if provider is not None:
+            self.host.controls.attach(provider.id, self.viewer)
+        self.moved.set()
+        return True
+
+    async def _send_state(self) -> None:
+        provider = self.provider
+        state: dict[str, Any] = {"t": "state", "providerId": None, "surface": False}
+        if provider is not None:
+            row = provider.public()
+            state |= {
+                "providerId": provider.id,
+                "providerName": provider.name,
+                "surface": self.surface is not None,
+                "panel": row.get("panel"),
+                "sessions": self.sessions or [],
+                **self.host.controls.state(provider.id, self.viewer),
+            }
+        async with self.sent:
+            await self.socket.send_json(state)
+
+    async def _watch(self) -> None:
+        """Tell the viewer of every change: control, the agent's action, the selection, the
+        provider's sessions."""
+        while True:
+            provider = self.provider
+            changed = None if provider is None else self.host.controls.of(provider.id).changed()
+            if changed is not None:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(LOOK_AROUND_S):
+                        await changed.wait()
+            else:
+                await asyncio.sleep(LOOK_AROUND_S)
+            moved = self._follow_selection()
+            sessions = await self._sessions()
+            if moved or sessions != self.sessions or (changed is not None and changed.is_set()):
+                self.sessions = sessions
+                await self._send_state()
+
+    async def _sessions(self) -> list[dict[str, Any]]:
+        surface = self.surface
+        if surface is None:
+            return []
+        try:
+            return [session.to_wire() for session in await surface.sessions()]
+        except Exception:  # a provider's failure must not end the viewer
+            log.warning("listing the surface's sessions failed", exc_info=True)
+            return self.sessions or []
+
+    async def _frames(self) -> None:
+        """Send the newest picture each time the viewer has drawn the last one."""
+        seq = 0
+        while True:
+            self.moved.clear()
+            provider, surface = self.provider, self.surface
+            if surface is None or provider is None:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(LOOK_AROUND_S):
+                        await self.moved.wait()
+                seq = 0
+                continue
+            frame = await _next_frame(surface, seq)
+            if self.moved.is_set() or frame is None:
+                if self.moved.is_set():
+                    seq = 0
+                continue
+            await self._send_frame(frame)
+            seq = frame.seq
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(DRAWN_WAIT_S):
+                    await self.drawn.wait()
+            self.drawn.clear()
+
+    async def _send_frame(self, frame: Frame) -> None:
+        meta = {
+            "t": "frame",
+            "seq": frame.seq,
+            "width": frame.width,
+            "height": frame.height,
+            "mime": frame.mime,
+            "title": frame.title,
+            "agentActive": frame.agent_active,
+        }
+        async with self.sent:
+            await self.socket.send_json(meta)
+            await self.socket.send_bytes(frame.data)
+
+    async def _receive(self) -> None:
+        while True:
+            message = _json(await self.socket.receive_text())
+            if message is None:
+                await self.socket.close(1008, "unreadable message")
+                return
+            kind = message.get("t")
+            if kind == "drawn":
+                self.drawn.set()
+            elif kind == "handBack" and self.provider is not None:
+                self.host.controls.hand_back(self.provider.id, self.surface, self.viewer)
+            else:
+                await self._to_provider(kind, message)
+
+    async def _to_provider(self, kind: object, message: dict[str, Any]) -> None:
+        provider, surface = self.provider, self.surface
+        if provider is None or surface is None:
+            await self._tell("error", "The selected provider shows no picture.")
+            return
+        controls = self.host.controls
+        try:
+            if kind == "input":
+                batch = read_input_batch({"events": message.get("events")})
+                if batch is None:
+                    await self._tell("error", "That input was not understood; nothing was sent.")
+                    return
+                acting = any(
+                    not (isinstance(event, PointerEvent) and event.action == "move")
+                    for event in batch.events
+                )
+                holds = controls.state(provider.id, self.viewer)["you"]
+                if not holds and not acting:
+                    return  # looking, not acting
+                if not holds and not controls.take(provider.id, surface, self.viewer):
+                    await self._tell(
+                        "refused", "Another viewer is in control; wait until they hand back."
+                    )
+                    return
+                await controls.in_order(provider.id, lambda: surface.input(batch.events))
+            elif kind == "copy":
+                text = await controls.in_order(provider.id, surface.clipboard)
+                async with self.sent:
+                    await self.socket.send_json({"t": "clipboard", "text": text})
+            elif kind == "resize":
+                size = read_resize({"width": message.get("width"), "height": message.get("height")})
+                if size is not None:
+                    await controls.in_order(provider.id, lambda: surface.resize(size))
+            elif kind == "open" and isinstance(message.get("url"), str):
+                # The person typed an address in the provider's panel: their own action,
+                # so it takes control like any other and passes the agent's gate.
+                if not controls.take(provider.id, surface, self.viewer):
+                    await self._tell(
+                        "refused", "Another viewer is in control; wait until they hand back."
+                    )
+                    return
+                await self.host.dispatch(
+                    "browser.open", {"url": message["url"]}, provider_id=provider.id, by_person=True
+                )
+            elif kind == "show":
+                chosen = read_show({"id": message.get("id")})
+                if chosen is not None:
+                    await controls.in_order(provider.id, lambda: surface.show(chosen.id))
+                    self.sessions = await self._sessions()
+                    await self._send_state()
+            else:
+                await self._tell("error", f"Unknown message {kind!r}.")
+        except Exception as exc:  # a provider's failure must not end the viewer
+            log.warning("the surface of %s failed", provider.id, exc_info=True)
+            await self._tell("error", f"{provider.name} could not do that: {exc}")
+
+    async def _tell(self, kind: str, text: str) -> None:
+        async with self.sent:
+            await self.socket.send_json({"t": kind, "message": text})
+
+
+async def _next_frame(surface: Surface, after: int) -> Frame | None:
+    try:
+        return await surface.frame(after, FRAME_WAIT_S)
+    except Exception:  # a provider's failure: try again shortly
+        log.warning("a surface frame failed", exc_info=True)
+        await asyncio.sleep(LOOK_AROUND_S)
+        return None
+
+
+def _surface(provider: InstalledProvider) -> Surface | None:
+    found = getattr(provider, "surface", None)
+    return found if isinstance(found, Surface) else None

@@ -1,0 +1,306 @@
+// The browserhost viewer: the selected provider's live picture, who is in control, and a
+// person's hands on it. Everything goes through the host that served this page; the token
+// stays in this tab (sessionStorage), never in a URL the server sees.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const picture = $("picture");
+const context2d = picture.getContext("2d");
+const viewerId = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
+
+let token = takeToken();
+let socket = null;
+let state = { controller: "none", you: false };
+let pendingFrame = null;
+let providerRow = null;
+
+function takeToken() {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (fromHash) {
+    sessionStorage.setItem("browserhost-token", fromHash);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem("browserhost-token");
+}
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error || `${response.status}`);
+  return answer;
+}
+
+// --- providers -------------------------------------------------------------------------
+
+async function loadProviders() {
+  const listing = await api("GET", "/api/browser-providers");
+  const select = $("provider");
+  select.replaceChildren(
+    ...listing.providers.map((row) => new Option(row.name, row.id, false, row.id === listing.selectedId)),
+  );
+  if (!listing.selectedId) select.prepend(new Option("(none selected)", "", true, true));
+  return listing;
+}
+
+$("provider").addEventListener("change", async (event) => {
+  try {
+    await api("PUT", "/api/browser-providers/selection", { id: event.target.value });
+  } catch (error) {
+    showControl(`Could not switch: ${error.message}`);
+  }
+});
+
+// --- the socket ------------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/api/surface`);
+  socket.binaryType = "blob";
+  socket.onopen = () => send({ t: "hello", token, viewer: viewerId });
+  socket.onmessage = (event) => (typeof event.data === "string" ? onMessage(JSON.parse(event.data)) : onPicture(event.data));
+  socket.onclose = (event) => {
+    if (event.code === 4002) return askForToken("That token was not accepted.");
+    showControl("Disconnected; reconnecting…");
+    setTimeout(connect, 1000);
+  };
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function onMessage(message) {
+  switch (message.t) {
+    case "ready":
+      loadProviders().catch(() => {});
+      break;
+    case "state":
+      onState(message);
+      break;
+    case "frame":
+      pendingFrame = message;
+      break;
+    case "clipboard":
+      writeClipboard(message.text);
+      break;
+    case "refused":
+    case "error":
+      showControl(message.message);
+      setTimeout(() => onState(state), 3000);
+      break;
+  }
+}
+
+async function onPicture(blob) {
+  const meta = pendingFrame;
+  pendingFrame = null;
+  if (!meta) return;
+  try {
+    const bitmap = await createImageBitmap(blob);
+    if (picture.width !== bitmap.width || picture.height !== bitmap.height) {
+      picture.width = bitmap.width;
+      picture.height = bitmap.height;
+    }
+    context2d.drawImage(bitmap, 0, 0);
+    bitmap.close();
+    $("empty").hidden = true;
+    if (meta.title) document.title = `${meta.title} — browserhost viewer`;
+  } finally {
+    send({ t: "drawn", seq: meta.seq });
+  }
+}
+
+// --- control, sessions, the agent's last action -----------------------------------------
+
+function onState(next) {
+  if (next.providerId !== state.providerId) {
+    $("empty").hidden = false;
+    loadProviders().catch(() => {});
+  }
+  state = next;
+  picture.dataset.you = String(Boolean(state.you));
+  $("hand-back").hidden = !(state.controller === "user" && state.you);
+  if (!state.providerId) showControl("No provider is selected.");
+  else if (!state.surface) showControl(`${state.providerName} shows no picture.`);
+  else if (state.controller === "user") showControl(state.you ? "You are in control" : "Another viewer is in control");
+  else if (state.controller === "agent") showControl("The agent is working — click the picture to take over");
+  else showControl("Nobody is in control — click the picture to take over");
+  $("control").dataset.controller = state.controller;
+  $("control").dataset.you = String(Boolean(state.you));
+  showSessions(state.sessions || []);
+  showLastAction(state.lastAction);
+  showPanel(state.panel);
+}
+
+function showControl(text) {
+  $("control").textContent = text;
+}
+
+function showSessions(sessions) {
+  const select = $("session");
+  $("session-label").hidden = sessions.length === 0;
+  const pinned = sessions.find((session) => session.shown && session.pinned);
+  const options = [new Option("Follow the agent", "", false, !pinned)];
+  for (const session of sessions) {
+    const label = `${session.title || "(untitled)"} — ${session.url}${session.shown ? " (shown)" : ""}`;
+    options.push(new Option(label, session.id, false, Boolean(pinned && pinned.id === session.id)));
+  }
+  if (document.activeElement !== select) select.replaceChildren(...options);
+}
+
+$("session").addEventListener("change", (event) => send({ t: "show", id: event.target.value || null }));
+
+function showLastAction(last) {
+  if (!last) return ($("last-action").textContent = "");
+  const ago = Math.max(0, Math.round(Date.now() / 1000 - last.at));
+  $("last-action").textContent = `Agent: ${last.action} ${last.outcome === "ok" ? "✓" : last.outcome} · ${ago} s ago`;
+}
+
+setInterval(() => showLastAction(state.lastAction), 1000);
+
+$("hand-back").addEventListener("click", () => send({ t: "handBack" }));
+
+function showPanel(panel) {
+  const frame = $("panel");
+  if (!panel || !panel.url) {
+    frame.hidden = true;
+    return;
+  }
+  const surface = $("surface");
+  surface.dataset.dock = panel.dock || "top";
+  const across = surface.dataset.dock === "top" || surface.dataset.dock === "bottom" ? "height" : "width";
+  frame.style.height = frame.style.width = "";
+  frame.style[across] = `${panel.size || 40}px`;
+  if (across === "height") frame.style.width = "100%";
+  if (frame.getAttribute("src") !== panel.url) frame.src = panel.url;
+  frame.hidden = false;
+}
+
+// A provider's panel page asks for what it cannot do itself (it has no token).
+window.addEventListener("message", (event) => {
+  if (event.source !== $("panel").contentWindow || typeof event.data !== "object") return;
+  if (event.data.type === "open" && typeof event.data.url === "string") send({ t: "open", url: event.data.url });
+});
+
+// --- the person's hands ----------------------------------------------------------------
+
+function modifiers(event) {
+  const held = [];
+  if (event.altKey) held.push("Alt");
+  if (event.ctrlKey) held.push("Control");
+  if (event.metaKey) held.push("Meta");
+  if (event.shiftKey) held.push("Shift");
+  return held;
+}
+
+function at(event) {
+  const box = picture.getBoundingClientRect();
+  const x = ((event.clientX - box.left) * picture.width) / Math.max(1, box.width);
+  const y = ((event.clientY - box.top) * picture.height) / Math.max(1, box.height);
+  return { x: Math.min(Math.max(0, x), picture.width), y: Math.min(Math.max(0, y), picture.height) };
+}
+
+function input(...events) {
+  send({ t: "input", events });
+}
+
+picture.addEventListener("pointerdown", (event) => {
+  picture.focus();
+  picture.setPointerCapture(event.pointerId);
+  input({ type: "pointer", action: "down", ...at(event), button: event.button, buttons: event.buttons, modifiers: modifiers(event) });
+  event.preventDefault();
+});
+picture.addEventListener("pointerup", (event) => {
+  input({ type: "pointer", action: "up", ...at(event), button: event.button, buttons: event.buttons, modifiers: modifiers(event) });
+});
+let moveQueued = null;
+picture.addEventListener("pointermove", (event) => {
+  if (!state.you) return; // looking, not acting: nothing is sent
+  const queued = moveQueued === null;
+  moveQueued = { type: "pointer", action: "move", ...at(event), button: 0, buttons: event.buttons, modifiers: modifiers(event) };
+  if (queued) {
+    requestAnimationFrame(() => {
+      input(moveQueued);
+      moveQueued = null;
+    });
+  }
+});
+picture.addEventListener("contextmenu", (event) => event.preventDefault());
+picture.addEventListener(
+  "wheel",
+  (event) => {
+    event.preventDefault();
+    input({ type: "wheel", ...at(event), deltaX: event.deltaX, deltaY: event.deltaY, modifiers: modifiers(event) });
+  },
+  { passive: false },
+);
+
+const chord = (event) => (event.ctrlKey || event.metaKey) && !event.altKey;
+
+picture.addEventListener("keydown", (event) => {
+  if (chord(event) && event.key.toLowerCase() === "v") return; // the paste event sends the text
+  event.preventDefault();
+  input({ type: "key", action: "down", key: event.key, code: event.code, modifiers: modifiers(event) });
+  if (chord(event) && event.key.toLowerCase() === "c") send({ t: "copy" });
+});
+picture.addEventListener("keyup", (event) => {
+  if (chord(event) && event.key.toLowerCase() === "v") return;
+  event.preventDefault();
+  input({ type: "key", action: "up", key: event.key, code: event.code, modifiers: modifiers(event) });
+});
+picture.addEventListener("paste", (event) => {
+  const text = event.clipboardData ? event.clipboardData.getData("text") : "";
+  event.preventDefault();
+  if (text) input({ type: "text", text });
+});
+
+async function writeClipboard(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+    picture.focus();
+  }
+}
+
+// Ask the provider for a picture the size of the stage (CSS pixels: laid out as seen).
+let resizeTimer = null;
+new ResizeObserver(([entry]) => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    const { width, height } = entry.contentRect;
+    if (width >= 64 && height >= 64) send({ t: "resize", width: Math.round(width), height: Math.round(height) });
+  }, 300);
+}).observe($("stage"));
+
+// --- start -----------------------------------------------------------------------------
+
+function askForToken(problem) {
+  $("login").hidden = false;
+  $("surface").hidden = true;
+  $("login-error").textContent = problem || "";
+}
+
+$("login").addEventListener("submit", (event) => {
+  event.preventDefault();
+  token = $("token").value.trim();
+  sessionStorage.setItem("browserhost-token", token);
+  $("login").hidden = true;
+  $("surface").hidden = false;
+  connect();
+});
+
+if (token) connect();
+else askForToken();
