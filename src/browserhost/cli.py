@@ -117,6 +117,8 @@ def serve(
     api = create_app(browser_host, token, allow_host or ())
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     err.print(f"browserhost serving at [bold]{url}[/bold]  (MCP: {url}/mcp)")
+    # The token rides in the fragment, which a browser never sends to the server.
+    err.print(f"  viewer     {url}/viewer/#token={token}")
     err.print(f"  data dir   {directory}")
     err.print(f"  token      {token}  (stored in {config.token_path(directory)})")
     names = ", ".join(provider.id for provider in browser_host.catalog.all()) or "none"
