@@ -141,7 +141,7 @@ def chromium_path() -> str:
 STUB_ROW = {
     "id": "stub",
     "name": "Stub (no browser)",
-    "surface": False,
+    "surface": True,
     "verbs": [
         {
             "name": "press_key",

@@ -5,13 +5,25 @@ A provider is installed from a record, the same shape for built-ins and third pa
     {"id": "stub", "name": "Stub", "provides": ["browser"],
      "answer": <async handler>  |  "endpoint": "http://127.0.0.1:9000", "token": "...",
      "enabled": True, "actions": [...], "verbs": [<VerbSpec fields>, ...],
-     "close": <async callable>}
+     "close": <async callable>,
+     "surface": <a Surface>  |  true,
+     "panel": {"entry": "/path/to/panel.html"  |  "/surface/panel",
+               "dock": "top", "size": 40}}
 
 The role is declared by the first array among ``service.provides``, ``provides`` and
 ``contributes.service.provides``. A record that is disabled, has a bad id or name, does not
 declare ``"browser"`` or has no way to answer is not listed. An in-process ``answer`` wins
 over an ``endpoint``; an endpoint must be loopback http(s) without credentials, and
 ``token`` is the bearer token its service expects (``BROWSERHOST_SERVICE_TOKEN``).
+
+A provider with a surface names it: in process, the :class:`~browserhost.sdk.Surface` object
+itself; a service says ``true`` and is reached at its endpoint's origin with its token. A
+``panel`` is a page of the provider's own docked to one edge of the picture: in process, the
+path of one self-contained HTML file, read once at install (the host serves those bytes and
+never a path a request names); a service, a path on its loopback, fetched when asked.
+``panel.dock`` (top, bottom, left, right; default top) and ``panel.size`` (24..480 CSS px,
+default 40) place it; declaring either without both a surface and a ``panel.entry`` refuses
+the record.
 
 Providers are discovered at startup through the ``browserhost.providers`` entry-point group;
 each entry point names a zero-argument callable that returns a record.
@@ -20,11 +32,13 @@ each entry point names a zero-argument callable that returns a record.
 from __future__ import annotations
 
 import logging
+import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from jsonschema import Draft202012Validator
@@ -33,21 +47,40 @@ from pydantic import ValidationError
 
 from browserhost.contract import ACTIONS, VerbSpec
 from browserhost.contract.limits import PROVIDER_ID_PATTERN, PROVIDER_NAME_MAX, PROVIDER_PATH
+from browserhost.contract.surface import Surface
 from browserhost.transports.base import Transport
 from browserhost.transports.inprocess import InProcessTransport
 from browserhost.transports.loopback import LoopbackTransport
+from browserhost.transports.loopback_surface import PAGE_MAX_BYTES, LoopbackSurface
 
 ENTRY_POINT_GROUP = "browserhost.providers"
 _ROLE = "browser"
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 _id_pattern = re.compile(PROVIDER_ID_PATTERN)
 _visible_ascii = re.compile(r"[!-~]+")  # what an Authorization header carries unchanged
+_page_path = re.compile(r"(/[A-Za-z0-9._~-]+)+")  # no query, no "//", no escapes to decode
+DOCKS: Final = ("top", "bottom", "left", "right")
+PANEL_SIZE_MIN: Final = 24
+PANEL_SIZE_MAX: Final = 480
+PANEL_SIZE_DEFAULT: Final = 40
 
 log = logging.getLogger(__name__)
 
 
 class InstallError(ValueError):
     """A record the catalog will not list; the message says why."""
+
+
+@dataclass(frozen=True)
+class InstalledPanel:
+    """A provider's own page docked beside its picture; ``page()`` gives its HTML."""
+
+    dock: str
+    size: int
+    page: Callable[[], Awaitable[bytes]]
+
+    def public(self) -> dict[str, object]:
+        return {"dock": self.dock, "size": self.size}
 
 
 @dataclass(frozen=True)
@@ -59,15 +92,25 @@ class InstalledProvider:
     verbs: Mapping[str, VerbSpec] = field(default_factory=dict)
     checkers: Mapping[str, Draft202012Validator] = field(default_factory=dict)
     """One argument checker per verb, built once at install."""
+    surface: Surface | None = None
+    panel: InstalledPanel | None = None
 
     def public(self) -> dict[str, object]:
         """The row callers see. Transport details never leave the host."""
-        return {
+        row: dict[str, object] = {
             "id": self.id,
             "name": self.name,
-            "surface": False,
+            "surface": self.surface is not None,
             "verbs": [verb.to_wire() for verb in self.verbs.values()],
         }
+        if self.panel is not None:
+            row["panel"] = self.panel.public()
+        return row
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
+        if isinstance(self.surface, LoopbackSurface):
+            await self.surface.aclose()
 
 
 def declared_roles(record: Mapping[str, Any]) -> list[object] | None:
@@ -151,8 +194,17 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
     supported = frozenset(actions) & frozenset(ACTIONS)
     verbs = read_verbs(record.get("verbs", []))
     answer, close = record.get("answer"), record.get("close")
+    declared_surface, declared_panel = record.get("surface"), record.get("panel")
     transport: Transport
+    surface: Surface | None
+    panel: InstalledPanel | None
     if callable(answer):
+        if declared_surface not in (None, False) and not isinstance(declared_surface, Surface):
+            raise InstallError(
+                "surface must be a browserhost.sdk.Surface object for an in-process provider"
+            )
+        surface = declared_surface or None
+        panel = read_panel(declared_panel, surface is not None, _file_page)
         transport = InProcessTransport(answer, close if callable(close) else None)
     else:
         url = loopback_url(record.get("endpoint"))
@@ -161,9 +213,93 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
                 "the record needs an async answer handler or a loopback endpoint "
                 "(http or https on 127.0.0.1, localhost or ::1, without credentials)"
             )
-        transport = LoopbackTransport(url, read_token(record.get("token")))
+        if declared_surface not in (None, False, True):
+            raise InstallError("surface must be true or false for a provider service")
+        token = read_token(record.get("token"))
+        parts = urlsplit(url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        # Checked before the surface's client is opened: a refused record leaves none behind.
+        panel = read_panel(declared_panel, declared_surface is True, _service_page(origin, token))
+        surface = LoopbackSurface(origin, token) if declared_surface is True else None
+        transport = LoopbackTransport(url, token)
     checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
-    return InstalledProvider(provider_id, name, supported, transport, verbs, checkers)
+    return InstalledProvider(
+        provider_id, name, supported, transport, verbs, checkers, surface, panel
+    )
+
+
+PageReader = Callable[[object], Callable[[], Awaitable[bytes]]]
+
+
+def read_panel(
+    declared: object, has_surface: bool, read_entry: PageReader
+) -> InstalledPanel | None:
+    """The panel a record declares, or ``None``; ``read_entry`` checks its ``entry`` and
+    gives what loads the page."""
+    if declared is None:
+        return None
+    if not isinstance(declared, Mapping):
+        raise InstallError('panel must be an object: {"entry", "dock", "size"}')
+    entry = declared.get("entry")
+    for name in ("dock", "size"):
+        if name in declared and not (has_surface and entry is not None):
+            raise InstallError(
+                f"panel.{name} places a panel beside a surface; it needs both a surface and "
+                "a panel.entry"
+            )
+    dock = declared.get("dock", "top")
+    if dock not in DOCKS:
+        raise InstallError(f"panel.dock must be one of {', '.join(DOCKS)}")
+    size = declared.get("size", PANEL_SIZE_DEFAULT)
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise InstallError("panel.size must be a whole number of CSS pixels")
+    if not PANEL_SIZE_MIN <= size <= PANEL_SIZE_MAX:
+        raise InstallError(f"panel.size must be from {PANEL_SIZE_MIN} to {PANEL_SIZE_MAX}")
+    if entry is None:
+        return None
+    return InstalledPanel(dock, size, read_entry(entry))
+
+
+def _file_page(entry: object) -> Callable[[], Awaitable[bytes]]:
+    if not isinstance(entry, str | os.PathLike):
+        raise InstallError("panel.entry must be the path of an .html file")
+    path = Path(entry)
+    if path.suffix != ".html":
+        raise InstallError(f"panel.entry {str(path)!r} is not an .html file")
+    try:
+        with path.open("rb") as file:
+            page = file.read(PAGE_MAX_BYTES + 1)
+    except OSError as exc:
+        raise InstallError(f"panel.entry {str(path)!r} cannot be read: {exc.strerror}") from None
+    if len(page) > PAGE_MAX_BYTES:
+        raise InstallError(f"panel.entry {str(path)!r} is over {PAGE_MAX_BYTES} bytes")
+
+    async def read() -> bytes:
+        return page
+
+    return read
+
+
+def _service_page(origin: str, token: str | None) -> PageReader:
+    def reader(entry: object) -> Callable[[], Awaitable[bytes]]:
+        if not isinstance(entry, str) or not _page_path.fullmatch(entry) or ".." in entry:
+            raise InstallError(
+                "panel.entry must be a path on the provider service, such as /surface/panel "
+                "(letters, digits and . _ ~ - between slashes, no query)"
+            )
+
+        async def read() -> bytes:
+            # A page is asked for when a viewer opens, rarely: a client of its own, closed
+            # after, keeps it apart from the surface's frames.
+            service = LoopbackSurface(origin, token)
+            try:
+                return await service.page(entry)
+            finally:
+                await service.aclose()
+
+        return read
+
+    return reader
 
 
 def read_verbs(declared: object) -> dict[str, VerbSpec]:
@@ -205,7 +341,7 @@ class Catalog:
     async def uninstall(self, provider_id: str) -> None:
         provider = self._providers.pop(provider_id, None)
         if provider is not None:
-            await provider.transport.aclose()
+            await provider.aclose()
 
     def get(self, provider_id: str) -> InstalledProvider | None:
         return self._providers.get(provider_id)

@@ -7,27 +7,56 @@ history, forgotten after :data:`SESSION_IDLE_S` unused (as a browser provider cl
 context, so a long-running host does not keep every session it ever saw). Nothing is random:
 the same actions give the same answers.
 
+It also shows what it does: :class:`StubSurface` paints the page the agent acted on last
+(its title bar, text, links, buttons and fields) as PNG frames, and a person's clicks and keys
+on that picture act on the same page, so the viewer, the hand-off and the input path work with
+no browser. Its panel page is a one-line address bar docked above the picture.
+
 Read this file first when writing a provider: it is the whole interface, with no browser in
 the way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import functools
+import io
+import itertools
 import struct
 import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 from pydantic import Field
 
-from browserhost.contract import Context, data
+from browserhost.contract import Context, ProviderRequest, data
 from browserhost.contract import actions as params
 from browserhost.contract.data import ViewportMode
-from browserhost.sdk import ActionError, Provider, VerbArguments, verb
+from browserhost.sdk import (
+    ActionError,
+    Frame,
+    KeyEvent,
+    Panel,
+    PointerEvent,
+    Provider,
+    Size,
+    Surface,
+    SurfaceSession,
+    TextEvent,
+    VerbArguments,
+    WheelEvent,
+    verb,
+)
+
+if TYPE_CHECKING:
+    from PIL import ImageFont
+
+    from browserhost.sdk.provider import Answer
 
 _LINE_HEIGHT = 24
 SESSION_IDLE_S = 15 * 60.0
@@ -45,6 +74,10 @@ class StubElement:
 
     def bounds(self, index: int) -> data.Bounds:
         return data.Bounds(x=16, y=80 + index * 40, width=200, height=32)
+
+
+def _is_text_field(element: StubElement) -> bool:
+    return element.tag == "input" and element.type != "checkbox"
 
 
 @dataclass(frozen=True)
@@ -84,8 +117,10 @@ def _site(url: str) -> StubPage:
 
 @dataclass
 class Tab:
-    """One context key's page: history, scroll position, typed values, revealed text."""
+    """One context key's page: history, scroll position, typed values, revealed text, and
+    the field keys go to (a page's first text field has focus when it opens)."""
 
+    id: str = "tab"
     history: list[str] = field(default_factory=lambda: ["about:blank"])
     position: int = 0
     viewport: ViewportMode = "desktop"
@@ -93,6 +128,7 @@ class Tab:
     values: dict[str, str] = field(default_factory=dict)
     checked: set[str] = field(default_factory=set)
     revealed: list[str] = field(default_factory=list)
+    focus: str | None = None
     last_used: float = 0.0
 
     @property
@@ -118,6 +154,21 @@ class Tab:
         self.values.clear()
         self.checked.clear()
         self.revealed.clear()
+        self.focus = next((e.selector for e in self.page.elements if _is_text_field(e)), None)
+
+    def activate(self, element: StubElement) -> None:
+        """What a click on ``element`` does, from the agent or from a person's pointer."""
+        if element.href is not None:
+            self.go(urljoin(self.url, element.href))
+        elif element.reveals is not None:
+            self.revealed.append(element.reveals)
+        elif element.type == "submit":
+            self.submit(self.values.get("#q", ""))
+        elif element.type == "checkbox":
+            self.checked ^= {element.selector}
+
+    def submit(self, query: str) -> None:
+        self.go(urljoin(self.url, "/search?q=" + query))
 
     def state(self, element: StubElement) -> dict[str, Any]:
         """What the page shows of ``element``'s state: a field's value, a box's checked."""
@@ -150,13 +201,14 @@ class PressKeyArguments(VerbArguments):
 class StubProvider(Provider):
     id = "stub"
     name = "Stub (no browser)"
+    panel = Panel(Path(__file__).with_name("stub_panel.html"), dock="top", size=40)
 
     @verb("Press one key on the page. Enter on the search form submits it.")
     async def press_key(self, arguments: PressKeyArguments, context: Context) -> dict[str, str]:
         """The smallest verb: a model for the arguments, a dict for the answer."""
         tab = self._tab(context)
         if arguments.key == "Enter" and urlsplit(tab.url).path == "/form":
-            tab.go(urljoin(tab.url, "/search?q=" + tab.values.get("#q", "")))
+            tab.submit(tab.values.get("#q", ""))
         return {"key": arguments.key, "url": tab.url}
 
     def __init__(
@@ -166,6 +218,17 @@ class StubProvider(Provider):
         self.idle_s = idle_s
         self._clock = clock
         self._tabs: dict[tuple[str | None, str | None], Tab] = {}
+        self._tab_ids = itertools.count(1)
+        self._surface = StubSurface(self)
+
+    def surface(self) -> StubSurface:
+        return self._surface
+
+    async def answer(self, request: ProviderRequest) -> Answer:
+        answer = await super().answer(request)
+        # The picture follows the session the agent acted on last, as a browser's would.
+        self._surface.acted_on(self._tabs.get(request.context.key))
+        return answer
 
     def _tab(self, context: Context) -> Tab:
         # Idle pages are dropped when an action arrives: no timer task for a provider that
@@ -174,9 +237,14 @@ class StubProvider(Provider):
         for key, idle in list(self._tabs.items()):
             if now - idle.last_used >= self.idle_s:
                 del self._tabs[key]
-        tab = self._tabs.setdefault(context.key, Tab())
+        tab = self._tabs.get(context.key)
+        if tab is None:
+            tab = self._tabs[context.key] = Tab(id=f"tab-{next(self._tab_ids)}")
         tab.last_used = now
         return tab
+
+    def tabs(self) -> list[Tab]:
+        return list(self._tabs.values())
 
     async def open(self, parameters: params.OpenParameters, context: Context) -> data.OpenData:
         tab = self._tab(context)
@@ -245,14 +313,7 @@ class StubProvider(Provider):
                 )
             element = matches[0]
         label = element.label
-        if element.href is not None:
-            tab.go(urljoin(tab.url, element.href))
-        elif element.reveals is not None:
-            tab.revealed.append(element.reveals)
-        elif element.type == "submit":
-            tab.go(urljoin(tab.url, "/search?q=" + tab.values.get("#q", "")))
-        elif element.type == "checkbox":
-            tab.checked ^= {element.selector}
+        tab.activate(element)
         return data.ClickData(
             clicked=element.selector,
             label=label,
@@ -269,7 +330,7 @@ class StubProvider(Provider):
         tab.values[element.selector] = parameters.value
         state = tab.state(element)
         if parameters.submit:
-            tab.go(urljoin(tab.url, "/search?q=" + parameters.value))
+            tab.submit(parameters.value)
             state = {}
         return data.TypeData(
             selector=parameters.selector, url=tab.url, title=tab.page.title, **state
@@ -360,6 +421,271 @@ class StubProvider(Provider):
         tab.viewport = parameters.viewport
         tab.scroll_y = min(tab.scroll_y, tab.max_scroll())
         return data.ResizeData(viewport=tab.viewport_data())
+
+
+TITLE_BAR_HEIGHT = 40
+"""The picture's title bar, drawn over the top of the page as a browser's tab strip is."""
+_TEXT_X = 240
+
+
+@dataclass(frozen=True)
+class _Painted:
+    """One element as the picture shows it, in page pixels."""
+
+    bounds: tuple[int, int, int, int]
+    element: StubElement
+    value: str | None
+    checked: bool
+    focused: bool
+
+
+@dataclass(frozen=True)
+class Look:
+    """Everything the picture shows: a new frame is made exactly when this changes."""
+
+    width: int
+    height: int
+    title: str
+    url: str
+    lines: tuple[str, ...] = ()
+    elements: tuple[_Painted, ...] = ()
+    scroll_y: int = 0
+
+
+class StubSurface(Surface):
+    """The stub's page as a picture, and a person's pointer and keys on it.
+
+    The picture shows the page of the session the agent acted on last, or the one the viewer
+    pinned with :meth:`show`. A click (pointer down and up on the same link or button) does
+    what ``browser.click`` does; a click on the text field focuses it, and keys and pasted
+    text then type into it (Enter submits). The copy chord copies the focused field's value,
+    or the page's text when no field has focus.
+    """
+
+    def __init__(self, provider: StubProvider) -> None:
+        self._provider = provider
+        self._followed: Tab | None = None
+        self._pinned: str | None = None
+        self._size: tuple[int, int] | None = None
+        self._pressed: StubElement | None = None
+        self._copied = ""
+        self._seq = 1
+        self._look = self._looks()
+        self._changed = asyncio.Event()
+        self._painting = asyncio.Lock()
+        self._painted: Frame | None = None
+
+    def acted_on(self, tab: Tab | None) -> None:
+        """The agent acted on ``tab``'s session: show it (unless one is pinned) and repaint
+        if anything it shows changed."""
+        if tab is not None:
+            self._followed = tab
+        self._refresh()
+
+    async def frame(self, after: int, wait_s: float) -> Frame | None:
+        self._refresh()
+        # An ``after`` above the current number was seen from an earlier run of this
+        # provider: the asker gets the current picture rather than waiting for ever.
+        if after == self._seq:
+            changed = self._changed
+            try:
+                async with asyncio.timeout(wait_s):
+                    await changed.wait()
+            except TimeoutError:
+                return None
+        return await self._paint()
+
+    async def input(self, events: list[PointerEvent | WheelEvent | KeyEvent | TextEvent]) -> None:
+        tab = self._shown()
+        if tab is not None:
+            for event in events:
+                if isinstance(event, PointerEvent):
+                    self._point(tab, event)
+                elif isinstance(event, WheelEvent):
+                    tab.scroll_y = min(max(tab.scroll_y + int(event.delta_y), 0), tab.max_scroll())
+                elif isinstance(event, KeyEvent):
+                    self._key(tab, event)
+                elif tab.focus is not None:
+                    tab.values[tab.focus] = tab.values.get(tab.focus, "") + event.text
+        self._refresh()
+
+    async def resize(self, size: Size) -> Size | None:
+        self._size = (size.width, size.height)
+        self._refresh()
+        return size
+
+    async def clipboard(self) -> str:
+        return self._copied
+
+    async def sessions(self) -> list[SurfaceSession]:
+        shown = self._shown()
+        return [
+            SurfaceSession(id=tab.id, url=tab.url, title=tab.page.title, shown=tab is shown)
+            for tab in self._provider.tabs()
+        ]
+
+    async def show(self, session_id: str | None) -> None:
+        if session_id is None or any(tab.id == session_id for tab in self._provider.tabs()):
+            self._pinned = session_id
+            self._refresh()
+
+    def _shown(self) -> Tab | None:
+        tabs = self._provider.tabs()
+        for tab in tabs:
+            if tab.id == self._pinned:
+                return tab
+        return next((tab for tab in tabs if tab is self._followed), None)
+
+    def _point(self, tab: Tab, event: PointerEvent) -> None:
+        if event.button != 0 or event.action == "move":
+            return
+        hit = self._hit(tab, event.x, event.y)
+        if event.action == "down":
+            self._pressed = hit
+            return
+        pressed, self._pressed = self._pressed, None
+        if hit is None and pressed is None:
+            tab.focus = None  # a click on nothing blurs the field, as on a page
+        elif hit is not None and hit == pressed:
+            if _is_text_field(hit):
+                tab.focus = hit.selector
+            else:
+                tab.activate(hit)
+
+    def _hit(self, tab: Tab, x: float, y: float) -> StubElement | None:
+        if y < TITLE_BAR_HEIGHT:
+            return None
+        page_y = y + tab.scroll_y
+        for index, element in enumerate(tab.page.elements):
+            bounds = element.bounds(index)
+            if bounds.x <= x < bounds.x + bounds.width and bounds.y <= page_y < bounds.y + (
+                bounds.height
+            ):
+                return element
+        return None
+
+    def _key(self, tab: Tab, event: KeyEvent) -> None:
+        if event.action != "down":
+            return
+        chord = {"Control", "Meta"} & set(event.modifiers)
+        field = tab.focus
+        if chord:
+            if event.key.lower() == "c":
+                self._copied = (
+                    tab.values.get(field, "")
+                    if field
+                    else "\n".join([tab.page.text, *tab.revealed])
+                )
+        elif field is None or "Alt" in event.modifiers:
+            return
+        elif event.key == "Enter":
+            tab.submit(tab.values.get(field, ""))
+        elif event.key == "Backspace":
+            tab.values[field] = tab.values.get(field, "")[:-1]
+        elif len(event.key) == 1:
+            tab.values[field] = tab.values.get(field, "") + event.key
+
+    def _looks(self) -> Look:
+        tab = self._shown()
+        if tab is None:
+            width, height = self._size or data.VIEWPORT_SIZES["desktop"]
+            return Look(width, height, "", "about:blank")
+        width, height = self._size or tab.size()
+        page = tab.page
+        painted = []
+        for index, element in enumerate(page.elements):
+            bounds = element.bounds(index)
+            state = tab.state(element)
+            painted.append(
+                _Painted(
+                    (int(bounds.x), int(bounds.y), int(bounds.width), int(bounds.height)),
+                    element,
+                    state.get("value"),
+                    bool(state.get("checked")),
+                    element.selector == tab.focus,
+                )
+            )
+        text = "\n".join([page.text, *tab.revealed])
+        lines = tuple(text.splitlines())
+        return Look(width, height, page.title, tab.url, lines, tuple(painted), tab.scroll_y)
+
+    def _refresh(self) -> None:
+        look = self._looks()
+        if look != self._look:
+            self._look = look
+            self._seq += 1
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    async def _paint(self) -> Frame:
+        async with self._painting:
+            if self._painted is None or self._painted.seq != self._seq:
+                look, seq = self._look, self._seq
+                # Painting takes milliseconds: off the event loop, so actions keep flowing.
+                png = await asyncio.to_thread(paint_png, look)
+                self._painted = Frame(
+                    seq, png, "image/png", look.width, look.height, title=look.title or None
+                )
+            return self._painted
+
+
+def paint_png(look: Look) -> bytes:
+    """The page as a PNG: a title bar, the text, links, buttons and fields as boxes."""
+    from PIL import Image, ImageDraw  # Pillow loads only when a picture is asked for
+
+    image = Image.new("RGB", (look.width, look.height), "white")
+    draw = ImageDraw.Draw(image)
+    font, small = _font(15), _font(12)
+    for number, line in enumerate(look.lines):
+        y = 48 + number * _LINE_HEIGHT - look.scroll_y
+        if -_LINE_HEIGHT < y < look.height:
+            draw.text((_TEXT_X, y), line, fill="#202124", font=font)
+    for shown in look.elements:
+        x, top, width, height = shown.bounds
+        y = top - look.scroll_y
+        if y + height < TITLE_BAR_HEIGHT or y > look.height:
+            continue
+        box = (x, y, x + width - 1, y + height - 1)
+        element = shown.element
+        if element.tag == "a":
+            draw.rectangle(box, fill="#eef3fe")
+            draw.text((x + 8, y + 8), element.label, fill="#1a0dab", font=font)
+            end = x + 8 + draw.textlength(element.label, font=font)
+            draw.line((x + 8, y + 25, end, y + 25), fill="#1a0dab")
+        elif element.type == "checkbox":
+            draw.rectangle((x + 6, y + 6, x + 25, y + 25), outline="#5f6368", width=2)
+            if shown.checked:
+                draw.line((x + 10, y + 16, x + 15, y + 21, x + 22, y + 10), fill="#1a73e8", width=3)
+            draw.text((x + 34, y + 8), element.label, fill="#202124", font=font)
+        elif _is_text_field(element):
+            outline = "#1a73e8" if shown.focused else "#9aa0a6"
+            draw.rectangle(box, fill="white", outline=outline, width=2)
+            value = shown.value or ""
+            draw.text(
+                (x + 8, y + 8),
+                value or element.label,
+                fill="#202124" if value else "#9aa0a6",
+                font=font,
+            )
+            if shown.focused:
+                caret = x + 9 + draw.textlength(value, font=font)
+                draw.line((caret, y + 6, caret, y + height - 7), fill="#202124", width=1)
+        else:
+            draw.rounded_rectangle(box, radius=6, fill="#e8eaed", outline="#9aa0a6")
+            draw.text((x + 12, y + 8), element.label, fill="#202124", font=font)
+    draw.rectangle((0, 0, look.width, TITLE_BAR_HEIGHT - 1), fill="#dee1e6")
+    draw.text((12, 4), look.title or look.url, fill="#202124", font=font)
+    draw.text((12, 23), look.url, fill="#5f6368", font=small)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=3)
+    return buffer.getvalue()
+
+
+@functools.cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    from PIL import ImageFont
+
+    return ImageFont.load_default(size=size)
 
 
 def _blank_png(width: int, height: int) -> bytes:

@@ -9,18 +9,25 @@ same object serves in-process and behind :func:`browserhost.sdk.serve`.
 A provider declares the actions it supports in ``actions``; the host refuses the others
 before sending them. It may also offer verbs of its own: methods marked with
 :func:`~browserhost.sdk.verbs.verb`, listed in ``verbs``.
+
+A provider that can show what it is doing returns a :class:`~browserhost.sdk.Surface` from
+:meth:`Provider.surface`: the host's viewer then draws its frames and sends a person's input
+back. ``panel`` docks a page of the provider's own (an address bar, tabs) beside the picture.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from browserhost.contract import ACTIONS, Context, ProviderRequest, data, verb_name
 from browserhost.contract import actions as params
 from browserhost.contract.limits import ERROR_TEXT_MAX
+from browserhost.contract.surface import Surface
 
 from .verbs import DeclaredVerb, declared_verbs
 
@@ -30,6 +37,28 @@ Handler = Callable[[ProviderRequest], Awaitable[object]]
 
 class ActionError(Exception):
     """The action could not be done; the message goes to the agent as ``ok: false``."""
+
+
+Dock = Literal["top", "bottom", "left", "right"]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A page of the provider's own, docked to one edge of the surface's picture.
+
+    ``entry`` is one self-contained HTML file (inline script and style: the host serves that
+    file alone, in a sandbox, with nothing loaded from elsewhere). ``dock`` is the edge
+    (``top`` when unset) and ``size`` the page's thickness across it in CSS pixels, 24 to 480
+    (40 when unset); both need a surface too, or the host refuses the record.
+    """
+
+    entry: Path
+    dock: Dock | None = None
+    size: int | None = None
+
+    def to_record(self) -> dict[str, object]:
+        declared = {"dock": self.dock, "size": self.size}
+        return {"entry": str(self.entry)} | {k: v for k, v in declared.items() if v is not None}
 
 
 class Provider:
@@ -44,6 +73,8 @@ class Provider:
     actions: ClassVar[frozenset[str]] = frozenset()
     verbs: ClassVar[dict[str, DeclaredVerb]] = {}
     """The verbs the class declares with ``@verb``, by name (worked out per subclass)."""
+    panel: ClassVar[Panel | None] = None
+    """A page of the provider's own docked beside its surface's picture."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -83,9 +114,15 @@ class Provider:
         method = getattr(self, declared.method)
         return await method(arguments, request.context)
 
+    def surface(self) -> Surface | None:
+        """The live picture of what this provider shows and a person's hands on it, or
+        ``None`` (the default) for a provider nobody can watch. Return the same object on
+        every call."""
+        return None
+
     def registration(self) -> dict[str, Any]:
         """The record the host's catalog installs for this provider."""
-        return {
+        record: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "provides": ["browser"],
@@ -94,6 +131,12 @@ class Provider:
             "answer": self.answer,
             "close": self.aclose,
         }
+        surface = self.surface()
+        if surface is not None:
+            record["surface"] = surface
+        if self.panel is not None:
+            record["panel"] = self.panel.to_record()
+        return record
 
     async def aclose(self) -> None:
         """Release browsers and other resources. Called when the host stops."""

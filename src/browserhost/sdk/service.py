@@ -15,20 +15,32 @@ one, the service makes one and prints it.
 
 The body is read with :meth:`ProviderRequest.from_wire`; a body that is not a browser action
 is answered with HTTP 400, everything else with HTTP 200 and the provider's wire answer.
+
+A provider with a surface is also served at the surface paths of
+:mod:`browserhost.contract.surface`, behind the same gate: ``GET /surface/frame`` (200 with
+the picture and its ``x-surface-*`` headers, or 204 when nothing newer came in time), the
+posts answered 204 (``/surface/resize`` 200 with the size chosen, or 400 to keep its own), and
+the two reads as JSON. A body the contract's readers refuse is a 400 and reaches nothing.
+Every call but the frame waits its turn, so input and control notices reach the provider one
+at a time in the order they arrived. A provider's :class:`~browserhost.sdk.Panel` page is
+served at :data:`PANEL_PATH`, the ``panel.entry`` its record names.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib
+import json
 import os
 import secrets
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from browserhost.contract import ProviderRequest
+from browserhost.contract import surface as contract
 from browserhost.contract.limits import PROVIDER_PATH
 from browserhost.gate import Gate
 
@@ -36,8 +48,11 @@ from .provider import Provider
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+    from starlette.routing import BaseRoute
 
 TOKEN_ENV = "BROWSERHOST_SERVICE_TOKEN"  # noqa: S105  # the variable's name, not a secret
+PANEL_PATH: Final = "/surface/panel"
+"""Where a service serves its provider's panel page: the ``panel.entry`` of its record."""
 
 
 def service_app(provider: Provider, token: str) -> Starlette:
@@ -46,7 +61,7 @@ def service_app(provider: Provider, token: str) -> Starlette:
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
     from starlette.requests import Request
-    from starlette.responses import JSONResponse
+    from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
     if not token:
@@ -57,6 +72,19 @@ def service_app(provider: Provider, token: str) -> Starlette:
         if parsed is None:
             return JSONResponse({"error": "not a browser action"}, status_code=400)
         return JSONResponse(await provider.answer(parsed))
+
+    routes: list[BaseRoute] = [Route(PROVIDER_PATH, browser_control, methods=["POST"])]
+    surface = provider.surface()
+    if surface is not None:
+        routes += _surface_routes(surface)
+    if provider.panel is not None:
+        # Read once, here: a request never names a file, and a missing page fails at start.
+        page = provider.panel.entry.read_bytes()
+
+        async def panel(request: Request) -> Response:
+            return Response(page, media_type="text/html; charset=utf-8")
+
+        routes.append(Route(PANEL_PATH, panel, methods=["GET"]))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -74,11 +102,99 @@ def service_app(provider: Provider, token: str) -> Starlette:
         ),
         host_hint="A provider service answers only 127.0.0.1, localhost or ::1.",
     )
-    return Starlette(
-        routes=[Route(PROVIDER_PATH, browser_control, methods=["POST"])],
-        middleware=[gate],
-        lifespan=lifespan,
-    )
+    return Starlette(routes=routes, middleware=[gate], lifespan=lifespan)
+
+
+def _surface_routes(surface: contract.Surface) -> list[BaseRoute]:
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    # One call at a time, in arrival order (asyncio.Lock wakes its waiters first come, first
+    # served): a batch of keys must never overtake the click before it. Frames stay outside,
+    # since each viewer waits for its own.
+    turn = asyncio.Lock()
+
+    def malformed(what: str) -> JSONResponse:
+        return JSONResponse({"error": f"not {what}"}, status_code=400)
+
+    async def body(request: Request) -> object:
+        try:
+            return json.loads(await request.body())
+        except ValueError:  # not JSON, or not UTF-8: the reader refuses it as any other shape
+            return None
+
+    async def frame(request: Request) -> Response:
+        after = _whole(request.query_params.get("after"))
+        wait_ms = _whole(request.query_params.get("wait"))
+        if after is None or wait_ms is None:
+            return malformed("a frame request: after and wait are whole numbers")
+        wait_s = min(wait_ms / 1000, contract.FRAME_WAIT_S)
+        picture = await surface.frame(after, wait_s)
+        if picture is None:
+            return Response(status_code=204)
+        return Response(picture.data, headers=picture.headers())
+
+    async def input_(request: Request) -> Response:
+        batch = contract.read_input_batch(await body(request))
+        if batch is None:
+            return malformed("an input batch")
+        async with turn:
+            await surface.input(batch.events)
+        return Response(status_code=204)
+
+    async def control(request: Request) -> Response:
+        notice = contract.read_control_notice(await body(request))
+        if notice is None:
+            return malformed("a control notice")
+        async with turn:
+            await surface.control(notice.controller)
+        return Response(status_code=204)
+
+    async def resize(request: Request) -> Response:
+        wanted = contract.read_resize(await body(request))
+        if wanted is None:
+            return malformed("a size")
+        async with turn:
+            chosen = await surface.resize(wanted)
+        if chosen is None:
+            return JSONResponse({"error": "the surface keeps its own size"}, status_code=400)
+        return JSONResponse(chosen.to_wire())
+
+    async def clipboard(request: Request) -> Response:
+        async with turn:
+            text = await surface.clipboard()
+        return JSONResponse({"text": text[: contract.TEXT_MAX]})
+
+    async def sessions(request: Request) -> Response:
+        async with turn:
+            listed = await surface.sessions()
+        return JSONResponse({"sessions": [session.to_wire() for session in listed]})
+
+    async def show(request: Request) -> Response:
+        wanted = contract.read_show(await body(request))
+        if wanted is None:
+            return malformed("a session to show")
+        async with turn:
+            await surface.show(wanted.id)
+        return Response(status_code=204)
+
+    return [
+        Route(contract.FRAME_PATH, frame, methods=["GET"]),
+        Route(contract.INPUT_PATH, input_, methods=["POST"]),
+        Route(contract.CONTROL_PATH, control, methods=["POST"]),
+        Route(contract.RESIZE_PATH, resize, methods=["POST"]),
+        Route(contract.CLIPBOARD_PATH, clipboard, methods=["GET"]),
+        Route(contract.SESSIONS_PATH, sessions, methods=["GET"]),
+        Route(contract.SHOW_PATH, show, methods=["POST"]),
+    ]
+
+
+def _whole(raw: str | None) -> int | None:
+    """A query's non-negative whole number (0 when absent), or ``None`` for anything else."""
+    if raw is None:
+        return 0
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 def serve(

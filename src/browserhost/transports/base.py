@@ -7,6 +7,12 @@ one of three exceptions, which the dispatcher maps to contract codes::
     ├── NotSentError      the request never left the host      → PROVIDER_UNAVAILABLE
     ├── LostError         sent, then no usable answer          → REQUEST_FAILED (may have run)
     └── BadAnswerError    an answer that is not a result       → UNKNOWN_RESULT (may have run)
+
+A provider's surface reached over loopback (:class:`~.loopback_surface.LoopbackSurface`)
+raises the same three: ``NotSentError`` when the service cannot be reached (its surface is
+unavailable; no input reached it), ``LostError`` when a call was sent and no answer came
+(input may have been done), ``BadAnswerError`` for an answer outside the contract. Catch
+``TransportError`` to treat them alike.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import zlib
+from collections.abc import Callable
 
 import httpx
 
@@ -26,19 +27,24 @@ _CONNECT_TIMEOUT_S = 5.0
 _ENCODINGS = {"gzip": zlib.MAX_WBITS | 32, "deflate": zlib.MAX_WBITS | 32}
 
 
+def service_client(token: str | None) -> httpx.AsyncClient:
+    """A client for one provider service: its token, no proxy, no retry."""
+    headers = {"Accept-Encoding": ", ".join(("identity", *_ENCODINGS))}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return httpx.AsyncClient(
+        headers=headers,
+        trust_env=False,  # a proxy must never sit between the host and a loopback service
+        transport=httpx.AsyncHTTPTransport(retries=0),
+    )
+
+
 class LoopbackTransport:
     """Posts each request to ``url``; ``token`` is the service's own bearer token."""
 
     def __init__(self, url: str, token: str | None = None) -> None:
         self._url = url
-        headers = {"Accept-Encoding": ", ".join(("identity", *_ENCODINGS))}
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
-        self._client = httpx.AsyncClient(
-            headers=headers,
-            trust_env=False,  # a proxy must never sit between the host and a loopback service
-            transport=httpx.AsyncHTTPTransport(retries=0),
-        )
+        self._client = service_client(token)
 
     async def send(self, request: ProviderRequest, timeout_s: float) -> object:
         timeout = httpx.Timeout(timeout_s, connect=min(_CONNECT_TIMEOUT_S, timeout_s))
@@ -51,7 +57,7 @@ class LoopbackTransport:
                     "POST", self._url, json=request.to_wire(), timeout=timeout
                 ) as response,
             ):
-                body = await _read_capped(response)
+                body = await read_capped(response)
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
             raise NotSentError("The provider service is not reachable.") from exc
         except (httpx.TimeoutException, TimeoutError) as exc:
@@ -59,10 +65,7 @@ class LoopbackTransport:
         except httpx.HTTPError as exc:
             raise LostError("The connection to the provider service was lost.") from exc
         if response.status_code == 401:
-            raise BadAnswerError(
-                "The provider service refused the host's token (HTTP 401); put the token it "
-                'runs with (its BROWSERHOST_SERVICE_TOKEN) in the provider record\'s "token".'
-            )
+            raise token_refused()
         if response.status_code != 200:
             raise BadAnswerError(f"The provider service answered HTTP {response.status_code}.")
         try:
@@ -74,16 +77,28 @@ class LoopbackTransport:
         await self._client.aclose()
 
 
+def token_refused() -> BadAnswerError:
+    return BadAnswerError(
+        "The provider service refused the host's token (HTTP 401); put the token it "
+        'runs with (its BROWSERHOST_SERVICE_TOKEN) in the provider record\'s "token".'
+    )
+
+
 def _not_json(constant: str) -> object:
     """Python's json reads NaN and Infinity; JSON has no such values, nor can the API send them."""
     raise ValueError(f"{constant} is not JSON")
 
 
-async def _read_capped(response: httpx.Response) -> bytearray:
-    """The decoded answer, read until it is complete or one byte over the cap."""
+async def read_capped(
+    response: httpx.Response,
+    limit: int = ANSWER_MAX_BYTES,
+    over: Callable[[], BadAnswerError] = too_large,
+) -> bytearray:
+    """The decoded answer, read until it is complete or one byte over ``limit`` (then
+    ``over()`` is raised)."""
     declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > ANSWER_MAX_BYTES:
-        raise too_large()
+    if declared.isdigit() and int(declared) > limit:
+        raise over()
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
     if encoding not in ("identity", *_ENCODINGS):
         raise BadAnswerError(
@@ -98,13 +113,13 @@ async def _read_capped(response: httpx.Response) -> bytearray:
             pending = raw
             try:
                 # max_length bounds each step, so no more than one byte past the cap is inflated
-                while pending and len(body) <= ANSWER_MAX_BYTES:
-                    body += inflater.decompress(pending, ANSWER_MAX_BYTES + 1 - len(body))
+                while pending and len(body) <= limit:
+                    body += inflater.decompress(pending, limit + 1 - len(body))
                     pending = inflater.unconsumed_tail
             except zlib.error:
                 raise BadAnswerError(
                     f"The provider service's answer is not valid {encoding}."
                 ) from None
-        if len(body) > ANSWER_MAX_BYTES:
-            raise too_large()
+        if len(body) > limit:
+            raise over()
     return body
