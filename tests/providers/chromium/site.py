@@ -179,6 +179,23 @@ PAGES: dict[str, str] = {
     "/missing-image": _page("Missing image", '<p>Picture</p><img src="/missing.png" alt="">'),
     "/many": _many(),
     "/huge": _huge(),
+    "/surface": _page(
+        "Surface",
+        '<p id="out">out: none</p>'
+        '<button id="go" style="width: 200px; height: 60px; background: rgb(0, 160, 0)"'
+        " onclick=\"document.getElementById('out').textContent = 'out: clicked'\">Go</button>"
+        '<p><input id="field"> <textarea id="notes"></textarea></p>'
+        '<p id="words">Words worth copying</p>'
+        '<a id="popup" href="/page-b" target="_blank">Open page B in a window</a>',
+    ),
+    "/ticking": _page(
+        "Ticking",
+        '<p id="count">0</p><div id="box" style="width: 100px; height: 100px;'
+        ' background: red; position: relative; animation: slide 1s linear infinite"></div>'
+        "<style>@keyframes slide { from { left: 0 } to { left: 1000px } }</style>"
+        "<script>let n = 0; setInterval(() => {"
+        " document.getElementById('count').textContent = ++n; }, 50);</script>",
+    ),
 }
 
 

@@ -136,6 +136,9 @@ class Tab:
         self.last_used = now
         self.closed = False
         self.viewport_mode: ViewportMode = "desktop"
+        self.custom_size: tuple[int, int] | None = None
+        """The size a person watching the surface asked for, over :attr:`viewport_mode`'s,
+        until the agent chooses a viewport again (see :meth:`set_custom_size`)."""
         self._pages: list[Page] = []
         self._opened: list[Page] = []  # the same pages in the order they opened
         self._unsized: set[Page] = set()
@@ -176,7 +179,7 @@ class Tab:
                 await watching
         if page in self._unsized:
             self._unsized.discard(page)
-            size = data.VIEWPORT_SIZES.get(self.viewport_mode)
+            size = self.custom_size or data.VIEWPORT_SIZES.get(self.viewport_mode)
             if size is not None:
                 await page.set_viewport_size({"width": size[0], "height": size[1]})
         return page
@@ -210,7 +213,19 @@ class Tab:
         await page.bring_to_front()
 
     def viewport(self) -> data.Viewport:
+        if self.custom_size is not None:
+            width, height = self.custom_size
+            return data.Viewport(mode="custom", width=width, height=height)
         return data.Viewport.of(self.viewport_mode)
+
+    async def set_custom_size(self, width: int, height: int) -> Page:
+        """Size the current page (and the pages it opens) ``width`` x ``height`` CSS pixels for
+        the person watching; the agent's next viewport choice (``browser.resize``, an ``open``
+        with a viewport) replaces it, and ``fill`` then moves to a fresh page as usual."""
+        self.custom_size = (width, height)
+        page = await self.page()
+        await page.set_viewport_size({"width": width, "height": height})
+        return page
 
     async def set_viewport(self, mode: ViewportMode, *, reload: bool = True) -> Page:
         """Size the current page for ``mode``; returns the (possibly new) current page.
@@ -220,6 +235,7 @@ class Tab:
         stay.
         """
         self.viewport_mode = mode
+        self.custom_size = None
         page = await self.page()  # a page opened here is already sized for the new mode
         size = data.VIEWPORT_SIZES.get(mode)
         if size is not None:
@@ -553,6 +569,10 @@ class ContextPool:
 
     def peek(self, key: Key) -> Tab | None:
         return self._tabs.get(key)
+
+    def tabs(self) -> list[Tab]:
+        """The live tabs, oldest key first."""
+        return list(self._tabs.values())
 
     async def _make_room(self) -> None:
         """Close the least recently used tab that is not busy, or refuse: all are."""

@@ -52,6 +52,7 @@ from .errors import (
     playwright_errors,
 )
 from .launch import ChromiumConfig, Launcher
+from .surface import ChromiumSurface
 from .targets import Located
 from .verbs import ChromiumVerbs
 
@@ -158,6 +159,12 @@ class ChromiumProvider(ChromiumVerbs):
             clock=clock,
             dialogs=self.config.dialogs,
         )
+        self._surface = ChromiumSurface(self._pool)
+
+    def surface(self) -> ChromiumSurface:
+        """The live picture of the session the agent acted on last (or the one a viewer
+        pinned), and a person's hands on it; see :mod:`.surface`."""
+        return self._surface
 
     async def answer(self, request: ProviderRequest) -> Answer:
         """Run one request. While a dialog is left open for the agent (``ask`` mode) nothing
@@ -209,6 +216,7 @@ class ChromiumProvider(ChromiumVerbs):
         )
 
     async def aclose(self) -> None:
+        await self._surface.aclose()
         await self._pool.aclose()
         await self._launcher.aclose()
 
@@ -556,6 +564,7 @@ class ChromiumProvider(ChromiumVerbs):
     @asynccontextmanager
     async def _using(self, context: Context, action: str) -> AsyncIterator[Tab]:
         """The context key's tab, held for one action; reports navigations it blocked."""
+        self._surface.acted(context.key)
         browser = await self._launcher.browser()
         with playwright_errors(action):
             tab = await self._locked_tab(browser, context.key)
