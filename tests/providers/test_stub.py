@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import io
+import json
 import struct
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -10,11 +13,19 @@ from typing import Any
 
 import pytest
 
-from browserhost.contract import ACTIONS, Context
+from browserhost.contract import ACTIONS, Context, ProviderRequest
 from browserhost.contract.actions import OpenParameters, SnapshotParameters
 from browserhost.contract.errors import ProviderRejectedError
+from browserhost.contract.surface import (
+    Frame,
+    InputEvent,
+    KeyEvent,
+    PointerEvent,
+    Size,
+    TextEvent,
+)
 from browserhost.host import Host
-from browserhost.providers.stub import StubProvider, register
+from browserhost.providers.stub import StubProvider, StubSurface, register
 
 SESSION = Context(session_id="ses_1")
 
@@ -258,3 +269,196 @@ async def test_a_session_idle_for_the_idle_time_is_forgotten_and_a_busy_one_kept
 
 def test_the_stub_forgets_sessions_after_15_minutes_by_default() -> None:
     assert StubProvider().idle_s == 15 * 60
+
+
+# --- the surface: the stub's page as a picture, and a person's hands on it -------------------
+
+
+def png_size(picture: bytes) -> tuple[int, int]:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(picture)) as image:
+        assert image.format == "PNG"
+        return image.size
+
+
+def press(x: float, y: float) -> list[InputEvent]:
+    return [
+        PointerEvent(type="pointer", action="down", x=x, y=y, buttons=1),
+        PointerEvent(type="pointer", action="up", x=x, y=y),
+    ]
+
+
+def keys(text: str) -> list[InputEvent]:
+    events: list[InputEvent] = []
+    for key in text:
+        events.append(KeyEvent(type="key", action="down", key=key))
+        events.append(KeyEvent(type="key", action="up", key=key))
+    return events
+
+
+@pytest.fixture
+def stub() -> StubProvider:
+    return StubProvider()
+
+
+async def run(
+    stub: StubProvider, action: str, parameters: object = None, session: str = "ses_1"
+) -> dict[str, Any]:
+    request = ProviderRequest.from_wire(
+        json.dumps(
+            {
+                "requestId": "r1",
+                "action": action,
+                "parameters": parameters or {},
+                "context": {"directory": None, "sessionId": session},
+            }
+        ).encode()
+    )
+    assert request is not None
+    answer = await stub.answer(request)
+    assert answer["ok"] is True, answer
+    data: dict[str, Any] = answer["data"]
+    return data
+
+
+async def newest(stub: StubProvider) -> Frame:
+    async with asyncio.timeout(5):
+        frame = await stub.surface().frame(0, 0)
+    assert frame is not None
+    return frame
+
+
+async def test_the_surfaces_frames_are_pngs_of_the_size_they_state(stub: StubProvider) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/"})
+    frame = await newest(stub)
+    assert (frame.mime, frame.width, frame.height) == ("image/png", 1280, 800)
+    assert png_size(frame.data) == (1280, 800)
+    assert frame.title == "Stub home"
+
+
+async def test_an_action_that_changes_the_page_wakes_a_waiting_frame_request(
+    stub: StubProvider,
+) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/"})
+    before = await newest(stub)
+    async with asyncio.timeout(5):
+        waiting = asyncio.create_task(stub.surface().frame(before.seq, 5))
+        await asyncio.sleep(0)  # let it start waiting: the click must come after
+        await run(stub, "browser.click", {"text": "About"})
+        after = await waiting
+    assert after is not None
+    assert after.seq == before.seq + 1
+    assert after.title == "About the stub"
+
+
+async def test_a_frame_request_with_nothing_new_answers_none_after_its_wait(
+    stub: StubProvider,
+) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/"})
+    current = await newest(stub)
+    await run(stub, "browser.snapshot")  # reads the page, changes nothing
+    async with asyncio.timeout(5):
+        assert await stub.surface().frame(current.seq, 0.05) is None
+
+
+async def test_clicking_a_painted_link_follows_it_as_browser_click_does(
+    stub: StubProvider,
+) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/"})
+    about = next(
+        e for e in (await run(stub, "browser.snapshot"))["elements"] if e["label"] == "About"
+    )
+    bounds = about["bounds"]
+    await stub.surface().input(press(bounds["x"] + 5, bounds["y"] + 5))
+    assert (await run(stub, "browser.snapshot"))["url"] == "http://site.test/about"
+    assert (await newest(stub)).title == "About the stub"
+
+
+async def test_pointer_down_on_one_link_and_up_on_another_clicks_neither(
+    stub: StubProvider,
+) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/"})
+    await stub.surface().input(
+        [
+            PointerEvent(type="pointer", action="down", x=30, y=90, buttons=1),
+            PointerEvent(type="pointer", action="up", x=30, y=130),
+        ]
+    )
+    assert (await run(stub, "browser.snapshot"))["url"] == "http://site.test/"
+
+
+async def test_typing_on_the_picture_fills_the_field_and_enter_submits(
+    stub: StubProvider,
+) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/form"})
+    field = await run(stub, "browser.inspect", {"selector": "#q"})
+    before = await newest(stub)
+    surface = stub.surface()
+    await surface.input(press(field["bounds"]["x"] + 5, field["bounds"]["y"] + 5))
+    await surface.input([*keys("owk"), KeyEvent(type="key", action="down", key="Backspace")])
+    await surface.input([TextEvent(type="text", text="ls")])
+    typed = await run(stub, "browser.inspect", {"selector": "#q"})
+    assert typed["value"] == "owls"
+    assert (await newest(stub)).seq > before.seq
+    await surface.input([KeyEvent(type="key", action="down", key="Enter")])
+    assert (await run(stub, "browser.snapshot"))["text"] == "Results for owls"
+
+
+async def test_resize_repaints_at_the_new_size(stub: StubProvider) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/"})
+    before = await newest(stub)
+    chosen = await stub.surface().resize(Size(width=640, height=480))
+    frame = await newest(stub)
+    assert chosen == Size(width=640, height=480)
+    assert (frame.seq, frame.width, frame.height) == (before.seq + 1, 640, 480)
+    assert png_size(frame.data) == (640, 480)
+
+
+async def test_the_copy_chord_puts_the_focused_fields_value_on_the_clipboard(
+    stub: StubProvider,
+) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/form"})
+    await run(stub, "browser.type", {"selector": "#q", "value": "owls"})
+    surface = stub.surface()
+    await surface.input([KeyEvent(type="key", action="down", key="c", modifiers=["Control"])])
+    assert await surface.clipboard() == "owls"
+
+
+async def test_the_picture_follows_the_last_session_unless_one_is_shown(
+    stub: StubProvider,
+) -> None:
+    await run(stub, "browser.open", {"url": "http://site.test/about"})
+    await run(stub, "browser.open", {"url": "http://site.test/form"}, session="ses_2")
+    surface = stub.surface()
+    listed = await surface.sessions()
+    assert [(s.url, s.shown) for s in listed] == [
+        ("http://site.test/about", False),
+        ("http://site.test/form", True),
+    ]
+    await surface.show(listed[0].id)
+    assert (await newest(stub)).title == "About the stub"
+    await surface.show(None)
+    assert (await newest(stub)).title == "Search"
+
+
+def test_the_stubs_record_offers_its_surface_and_an_address_bar_docked_on_top() -> None:
+    from browserhost.host import Catalog
+
+    catalog = Catalog()
+    installed = catalog.install(register())
+    assert isinstance(installed.surface, StubSurface)
+    assert installed.public()["surface"] is True
+    assert installed.public()["panel"] == {"dock": "top", "size": 40}
+
+
+async def test_the_stubs_address_bar_is_one_self_contained_page() -> None:
+    from browserhost.host import Catalog
+
+    installed = Catalog().install(register())
+    assert installed.panel is not None
+    page = (await installed.panel.page()).decode()
+    assert '<input id="address"' in page
+    assert 'postMessage({ type: "open", url }' in page
+    assert "src=" not in page, "nothing loads from elsewhere"
+    assert "href=" not in page, "nothing loads from elsewhere"
