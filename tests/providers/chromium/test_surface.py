@@ -19,6 +19,7 @@ from browserhost.contract.surface import (
     WheelEvent,
 )
 from browserhost.providers.chromium import ChromiumProvider
+from browserhost.providers.chromium.contexts import ContextPool
 from browserhost.providers.chromium.surface import ChromiumSurface, session_id
 
 from .driving import act, in_page, ok, out_line
@@ -305,3 +306,53 @@ async def test_an_action_running_on_the_shown_session_marks_its_frames(
     await surface.control("user")
     assert surface.controller == "user"
     await surface.control("none")
+
+
+async def test_a_page_renewed_under_the_picture_keeps_it_live(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Going back to ``fill`` moves the session to a fresh page; the screencast moves too."""
+    surface = surface_of(provider)
+    await ok(provider, ctx, "browser.open", url=site.url("/surface"), viewport="desktop")
+    before = provider.page_for(ctx)
+    frame = await showing(surface, "Surface")
+    await ok(provider, ctx, "browser.resize", viewport="fill")
+    assert provider.page_for(ctx) is not before
+    frame = await showing(surface, "Surface", frame.seq)
+    await in_page(provider, ctx, "document.title = 'Renewed'")
+    await showing(surface, "Renewed", frame.seq)
+
+
+async def test_the_screencast_stops_when_nobody_watches_and_starts_again_when_asked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    # A surface of its own on the provider's sessions, quick to give up watching.
+    surface = ChromiumSurface(provider._pool, idle_stop_s=0.2)
+    try:
+        await ok(provider, ctx, "browser.open", url=site.url("/ticking"))
+        frame = await showing(surface, "Ticking")
+        assert surface.casting
+        runner = surface._runner
+        assert runner is not None
+        async with asyncio.timeout(5):
+            await runner
+        assert not surface.casting
+        await surface.input(press(*await centre(provider, ctx, "#box")))  # input needs no picture
+        again = await surface.frame(frame.seq, 5.0)
+        assert again is not None
+        assert again.seq > frame.seq
+        assert surface.casting
+    finally:
+        await surface.aclose()
+
+
+async def test_a_surface_with_no_session_shows_nothing_and_takes_nothing() -> None:
+    surface = ChromiumSurface(ContextPool())
+    try:
+        assert await surface.frame(0, 0.1) is None
+        assert await surface.sessions() == []
+        await surface.input(press(10, 10))
+        assert await surface.resize(Size(width=640, height=480)) is None
+        assert await surface.clipboard() == ""
+    finally:
+        await surface.aclose()

@@ -269,6 +269,11 @@ class ChromiumSurface(Surface):
         self._spare: tuple[Page, CDPSession] | None = None
         self._last_down: tuple[float, float, float, int, int] | None = None  # t, x, y, button, n
 
+    @property
+    def casting(self) -> bool:
+        """Whether a screencast runs (someone asked for a frame within the idle time)."""
+        return self._session is not None
+
     def acted(self, key: Key) -> None:
         """The agent is acting on ``key``: the picture follows it unless a session is pinned.
         Called at the start of every action, so it only notes the key."""
@@ -282,7 +287,9 @@ class ChromiumSurface(Surface):
         self._start_runner()
         if after > self._seq:
             after = 0  # numbered by an earlier run of this provider: start again
-        bound = max(wait_s, FIRST_PICTURE_S) if after == 0 else wait_s
+        bound = wait_s
+        if after == 0 and self._shown() is not None:
+            bound = max(wait_s, FIRST_PICTURE_S)  # the first picture is on its way
         deadline = loop.time() + bound
         self._waiting += 1
         try:
