@@ -277,3 +277,181 @@ async def test_a_verb_reaches_a_provider_service_and_changes_its_page(
         await host.aclose()
     assert pressed.data == {"key": "Enter", "url": "http://site.test/search?q=owls"}
     assert page.data["text"] == "Results for owls"
+
+
+# --- the surface paths -----------------------------------------------------------------------
+
+
+def surface_client(service: Service) -> httpx.Client:
+    return httpx.Client(base_url=service.origin, trust_env=False, timeout=30)
+
+
+def open_page(client: httpx.Client, url: str) -> None:
+    opened = client.post(
+        "/browser-control",
+        json=envelope("browser.open", {"url": url}, "watched"),
+        headers=authorized(),
+    )
+    assert opened.json()["ok"] is True
+
+
+def test_the_surface_paths_need_the_services_token(stub_service: Service) -> None:
+    """A page the user visits must neither watch the surface nor type into it."""
+    with surface_client(stub_service) as client:
+        open_page(client, "http://site.test/form")
+        peeked = client.get("/surface/frame", params={"after": 0})
+        typed = client.post(
+            "/surface/input",
+            json={"events": [{"type": "text", "text": "pwned"}]},
+            headers={"Content-Type": "application/json"},
+        )
+        foreign = client.post(
+            "/surface/input",
+            json={"events": [{"type": "text", "text": "pwned"}]},
+            headers=authorized(Origin="http://evil.example"),
+        )
+        field = client.post(
+            "/browser-control",
+            json=envelope("browser.inspect", {"selector": "#q"}, "watched"),
+            headers=authorized(),
+        )
+    assert (peeked.status_code, typed.status_code, foreign.status_code) == (401, 401, 403)
+    assert field.json()["data"]["value"] == "", "the refused text was typed"
+
+
+MALFORMED = {
+    "input-empty": ("/surface/input", {"events": []}),
+    "input-unknown-event": ("/surface/input", {"events": [{"type": "touch", "x": 1, "y": 1}]}),
+    "input-not-json": ("/surface/input", b"{events"),
+    "control-unknown": ("/surface/control", {"controller": "boss"}),
+    "resize-too-small": ("/surface/resize", {"width": 10, "height": 10}),
+    "show-without-id": ("/surface/show", {}),
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_a_malformed_surface_body_is_refused_400_and_reaches_nothing(
+    stub_service: Service, case: str
+) -> None:
+    path, body = MALFORMED[case]
+    with surface_client(stub_service) as client:
+        open_page(client, "http://site.test/")
+        before = client.get("/surface/frame", params={"after": 0}, headers=authorized())
+        if isinstance(body, bytes):
+            refused = client.post(path, content=body, headers=authorized())
+        else:
+            refused = client.post(path, json=body, headers=authorized())
+        after = client.get(
+            "/surface/frame", params={"after": before.headers["x-surface-seq"]},
+            headers=authorized(),
+        )  # fmt: skip
+    assert refused.status_code == 400
+    assert refused.json()["error"].startswith("not ")
+    assert after.status_code == 204, "the picture changed"
+
+
+@pytest.mark.parametrize("query", [{"after": "-1"}, {"after": "x"}, {"wait": "1.5"}])
+def test_a_malformed_frame_request_is_refused_400(
+    stub_service: Service, query: dict[str, str]
+) -> None:
+    with surface_client(stub_service) as client:
+        refused = client.get("/surface/frame", params=query, headers=authorized())
+    assert refused.status_code == 400
+
+
+def test_a_frame_is_a_png_with_its_headers_and_204_when_nothing_newer_came(
+    stub_service: Service,
+) -> None:
+    with surface_client(stub_service) as client:
+        open_page(client, "http://site.test/about")
+        current = client.get("/surface/frame", params={"after": 0}, headers=authorized())
+        seq = current.headers["x-surface-seq"]
+        nothing = client.get(
+            "/surface/frame", params={"after": seq, "wait": 50}, headers=authorized()
+        )
+        open_page(client, "http://site.test/")
+        newer = client.get("/surface/frame", params={"after": seq, "wait": 0}, headers=authorized())
+    assert current.status_code == 200
+    assert current.headers["content-type"] == "image/png"
+    assert current.content.startswith(b"\x89PNG\r\n\x1a\n")
+    assert (current.headers["x-surface-width"], current.headers["x-surface-height"]) == (
+        "1280",
+        "800",
+    )
+    assert current.headers["x-surface-title"] == "About the stub"
+    assert (nothing.status_code, nothing.content) == (204, b"")
+    assert newer.status_code == 200
+    assert int(newer.headers["x-surface-seq"]) == int(seq) + 1
+
+
+def test_input_calls_reach_the_provider_in_the_order_they_were_sent(
+    stub_service: Service,
+) -> None:
+    """A click on the field, then one key per call, then a paste: the field reads in order."""
+    with surface_client(stub_service) as client:
+        open_page(client, "http://site.test/form")
+        field = client.post(
+            "/browser-control",
+            json=envelope("browser.inspect", {"selector": "#q"}, "watched"),
+            headers=authorized(),
+        ).json()["data"]["bounds"]
+        x, y = field["x"] + 5, field["y"] + 5
+        batches: list[list[dict[str, object]]] = [
+            [
+                {"type": "pointer", "action": "down", "x": x, "y": y, "buttons": 1},
+                {"type": "pointer", "action": "up", "x": x, "y": y},
+            ],
+            [{"type": "key", "action": "down", "key": "o"}],
+            [{"type": "key", "action": "down", "key": "w"}],
+            [{"type": "text", "text": "ls"}],
+        ]
+        answers = [
+            client.post("/surface/input", json={"events": events}, headers=authorized())
+            for events in batches
+        ]
+        copied = client.post(
+            "/surface/input",
+            json={"events": [{"type": "key", "action": "down", "key": "c",
+                              "modifiers": ["Control"]}]},
+            headers=authorized(),
+        )  # fmt: skip
+        clipboard = client.get("/surface/clipboard", headers=authorized())
+        value = client.post(
+            "/browser-control",
+            json=envelope("browser.inspect", {"selector": "#q"}, "watched"),
+            headers=authorized(),
+        ).json()["data"]["value"]
+    assert [answer.status_code for answer in answers] == [204] * 4
+    assert copied.status_code == 204
+    assert value == "owls"
+    assert clipboard.json() == {"text": "owls"}
+
+
+def test_resize_sessions_show_and_control_answer_as_the_contract_says(
+    stub_service: Service,
+) -> None:
+    with surface_client(stub_service) as client:
+        open_page(client, "http://site.test/")
+        resized = client.post("/surface/resize", json={"width": 640, "height": 480},
+                              headers=authorized())  # fmt: skip
+        frame = client.get("/surface/frame", params={"after": 0}, headers=authorized())
+        sessions = client.get("/surface/sessions", headers=authorized())
+        [listed] = sessions.json()["sessions"]
+        shown = client.post("/surface/show", json={"id": listed["id"]}, headers=authorized())
+        followed = client.post("/surface/show", json={"id": None}, headers=authorized())
+        control = client.post("/surface/control", json={"controller": "user"},
+                              headers=authorized())  # fmt: skip
+    assert resized.json() == {"width": 640, "height": 480}
+    assert (frame.headers["x-surface-width"], frame.headers["x-surface-height"]) == ("640", "480")
+    assert listed == {"id": listed["id"], "url": "http://site.test/", "title": "Stub home",
+                      "shown": True}  # fmt: skip
+    assert (shown.status_code, followed.status_code, control.status_code) == (204, 204, 204)
+
+
+def test_the_panel_page_is_served_behind_the_token(stub_service: Service) -> None:
+    with surface_client(stub_service) as client:
+        without = client.get("/surface/panel")
+        page = client.get("/surface/panel", headers=authorized())
+    assert without.status_code == 401
+    assert page.headers["content-type"].startswith("text/html")
+    assert '<input id="address"' in page.text
