@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import json
 import tracemalloc
 import zlib
 from collections.abc import AsyncIterator
@@ -24,11 +25,21 @@ from browserhost.contract.errors import (
     UnknownResultError,
 )
 from browserhost.contract.limits import ANSWER_MAX_BYTES
+from browserhost.contract.surface import (
+    FRAME_MAX_BYTES,
+    InputEvent,
+    KeyEvent,
+    PointerEvent,
+    Size,
+    TextEvent,
+)
 from browserhost.host import Host
-from browserhost.transports.base import LostError
+from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 from browserhost.transports.loopback import LoopbackTransport
+from browserhost.transports.loopback_surface import FRAME_MARGIN_S, LoopbackSurface
 from tests.loopback_service import (
     LoopbackService,
+    Received,
     answer,
     close_without_answer,
     closed_port,
@@ -278,3 +289,133 @@ async def test_an_uninstalled_service_is_not_found_and_not_contacted(host: Host)
         with pytest.raises(ProviderNotFoundError):
             await host.dispatch("browser.back")
     assert service.received == []
+
+
+# --- a provider service's surface ------------------------------------------------------------
+
+
+async def test_loopback_surface_drives_a_real_services_surface(tmp_path: Path) -> None:
+    from tests.sdk.test_service import SERVICE_TOKEN, envelope, start_service, stop
+
+    service = start_service(tmp_path, SERVICE_TOKEN)
+    transport = LoopbackTransport(f"{service.origin}/browser-control", SERVICE_TOKEN)
+    surface = LoopbackSurface(service.origin, SERVICE_TOKEN)
+    try:
+        async with asyncio.timeout(30):
+            opened = ProviderRequest.from_wire(
+                json.dumps(envelope("browser.open", {"url": "http://site.test/form"}, "s")).encode()
+            )
+            assert opened is not None
+            await transport.send(opened, 10)
+            first = await surface.frame(0, 0)
+            assert first is not None
+            nothing = await surface.frame(first.seq, 0.05)
+            events: list[InputEvent] = [
+                PointerEvent(type="pointer", action="down", x=30, y=250, buttons=1),
+                PointerEvent(type="pointer", action="up", x=30, y=250),
+                TextEvent(type="text", text="owls"),
+            ]
+            await surface.input(events)
+            typed = await surface.frame(first.seq, 5)
+            await surface.control("user")
+            resized = await surface.resize(Size(width=800, height=600))
+            smaller = await surface.frame(0, 0)
+            await surface.input(
+                [KeyEvent(type="key", action="down", key="c", modifiers=["Control"])]
+            )
+            copied = await surface.clipboard()
+            [session] = await surface.sessions()
+            await surface.show(session.id)
+            page = await surface.page("/surface/panel")
+    finally:
+        await surface.aclose()
+        await transport.aclose()
+        stop(service)
+    assert (first.mime, first.width, first.height, first.title) == (
+        "image/png",
+        1280,
+        800,
+        "Search",
+    )
+    assert nothing is None
+    assert typed is not None
+    assert typed.seq > first.seq
+    assert resized == Size(width=800, height=600)
+    assert smaller is not None
+    assert (smaller.width, smaller.height) == (800, 600)
+    assert copied == "owls"
+    assert (session.url, session.shown) == ("http://site.test/form", True)
+    assert b'<input id="address"' in page
+
+
+async def test_a_surface_whose_service_is_not_running_is_not_reached() -> None:
+    surface = LoopbackSurface(f"http://127.0.0.1:{closed_port()}", "t")
+    try:
+        with pytest.raises(NotSentError, match="not reachable"):
+            await surface.input([TextEvent(type="text", text="x")])
+        with pytest.raises(NotSentError):
+            await surface.frame(0, 0)
+    finally:
+        await surface.aclose()
+
+
+async def never_answer(_: Received, writer: asyncio.StreamWriter) -> None:
+    await asyncio.Event().wait()
+
+
+async def test_a_frame_that_outlives_its_wait_and_margin_is_no_frame() -> None:
+    async with loopback_service(never_answer) as service:
+        surface = LoopbackSurface(service.origin, "t")
+        try:
+            async with asyncio.timeout(FRAME_MARGIN_S + 10):
+                assert await surface.frame(0, 0) is None
+        finally:
+            await surface.aclose()
+    [received] = service.received
+    assert received.path == "/surface/frame?after=0&wait=0"
+    assert received.headers["authorization"] == "Bearer t"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # no sequence number
+        {"x-surface-seq": "0", "x-surface-width": "10", "x-surface-height": "10"},
+        {"x-surface-seq": "1", "x-surface-width": "99999", "x-surface-height": "10"},
+    ],
+)
+async def test_a_frame_the_contract_cannot_read_is_a_bad_answer(headers: dict[str, str]) -> None:
+    behaviour = answer(b"\x89PNG", content_type="image/png", headers=headers)
+    async with loopback_service(behaviour) as service:
+        surface = LoopbackSurface(service.origin, "t")
+        try:
+            with pytest.raises(BadAnswerError, match="frame"):
+                await surface.frame(0, 0)
+        finally:
+            await surface.aclose()
+
+
+async def test_a_frame_over_the_limit_is_refused_before_it_is_held() -> None:
+    behaviour = answer(
+        b"x" * (FRAME_MAX_BYTES + 1),
+        content_type="image/png",
+        chunked=True,
+        headers={"x-surface-seq": "1", "x-surface-width": "10", "x-surface-height": "10"},
+    )
+    async with loopback_service(behaviour) as service:
+        surface = LoopbackSurface(service.origin, "t")
+        try:
+            with pytest.raises(BadAnswerError, match="over"):
+                await surface.frame(0, 0)
+        finally:
+            await surface.aclose()
+
+
+async def test_a_surface_call_refused_for_its_token_says_what_to_fix() -> None:
+    async with loopback_service(answer({"ok": False}, status=401)) as service:
+        surface = LoopbackSurface(service.origin, "wrong")
+        try:
+            with pytest.raises(BadAnswerError, match="BROWSERHOST_SERVICE_TOKEN"):
+                await surface.clipboard()
+        finally:
+            await surface.aclose()
