@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browserhost import config
 from browserhost.contract import ACTIONS
+from browserhost.contract.surface import Surface
 from browserhost.host import Catalog, InstallError
 from browserhost.host import catalog as catalog_module
 from browserhost.transports.inprocess import InProcessTransport
 from browserhost.transports.loopback import LoopbackTransport
+from browserhost.transports.loopback_surface import LoopbackSurface
 from tests.recording import Recorder
 
 
@@ -316,3 +320,169 @@ def test_every_built_in_entry_point_loads() -> None:
     names = [point.name for point in entry_points(group=catalog_module.ENTRY_POINT_GROUP)]
     assert "stub" in names
     assert sorted(catalog.discover()) == sorted(names)
+
+
+# --- surfaces and panels ---------------------------------------------------------------------
+
+
+class StillSurface(Surface):
+    """A surface that shows nothing: enough for the catalog, which only installs it."""
+
+
+def panel_file(tmp_path: Path, name: str = "panel.html", text: str = "<p>bar</p>") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+async def test_an_in_process_surface_and_panel_are_installed_and_listed_without_the_path(
+    tmp_path: Path,
+) -> None:
+    surface = StillSurface()
+    entry = panel_file(tmp_path)
+    installed = Catalog().install(
+        record(surface=surface, panel={"entry": entry, "dock": "left", "size": 120})
+    )
+    assert installed.surface is surface
+    assert installed.public() == {
+        "id": "p1",
+        "name": "p1",
+        "surface": True,
+        "verbs": [],
+        "panel": {"dock": "left", "size": 120},
+    }
+    assert installed.panel is not None
+    entry.write_text("changed on disk later")
+    assert await installed.panel.page() == b"<p>bar</p>", "the page is read once, at install"
+
+
+def test_a_panel_without_dock_or_size_is_docked_on_top_40_px_high(tmp_path: Path) -> None:
+    installed = Catalog().install(
+        record(surface=StillSurface(), panel={"entry": str(panel_file(tmp_path))})
+    )
+    assert installed.public()["panel"] == {"dock": "top", "size": 40}
+
+
+async def test_a_service_record_with_surface_true_is_reached_at_its_origin_with_its_token() -> None:
+    catalog = Catalog()
+    installed = catalog.install(
+        {
+            "id": "svc",
+            "provides": ["browser"],
+            "endpoint": "http://127.0.0.1:9100/v1/act",
+            "token": "s3cret",
+            "surface": True,
+            "panel": {"entry": "/surface/panel", "dock": "bottom", "size": 200},
+        }
+    )
+    try:
+        assert isinstance(installed.surface, LoopbackSurface)
+        assert installed.public() == {
+            "id": "svc",
+            "name": "svc",
+            "surface": True,
+            "verbs": [],
+            "panel": {"dock": "bottom", "size": 200},
+        }
+        assert "s3cret" not in str(installed.public())
+        assert "9100" not in str(installed.public())
+    finally:
+        await catalog.aclose()
+
+
+@pytest.mark.parametrize(
+    ("declared", "named"),
+    [
+        ({"panel": {"dock": "top"}, "surface": StillSurface()}, "panel.dock"),
+        ({"panel": {"size": 40}, "surface": StillSurface()}, "panel.size"),
+        ({"panel": {"entry": "PANEL", "dock": "left"}}, "panel.dock"),
+        ({"panel": {"entry": "PANEL", "size": 60}}, "panel.size"),
+    ],
+)
+def test_dock_or_size_without_both_a_surface_and_a_panel_entry_is_refused(
+    tmp_path: Path, declared: dict[str, Any], named: str
+) -> None:
+    panel = dict(declared["panel"])
+    if panel.get("entry") == "PANEL":
+        panel["entry"] = panel_file(tmp_path)
+    catalog = Catalog()
+    with pytest.raises(InstallError, match=named.replace(".", r"\.")):
+        catalog.install(record(**{**declared, "panel": panel}))
+    assert catalog.all() == []
+
+
+@pytest.mark.parametrize(
+    ("panel", "problem"),
+    [
+        ({"dock": "middle"}, "panel.dock must be one of top, bottom, left, right"),
+        ({"size": 23}, "panel.size must be from 24 to 480"),
+        ({"size": 481}, "panel.size must be from 24 to 480"),
+        ({"size": "40"}, "panel.size must be a whole number"),
+        ({"size": True}, "panel.size must be a whole number"),
+        ({"entry": "ENTRY.txt"}, "is not an .html file"),
+        ({"entry": "ENTRY-missing.html"}, "cannot be read"),
+        ({"entry": 7}, "panel.entry must be the path"),
+    ],
+)
+def test_a_malformed_panel_is_refused_with_what_to_fix(
+    tmp_path: Path, panel: dict[str, Any], problem: str
+) -> None:
+    entry = panel.get("entry", "ENTRY.html")
+    if isinstance(entry, str):
+        name = entry.replace("ENTRY", "panel")
+        entry = tmp_path / name if "missing" in name else panel_file(tmp_path, name)
+    with pytest.raises(InstallError, match=re.escape(problem)):
+        Catalog().install(record(surface=StillSurface(), panel={**panel, "entry": entry}))
+
+
+@pytest.mark.parametrize(
+    "entry", ["surface/panel", "//evil.example/x", "/a/../b", "/panel?x=1", "/pa nel", 5]
+)
+def test_a_service_panel_entry_must_be_a_plain_path_on_the_service(entry: object) -> None:
+    with pytest.raises(
+        InstallError, match=re.escape("panel.entry must be a path on the provider service")
+    ):
+        Catalog().install(
+            {
+                "id": "svc",
+                "provides": ["browser"],
+                "endpoint": "http://127.0.0.1:9100",
+                "surface": True,
+                "panel": {"entry": entry},
+            }
+        )
+
+
+@pytest.mark.parametrize(
+    ("declared", "problem"),
+    [
+        ({"answer": Recorder(), "surface": True}, "must be a browserhost.sdk.Surface object"),
+        ({"answer": Recorder(), "surface": object()}, "must be a browserhost.sdk.Surface object"),
+        ({"endpoint": "http://127.0.0.1:9100", "surface": "yes"}, "must be true or false"),
+    ],
+)
+def test_a_surface_of_the_wrong_kind_is_refused(declared: dict[str, Any], problem: str) -> None:
+    with pytest.raises(InstallError, match=re.escape(problem)):
+        Catalog().install({"id": "p1", "provides": ["browser"], **declared})
+
+
+def docked_plugin() -> dict[str, Any]:
+    return {"id": "docked", "provides": ["browser"], "answer": Recorder(),
+            "panel": {"dock": "top"}}  # fmt: skip
+
+
+def test_a_record_docking_a_panel_it_does_not_have_is_skipped_and_the_rest_loads(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_entry_points(monkeypatch, ["good", "docked", "other"])
+    catalog = Catalog()
+    assert catalog.discover() == ["good", "other"]
+    assert "panel.dock" in caplog.text
+
+
+def test_the_stub_is_listed_with_its_surface_and_panel() -> None:
+    catalog = Catalog()
+    catalog.discover(["stub"])
+    [stub] = catalog.all()
+    assert stub.public()["surface"] is True
+    assert stub.public()["panel"] == {"dock": "top", "size": 40}
