@@ -519,13 +519,13 @@ class ChromiumSurface(Surface):
                 self._publish(base64.b64decode(shot["data"]), css)
 
     async def _stop(self) -> None:
-        from playwright.async_api import Error as PlaywrightError
-
         session, self._session = self._session, None
         self._tab = self._page = None
         self._cast_size = None
         if session is None:
             return
+        from playwright.async_api import Error as PlaywrightError
+
         with contextlib.suppress(PlaywrightError, TimeoutError):  # the page may be gone
             async with asyncio.timeout(CDP_S):
                 await session.send("Page.stopScreencast")
@@ -582,13 +582,14 @@ class ChromiumSurface(Surface):
         return session
 
     async def _drop_spare(self) -> None:
+        spare, self._spare = self._spare, None
+        if spare is None:
+            return  # and Playwright, which may not be installed, is not imported
         from playwright.async_api import Error as PlaywrightError
 
-        spare, self._spare = self._spare, None
-        if spare is not None:
-            with contextlib.suppress(PlaywrightError, TimeoutError):
-                async with asyncio.timeout(CDP_S):
-                    await spare[1].detach()
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            async with asyncio.timeout(CDP_S):
+                await spare[1].detach()
 
     def _cdp_input(
         self,
