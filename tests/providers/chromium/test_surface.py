@@ -356,3 +356,21 @@ async def test_a_surface_with_no_session_shows_nothing_and_takes_nothing() -> No
         assert await surface.clipboard() == ""
     finally:
         await surface.aclose()
+
+
+async def test_a_chord_types_nothing_but_altgr_types_its_character(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Control+Q or Alt+Q is a command; Control+Alt is AltGr, which types "@" on a German
+    keyboard (its ``key`` is the character typed)."""
+    surface = surface_of(provider)
+    await ok(provider, ctx, "browser.open", url=site.url("/surface"))
+    await showing(surface, "Surface")
+    await surface.input(press(*await centre(provider, ctx, "#field")))
+    altgr: Events = [
+        KeyEvent(type="key", action=action, key="@", code="KeyQ", modifiers=["Control", "Alt"])
+        for action in ("down", "up")
+    ]
+    await surface.input([*keys("q", modifiers=("Alt",)), *keys("q", modifiers=("Control",))])
+    await surface.input([*altgr, *keys("x")])
+    assert await value_of(provider, ctx, "#field") == "@x"

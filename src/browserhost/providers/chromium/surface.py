@@ -69,8 +69,9 @@ DOUBLE_CLICK_PX: Final = 4.0
 # DOM MouseEvent.button numbers, and the DOM/CDP "buttons" bit of each.
 _BUTTONS: Final = ("left", "middle", "right", "back", "forward")
 _BUTTON_BITS: Final = ((1, "left"), (2, "right"), (4, "middle"), (8, "back"), (16, "forward"))
-_MODIFIER_BITS: Final = {"Alt": 1, "Control": 2, "Meta": 4, "Shift": 8}
-_COMMAND_MODIFIERS: Final = 1 | 2 | 4  # with any of these held a key is a command, not typing
+_ALT, _CONTROL, _META, _SHIFT = 1, 2, 4, 8  # CDP's modifier bits
+_MODIFIER_BITS: Final = {"Alt": _ALT, "Control": _CONTROL, "Meta": _META, "Shift": _SHIFT}
+_ALTGR: Final = _ALT | _CONTROL
 
 # Windows virtual key codes, which Chromium's editing commands go by (Enter submits, Backspace
 # deletes, arrows move the caret): by DOM ``code``, then by ``key`` for a viewer that sent none.
@@ -195,7 +196,11 @@ def key_params(event: KeyEvent) -> dict[str, Any]:
     modifiers = modifier_bits(list(event.modifiers))
     key_code = _KEY_CODES.get(code) or _KEY_CODES.get(key) or _printable_code(key)
     text = _KEY_TEXT.get(key, key if len(key) == 1 else "")
-    if modifiers & _COMMAND_MODIFIERS:
+    if text and modifiers & _ALTGR == _ALTGR:
+        # AltGr, which the viewer's browser reports as Control+Alt: its key is the character
+        # the person's layout typed, and Chromium types nothing with Control held.
+        modifiers &= ~_ALTGR
+    elif _is_command(modifiers):
         text = ""
     params: dict[str, Any] = {
         "key": key,
@@ -217,6 +222,12 @@ def key_params(event: KeyEvent) -> dict[str, Any]:
     else:
         params["type"] = "rawKeyDown"
     return params
+
+
+def _is_command(modifiers: int) -> bool:
+    """Whether a key with these modifiers held is a command (Control+A, Meta+C, Alt+F) rather
+    than typing."""
+    return bool(modifiers & (_ALT | _CONTROL | _META))
 
 
 def _code_for(key: str) -> str:
@@ -541,7 +552,8 @@ class ChromiumSurface(Surface):
         if session is not self._session:
             return  # a frame of a page no longer shown
         metadata = event.get("metadata", {})
-        css = (float(metadata["deviceWidth"]), float(metadata["deviceHeight"]))
+        width, height = metadata.get("deviceWidth"), metadata.get("deviceHeight")
+        css = (float(width), float(height)) if width and height else None
         self._publish(base64.b64decode(event["data"]), css)
         self._got_frame.set()
 
