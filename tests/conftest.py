@@ -142,6 +142,7 @@ STUB_ROW = {
     "id": "stub",
     "name": "Stub (no browser)",
     "surface": True,
+    "panel": {"dock": "top", "size": 40},
     "verbs": [
         {
             "name": "press_key",

@@ -89,10 +89,18 @@ def describe(error: BrowserhostError) -> str:
     return f"{error.code.value}: {error.message}"
 
 
+class PanelInfo(WireModel):
+    dock: str
+    """The edge of the picture the provider's own page is docked to."""
+    size: int
+    """Its thickness across that edge, in CSS pixels."""
+
+
 class ProviderInfo(WireModel):
     id: str
     name: str
     surface: bool = False
+    panel: PanelInfo | None = Field(None, exclude_if=lambda panel: panel is None)
     verbs: list[VerbSpec] = Field(default_factory=list)
     """The provider's own verbs, for :meth:`Client.call`."""
 

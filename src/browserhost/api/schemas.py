@@ -40,10 +40,20 @@ class SelectionBody(WireModel):
     )
 
 
+class PanelRow(WireModel):
+    dock: Literal["top", "bottom", "left", "right"]
+    size: int = Field(ge=24, le=480, description="CSS pixels across the docked edge.")
+
+
 class ProviderRow(WireModel):
     id: str
     name: str
     surface: bool
+    panel: PanelRow | None = Field(
+        None,
+        description="A page of the provider's own, docked to this edge of the picture.",
+        exclude_if=lambda panel: panel is None,  # absent, not null, as the host lists it
+    )
     verbs: list[VerbSpec] = Field(
         default_factory=list,
         description="The provider's own verbs: POST them as action verb.<name>.",
