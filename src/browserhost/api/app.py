@@ -27,7 +27,7 @@ from . import viewer
 from .auth import AuthGate
 from .paths import ACTIONS_PATH, SELECTION_PATH
 from .routes import router
-from .viewer import SOCKET_PATH, VIEWER_PATH
+from .viewer import PANEL_PATH, SOCKET_PATH, VIEWER_PATH
 
 if TYPE_CHECKING:
     from browserhost.mcp_server import HttpEndpoint
@@ -59,6 +59,8 @@ def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> Fas
     app.state.token = token
     app.include_router(router)
     app.router.routes.append(WebSocketRoute(SOCKET_PATH, viewer.surface_socket))
+    # Before the viewer's files, which would otherwise answer for every path under them.
+    app.router.routes.append(Route(f"{PANEL_PATH}/{{provider_id}}", viewer.panel_page))
     app.mount(VIEWER_PATH, StaticFiles(directory=str(viewer.files()), html=True), name="viewer")
     if mcp is not None:
         app.router.routes.append(Route(MCP_ROUTE, endpoint=mcp))

@@ -37,8 +37,11 @@ import uuid
 from importlib import resources
 from typing import Any
 
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from browserhost.contract import Context
 from browserhost.contract.errors import BrowserhostError
 from browserhost.contract.surface import (
     Frame,
@@ -53,6 +56,7 @@ from browserhost.host.catalog import InstalledProvider
 
 SOCKET_PATH = "/api/surface"
 VIEWER_PATH = "/viewer"
+PANEL_PATH = f"{VIEWER_PATH}/panel"
 HELLO_TIMEOUT_S = 5.0
 FRAME_WAIT_S = 2.0
 """How long one frame request waits before the viewer's loop looks around again."""
@@ -62,6 +66,26 @@ LOOK_AROUND_S = 1.0
 """How often a viewer's connection re-reads the selection and the provider's sessions."""
 
 log = logging.getLogger(__name__)
+
+
+PANEL_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
+"""A provider's panel page runs its own inline code and reaches nothing: not the API, not the
+network. It speaks to the viewer only through ``postMessage``."""
+
+
+async def panel_page(request: Request) -> Response:
+    """``/viewer/panel/<provider id>``: the provider's own page docked beside its picture."""
+    host: Host = request.app.state.host
+    provider = host.catalog.get(request.path_params["provider_id"])
+    if provider is None or provider.panel is None:
+        return Response("No such panel.", status_code=404, media_type="text/plain")
+    try:
+        page = await provider.panel.page()
+    except Exception:
+        log.warning("the panel page of %s could not be read", provider.id, exc_info=True)
+        return Response("The provider's panel is not available.", status_code=502)
+    headers = {"content-security-policy": PANEL_POLICY, "cache-control": "no-store"}
+    return Response(page, media_type="text/html", headers=headers)
 
 
 def files() -> Any:
@@ -137,11 +161,16 @@ class _Viewer:
     async def run(self) -> None:
         self._follow_selection()
         await self._send_state()
-        async with asyncio.TaskGroup() as tasks:
-            tasks.create_task(self._frames())
-            tasks.create_task(self._watch())
-            await self._receive()
-            raise WebSocketDisconnect()  # the viewer left: stop the others
+        others = [asyncio.ensure_future(self._frames()), asyncio.ensure_future(self._watch())]
+        try:
+            receiving = asyncio.ensure_future(self._receive())
+            done, _ = await asyncio.wait([receiving, *others], return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # the viewer left, or something broke: say which
+        finally:
+            for task in [receiving, *others]:
+                task.cancel()
+            await asyncio.gather(receiving, *others, return_exceptions=True)
 
     def leave(self) -> None:
         if self.provider is not None:
@@ -168,12 +197,14 @@ class _Viewer:
         provider = self.provider
         state: dict[str, Any] = {"t": "state", "providerId": None, "surface": False}
         if provider is not None:
-            row = provider.public()
+            panel = None
+            if provider.panel is not None:
+                panel = {**provider.panel.public(), "url": f"{PANEL_PATH}/{provider.id}"}
             state |= {
                 "providerId": provider.id,
                 "providerName": provider.name,
                 "surface": self.surface is not None,
-                "panel": row.get("panel"),
+                "panel": panel,
                 "sessions": self.sessions or [],
                 **self.host.controls.state(provider.id, self.viewer),
             }
@@ -302,7 +333,11 @@ class _Viewer:
                     )
                     return
                 await self.host.dispatch(
-                    "browser.open", {"url": message["url"]}, provider_id=provider.id, by_person=True
+                    "browser.open",
+                    {"url": message["url"]},
+                    await self._shown_context(surface),
+                    provider_id=provider.id,
+                    by_person=True,
                 )
             elif kind == "show":
                 chosen = read_show({"id": message.get("id")})
@@ -315,6 +350,13 @@ class _Viewer:
         except Exception as exc:  # a provider's failure must not end the viewer
             log.warning("the surface of %s failed", provider.id, exc_info=True)
             await self._tell("error", f"{provider.name} could not do that: {exc}")
+
+    async def _shown_context(self, surface: Surface) -> Context:
+        """The agent session the picture shows, for what the person does through the panel."""
+        for session in await surface.sessions():
+            if session.shown and session.context is not None:
+                return session.context
+        return Context()
 
     async def _tell(self, kind: str, text: str) -> None:
         async with self.sent:
@@ -331,5 +373,4 @@ async def _next_frame(surface: Surface, after: int) -> Frame | None:
 
 
 def _surface(provider: InstalledProvider) -> Surface | None:
-    found = getattr(provider, "surface", None)
-    return found if isinstance(found, Surface) else None
+    return provider.surface

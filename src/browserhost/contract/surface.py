@@ -35,6 +35,7 @@ from typing import Annotated, Final, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .base import WireModel
+from .wire import Context
 
 FRAME_PATH: Final = "/surface/frame"
 INPUT_PATH: Final = "/surface/input"
@@ -149,6 +150,11 @@ class SurfaceSession(WireModel):
     url: str
     title: str = Field("", max_length=TITLE_MAX)
     shown: bool = False
+    context: Context | None = Field(
+        None,
+        description="The agent session's context, so what a person does through the "
+        "provider's panel (an address typed) happens in the session they watch.",
+    )
 
 
 @dataclass(frozen=True)

@@ -179,8 +179,7 @@ class Host:
             raise
         finally:
             if not by_person and outcome != ErrorCode.PROVIDER_UNAVAILABLE:  # sent: it acted
-                surface = getattr(provider, "surface", None)
-                self.controls.agent_acted(provider.id, surface, name, outcome)
+                self.controls.agent_acted(provider.id, provider.surface, name, outcome)
 
         data = result.data
         if call is not None and isinstance(call.parameters, CaptureParameters):

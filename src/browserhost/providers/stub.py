@@ -121,6 +121,7 @@ class Tab:
     the field keys go to (a page's first text field has focus when it opens)."""
 
     id: str = "tab"
+    context: Context | None = None
     history: list[str] = field(default_factory=lambda: ["about:blank"])
     position: int = 0
     viewport: ViewportMode = "desktop"
@@ -239,7 +240,7 @@ class StubProvider(Provider):
                 del self._tabs[key]
         tab = self._tabs.get(context.key)
         if tab is None:
-            tab = self._tabs[context.key] = Tab(id=f"tab-{next(self._tab_ids)}")
+            tab = self._tabs[context.key] = Tab(id=f"tab-{next(self._tab_ids)}", context=context)
         tab.last_used = now
         return tab
 
@@ -520,7 +521,13 @@ class StubSurface(Surface):
     async def sessions(self) -> list[SurfaceSession]:
         shown = self._shown()
         return [
-            SurfaceSession(id=tab.id, url=tab.url, title=tab.page.title, shown=tab is shown)
+            SurfaceSession(
+                id=tab.id,
+                url=tab.url,
+                title=tab.page.title,
+                shown=tab is shown,
+                context=tab.context,
+            )
             for tab in self._provider.tabs()
         ]
 

@@ -153,6 +153,10 @@ function showSessions(sessions) {
     options.push(new Option(label, session.id, false, Boolean(pinned && pinned.id === session.id)));
   }
   if (document.activeElement !== select) select.replaceChildren(...options);
+  const shown = sessions.find((session) => session.shown);
+  const panel = $("panel");
+  // The panel is sandboxed (an opaque origin): "*" is the only target that reaches it.
+  if (shown && !panel.hidden && panel.contentWindow) panel.contentWindow.postMessage({ type: "location", url: shown.url }, "*");
 }
 
 $("session").addEventListener("change", (event) => send({ t: "show", id: event.target.value || null }));

@@ -27,6 +27,7 @@ import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
+from browserhost.contract import Context
 from browserhost.contract.surface import (
     FRAME_MAX_BYTES,
     TEXT_MAX,
@@ -418,6 +419,7 @@ class ChromiumSurface(Surface):
                     url=page.url if page is not None and live else "about:blank",
                     title=await _title(page) if page is not None and live else "",
                     shown=tab is shown,
+                    context=Context(directory=tab.key[0], session_id=tab.key[1]),
                 )
             )
         return listed

@@ -1,0 +1,223 @@
+"""The viewer, driven in a real Chromium like any page: the picture, taking over, handing
+back, a second viewer, and the socket's own gate."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+import websockets
+from playwright.async_api import Browser, async_playwright
+
+from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
+from browserhost.providers.stub import StubProvider
+from tests.conftest import TOKEN
+from tests.providers.chromium.site import Site
+from tests.providers.chromium.site import serving as serving_site
+
+from .viewing import (
+    ACTIONS,
+    Served,
+    click_picture,
+    launch_options,
+    serving,
+    settle,
+    wait_for_control,
+    wait_for_picture,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+TAKE_OVER = "Nobody is in control — click the picture to take over"
+AGENT = "The agent is working — click the picture to take over"
+YOU = "You are in control"
+OTHER = "Another viewer is in control"
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser(chromium_path: str) -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(**launch_options(chromium_path))
+        yield launched
+        await launched.close()
+
+
+@pytest.fixture
+def stub_host(tmp_path: Path) -> Iterator[Served]:
+    with serving(tmp_path / "data", StubProvider().registration()) as served:
+        yield served
+
+
+async def test_the_stub_picture_appears_and_clicking_it_takes_control_from_the_agent(
+    browser: Browser, stub_host: Served
+) -> None:
+    page = await browser.new_page()
+    await page.goto(stub_host.viewer)
+    assert "#token" not in page.url  # the token leaves the address bar at once
+    width, height = await wait_for_picture(page)
+    assert width > 0
+    assert height > 0
+    await wait_for_control(page, TAKE_OVER)
+
+    with stub_host.client() as http:
+        opened = http.post(ACTIONS, json={"action": "browser.snapshot"})
+        assert opened.status_code == 200, opened.text
+        await wait_for_control(page, AGENT)
+        await click_picture(page, 5, 5)
+        await wait_for_control(page, YOU)
+        before = list(stub_host.received)
+        refused = http.post(ACTIONS, json={"action": "browser.snapshot"})
+        assert refused.status_code == 423
+        assert refused.json()["code"] == "USER_IN_CONTROL"
+        assert stub_host.received == before  # it never reached the provider
+
+        await page.click("#hand-back")
+        await wait_for_control(page, AGENT)
+        assert http.post(ACTIONS, json={"action": "browser.snapshot"}).status_code == 200
+        assert stub_host.received[-1] == "browser.snapshot"
+    await page.close()
+
+
+async def test_a_second_viewer_sees_who_holds_control_and_cannot_take_it(
+    browser: Browser, stub_host: Served
+) -> None:
+    first, second = await browser.new_page(), await browser.new_page()
+    for page in (first, second):
+        await page.goto(stub_host.viewer)
+        await wait_for_picture(page)
+    await click_picture(first, 5, 5)
+    await wait_for_control(first, YOU)
+    await wait_for_control(second, OTHER)
+    await click_picture(second, 5, 5)
+    await wait_for_control(second, "Another viewer is in control; wait until they hand back.")
+    await wait_for_control(first, YOU)
+
+    await first.close()  # leaving hands back
+    await wait_for_control(second, AGENT)
+    await second.close()
+
+
+async def test_pointer_moves_alone_take_nothing(browser: Browser, stub_host: Served) -> None:
+    page = await browser.new_page()
+    await page.goto(stub_host.viewer)
+    await wait_for_picture(page)
+    box = await page.locator("#picture").bounding_box()
+    assert box is not None
+    for step in range(10):
+        await page.mouse.move(box["x"] + 10 + step * 5, box["y"] + 10 + step * 3)
+    await settle()
+    await wait_for_control(page, TAKE_OVER)
+    with stub_host.client() as http:
+        assert http.post(ACTIONS, json={"action": "browser.snapshot"}).status_code == 200
+    await page.close()
+
+
+async def test_the_stubs_address_bar_opens_a_page_in_the_session_the_picture_shows(
+    browser: Browser, stub_host: Served
+) -> None:
+    context = {"directory": "/work/app", "sessionId": "watched"}
+    with stub_host.client() as http:
+        http.post(
+            ACTIONS,
+            json={"action": "browser.open", "parameters": {"url": "http://site.test/"},
+                  "context": context},
+        )  # fmt: skip
+        page = await browser.new_page()
+        await page.goto(stub_host.viewer)
+        await wait_for_picture(page)
+        bar = page.frame_locator("#panel").locator("#address")
+        await bar.fill("site.test/about")
+        await bar.press("Enter")
+        await wait_for_control(page, YOU)  # typing an address is acting
+        await page.click("#hand-back")
+        snapshot = http.post(
+            ACTIONS, json={"action": "browser.snapshot", "context": context}
+        ).json()["data"]
+        assert (snapshot["url"], snapshot["title"]) == ("http://site.test/about", "About the stub")
+    await page.close()
+
+
+async def test_the_socket_refuses_a_bad_token_a_late_hello_and_a_foreign_page(
+    stub_host: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    socket_url = stub_host.url.replace("http", "ws") + "/api/surface"
+    async with websockets.connect(socket_url) as socket:
+        await socket.send(json.dumps({"t": "hello", "token": "wrong"}))
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await socket.recv()
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4002, "bad token")
+    async with websockets.connect(socket_url) as socket:
+        await socket.send(json.dumps({"t": "drawn", "seq": 1}))
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await socket.recv()
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, "hello first")
+    monkeypatch.setattr("browserhost.api.viewer.HELLO_TIMEOUT_S", 0.2)
+    async with websockets.connect(socket_url) as socket:
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await socket.recv()
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4001, "hello timeout")
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        async with websockets.connect(socket_url, origin="http://evil.test"):  # type: ignore[arg-type]
+            pass
+    assert refused.value.response.status_code == 403
+    async with websockets.connect(socket_url) as socket:
+        await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v1"}))
+        assert json.loads(await socket.recv()) == {"t": "ready", "viewer": "v1"}
+
+
+# --- chromium: the person types where the agent could not --------------------------------
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    with serving_site() as running:
+        yield running
+
+
+@pytest.fixture
+def chromium_host(tmp_path: Path, chromium_path: str) -> Iterator[Served]:
+    provider = ChromiumProvider(ChromiumConfig(executable=chromium_path))
+    with serving(tmp_path / "data", provider.registration()) as served:
+        yield served
+
+
+async def test_typing_in_the_chromium_picture_fills_the_agents_field(
+    browser: Browser, chromium_host: Served, site: Site
+) -> None:
+    context = {"directory": None, "sessionId": "viewer"}
+    with chromium_host.client() as http:
+
+        def act(action: str, **parameters: object) -> dict[str, object]:
+            answer = http.post(
+                ACTIONS, json={"action": action, "parameters": parameters, "context": context}
+            )
+            assert answer.status_code == 200, answer.text
+            data: dict[str, object] = answer.json()["data"]
+            return data
+
+        act("browser.open", url=site.url("/form"))
+        page = await browser.new_page(viewport={"width": 1400, "height": 1000})
+        await page.goto(chromium_host.viewer)
+        await wait_for_picture(page)
+        await settle(1.0)  # the viewer asks for a picture its size; the page is laid out anew
+        await wait_for_picture(page)
+        field = act("browser.inspect", selector="#q")
+        bounds = field["bounds"]
+        assert isinstance(bounds, dict)
+        await click_picture(page, bounds["x"] + 5, bounds["y"] + bounds["height"] / 2)
+        await wait_for_control(page, YOU)
+        await page.keyboard.type("kittens")
+        await settle(0.5)
+        refused = http.post(
+            ACTIONS, json={"action": "browser.snapshot", "parameters": {}, "context": context}
+        )
+        assert refused.json()["code"] == "USER_IN_CONTROL"
+        await page.click("#hand-back")
+        await wait_for_control(page, AGENT)
+        assert act("browser.inspect", selector="#q")["value"] == "kittens"
+        await page.close()
+    await asyncio.sleep(0)

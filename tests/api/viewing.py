@@ -1,0 +1,135 @@
+"""A host served in this process (so a test can count what its provider receives), and the
+viewer page opened in a real Chromium, for the viewer's tests."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from playwright.async_api import Page
+
+from browserhost.api.app import create_app
+from browserhost.contract import ProviderRequest
+from browserhost.host import Host
+from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
+from tests.conftest import TOKEN, free_port
+
+ACTIONS = "/api/browser-providers/actions"
+
+
+@dataclass
+class Served:
+    host: Host
+    url: str
+    received: list[str]
+    """The actions that reached the provider, in order."""
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(
+            base_url=self.url,
+            headers={"Authorization": f"Bearer {TOKEN}"},
+            timeout=60,
+            trust_env=False,
+        )
+
+    @property
+    def viewer(self) -> str:
+        return f"{self.url}/viewer/#token={TOKEN}"
+
+
+def counting(record: dict[str, Any], received: list[str]) -> dict[str, Any]:
+    """``record`` with its answer handler counting what reaches it."""
+    answer = record["answer"]
+
+    async def counted(request: ProviderRequest) -> Any:
+        received.append(request.action)
+        return await answer(request)
+
+    return {**record, "answer": counted}
+
+
+@contextmanager
+def serving(data_dir: Path, record: dict[str, Any]) -> Iterator[Served]:
+    """``record``'s provider, selected, behind the real app on a loopback port."""
+    received: list[str] = []
+    host = Host(data_dir)
+    host.catalog.install(counting(record, received))
+    host.select(record["id"])
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(host, TOKEN), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the host did not start")
+        time.sleep(0.05)  # polling a starting server: there is no event to wait on
+    try:
+        yield Served(host, f"http://127.0.0.1:{port}", received)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def launch_options(chromium_path: str) -> dict[str, Any]:
+    return {
+        "executable_path": chromium_path,
+        "args": list(LAUNCH_FLAGS),
+        "chromium_sandbox": sandboxed(),
+        "headless": True,
+    }
+
+
+async def control_text(page: Page) -> str:
+    return str(await page.text_content("#control"))
+
+
+async def wait_for_control(page: Page, text: str, timeout_s: float = 10.0) -> None:
+    """Until the viewer's control line reads ``text``."""
+    await page.wait_for_function(
+        "want => document.getElementById('control').textContent === want",
+        arg=text,
+        timeout=timeout_s * 1000,
+    )
+
+
+async def wait_for_picture(page: Page, timeout_s: float = 15.0) -> tuple[int, int]:
+    """Until a picture is drawn; its size in frame pixels."""
+    await page.wait_for_function(
+        "() => document.getElementById('empty').hidden && "
+        "document.getElementById('picture').width > 0",
+        timeout=timeout_s * 1000,
+    )
+    size = await page.evaluate(
+        "() => [document.getElementById('picture').width, "
+        "document.getElementById('picture').height]"
+    )
+    return int(size[0]), int(size[1])
+
+
+async def click_picture(page: Page, x: float, y: float) -> None:
+    """Click the picture at frame pixel ``x, y``, as a person would with the mouse."""
+    box = await page.locator("#picture").bounding_box()
+    assert box is not None
+    width, height = await page.evaluate(
+        "() => [document.getElementById('picture').width, "
+        "document.getElementById('picture').height]"
+    )
+    await page.mouse.click(
+        box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height
+    )
+
+
+async def settle(seconds: float = 0.3) -> None:
+    """Let messages already sent cross the socket (the viewer has no other signal for it)."""
+    await asyncio.sleep(seconds)
