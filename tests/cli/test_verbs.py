@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import websockets
 
 from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED
 from tests.conftest import STUB_ROW, TOKEN, LiveServer, free_port
@@ -342,3 +344,23 @@ def test_a_url_that_is_not_http_is_a_usage_error_in_one_line(shell: Shell, url: 
         "http://127.0.0.1:7878."
     )
     assert _one_line(shell("providers", env={"BROWSERHOST_URL": url}), USAGE_ERROR) == line
+
+
+def test_while_a_person_holds_the_viewer_the_cli_is_refused_with_exit_3(selected: Shell) -> None:
+    async def take_over_then_run() -> Ran:
+        socket_url = selected.server.url.replace("http", "ws") + "/api/surface"
+        async with websockets.connect(socket_url) as viewer:
+            await viewer.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "person"}))
+            click = {"type": "pointer", "action": "down", "x": 5, "y": 5}
+            await viewer.send(json.dumps({"t": "input", "events": [click]}))
+            while True:  # until the host says this viewer's person holds control
+                message = await viewer.recv()
+                if isinstance(message, str) and json.loads(message).get("you") is True:
+                    break
+            return await asyncio.to_thread(selected, "snapshot")
+
+    ran = asyncio.run(take_over_then_run())
+    assert ran.status == EXIT_REFUSED
+    assert "USER_IN_CONTROL" in ran.err
+    assert "ask the user to hand back to the agent" in ran.err
+    assert selected.ok("snapshot")  # the viewer left: control went back with it
