@@ -1,4 +1,4 @@
-"""Each of the ten action codes, produced through POST /api/browser-providers/actions.
+"""Each of the action codes, produced through POST /api/browser-providers/actions.
 
 CANCELLED is the exception: an HTTP client cannot cancel a request and still read its answer,
 so the API has no way to produce it. It is produced at the host, where cancellation is an
@@ -81,6 +81,14 @@ async def provider_unavailable(client: httpx.AsyncClient, host: Host) -> Produce
     return Produced(response, 0)  # nothing listens on a closed port, so nothing can count
 
 
+async def user_in_control(client: httpx.AsyncClient, host: Host) -> Produced:
+    recorder = Recorder()
+    host.catalog.install(recorder.record())
+    assert host.controls.take(recorder.id, None, "a-viewer")  # a person took over there
+    response = await client.post(ACTIONS, json={"action": "browser.back", "providerId": "rec"})
+    return Produced(response, len(recorder.requests))
+
+
 async def provider_rejected(client: httpx.AsyncClient, host: Host) -> Produced:
     stub = Recorder(register()["answer"], provider_id="counted-stub")  # the stub, counted
     host.catalog.install(stub.record())
@@ -123,6 +131,7 @@ SCENARIOS: dict[ErrorCode, tuple[int, bool, Scenario]] = {
     ErrorCode.CATALOG_UNAVAILABLE: (503, False, catalog_unavailable),
     ErrorCode.UNSUPPORTED: (501, False, unsupported),
     ErrorCode.PROVIDER_UNAVAILABLE: (503, False, provider_unavailable),
+    ErrorCode.USER_IN_CONTROL: (423, False, user_in_control),
     ErrorCode.PROVIDER_REJECTED: (400, True, provider_rejected),
     ErrorCode.REQUEST_FAILED: (504, True, request_failed),
     ErrorCode.UNKNOWN_RESULT: (502, True, unknown_result),
@@ -133,7 +142,7 @@ SELECTION_CODES = {ErrorCode.INVALID_SELECTION, ErrorCode.SELECTION_UNAVAILABLE}
 
 def test_every_action_code_has_a_scenario() -> None:
     assert set(SCENARIOS) | PRODUCED_AT_THE_HOST == set(ErrorCode) - SELECTION_CODES
-    assert len(set(SCENARIOS) | PRODUCED_AT_THE_HOST) == 10
+    assert len(set(SCENARIOS) | PRODUCED_AT_THE_HOST) == 11
 
 
 @pytest.mark.parametrize("code", list(SCENARIOS), ids=str)
