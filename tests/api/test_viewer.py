@@ -149,17 +149,17 @@ async def test_the_socket_refuses_a_bad_token_a_late_hello_and_a_foreign_page(
         await socket.send(json.dumps({"t": "hello", "token": "wrong"}))
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await socket.recv()
-        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4002, "bad token")
+        assert _closing(closed.value) == (4002, "bad token")
     async with websockets.connect(socket_url) as socket:
         await socket.send(json.dumps({"t": "drawn", "seq": 1}))
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await socket.recv()
-        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, "hello first")
+        assert _closing(closed.value) == (1008, "hello first")
     monkeypatch.setattr("browserhost.api.viewer.HELLO_TIMEOUT_S", 0.2)
     async with websockets.connect(socket_url) as socket:
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await socket.recv()
-        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4001, "hello timeout")
+        assert _closing(closed.value) == (4001, "hello timeout")
     with pytest.raises(websockets.InvalidStatus) as refused:
         async with websockets.connect(socket_url, origin="http://evil.test"):  # type: ignore[arg-type]
             pass
@@ -167,6 +167,12 @@ async def test_the_socket_refuses_a_bad_token_a_late_hello_and_a_foreign_page(
     async with websockets.connect(socket_url) as socket:
         await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v1"}))
         assert json.loads(await socket.recv()) == {"t": "ready", "viewer": "v1"}
+
+
+def _closing(closed: websockets.ConnectionClosed) -> tuple[int, str]:
+    """The close code and reason the host sent."""
+    assert closed.rcvd is not None
+    return closed.rcvd.code, closed.rcvd.reason
 
 
 # --- chromium: the person types where the agent could not --------------------------------
