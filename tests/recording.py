@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from browserhost.contract import ProviderRequest
+from browserhost.contract import ACTIONS, ProviderRequest
 
 Reply = Callable[[ProviderRequest], Awaitable[object]]
 
@@ -32,6 +32,7 @@ class Recorder:
             "id": self.id,
             "name": f"Recorder {self.id}",
             "provides": ["browser"],
+            "actions": list(ACTIONS),
             "answer": self,
             **extra,
         }

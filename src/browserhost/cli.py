@@ -37,7 +37,7 @@ from browserhost.contract.data import element_kind, element_notes, snapshot_note
 from browserhost.contract.errors import BrowserhostError
 
 if TYPE_CHECKING:
-    from browserhost.client import Client
+    from browserhost.client import Client, ServiceInfo
 
 EXIT_REFUSED = 3
 """The call was refused before anything ran (including a provider's own refusal)."""
@@ -414,6 +414,8 @@ def _register_providers() -> None:
                         (" (selected)" if chosen else "", "green"),
                     )
                 )
+                if row.service is not None:
+                    out.print(_service_line(row.service))
                 for verb in row.verbs:
                     out.print(
                         Text.assemble("    call ", (verb.name, "cyan"), f"  {verb.description}")
@@ -513,6 +515,25 @@ def _register_call() -> None:
         help="Run a verb of the selected provider (browserhost providers lists them).",
         rich_help_panel="Browser actions",
     )(call)
+
+
+def _service_line(service: ServiceInfo) -> Text:
+    if service.state == "running":
+        return Text(f"    service running for {_duration(service.uptime_s or 0.0)}")
+    if service.state == "failed":
+        return Text.assemble("    service ", ("failed", "red"), f": {service.reason or '?'}")
+    if service.state == "stopped":
+        return Text("    service stopped (it starts on the first action)")
+    return Text(f"    service {service.state}")
+
+
+def _duration(seconds: float) -> str:
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
 
 
 def _call_arguments(raw: str | None, pairs: list[str]) -> dict[str, object]:

@@ -96,6 +96,15 @@ class PanelInfo(WireModel):
     """Its thickness across that edge, in CSS pixels."""
 
 
+class ServiceInfo(WireModel):
+    state: str
+    """``stopped``, ``starting``, ``running`` or ``failed``."""
+    reason: str | None = Field(None, exclude_if=lambda reason: reason is None)
+    """Why it failed, when it did."""
+    uptime_s: float | None = Field(None, exclude_if=lambda uptime: uptime is None)
+    """Seconds since it became ready, while it runs."""
+
+
 class ProviderInfo(WireModel):
     id: str
     name: str
@@ -103,6 +112,8 @@ class ProviderInfo(WireModel):
     panel: PanelInfo | None = Field(None, exclude_if=lambda panel: panel is None)
     verbs: list[VerbSpec] = Field(default_factory=list)
     """The provider's own verbs, for :meth:`Client.call`."""
+    service: ServiceInfo | None = Field(None, exclude_if=lambda service: service is None)
+    """The process the host runs for this provider, if it runs one."""
 
 
 class Providers(WireModel):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
+from browserhost.contract import ACTIONS as ACTION_NAMES
 from browserhost.contract import ErrorCode
 from browserhost.host import Host
 from browserhost.host.selection import SELECTION_FILE
@@ -75,7 +76,12 @@ async def unsupported(client: httpx.AsyncClient, host: Host) -> Produced:
 
 async def provider_unavailable(client: httpx.AsyncClient, host: Host) -> Produced:
     host.catalog.install(
-        {"id": "svc", "provides": ["browser"], "endpoint": f"http://127.0.0.1:{closed_port()}"}
+        {
+            "id": "svc",
+            "provides": ["browser"],
+            "actions": list(ACTION_NAMES),
+            "endpoint": f"http://127.0.0.1:{closed_port()}",
+        }
     )
     response = await client.post(ACTIONS, json={"action": "browser.back", "providerId": "svc"})
     return Produced(response, 0)  # nothing listens on a closed port, so nothing can count
@@ -105,7 +111,14 @@ async def provider_rejected(client: httpx.AsyncClient, host: Host) -> Produced:
 
 async def request_failed(client: httpx.AsyncClient, host: Host) -> Produced:
     async with loopback_service(close_without_answer) as service:
-        host.catalog.install({"id": "svc", "provides": ["browser"], "endpoint": service.origin})
+        host.catalog.install(
+            {
+                "id": "svc",
+                "provides": ["browser"],
+                "actions": list(ACTION_NAMES),
+                "endpoint": service.origin,
+            }
+        )
         response = await client.post(
             ACTIONS,
             json={"action": "browser.click", "parameters": {"text": "Buy"}, "providerId": "svc"},
@@ -116,7 +129,14 @@ async def request_failed(client: httpx.AsyncClient, host: Host) -> Produced:
 async def unknown_result(client: httpx.AsyncClient, host: Host) -> Produced:
     huge = b'{"ok": true, "data": {"base64": "' + b"A" * 13_000_000 + b'"}}'
     async with loopback_service(answer(huge)) as service:
-        host.catalog.install({"id": "svc", "provides": ["browser"], "endpoint": service.origin})
+        host.catalog.install(
+            {
+                "id": "svc",
+                "provides": ["browser"],
+                "actions": list(ACTION_NAMES),
+                "endpoint": service.origin,
+            }
+        )
         response = await client.post(
             ACTIONS, json={"action": "browser.capture", "providerId": "svc"}
         )

@@ -78,7 +78,14 @@ async def test_failure_after_the_request_was_handed_over_is_not_described_as_not
     client: httpx.AsyncClient, host: Host
 ) -> None:
     async with loopback_service(close_without_answer) as service:
-        host.catalog.install({"id": "svc", "provides": ["browser"], "endpoint": service.origin})
+        host.catalog.install(
+            {
+                "id": "svc",
+                "provides": ["browser"],
+                "actions": list(ACTIONS),
+                "endpoint": service.origin,
+            }
+        )
         lost = await client.post(
             ACTIONS,
             json={

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from browserhost.api.app import create_app
+from browserhost.contract import ACTIONS as ACTION_NAMES
 from browserhost.host import Host
 from tests.api.conftest import ACTIONS, PROVIDERS, SELECTION, TOKEN, selection_bytes
 from tests.conftest import STUB_ROW
@@ -146,7 +147,13 @@ async def test_no_endpoint_or_handler_ever_appears_in_an_answer(
 ) -> None:
     endpoint = f"http://127.0.0.1:{closed_port()}/secret-hook-path"
     host.catalog.install(
-        {"id": "svc", "name": "Service", "provides": ["browser"], "endpoint": endpoint}
+        {
+            "id": "svc",
+            "name": "Service",
+            "provides": ["browser"],
+            "actions": list(ACTION_NAMES),
+            "endpoint": endpoint,
+        }
     )
     answers = [
         await client.get(PROVIDERS),

@@ -37,7 +37,14 @@ async def host(
     click = ACTIONS["browser.click"]
     monkeypatch.setitem(ACTIONS, click.name, dataclasses.replace(click, timeout_s=DEADLINE_S))
     host = Host(tmp_path / "data")
-    host.catalog.install({"id": "svc", "provides": ["browser"], "endpoint": faulty_service.origin})
+    host.catalog.install(
+        {
+            "id": "svc",
+            "provides": ["browser"],
+            "actions": list(ACTIONS),
+            "endpoint": faulty_service.origin,
+        }
+    )
     host.select("svc")
     yield host
     await host.aclose()

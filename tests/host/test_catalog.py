@@ -21,45 +21,57 @@ from tests.recording import Recorder
 
 
 def record(**fields: Any) -> dict[str, Any]:
-    return {"id": "p1", "provides": ["browser"], "answer": Recorder(), **fields}
+    return {
+        "id": "p1",
+        "provides": ["browser"],
+        "actions": list(ACTIONS),
+        "answer": Recorder(),
+        **fields,
+    }
 
 
 @pytest.mark.parametrize(
     "declaration",
     [
         {"provides": ["browser"]},
-        {"service": {"provides": ["storage", "browser"]}},
         {"contributes": {"service": {"provides": ["browser"]}}},
-        {"service": {"provides": ["browser"]}, "provides": ["storage"]},
-        {"provides": ["browser"], "contributes": {"service": {"provides": []}}},
+        {"service": {"provides": ["browser"]}, "provides": ["browser"]},
     ],
 )
-def test_a_record_declaring_browser_in_its_first_provides_list_is_installed(
+def test_a_record_whose_every_provides_is_exactly_browser_is_installed(
     declaration: dict[str, Any],
 ) -> None:
     catalog = Catalog()
-    catalog.install({"id": "p1", "answer": Recorder(), **declaration})
+    catalog.install({"id": "p1", "answer": Recorder(), "actions": [], **declaration})
     assert [p.public() for p in catalog.all()] == [
         {"id": "p1", "name": "p1", "surface": False, "verbs": []}
     ]
 
 
 @pytest.mark.parametrize(
-    "declaration",
+    ("declaration", "message"),
     [
-        {},
-        {"provides": "browser"},
-        {"provides": []},
-        {"service": {"provides": ["storage"]}, "provides": ["browser"]},
-        {"provides": ["storage"], "contributes": {"service": {"provides": ["browser"]}}},
+        ({}, r'does not declare provides: \["browser"\]'),
+        ({"provides": "browser"}, r'^provides must be exactly \["browser"\]'),
+        ({"provides": []}, r'^provides must be exactly \["browser"\]'),
+        ({"provides": ["storage", "browser"]}, "^provides names the role 'storage'"),
+        ({"provides": ["browser", "browser"]}, '^provides lists "browser" 2 times'),
+        (
+            {"service": {"provides": ["storage"]}, "provides": ["browser"]},
+            "^service.provides names the role 'storage'",
+        ),
+        (
+            {"provides": ["browser"], "contributes": {"service": {"provides": []}}},
+            r"^contributes.service.provides must be exactly",
+        ),
     ],
 )
-def test_a_record_whose_first_provides_list_lacks_browser_is_refused(
-    declaration: dict[str, Any],
+def test_a_provides_with_an_unknown_role_or_a_duplicate_is_refused_naming_the_field(
+    declaration: dict[str, Any], message: str
 ) -> None:
     catalog = Catalog()
-    with pytest.raises(InstallError, match="provides"):
-        catalog.install({"id": "p1", "answer": Recorder(), **declaration})
+    with pytest.raises(InstallError, match=message):
+        catalog.install({"id": "p1", "answer": Recorder(), "actions": [], **declaration})
     assert catalog.all() == []
 
 
@@ -95,7 +107,14 @@ def test_a_blank_or_overlong_name_is_refused(name: str) -> None:
 
 def test_a_record_with_no_way_to_answer_is_refused() -> None:
     with pytest.raises(InstallError, match="answer handler or a loopback endpoint"):
-        Catalog().install({"id": "p1", "provides": ["browser"], "answer": "not callable"})
+        Catalog().install(
+            {
+                "id": "p1",
+                "provides": ["browser"],
+                "actions": list(ACTIONS),
+                "answer": "not callable",
+            }
+        )
 
 
 def test_answer_wins_over_endpoint() -> None:
@@ -128,7 +147,9 @@ async def test_an_endpoint_that_is_not_plain_loopback_http_is_rejected_at_instal
 ) -> None:
     catalog = Catalog()
     with pytest.raises(InstallError, match="loopback endpoint"):
-        catalog.install({"id": "p1", "provides": ["browser"], "endpoint": endpoint})
+        catalog.install(
+            {"id": "p1", "provides": ["browser"], "actions": list(ACTIONS), "endpoint": endpoint}
+        )
     assert catalog.all() == []
 
 
@@ -155,7 +176,9 @@ def test_an_endpoint_the_url_parser_would_tidy_up_is_refused_naming_the_field(
     such an endpoint would be called at an address other than the one written."""
     catalog = Catalog()
     with pytest.raises(InstallError) as refused:
-        catalog.install({"id": "p1", "provides": ["browser"], "endpoint": endpoint})
+        catalog.install(
+            {"id": "p1", "provides": ["browser"], "actions": list(ACTIONS), "endpoint": endpoint}
+        )
     assert str(refused.value).startswith(f"endpoint {endpoint!r} ")
     assert problem in str(refused.value)
     assert catalog.all() == []
@@ -166,7 +189,7 @@ def test_a_token_that_cannot_be_a_bearer_token_is_refused_naming_the_field(token
     catalog = Catalog()
     with pytest.raises(InstallError, match=r"^token must be"):
         catalog.install(
-            {"id": "p1", "provides": ["browser"], "endpoint": "http://127.0.0.1:9000",
+            {"id": "p1", "provides": ["browser"], "actions": list(ACTIONS), "endpoint": "http://127.0.0.1:9000",
              "token": token}
         )  # fmt: skip
     assert catalog.all() == []
@@ -185,7 +208,9 @@ async def test_a_loopback_endpoint_is_installed_and_a_bare_origin_posts_to_brows
     endpoint: str, posted_to: str
 ) -> None:
     catalog = Catalog()
-    provider = catalog.install({"id": "p1", "provides": ["browser"], "endpoint": endpoint})
+    provider = catalog.install(
+        {"id": "p1", "provides": ["browser"], "actions": list(ACTIONS), "endpoint": endpoint}
+    )
     assert isinstance(provider.transport, LoopbackTransport)
     assert catalog_module.loopback_url(endpoint) == posted_to
     await catalog.aclose()
@@ -194,7 +219,13 @@ async def test_a_loopback_endpoint_is_installed_and_a_bare_origin_posts_to_brows
 async def test_the_public_row_never_shows_endpoint_or_handler() -> None:
     catalog = Catalog()
     catalog.install(
-        {"id": "svc", "name": "Service", "provides": ["browser"], "endpoint": "http://127.0.0.1:1"}
+        {
+            "id": "svc",
+            "name": "Service",
+            "provides": ["browser"],
+            "actions": list(ACTIONS),
+            "endpoint": "http://127.0.0.1:1",
+        }
     )
     catalog.install(record(id="inproc"))
     assert [p.public() for p in catalog.all()] == [
@@ -204,10 +235,44 @@ async def test_the_public_row_never_shows_endpoint_or_handler() -> None:
     await catalog.aclose()
 
 
-def test_declared_actions_narrow_what_the_provider_is_sent_and_unknown_ones_are_dropped() -> None:
-    provider = Catalog().install(record(actions=["browser.open", "browser.teleport"]))
+def test_declared_actions_are_what_the_provider_is_sent() -> None:
+    provider = Catalog().install(record(actions=["browser.open"]))
     assert provider.actions == frozenset({"browser.open"})
-    assert Catalog().install(record()).actions == frozenset(ACTIONS)
+    assert Catalog().install(record(actions=[])).actions == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("actions", "message"),
+    [
+        (None, "actions must list the browser actions the provider implements.*no default"),
+        (["browser.open", "browser.teleport"], "actions lists 'browser.teleport', which is not"),
+        (["browser.open", "browser.open"], "actions lists 'browser.open' twice"),
+    ],
+)
+def test_actions_missing_unknown_or_repeated_are_refused(
+    actions: list[str] | None, message: str
+) -> None:
+    declared = record()
+    if actions is None:
+        del declared["actions"]
+    else:
+        declared["actions"] = actions
+    with pytest.raises(InstallError, match=message):
+        Catalog().install(declared)
+
+
+@pytest.mark.parametrize("taken", ["browserhost", "builtin", "default", "none"])
+def test_a_reserved_id_is_refused(taken: str) -> None:
+    with pytest.raises(InstallError, match=f"id '{taken}' is a reserved id"):
+        Catalog().install(record(id=taken))
+
+
+@pytest.mark.parametrize("taken", ["stub", "chromium"])
+def test_a_built_in_id_is_refused_to_another_package_and_to_a_service(taken: str) -> None:
+    with pytest.raises(InstallError, match=f"id '{taken}' is a built-in provider's id"):
+        Catalog().install(record(id=taken), builtin=False)
+    with pytest.raises(InstallError, match=f"id '{taken}' is a built-in provider's id"):
+        Catalog().install(record(id=taken, answer=None, service={"python": "a.b:C"}))
 
 
 def test_actions_that_are_not_a_list_are_refused_at_install() -> None:
@@ -244,11 +309,24 @@ def broken_plugin() -> dict[str, Any]:
 
 
 def invalid_plugin() -> dict[str, Any]:
-    return {"id": "invalid", "provides": ["browser"]}
+    return {"id": "invalid", "provides": ["browser"], "actions": []}
+
+
+def impostor_plugin() -> dict[str, Any]:
+    return record(id="stub")
+
+
+def tworoles_plugin() -> dict[str, Any]:
+    return record(id="tworoles", provides=["browser", "storage"])
 
 
 def spaced_plugin() -> dict[str, Any]:
-    return {"id": "spaced", "provides": ["browser"], "endpoint": " http://127.0.0.1:9000"}
+    return {
+        "id": "spaced",
+        "provides": ["browser"],
+        "actions": list(ACTIONS),
+        "endpoint": " http://127.0.0.1:9000",
+    }
 
 
 def fake_entry_points(monkeypatch: pytest.MonkeyPatch, names: list[str]) -> None:
@@ -274,6 +352,22 @@ def test_a_provider_that_fails_to_load_is_skipped_not_fatal(
     catalog = Catalog()
     assert catalog.discover() == ["good", "other"]
     assert [p.id for p in catalog.all()] == ["good", "other"]
+
+
+def test_every_refused_record_is_logged_with_its_id_and_reason_and_the_rest_loads(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_entry_points(monkeypatch, ["good", "impostor", "tworoles", "other"])
+    catalog = Catalog()
+    assert catalog.discover() == ["good", "other"]
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert refusals == [
+        "browser provider record 'stub' (entry point 'impostor') refused: id 'stub' is a "
+        "built-in provider's id; choose another",
+        "browser provider record 'tworoles' (entry point 'tworoles') refused: provides names "
+        "the role 'storage', which browserhost does not know; it must be exactly "
+        '["browser"]',
+    ]
 
 
 def test_a_record_with_a_bad_endpoint_is_skipped_and_the_rest_loads(
@@ -369,6 +463,7 @@ async def test_a_service_record_with_surface_true_is_reached_at_its_origin_with_
         {
             "id": "svc",
             "provides": ["browser"],
+            "actions": list(ACTIONS),
             "endpoint": "http://127.0.0.1:9100/v1/act",
             "token": "s3cret",
             "surface": True,
@@ -446,6 +541,7 @@ def test_a_service_panel_entry_must_be_a_plain_path_on_the_service(entry: object
             {
                 "id": "svc",
                 "provides": ["browser"],
+                "actions": list(ACTIONS),
                 "endpoint": "http://127.0.0.1:9100",
                 "surface": True,
                 "panel": {"entry": entry},
@@ -463,11 +559,13 @@ def test_a_service_panel_entry_must_be_a_plain_path_on_the_service(entry: object
 )
 def test_a_surface_of_the_wrong_kind_is_refused(declared: dict[str, Any], problem: str) -> None:
     with pytest.raises(InstallError, match=re.escape(problem)):
-        Catalog().install({"id": "p1", "provides": ["browser"], **declared})
+        Catalog().install(
+            {"id": "p1", "provides": ["browser"], "actions": list(ACTIONS), **declared}
+        )
 
 
 def docked_plugin() -> dict[str, Any]:
-    return {"id": "docked", "provides": ["browser"], "answer": Recorder(),
+    return {"id": "docked", "provides": ["browser"], "actions": list(ACTIONS), "answer": Recorder(),
             "panel": {"dock": "top"}}  # fmt: skip
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from browserhost.contract import Context
+from browserhost.contract import ACTIONS, Context
 from browserhost.contract.errors import UnknownResultError
 from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
 from browserhost.host import Host
@@ -112,7 +112,7 @@ def envelope(action: str, parameters: object, session: str) -> dict[str, object]
 
 
 def service_record(service: Service, **extra: object) -> dict[str, object]:
-    return {"id": "svc", "name": "Service", "provides": ["browser"],
+    return {"id": "svc", "name": "Service", "provides": ["browser"], "actions": list(ACTIONS),
             "endpoint": service.origin, "token": SERVICE_TOKEN, **extra}  # fmt: skip
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from browserhost.contract import Context, ProviderRequest, normalize
+from browserhost.contract import ACTIONS, Context, ProviderRequest, normalize
 from browserhost.contract.errors import (
     ProviderNotFoundError,
     ProviderRejectedError,
@@ -56,7 +56,15 @@ async def host(tmp_path: Path) -> AsyncIterator[Host]:
 
 
 def install(host: Host, endpoint: str, **extra: object) -> None:
-    host.catalog.install({"id": "svc", "provides": ["browser"], "endpoint": endpoint, **extra})
+    host.catalog.install(
+        {
+            "id": "svc",
+            "provides": ["browser"],
+            "actions": list(ACTIONS),
+            "endpoint": endpoint,
+            **extra,
+        }
+    )
 
 
 async def dispatch(host: Host, action: str = "browser.back", parameters: object = None) -> object:

@@ -45,6 +45,20 @@ class PanelRow(WireModel):
     size: int = Field(ge=24, le=480, description="CSS pixels across the docked edge.")
 
 
+class ServiceRow(WireModel):
+    state: Literal["stopped", "starting", "running", "failed"]
+    reason: str | None = Field(
+        None,
+        description="Why it failed, when it did.",
+        exclude_if=lambda reason: reason is None,
+    )
+    uptime_s: float | None = Field(
+        None,
+        description="Seconds since it became ready, while it runs.",
+        exclude_if=lambda uptime: uptime is None,
+    )
+
+
 class ProviderRow(WireModel):
     id: str
     name: str
@@ -57,6 +71,12 @@ class ProviderRow(WireModel):
     verbs: list[VerbSpec] = Field(
         default_factory=list,
         description="The provider's own verbs: POST them as action verb.<name>.",
+    )
+    service: ServiceRow | None = Field(
+        None,
+        description="The process the host runs for this provider: started on the first "
+        "action, stopped when idle. Absent for a provider that runs in the host or elsewhere.",
+        exclude_if=lambda service: service is None,
     )
 
 

@@ -175,6 +175,7 @@ class _Viewer:
     def leave(self) -> None:
         if self.provider is not None:
             self.host.controls.detach(self.provider.id, self.surface, self.viewer)
+            self.provider.release()
 
     def _follow_selection(self) -> bool:
         """Move to the selected provider if it changed; whether it did."""
@@ -190,6 +191,7 @@ class _Viewer:
         self.sessions = None
         if provider is not None:
             self.host.controls.attach(provider.id, self.viewer)
+            provider.hold()  # a service the host runs stays up while someone watches
         self.moved.set()
         return True
 

@@ -25,7 +25,14 @@ PROVIDER_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 PROVIDER_NAME_MAX: Final = 200
 
 PROVIDER_PATH: Final = "/browser-control"
-"""Where a loopback provider service receives actions when its endpoint is a bare origin."""
+"""Where a loopback provider service receives actions when its endpoint is a bare origin. A
+``GET`` there is the service's hello: ``{protocolVersion, actions, surface}``."""
+
+CANCEL_PATH: Final = "/browser-control/cancel"
+"""Where a service is told to abandon an action it was sent: ``{"requestId": ...}``."""
+
+PROTOCOL_VERSION: Final = 1
+"""The version of the provider service protocol (paths, envelope, hello) this host speaks."""
 
 AGENT_HOLD_S: Final = 30.0
 """How long the agent holds the surface after each action."""

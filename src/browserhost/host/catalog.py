@@ -3,21 +3,35 @@
 A provider is installed from a record, the same shape for built-ins and third parties::
 
     {"id": "stub", "name": "Stub", "provides": ["browser"],
-     "answer": <async handler>  |  "endpoint": "http://127.0.0.1:9000", "token": "...",
-     "enabled": True, "actions": [...], "verbs": [<VerbSpec fields>, ...],
+     "actions": ["browser.open", ...],
+     "answer": <async handler>
+       | "service": {"python": "package.module:Factory"}
+                  | {"command": ["program", "arg", ...]}, "cwd": "/folder" (optional)
+       | "endpoint": "http://127.0.0.1:9000", "token": "...",
+     "enabled": True, "verbs": [<VerbSpec fields>, ...],
      "close": <async callable>,
      "surface": <a Surface>  |  true,
      "panel": {"entry": "/path/to/panel.html"  |  "/surface/panel",
                "dock": "top", "size": 40}}
 
-The role is declared by the first array among ``service.provides``, ``provides`` and
-``contributes.service.provides``. A record that is disabled, has a bad id or name, does not
-declare ``"browser"`` or has no way to answer is not listed. An in-process ``answer`` wins
-over an ``endpoint``; an endpoint must be loopback http(s) without credentials, and
-``token`` is the bearer token its service expects (``BROWSERHOST_SERVICE_TOKEN``).
+Records are strict. ``provides`` (or ``service.provides``, or
+``contributes.service.provides``, wherever one is declared) is exactly ``["browser"]``;
+``actions`` lists every action the provider implements, there is no default. A record from
+another package's entry point, or one declaring a ``service``, may not take a built-in's id
+(:data:`BUILTIN_IDS`) or a reserved one (:data:`RESERVED_IDS`). A record that is disabled, has
+a bad id or name, or has no way to answer is not listed either; :meth:`Catalog.discover` logs
+each refusal with the record's id and the reason and loads the rest.
+
+An in-process ``answer`` wins over a ``service``, which wins over an ``endpoint``. A
+``service`` is a process the host starts on the first action and stops when idle
+(:mod:`.services`): a Python target run by the SDK runner with the host's interpreter, or a
+command line for a provider in any language. An ``endpoint`` is a service someone else runs:
+loopback http(s) without credentials, with ``token`` the bearer token it expects
+(``BROWSERHOST_SERVICE_TOKEN``).
 
 A provider with a surface names it: in process, the :class:`~browserhost.sdk.Surface` object
-itself; a service says ``true`` and is reached at its endpoint's origin with its token. A
+itself; a service says ``true`` and is reached at its origin with its token (a service the
+host runs is started for it). A
 ``panel`` is a page of the provider's own docked to one edge of the picture: in process, the
 path of one self-contained HTML file, read once at install (the host serves those bytes and
 never a path a request names); a service, a path on its loopback, fetched when asked.
@@ -53,8 +67,21 @@ from browserhost.transports.inprocess import InProcessTransport
 from browserhost.transports.loopback import LoopbackTransport
 from browserhost.transports.loopback_surface import PAGE_MAX_BYTES, LoopbackSurface
 
+from .services import (
+    ManagedService,
+    ManagedSurface,
+    ServiceCommand,
+    ServiceRecordError,
+    ServiceSettings,
+)
+
 ENTRY_POINT_GROUP = "browserhost.providers"
+BUILTIN_IDS: Final = frozenset({"stub", "chromium"})
+"""The built-in providers' ids, which only browserhost's own entry points may install."""
+RESERVED_IDS: Final = frozenset({"browserhost", "builtin", "default", "none"})
+"""Ids no record may take: words a person or an agent reads as "no provider" or "the host"."""
 _ROLE = "browser"
+_OWN_DISTRIBUTION = "browserhost"
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 _id_pattern = re.compile(PROVIDER_ID_PATTERN)
 _visible_ascii = re.compile(r"[!-~]+")  # what an Authorization header carries unchanged
@@ -94,6 +121,8 @@ class InstalledProvider:
     """One argument checker per verb, built once at install."""
     surface: Surface | None = None
     panel: InstalledPanel | None = None
+    service: ManagedService | None = None
+    """The process the host runs for this provider, when its record declares one."""
 
     def public(self) -> dict[str, object]:
         """The row callers see. Transport details never leave the host."""
@@ -105,7 +134,18 @@ class InstalledProvider:
         }
         if self.panel is not None:
             row["panel"] = self.panel.public()
+        if self.service is not None:
+            row["service"] = self.service.public()
         return row
+
+    def hold(self) -> None:
+        """A viewer is attached: a service the host runs is not stopped for being idle."""
+        if self.service is not None:
+            self.service.hold()
+
+    def release(self) -> None:
+        if self.service is not None:
+            self.service.release()
 
     async def aclose(self) -> None:
         await self.transport.aclose()
@@ -113,15 +153,56 @@ class InstalledProvider:
             await self.surface.aclose()
 
 
-def declared_roles(record: Mapping[str, Any]) -> list[object] | None:
-    """The roles a record claims, or ``None`` when it declares no list at all."""
+def check_roles(record: Mapping[str, Any]) -> None:
+    """Refuse a record unless every ``provides`` it declares is exactly ``["browser"]``."""
     service = record.get("service")
     contributes = record.get("contributes")
     nested = contributes.get("service") if isinstance(contributes, Mapping) else None
-    for holder in (service, record, nested):
-        if isinstance(holder, Mapping) and isinstance(holder.get("provides"), list):
-            return list(holder["provides"])
-    return None
+    declared = [
+        (where, holder["provides"])
+        for where, holder in (
+            ("service.provides", service),
+            ("provides", record),
+            ("contributes.service.provides", nested),
+        )
+        if isinstance(holder, Mapping) and "provides" in holder
+    ]
+    if not declared:
+        raise InstallError('the record does not declare provides: ["browser"]')
+    for where, roles in declared:
+        if not isinstance(roles, list) or not roles:
+            raise InstallError(f'{where} must be exactly ["browser"]')
+        for role in roles:
+            if role != _ROLE:
+                raise InstallError(
+                    f"{where} names the role {role!r}, which browserhost does not know; it "
+                    'must be exactly ["browser"]'
+                )
+        if len(roles) > 1:
+            raise InstallError(f'{where} lists "browser" {len(roles)} times; list it once')
+
+
+def read_actions(declared: object) -> frozenset[str]:
+    """The actions a record says its provider implements; an explicit list, never a default,
+    so a provider is never offered an action added after it was written."""
+    if declared is None:
+        raise InstallError(
+            "actions must list the browser actions the provider implements, such as "
+            '["browser.open", "browser.snapshot"]; there is no default'
+        )
+    if not isinstance(declared, list | tuple | set | frozenset):
+        raise InstallError("actions must be a list of browser action names")
+    listed: set[str] = set()
+    for action in declared:
+        if action not in ACTIONS:
+            raise InstallError(
+                f"actions lists {action!r}, which is not a browser action; choose from "
+                f"{', '.join(ACTIONS)}"
+            )
+        if action in listed:
+            raise InstallError(f"actions lists {action!r} twice")
+        listed.add(action)
+    return frozenset(listed)
 
 
 def loopback_url(endpoint: object) -> str | None:
@@ -172,32 +253,45 @@ def read_token(token: object) -> str | None:
     return token
 
 
-def read_record(record: Mapping[str, Any]) -> InstalledProvider:
-    """Check a record and build the provider it describes, or raise :class:`InstallError`."""
+def read_record(
+    record: Mapping[str, Any],
+    *,
+    builtin: bool = True,
+    settings: ServiceSettings | None = None,
+) -> InstalledProvider:
+    """Check a record and build the provider it describes, or raise :class:`InstallError`.
+
+    ``builtin``: the record comes from browserhost itself or from the program that embeds the
+    host, so it may take a built-in's id (not a reserved one). ``settings`` run its service.
+    """
     if record.get("enabled") is False:
         raise InstallError("the provider is disabled")
-    roles = declared_roles(record)
-    if roles is None or _ROLE not in roles:
-        raise InstallError('the record does not declare provides: ["browser"]')
+    check_roles(record)
     provider_id = record.get("id")
     if not isinstance(provider_id, str) or not _id_pattern.fullmatch(provider_id):
         raise InstallError(f"id must match {PROVIDER_ID_PATTERN}")
+    declares_service = isinstance(record.get("service"), Mapping) and (
+        "python" in record["service"] or "command" in record["service"]
+    )
+    if provider_id in RESERVED_IDS or (
+        provider_id in BUILTIN_IDS and (declares_service or not builtin)
+    ):
+        taken = "a built-in provider's" if provider_id in BUILTIN_IDS else "a reserved"
+        raise InstallError(f"id {provider_id!r} is {taken} id; choose another")
     name = record.get("name", provider_id)
     if not isinstance(name, str):
         name = provider_id
     name = name.strip()
     if not name or len(name) > PROVIDER_NAME_MAX:
         raise InstallError(f"name must be 1..{PROVIDER_NAME_MAX} characters")
-    actions = record.get("actions", list(ACTIONS))
-    if not isinstance(actions, list | tuple | set | frozenset):
-        raise InstallError("actions must be a list of browser action names")
-    supported = frozenset(actions) & frozenset(ACTIONS)
+    supported = read_actions(record.get("actions"))
     verbs = read_verbs(record.get("verbs", []))
     answer, close = record.get("answer"), record.get("close")
     declared_surface, declared_panel = record.get("surface"), record.get("panel")
     transport: Transport
     surface: Surface | None
     panel: InstalledPanel | None
+    service: ManagedService | None = None
     if callable(answer):
         if declared_surface not in (None, False) and not isinstance(declared_surface, Surface):
             raise InstallError(
@@ -206,6 +300,19 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
         surface = declared_surface or None
         panel = read_panel(declared_panel, surface is not None, _file_page)
         transport = InProcessTransport(answer, close if callable(close) else None)
+    elif declares_service:
+        try:
+            command = ServiceCommand.read(record["service"])
+        except ServiceRecordError as exc:
+            raise InstallError(str(exc)) from None
+        if declared_surface not in (None, False, True):
+            raise InstallError("surface must be true or false for a provider service")
+        # Nothing starts here: the first action (or a viewer's first picture) starts it.
+        service = ManagedService(provider_id, command, settings or ServiceSettings())
+        managed = ManagedSurface(service)
+        panel = read_panel(declared_panel, declared_surface is True, _service_page(managed.page))
+        surface = managed if declared_surface is True else None
+        transport = service
     else:
         url = loopback_url(record.get("endpoint"))
         if url is None:
@@ -219,12 +326,14 @@ def read_record(record: Mapping[str, Any]) -> InstalledProvider:
         parts = urlsplit(url)
         origin = f"{parts.scheme}://{parts.netloc}"
         # Checked before the surface's client is opened: a refused record leaves none behind.
-        panel = read_panel(declared_panel, declared_surface is True, _service_page(origin, token))
+        panel = read_panel(
+            declared_panel, declared_surface is True, _service_page(_fetch_page(origin, token))
+        )
         surface = LoopbackSurface(origin, token) if declared_surface is True else None
         transport = LoopbackTransport(url, token)
     checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
     return InstalledProvider(
-        provider_id, name, supported, transport, verbs, checkers, surface, panel
+        provider_id, name, supported, transport, verbs, checkers, surface, panel, service
     )
 
 
@@ -280,7 +389,7 @@ def _file_page(entry: object) -> Callable[[], Awaitable[bytes]]:
     return read
 
 
-def _service_page(origin: str, token: str | None) -> PageReader:
+def _service_page(fetch: Callable[[str], Awaitable[bytes]]) -> PageReader:
     def reader(entry: object) -> Callable[[], Awaitable[bytes]]:
         if not isinstance(entry, str) or not _page_path.fullmatch(entry) or ".." in entry:
             raise InstallError(
@@ -289,17 +398,24 @@ def _service_page(origin: str, token: str | None) -> PageReader:
             )
 
         async def read() -> bytes:
-            # A page is asked for when a viewer opens, rarely: a client of its own, closed
-            # after, keeps it apart from the surface's frames.
-            service = LoopbackSurface(origin, token)
-            try:
-                return await service.page(entry)
-            finally:
-                await service.aclose()
+            return await fetch(entry)
 
         return read
 
     return reader
+
+
+def _fetch_page(origin: str, token: str | None) -> Callable[[str], Awaitable[bytes]]:
+    async def fetch(path: str) -> bytes:
+        # A page is asked for when a viewer opens, rarely: a client of its own, closed
+        # after, keeps it apart from the surface's frames.
+        service = LoopbackSurface(origin, token)
+        try:
+            return await service.page(path)
+        finally:
+            await service.aclose()
+
+    return fetch
 
 
 def read_verbs(declared: object) -> dict[str, VerbSpec]:
@@ -328,13 +444,16 @@ def read_verbs(declared: object) -> dict[str, VerbSpec]:
 
 
 class Catalog:
-    """Installed providers by id, in installation order."""
+    """Installed providers by id, in installation order; ``services`` says how the services
+    the host runs are run (their logs go nowhere without a ``log_dir``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, services: ServiceSettings | None = None) -> None:
         self._providers: dict[str, InstalledProvider] = {}
+        self.services = services if services is not None else ServiceSettings()
 
-    def install(self, record: Mapping[str, Any]) -> InstalledProvider:
-        provider = read_record(record)
+    def install(self, record: Mapping[str, Any], *, builtin: bool = True) -> InstalledProvider:
+        """Install ``record`` (see :func:`read_record` for ``builtin``); starts nothing."""
+        provider = read_record(record, builtin=builtin, settings=self.services)
         self._providers[provider.id] = provider
         return provider
 
@@ -362,8 +481,22 @@ class Catalog:
                 continue
             try:
                 record = point.load()()
-                provider = self.install(record)
             except Exception:  # a broken plugin must not stop the host
+                log.exception("browser provider %r failed to load; skipped", point.name)
+                continue
+            distribution = getattr(point.dist, "name", None)
+            try:
+                provider = self.install(record, builtin=distribution == _OWN_DISTRIBUTION)
+            except InstallError as exc:
+                record_id = record.get("id") if isinstance(record, Mapping) else None
+                log.warning(
+                    "browser provider record %r (entry point %r) refused: %s",
+                    record_id,
+                    point.name,
+                    exc,
+                )
+                continue
+            except Exception:  # a record whose reading fails in a way not foreseen
                 log.exception("browser provider %r failed to load; skipped", point.name)
                 continue
             installed.append(provider.id)

@@ -64,6 +64,10 @@ from .captures import save_capture
 from .catalog import Catalog, InstalledProvider
 from .control import Controls
 from .selection import SelectionReadError, SelectionStore, SelectionWriteError
+from .services import ServiceSettings
+
+SERVICE_LOGS = "services"
+"""The folder of the data dir where each provider service's output is logged (``<id>.log``)."""
 
 _provider_id = re.compile(PROVIDER_ID_PATTERN)
 
@@ -93,7 +97,11 @@ class Host:
         self, data_dir: Path, catalog: Catalog | None = None, controls: Controls | None = None
     ) -> None:
         self.data_dir = data_dir
-        self.catalog = catalog if catalog is not None else Catalog()
+        self.catalog = (
+            catalog
+            if catalog is not None
+            else Catalog(ServiceSettings.from_env(data_dir / SERVICE_LOGS))
+        )
         self.controls = controls if controls is not None else Controls()
         self.selection = SelectionStore(data_dir)
         self.selection.remove_stale_temporaries()
@@ -290,5 +298,6 @@ async def _deliver(
         if abandoned:
             sending.cancel()
     if abandoned:
+        await provider.transport.abandon(request.request_id)
         raise LostError("the caller cancelled while waiting for the answer")
     return sending.result()

@@ -15,6 +15,13 @@ one, the service makes one and prints it.
 
 The body is read with :meth:`ProviderRequest.from_wire`; a body that is not a browser action
 is answered with HTTP 400, everything else with HTTP 200 and the provider's wire answer.
+``GET /browser-control`` is the hello a host polls until the service is ready: the protocol
+version it speaks, the actions it implements and whether it has a surface.
+``POST /browser-control/cancel`` with ``{"requestId"}`` abandons that action if it is still
+running (204; 404 when it is not): the host sends it when its caller cancels after sending.
+
+A host that starts the service itself (a record's ``"service": {"python": ...}``) gives it a
+fresh token in ``BROWSERHOST_SERVICE_TOKEN`` and a port in ``BROWSERHOST_SERVICE_PORT``.
 
 A provider with a surface is also served at the surface paths of
 :mod:`browserhost.contract.surface`, behind the same gate: ``GET /surface/frame`` (200 with
@@ -37,20 +44,22 @@ import secrets
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from browserhost.contract import ProviderRequest
 from browserhost.contract import surface as contract
-from browserhost.contract.limits import PROVIDER_PATH
+from browserhost.contract.limits import CANCEL_PATH, PROTOCOL_VERSION, PROVIDER_PATH
 from browserhost.gate import Gate
 
-from .provider import Provider
+from .provider import Provider, refusal
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
     from starlette.routing import BaseRoute
 
 TOKEN_ENV = "BROWSERHOST_SERVICE_TOKEN"  # noqa: S105  # the variable's name, not a secret
+PORT_ENV = "BROWSERHOST_SERVICE_PORT"
+DEFAULT_PORT: Final = 9100
 PANEL_PATH: Final = "/surface/panel"
 """Where a service serves its provider's panel page: the ``panel.entry`` of its record."""
 
@@ -67,14 +76,52 @@ def service_app(provider: Provider, token: str) -> Starlette:
     if not token:
         raise ValueError(f"a provider service needs a token; set {TOKEN_ENV}")
 
+    surface = provider.surface()
+    running: dict[str, asyncio.Task[dict[str, Any]]] = {}
+
     async def browser_control(request: Request) -> JSONResponse:
         parsed = ProviderRequest.from_wire(await request.body())
         if parsed is None:
             return JSONResponse({"error": "not a browser action"}, status_code=400)
-        return JSONResponse(await provider.answer(parsed))
+        # A task of its own, so a cancel for this request id reaches the provider's code.
+        task = asyncio.ensure_future(provider.answer(parsed))
+        running[parsed.request_id] = task
+        try:
+            return JSONResponse(await task)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # the server itself is stopping, not a cancel from the host
+            return JSONResponse(refusal("The host cancelled this action."))
+        finally:
+            if running.get(parsed.request_id) is task:
+                del running[parsed.request_id]
 
-    routes: list[BaseRoute] = [Route(PROVIDER_PATH, browser_control, methods=["POST"])]
-    surface = provider.surface()
+    async def hello(request: Request) -> JSONResponse:
+        return JSONResponse(
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "actions": sorted(provider.actions),
+                "surface": surface is not None,
+            }
+        )
+
+    async def cancel(request: Request) -> Response:
+        try:
+            request_id = json.loads(await request.body()).get("requestId")
+        except (ValueError, AttributeError):
+            request_id = None
+        task = running.get(request_id) if isinstance(request_id, str) else None
+        if task is None:
+            return JSONResponse({"error": "no such action is running"}, status_code=404)
+        task.cancel()
+        return Response(status_code=204)
+
+    routes: list[BaseRoute] = [
+        Route(PROVIDER_PATH, browser_control, methods=["POST"]),
+        Route(PROVIDER_PATH, hello, methods=["GET"]),
+        Route(CANCEL_PATH, cancel, methods=["POST"]),
+    ]
     if surface is not None:
         routes += _surface_routes(surface)
     if provider.panel is not None:
@@ -238,7 +285,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("provider", help="module:Class of a browserhost.sdk.Provider")
     parser.add_argument("--host", default="127.0.0.1", choices=["127.0.0.1", "localhost", "::1"])
-    parser.add_argument("--port", type=int, default=9100)
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get(PORT_ENV) or DEFAULT_PORT),
+        help=f"default: ${PORT_ENV}, else {DEFAULT_PORT}",
+    )
     arguments = parser.parse_args(argv)
     serve(_load(arguments.provider), arguments.host, arguments.port)
 

@@ -48,4 +48,9 @@ class Transport(Protocol):
         """Deliver ``request`` at most once and return the provider's raw JSON answer."""
         ...
 
+    async def abandon(self, request_id: str) -> None:
+        """The caller gave up on a sent request: tell the provider to stop working on it,
+        where it can. Best effort; the request may still have run."""
+        ...
+
     async def aclose(self) -> None: ...

@@ -32,6 +32,9 @@ class InProcessTransport:
         _check_wire_size(answer)
         return answer
 
+    async def abandon(self, request_id: str) -> None:
+        """Nothing to do: cancelling :meth:`send` already cancelled the handler's task."""
+
     async def aclose(self) -> None:
         if self._close is not None:
             await self._close()

@@ -8,6 +8,7 @@ anything; a failure after the connection was made may have run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import zlib
 from collections.abc import Callable
@@ -15,11 +16,12 @@ from collections.abc import Callable
 import httpx
 
 from browserhost.contract import ProviderRequest
-from browserhost.contract.limits import ANSWER_MAX_BYTES
+from browserhost.contract.limits import ANSWER_MAX_BYTES, CANCEL_PATH
 
 from .base import BadAnswerError, LostError, NotSentError, too_large
 
 _CONNECT_TIMEOUT_S = 5.0
+_CANCEL_TIMEOUT_S = 2.0
 
 # The answer encodings the host reads, each with zlib's window bits (gzip and zlib headers
 # both detected); httpx's own decoders inflate a whole network read at once, which a gzip
@@ -45,6 +47,8 @@ class LoopbackTransport:
     def __init__(self, url: str, token: str | None = None) -> None:
         self._url = url
         self._client = service_client(token)
+        parts = httpx.URL(url)
+        self._cancel_url = str(parts.copy_with(path=CANCEL_PATH, query=None))
 
     async def send(self, request: ProviderRequest, timeout_s: float) -> object:
         timeout = httpx.Timeout(timeout_s, connect=min(_CONNECT_TIMEOUT_S, timeout_s))
@@ -72,6 +76,14 @@ class LoopbackTransport:
             return json.loads(body, parse_constant=_not_json)
         except ValueError:
             raise BadAnswerError("The provider service's answer is not JSON.") from None
+
+    async def abandon(self, request_id: str) -> None:
+        """Post ``{"requestId"}`` to the service's cancel path; a service without one, or one
+        that does not answer in time, is left to finish."""
+        with contextlib.suppress(httpx.HTTPError):
+            await self._client.post(
+                self._cancel_url, json={"requestId": request_id}, timeout=_CANCEL_TIMEOUT_S
+            )
 
     async def aclose(self) -> None:
         await self._client.aclose()
