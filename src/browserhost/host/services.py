@@ -47,7 +47,7 @@ from browserhost.contract import ACTIONS, ProviderRequest
 from browserhost.contract import surface as contract
 from browserhost.contract.limits import PROTOCOL_VERSION, PROVIDER_PATH
 from browserhost.contract.surface import Controller, Frame, InputEvent, Size, SurfaceSession
-from browserhost.transports.base import NotSentError
+from browserhost.transports.base import LostError, NotSentError
 from browserhost.transports.loopback import LoopbackTransport, service_client
 from browserhost.transports.loopback_surface import LoopbackSurface
 
@@ -236,6 +236,11 @@ class ManagedService:
                 )
             try:
                 return await run.transport.send(request, timeout_s)
+            except LostError:
+                # A connection lost with the process is its death, seen before its exit is:
+                # wait for that (briefly), so the next action starts a new one.
+                await self._died(run)
+                raise
             except NotSentError:
                 # Refused before anything was sent: if the process had just died, a new one
                 # may take it, once (at most once is about sent requests; this one was not).
