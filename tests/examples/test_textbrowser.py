@@ -1,4 +1,5 @@
-"""The example provider package, installed into a host the way its entry point would."""
+"""The example provider package, installed into a host the way its entry point would: a
+service the host starts itself, in a process of its own."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from browserhost.contract.errors import (
     ProviderRejectedError,
     UnsupportedError,
 )
-from browserhost.host import Host
+from browserhost.host import Catalog, Host
+from browserhost.host.services import ServiceSettings
 from tests.conftest import serving_http
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "textbrowser"
@@ -54,11 +56,25 @@ def test_the_package_declares_its_entry_point() -> None:
     assert points == {"textbrowser": "browserhost_textbrowser:register"}
 
 
-async def test_a_host_drives_the_example_provider(site: str, tmp_path: Path) -> None:
-    host = Host(tmp_path)
-    host.catalog.install(register())
+def test_the_record_asks_the_host_to_run_the_provider_as_a_service() -> None:
+    record = register()
+    assert record["service"] == {"python": "browserhost_textbrowser:TextBrowser"}
+    assert "answer" not in record
+    assert record["actions"] == [
+        "browser.back", "browser.click", "browser.forward", "browser.open", "browser.snapshot",
+    ]  # fmt: skip
+
+
+async def test_a_host_starts_the_example_provider_and_drives_it(site: str, tmp_path: Path) -> None:
+    settings = ServiceSettings(log_dir=tmp_path / "logs", grace_s=2.0)
+    host = Host(tmp_path / "data", Catalog(settings))
+    record = register()
+    # Installed with pip, the package is importable anywhere; here it is imported from its folder.
+    record["service"]["cwd"] = str(EXAMPLE / "src")
+    provider = host.catalog.install(record)
     host.select("textbrowser")
     context = Context(session_id="example")
+    assert provider.public()["service"] == {"state": "stopped"}
     try:
         opened = await host.dispatch("browser.open", {"url": site + "/"}, context)
         page = await host.dispatch("browser.snapshot", {}, context)
@@ -72,6 +88,8 @@ async def test_a_host_drives_the_example_provider(site: str, tmp_path: Path) -> 
             await host.dispatch("browser.click", {"text": "Same"}, context)
         with pytest.raises(UnsupportedError, match=r"does not support browser\.capture"):
             await host.dispatch("browser.capture", {}, context)
+        assert provider.service is not None
+        assert provider.service.state == "running"
     finally:
         await host.aclose()
     assert opened.data["title"] == "Home"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from pathlib import Path
 
 from browserhost.contract import Context, ProviderRequest, data
 from browserhost.contract import actions as params
@@ -39,3 +40,11 @@ class Recording(Provider):
         return data.ClickData(
             clicked=str(parameters.selector), label="", url="http://service.test/"
         )
+
+
+def register() -> dict[str, object]:
+    """An entry point's record for this provider, run by the host through the SDK runner from
+    the repository (where ``tests`` is importable)."""
+    record = Recording().registration(service="tests.host.service_provider:Recording")
+    record["service"]["cwd"] = str(Path(__file__).resolve().parents[2])
+    return record

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -25,7 +26,8 @@ from browserhost.contract.errors import (
 )
 from browserhost.host import Catalog, Host
 from browserhost.host.services import ManagedService, ServiceSettings
-from tests.processes import descendants, processes
+from tests.conftest import start_server
+from tests.processes import descendants, processes, wait_until
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 PLAIN = Path(__file__).with_name("plain_service.py")
@@ -341,3 +343,59 @@ async def test_closing_the_host_stops_every_service(tmp_path: Path) -> None:
     assert len(started_here() - before) == 2
     await host.aclose()
     assert started_here() - before == set()
+
+
+# --- a real `browserhost serve` -----------------------------------------------------------------
+
+
+def install_entry_point(site: Path) -> None:
+    """A package registering the recording service under ``browserhost.providers``, as
+    ``pip install`` would leave it (its metadata on ``sys.path``)."""
+    metadata = site / "recording_service-0.1.dist-info"
+    metadata.mkdir(parents=True)
+    (metadata / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: recording-service\nVersion: 0.1\n"
+    )
+    (metadata / "entry_points.txt").write_text(
+        "[browserhost.providers]\nrecording = tests.host.service_provider:register\n"
+    )
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_no_service_outlives_browserhost_serve_and_the_listing_shows_its_state(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    install_entry_point(tmp_path / "site")
+    server = start_server(
+        tmp_path / "data",
+        providers="recording",
+        extra_args=("--select", "recording"),
+        env={"PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{REPOSITORY}"},
+    )
+    try:
+        with server.client() as client:
+            [before] = client.get("/api/browser-providers").json()["providers"]
+            acted = client.post("/api/browser-providers/actions", json={"action": "browser.back"})
+            listing = client.get("/api/browser-providers")
+        assert before["service"] == {"state": "stopped"}
+        assert acted.status_code == 200, acted.text
+        pid = int(acted.json()["data"]["title"].removeprefix("pid "))
+        [row] = listing.json()["providers"]
+        assert row["service"]["state"] == "running"
+        environ = read_environ(pid)
+        for secret in (environ["BROWSERHOST_SERVICE_TOKEN"], environ["BROWSERHOST_SERVICE_PORT"]):
+            assert secret not in listing.text
+        shown = subprocess.run(
+            [sys.executable, "-m", "browserhost", "providers", "--url", server.url,
+             "--token", server.token],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        assert shown.stdout.splitlines()[1].startswith("    service running for ")
+        assert (server.data_dir / "services" / "recording.log").read_text().count(
+            "received browser.back"
+        ) == 1
+        server.process.send_signal(signum)
+        server.process.wait(timeout=WAIT_S)
+        wait_until(lambda: not alive(pid), f"the service {pid} outlived the host ({signum.name})")
+    finally:
+        server.stop()

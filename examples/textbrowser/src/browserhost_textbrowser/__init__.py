@@ -2,7 +2,8 @@
 
 It shows the two things a provider package needs: a :class:`browserhost.sdk.Provider`
 subclass that implements the actions it supports (the host refuses the others before sending
-them), and a ``register`` function named by the ``browserhost.providers`` entry point.
+them), and a ``register`` function named by the ``browserhost.providers`` entry point; its
+record asks the host to run the provider as a service process of its own.
 
 It keeps no DOM, so its element selectors are its own names for the page's links (``link-1``,
 ``link-2``, ...), valid for its ``browser.click`` until the next navigation.
@@ -203,5 +204,10 @@ def _link_index(selector: str) -> int | None:
 
 
 def register() -> dict[str, Any]:
-    """The ``browserhost.providers`` entry point: the catalog record of a new provider."""
-    return TextBrowser().registration()
+    """The ``browserhost.providers`` entry point: the catalog record of a new provider.
+
+    The host runs it as a service of its own (``python -m browserhost.sdk.service
+    browserhost_textbrowser:TextBrowser``), started on the first action and stopped when idle,
+    so a fault in it never takes the host down.
+    """
+    return TextBrowser().registration(service="browserhost_textbrowser:TextBrowser")
