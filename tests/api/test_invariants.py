@@ -82,7 +82,7 @@ async def test_failure_after_the_request_was_handed_over_is_not_described_as_not
             {
                 "id": "svc",
                 "provides": ["browser"],
-                "actions": list(ACTIONS),
+                "actions": ["browser.type"],
                 "endpoint": service.origin,
             }
         )

@@ -45,6 +45,6 @@ class Recording(Provider):
 def register() -> dict[str, object]:
     """An entry point's record for this provider, run by the host through the SDK runner from
     the repository (where ``tests`` is importable)."""
-    record = Recording().registration(service="tests.host.service_provider:Recording")
+    record = Recording().service_registration("tests.host.service_provider:Recording")
     record["service"]["cwd"] = str(Path(__file__).resolve().parents[2])
     return record

@@ -261,6 +261,7 @@ async def test_the_runner_refuses_a_request_without_the_token_or_with_another(
     async with asyncio.timeout(WAIT_S):
         await host.dispatch("browser.back", provider_id=provider.id)
     pid = service_of(host, provider.id).pid
+    assert pid is not None
     # The host shows no port and no token; the process's own environment has both.
     environ = read_environ(pid)
     url = f"http://127.0.0.1:{environ['BROWSERHOST_SERVICE_PORT']}/browser-control"

@@ -120,30 +120,33 @@ class Provider:
         every call."""
         return None
 
-    def registration(self, *, service: str | None = None) -> dict[str, Any]:
-        """The record the host's catalog installs for this provider.
-
-        With ``service`` (``"package.module:Factory"``, a zero-argument callable giving this
-        provider), the host runs the provider as a process of its own through the SDK runner,
-        started on the first action and stopped when idle, instead of inside the host.
-        """
+    def registration(self) -> dict[str, Any]:
+        """The record the host's catalog installs for this provider, run inside the host."""
         record: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "provides": ["browser"],
             "actions": sorted(self.actions),
             "verbs": [declared.spec.to_wire() for declared in self.verbs.values()],
+            "answer": self.answer,
+            "close": self.aclose,
         }
-        if service is not None:
-            record["service"] = {"python": service}
-        else:
-            record |= {"answer": self.answer, "close": self.aclose}
         surface = self.surface()
         if surface is not None:
-            record["surface"] = True if service is not None else surface
+            record["surface"] = surface
         if self.panel is not None:
             record["panel"] = self.panel.to_record()
         return record
+
+    def service_registration(self, target: str) -> dict[str, Any]:
+        """The record of this provider run by the host as a process of its own, through the
+        SDK runner: started on the first action, stopped when idle. ``target`` is
+        ``"package.module:Factory"``, a zero-argument callable giving this provider there."""
+        record = self.registration()
+        del record["answer"], record["close"]
+        if "surface" in record:
+            record["surface"] = True  # served by the runner at the surface paths
+        return record | {"service": {"python": target}}
 
     async def aclose(self) -> None:
         """Release browsers and other resources. Called when the host stops."""

@@ -210,4 +210,4 @@ def register() -> dict[str, Any]:
     browserhost_textbrowser:TextBrowser``), started on the first action and stopped when idle,
     so a fault in it never takes the host down.
     """
-    return TextBrowser().registration(service="browserhost_textbrowser:TextBrowser")
+    return TextBrowser().service_registration("browserhost_textbrowser:TextBrowser")
