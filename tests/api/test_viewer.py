@@ -141,6 +141,70 @@ async def test_the_stubs_address_bar_opens_a_page_in_the_session_the_picture_sho
     await page.close()
 
 
+async def test_a_chosen_session_stays_chosen_until_its_viewer_leaves(
+    browser: Browser, stub_host: Served
+) -> None:
+    with stub_host.client() as http:
+        for session, path in (("alpha", "/about"), ("beta", "/form")):
+            context = {"directory": "/work/app", "sessionId": session}
+            http.post(
+                ACTIONS,
+                json={"action": "browser.open", "parameters": {"url": f"http://site.test{path}"},
+                      "context": context},
+            )  # fmt: skip
+        page = await browser.new_page()
+        await page.goto(stub_host.viewer)
+        await wait_for_picture(page)
+        await page.wait_for_function("document.getElementById('session').options.length === 3")
+        labels = await page.eval_on_selector_all("#session option", "o => o.map(x => x.text)")
+        assert labels == [
+            "Follow the agent",
+            "alpha in app: About the stub",
+            "beta in app: Search (shown)",
+        ]
+        alpha = await page.eval_on_selector("#session", "s => s.options[1].value")
+        await page.select_option("#session", alpha)
+        await page.wait_for_function(
+            "document.querySelector('#session option:checked').text.endsWith('(shown)')"
+        )
+        # The agent acts elsewhere: the chosen session stays on screen and chosen.
+        http.post(
+            ACTIONS,
+            json={"action": "browser.snapshot",
+                  "context": {"directory": "/work/app", "sessionId": "beta"}},
+        )  # fmt: skip
+        await settle(1.5)
+        chosen = await page.eval_on_selector("#session", "s => s.options[s.selectedIndex].text")
+        assert chosen == "alpha in app: About the stub (shown)"
+        await page.close()
+        await settle(0.5)
+        watcher = await browser.new_page()
+        await watcher.goto(stub_host.viewer)
+        await wait_for_picture(watcher)
+        await watcher.wait_for_function("document.getElementById('session').options.length === 3")
+        assert await watcher.eval_on_selector("#session", "s => s.value") == ""  # following
+        shown = await watcher.eval_on_selector_all("#session option", "o => o.map(x => x.text)")
+        assert shown[2] == "beta in app: Search (shown)"  # the session the agent acted on last
+        await watcher.close()
+
+
+async def test_an_agent_action_refused_while_a_person_holds_control_shows_in_the_viewer(
+    browser: Browser, stub_host: Served
+) -> None:
+    page = await browser.new_page()
+    await page.goto(stub_host.viewer)
+    await wait_for_picture(page)
+    await click_picture(page, 5, 5)
+    await wait_for_control(page, YOU)
+    with stub_host.client() as http:
+        assert http.post(ACTIONS, json={"action": "browser.back"}).status_code == 423
+    await page.wait_for_function(
+        "document.getElementById('last-action').textContent.startsWith("
+        "'Agent: browser.back refused: a person is in control')"
+    )
+    await page.close()
+
+
 async def test_the_socket_refuses_a_bad_token_a_late_hello_and_a_foreign_page(
     stub_host: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -225,5 +289,12 @@ async def test_typing_in_the_chromium_picture_fills_the_agents_field(
         await page.click("#hand-back")
         await wait_for_control(page, AGENT)
         assert act("browser.inspect", selector="#q")["value"] == "kittens"
+        # The person's window size went with them: the agent's viewport is back.
+        await settle(0.5)
+        assert act("browser.snapshot")["viewport"] == {
+            "mode": "desktop",
+            "width": 1280,
+            "height": 800,
+        }
         await page.close()
     await asyncio.sleep(0)

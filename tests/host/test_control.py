@@ -87,6 +87,7 @@ async def test_a_second_viewer_cannot_take_or_hand_back_what_another_person_hold
         "you": False,
         "agentHoldS": 0.0,
         "lastAction": None,
+        "pinned": None,
     }
 
 

@@ -107,7 +107,7 @@ async def surface_socket(socket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        connection.leave()
+        await connection.leave()
 
 
 async def _hello(socket: WebSocket) -> str | None:
@@ -159,7 +159,7 @@ class _Viewer:
         return None if self.provider is None else _surface(self.provider)
 
     async def run(self) -> None:
-        self._follow_selection()
+        await self._follow_selection()
         await self._send_state()
         others = [asyncio.ensure_future(self._frames()), asyncio.ensure_future(self._watch())]
         try:
@@ -172,12 +172,22 @@ class _Viewer:
                 task.cancel()
             await asyncio.gather(receiving, *others, return_exceptions=True)
 
-    def leave(self) -> None:
-        if self.provider is not None:
-            self.host.controls.detach(self.provider.id, self.surface, self.viewer)
-            self.provider.release()
+    async def leave(self) -> None:
+        """Let go of the provider: control, the service kept up for this viewer, and a
+        session this viewer chose to watch (the picture follows the agent again)."""
+        provider, surface = self.provider, self.surface
+        if provider is None:
+            return
+        controls = self.host.controls
+        controls.detach(provider.id, surface, self.viewer)
+        provider.release()
+        state = controls.of(provider.id)
+        if surface is not None and state.pinned is not None and state.pinned[0] == self.viewer:
+            state.pinned = None
+            with contextlib.suppress(Exception):  # the provider may be gone with the viewer
+                await controls.in_order(provider.id, lambda: surface.show(None))
 
-    def _follow_selection(self) -> bool:
+    async def _follow_selection(self) -> bool:
         """Move to the selected provider if it changed; whether it did."""
         try:
             selected = self.host.providers().selected_id
@@ -186,7 +196,7 @@ class _Viewer:
         provider = None if selected is None else self.host.catalog.get(selected)
         if provider is self.provider:
             return False
-        self.leave()
+        await self.leave()
         self.provider = provider
         self.sessions = None
         if provider is not None:
@@ -225,7 +235,7 @@ class _Viewer:
                         await changed.wait()
             else:
                 await asyncio.sleep(LOOK_AROUND_S)
-            moved = self._follow_selection()
+            moved = await self._follow_selection()
             sessions = await self._sessions()
             if moved or sessions != self.sessions or (changed is not None and changed.is_set()):
                 self.sessions = sessions
@@ -345,6 +355,8 @@ class _Viewer:
                 chosen = read_show({"id": message.get("id")})
                 if chosen is not None:
                     await controls.in_order(provider.id, lambda: surface.show(chosen.id))
+                    pinned = None if chosen.id is None else (self.viewer, chosen.id)
+                    controls.of(provider.id).pinned = pinned
                     self.sessions = await self._sessions()
                     await self._send_state()
             else:

@@ -98,6 +98,8 @@ class ProviderControl:
         self.control = Control(clock)
         self.lane = asyncio.Lock()
         self.last_action: AgentAction | None = None
+        self.pinned: tuple[str, str] | None = None
+        """(viewer, session id) when a viewer chose the session the picture shows."""
         self.viewers: dict[str, int] = {}
         """Connections open per viewer id."""
         self._changed = asyncio.Event()
@@ -136,10 +138,17 @@ class Controls:
         return self.of(provider_id).control.controller
 
     def gate(self, provider_id: str, provider_name: str, action: str) -> None:
-        """Dispatch step 3: refuse while a person holds the provider's surface."""
+        """Dispatch step 3: refuse while a person holds the provider's surface; the viewer
+        shows the refused attempt as the agent's last action."""
         found = self._by_id.get(provider_id)
-        if found is not None:
+        if found is None:
+            return
+        try:
             found.control.gate(provider_name, action)
+        except UserInControlError as refused:
+            found.last_action = AgentAction(action, refused.code.value, time.time())
+            found.announce()
+            raise
 
     def agent_acted(
         self, provider_id: str, surface: Surface | None, action: str, outcome: str
@@ -218,4 +227,5 @@ class Controls:
             "you": viewer is not None and control.holder == viewer,
             "agentHoldS": round(control.agent_left_s(), 1),
             "lastAction": None if state.last_action is None else state.last_action.to_wire(),
+            "pinned": None if state.pinned is None else state.pinned[1],
         }

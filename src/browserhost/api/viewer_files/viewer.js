@@ -121,10 +121,15 @@ async function onPicture(blob) {
 
 function onState(next) {
   if (next.providerId !== state.providerId) {
+    // Another provider: its picture is on its way; the last one's must not linger.
+    context2d.clearRect(0, 0, picture.width, picture.height);
+    picture.width = picture.height = 0;
     $("empty").hidden = false;
     loadProviders().catch(() => {});
   }
+  const tookOver = next.you && !state.you;
   state = next;
+  if (tookOver) askForSize();
   picture.dataset.you = String(Boolean(state.you));
   $("hand-back").hidden = !(state.controller === "user" && state.you);
   if (!state.providerId) showControl("No provider is selected.");
@@ -143,28 +148,49 @@ function showControl(text) {
   $("control").textContent = text;
 }
 
+function sessionLabel(session) {
+  const context = session.context || {};
+  const who = context.sessionId || "default session";
+  const where = context.directory ? ` in ${context.directory.split("/").filter(Boolean).pop()}` : "";
+  let address = session.url;
+  try {
+    const url = new URL(session.url);
+    address = url.protocol.startsWith("http") ? url.host + url.pathname : session.url;
+  } catch {}
+  return `${who}${where}: ${session.title || address}${session.shown ? " (shown)" : ""}`;
+}
+
 function showSessions(sessions) {
   const select = $("session");
   $("session-label").hidden = sessions.length === 0;
-  const pinned = sessions.find((session) => session.shown && session.pinned);
+  const pinned = state.pinned || "";
   const options = [new Option("Follow the agent", "", false, !pinned)];
   for (const session of sessions) {
-    const label = `${session.title || "(untitled)"} — ${session.url}${session.shown ? " (shown)" : ""}`;
-    options.push(new Option(label, session.id, false, Boolean(pinned && pinned.id === session.id)));
+    const option = new Option(sessionLabel(session), session.id, false, session.id === pinned);
+    option.title = session.url;
+    options.push(option);
   }
-  if (document.activeElement !== select) select.replaceChildren(...options);
+  select.replaceChildren(...options);
+  select.value = pinned;
   const shown = sessions.find((session) => session.shown);
   const panel = $("panel");
   // The panel is sandboxed (an opaque origin): "*" is the only target that reaches it.
   if (shown && !panel.hidden && panel.contentWindow) panel.contentWindow.postMessage({ type: "location", url: shown.url }, "*");
 }
 
-$("session").addEventListener("change", (event) => send({ t: "show", id: event.target.value || null }));
+$("session").addEventListener("change", (event) => {
+  send({ t: "show", id: event.target.value || null });
+  event.target.blur(); // the list keeps updating
+});
 
 function showLastAction(last) {
   if (!last) return ($("last-action").textContent = "");
   const ago = Math.max(0, Math.round(Date.now() / 1000 - last.at));
-  $("last-action").textContent = `Agent: ${last.action} ${last.outcome === "ok" ? "✓" : last.outcome} · ${ago} s ago`;
+  const outcome = {
+    ok: "✓",
+    USER_IN_CONTROL: "refused: a person is in control",
+  }[last.outcome] || last.outcome;
+  $("last-action").textContent = `Agent: ${last.action} ${outcome} · ${ago} s ago`;
 }
 
 setInterval(() => showLastAction(state.lastAction), 1000);
@@ -279,15 +305,17 @@ async function writeClipboard(text) {
   }
 }
 
-// Ask the provider for a picture the size of the stage (CSS pixels: laid out as seen).
+// While the person holds control, the page is laid out at the size they see it (CSS pixels);
+// the agent's own viewport comes back when they hand back. Watching changes nothing.
 let resizeTimer = null;
-new ResizeObserver(([entry]) => {
+function askForSize() {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
-    const { width, height } = entry.contentRect;
-    if (width >= 64 && height >= 64) send({ t: "resize", width: Math.round(width), height: Math.round(height) });
+    const { width, height } = $("stage").getBoundingClientRect();
+    if (state.you && width >= 64 && height >= 64) send({ t: "resize", width: Math.round(width), height: Math.round(height) });
   }, 300);
-}).observe($("stage"));
+}
+new ResizeObserver(askForSize).observe($("stage"));
 
 // --- start -----------------------------------------------------------------------------
 

@@ -357,7 +357,24 @@ class ChromiumSurface(Surface):
             self._wake.set()  # a click may have opened a window to show now
 
     async def control(self, controller: Controller) -> None:
+        """A person who hands back (or leaves) takes their picture size with them: each
+        session the viewer resized goes back to the viewport the agent chose."""
+        from playwright.async_api import Error as PlaywrightError
+
         self.controller = controller
+        if controller == "user":
+            return
+        for tab in self._pool.tabs():
+            if tab.custom_size is None or tab.closed:
+                continue
+            try:
+                async with asyncio.timeout(RESIZE_WAIT_S):
+                    async with tab.lock:
+                        if tab.custom_size is not None and not tab.closed:
+                            await tab.set_viewport(tab.viewport_mode)
+            except (PlaywrightError, TimeoutError):
+                continue  # it keeps the person's size until the agent chooses one
+        self._wake.set()
 
     async def resize(self, size: Size) -> Size | None:
         """Give the shown session a custom viewport of ``size`` (see
