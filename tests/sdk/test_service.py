@@ -444,7 +444,7 @@ def test_resize_sessions_show_and_control_answer_as_the_contract_says(
     assert resized.json() == {"width": 640, "height": 480}
     assert (frame.headers["x-surface-width"], frame.headers["x-surface-height"]) == ("640", "480")
     assert listed == {"id": listed["id"], "url": "http://site.test/", "title": "Stub home",
-                      "shown": True}  # fmt: skip
+                      "shown": True, "context": {"sessionId": "watched"}}  # fmt: skip
     assert (shown.status_code, followed.status_code, control.status_code) == (204, 204, 204)
 
 
