@@ -30,7 +30,8 @@ _bearer = HTTPBearer(auto_error=False, description="The token `browserhost serve
 router = APIRouter(dependencies=[Security(_bearer)])
 
 
-def get_host(request: Request) -> Host:
+async def get_host(request: Request) -> Host:
+    """Async on purpose: FastAPI runs a plain function in its thread pool, on every request."""
     host: Host = request.app.state.host
     return host
 

@@ -62,6 +62,7 @@ RENEW_AFTER_LOADS = 100
 """Documents a page may load before an ``open`` moves to a fresh page (see
 :meth:`Tab.fresh_for_open`)."""
 STUCK_CLOSE_S = 5.0
+WARM_S = 5.0
 FAILED_LOAD_PREFIX = "Failed to load resource"
 # Requests a page waits on before it is done changing (as the DevTools protocol names their
 # types); media, beacons, websockets and event streams may never finish and hold nothing back.
@@ -149,6 +150,7 @@ class Tab:
         self._loading: dict[Page, set[str]] = {}  # request ids in flight
         self._loads: dict[Page, int] = {}  # documents each page loaded
         self._watching: dict[Page, asyncio.Task[None]] = {}
+        self._warming: set[asyncio.Task[None]] = set()
         self._loaded = asyncio.Event()
         self._dialogs: list[data.Dialog] = []
         self.acting = False
@@ -479,6 +481,10 @@ class Tab:
         why = self.policy.refusal(frame.url)
         if why is not None:
             self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}", why)
+        elif frame.url != "about:blank":
+            warming = asyncio.get_running_loop().create_task(_warm(frame))
+            self._warming.add(warming)
+            warming.add_done_callback(self._warming.discard)
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
         failure = request.failure or ""
@@ -490,6 +496,19 @@ class Tab:
             self._blocked = blocked_message(
                 f"{request.url[:200]} redirected to an address that is not http or https"
             )
+
+
+async def _warm(frame: Frame) -> None:
+    """Have Playwright set up its own script in a new document now, while the agent reads
+    the answer, instead of in the first fill or key press (30-50 ms): asking it for an element
+    handle does that."""
+    from playwright.async_api import Error as PlaywrightError
+
+    with contextlib.suppress(PlaywrightError, TimeoutError):
+        async with asyncio.timeout(WARM_S):
+            handle = await frame.query_selector(":root")
+            if handle is not None:
+                await handle.dispose()
 
 
 def _retrieved(task: asyncio.Task[None]) -> None:
