@@ -16,15 +16,18 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from browserhost.contract.bridge import BRIDGE_PATH
 from browserhost.contract.errors import (
     BrowserhostError,
     InvalidActionError,
     InvalidSelectionError,
 )
 from browserhost.host import Host
+from browserhost.host.bridge import Bridge
 
 from . import viewer
 from .auth import AuthGate
+from .bridge import bridge_socket
 from .paths import ACTIONS_PATH, SELECTION_PATH
 from .routes import router
 from .viewer import PANEL_PATH, SOCKET_PATH, VIEWER_PATH
@@ -35,8 +38,11 @@ if TYPE_CHECKING:
 MCP_ROUTE = "/mcp"
 
 
-def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> FastAPI:
-    """An ASGI app serving ``host``; the host is closed when the app shuts down."""
+def create_app(
+    host: Host, token: str, allowed_hosts: Sequence[str] = (), bridge: Bridge | None = None
+) -> FastAPI:
+    """An ASGI app serving ``host``; the host is closed when the app shuts down. With a
+    ``bridge``, a browser elsewhere may dial in at ``/ext/bridge``."""
     mcp = _mcp_endpoint(host)
 
     @asynccontextmanager
@@ -64,6 +70,9 @@ def create_app(host: Host, token: str, allowed_hosts: Sequence[str] = ()) -> Fas
     app.mount(VIEWER_PATH, StaticFiles(directory=str(viewer.files()), html=True), name="viewer")
     if mcp is not None:
         app.router.routes.append(Route(MCP_ROUTE, endpoint=mcp))
+    if bridge is not None:
+        app.state.bridge = bridge
+        app.router.routes.append(WebSocketRoute(BRIDGE_PATH, bridge_socket))
     app.add_exception_handler(BrowserhostError, _coded_error)
     app.add_exception_handler(RequestValidationError, _invalid_body)
     app.add_exception_handler(StarletteHTTPException, _unreadable_body)

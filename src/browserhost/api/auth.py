@@ -14,8 +14,9 @@ from starlette.types import ASGIApp
 from browserhost.gate import LOOPBACK_NAMES, Gate
 
 PROTECTED_PREFIXES = ("/api", "/mcp")
-PUBLIC_PREFIXES = ("/viewer",)
-"""The viewer's files: no token (they hold no secret), but the Host and Origin rules apply."""
+PUBLIC_PREFIXES = ("/viewer", "/ext/bridge")
+"""The viewer's files (no token: they hold no secret) and the bridge's socket (its token comes
+in its first message): the Host and Origin rules apply."""
 
 __all__ = ["LOOPBACK_NAMES", "PROTECTED_PREFIXES", "AuthGate"]
 

@@ -59,6 +59,15 @@ class ServiceRow(WireModel):
     )
 
 
+class BridgeRow(WireModel):
+    connected: bool = Field(description="Whether a browser is connected to the bridge now.")
+    provider: str | None = Field(
+        None,
+        description="The name the connected side gave.",
+        exclude_if=lambda provider: provider is None,
+    )
+
+
 class ProviderRow(WireModel):
     id: str
     name: str
@@ -77,6 +86,12 @@ class ProviderRow(WireModel):
         description="The process the host runs for this provider: started on the first "
         "action, stopped when idle. Absent for a provider that runs in the host or elsewhere.",
         exclude_if=lambda service: service is None,
+    )
+    bridge: BridgeRow | None = Field(
+        None,
+        description="A browser elsewhere that dials in to /ext/bridge: whether one is "
+        "connected. Absent for every other provider.",
+        exclude_if=lambda bridge: bridge is None,
     )
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 import uuid
@@ -53,6 +52,8 @@ from browserhost.contract.surface import (
 )
 from browserhost.host import Host
 from browserhost.host.catalog import InstalledProvider
+
+from .hello import read_hello
 
 SOCKET_PATH = "/api/surface"
 VIEWER_PATH = "/viewer"
@@ -111,22 +112,8 @@ async def surface_socket(socket: WebSocket) -> None:
 
 
 async def _hello(socket: WebSocket) -> str | None:
-    try:
-        async with asyncio.timeout(HELLO_TIMEOUT_S):
-            raw = await socket.receive_text()
-    except TimeoutError:
-        await socket.close(4001, "hello timeout")
-        return None
-    except WebSocketDisconnect:
-        return None
-    message = _json(raw)
-    if message is None or message.get("t") != "hello":
-        await socket.close(1008, "hello first")
-        return None
-    token = message.get("token")
-    expected: str = socket.app.state.token
-    if not isinstance(token, str) or not hmac.compare_digest(token.encode(), expected.encode()):
-        await socket.close(4002, "bad token")
+    message = await read_hello(socket, socket.app.state.token, HELLO_TIMEOUT_S)
+    if message is None:
         return None
     viewer = message.get("viewer")
     if isinstance(viewer, str) and 0 < len(viewer) <= 64:

@@ -63,6 +63,7 @@ from browserhost.contract import ACTIONS, VerbSpec
 from browserhost.contract.limits import PROVIDER_ID_PATTERN, PROVIDER_NAME_MAX, PROVIDER_PATH
 from browserhost.contract.surface import Surface
 from browserhost.transports.base import Transport
+from browserhost.transports.bridge import BridgeTransport
 from browserhost.transports.inprocess import InProcessTransport
 from browserhost.transports.loopback import LoopbackTransport
 from browserhost.transports.loopback_surface import PAGE_MAX_BYTES, LoopbackSurface
@@ -123,6 +124,8 @@ class InstalledProvider:
     panel: InstalledPanel | None = None
     service: ManagedService | None = None
     """The process the host runs for this provider, when its record declares one."""
+    bridge: BridgeTransport | None = None
+    """The connection of a browser that dials in (:mod:`.bridge`), for the bridge provider."""
 
     def public(self) -> dict[str, object]:
         """The row callers see. Transport details never leave the host."""
@@ -136,6 +139,8 @@ class InstalledProvider:
             row["panel"] = self.panel.public()
         if self.service is not None:
             row["service"] = self.service.public()
+        if self.bridge is not None:
+            row["bridge"] = self.bridge.public()
         return row
 
     def hold(self) -> None:
@@ -456,6 +461,11 @@ class Catalog:
         provider = read_record(record, builtin=builtin, settings=self.services)
         self._providers[provider.id] = provider
         return provider
+
+    def put(self, provider: InstalledProvider) -> None:
+        """List ``provider`` as it is, in place of one with its id (the bridge's row, which
+        follows what the connected browser declared)."""
+        self._providers[provider.id] = provider
 
     async def uninstall(self, provider_id: str) -> None:
         provider = self._providers.pop(provider_id, None)

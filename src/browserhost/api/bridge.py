@@ -1,0 +1,211 @@
+"""``/ext/bridge``: the socket a browser elsewhere dials in on (:mod:`browserhost.contract.bridge`).
+
+It sits outside the ``/api`` bearer gate: the Host and Origin rules apply to the upgrade, and
+the token comes in the first message (:mod:`.hello`). Once the hello is accepted the socket
+becomes the bridge provider's link (:mod:`browserhost.transports.bridge`), the host pings it,
+and its messages are read here: pongs, tool results and host method calls.
+
+:func:`bridge_app` is the same route alone, for a listener on a public address that must not
+serve the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import time
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.types import ASGIApp
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from browserhost.contract.bridge import (
+    BRIDGE_PATH,
+    CLOSE_PING_TIMEOUT,
+    CLOSE_POLICY,
+    HELLO_TIMEOUT_S,
+    PING_INTERVAL_S,
+    PONG_TIMEOUT_S,
+    Hello,
+    Policy,
+    Rpc,
+    ToolResult,
+    UnreadableFrameError,
+    frame,
+    read_frame,
+)
+from browserhost.contract.limits import ACTION_TIMEOUT_S, ANSWER_MAX_BYTES, OPEN_TIMEOUT_S
+from browserhost.gate import Gate
+from browserhost.host.bridge import Bridge, RpcError
+from browserhost.host.catalog import InstallError
+from browserhost.transports.bridge import ChannelClosedError, Link
+
+from .hello import read_hello
+
+log = logging.getLogger(__name__)
+
+REMOTE_ADDRESS_OVERRIDE: str | None = None
+"""Test seam: the address the privilege check sees instead of the socket's own (a test cannot
+connect from a non-loopback address on one machine). Production never sets it."""
+
+_FORWARDED = ("forwarded", "x-forwarded-for", "x-real-ip")
+"""Headers a reverse proxy adds: the socket then comes from the proxy, not from this machine."""
+
+
+async def bridge_socket(socket: WebSocket) -> None:
+    bridge: Bridge = socket.app.state.bridge
+    await socket.accept()
+    message = await read_hello(socket, socket.app.state.token, HELLO_TIMEOUT_S)
+    if message is None:
+        return
+    try:
+        hello = Hello.model_validate(message)
+        bridge.check(hello)
+    except (ValidationError, InstallError) as exc:
+        await socket.close(CLOSE_POLICY, _reason(f"bad hello: {_problem(exc)}"))
+        return
+    link = Link(_Socket(socket), hello, _loopback(socket))
+    try:
+        await link.write(frame("hello.ok", caps=_caps(hello), policy=_policy(), serverTime=_now()))
+    except ChannelClosedError:
+        return
+    await bridge.transport.attach(link)
+    pinging = asyncio.ensure_future(_ping(link))
+    try:
+        await _receive(socket, bridge, link)
+    finally:
+        pinging.cancel()
+        await bridge.transport.detach(link)
+        with contextlib.suppress(asyncio.CancelledError):
+            await pinging
+
+
+def bridge_app(bridge: Bridge, token: str, allowed_hosts: tuple[str, ...] = ()) -> ASGIApp:
+    """Only the bridge's socket, behind the Host and Origin checks: what ``serve
+    --bridge-listen`` serves on an address other machines reach."""
+    app = Starlette(routes=[WebSocketRoute(BRIDGE_PATH, bridge_socket)])
+    app.state.bridge = bridge
+    app.state.token = token
+    return Gate(
+        app,
+        token,
+        allowed_hosts,
+        protected=(),
+        public=(BRIDGE_PATH,),
+        unauthorized_hint="",
+        host_hint="Start browserhost serve with --allow-host NAME for this name.",
+    )
+
+
+async def _receive(socket: WebSocket, bridge: Bridge, link: Link) -> None:
+    while True:
+        received = await socket.receive()
+        if received["type"] == "websocket.disconnect":
+            return
+        try:
+            kind, body = read_frame(received.get("text") or received.get("bytes") or b"")
+        except UnreadableFrameError as exc:
+            await link.close(CLOSE_POLICY, _reason(f"unreadable message: {exc}"))
+            return
+        if kind == "pong":
+            link.pong.set()
+        elif isinstance(body, ToolResult):
+            bridge.transport.settle(link, body)
+        elif isinstance(body, Rpc):
+            await _answer_rpc(bridge, link, body)
+        # any other kind is one the host does not expect from this side: ignored
+
+
+async def _answer_rpc(bridge: Bridge, link: Link, rpc: Rpc) -> None:
+    try:
+        answer = frame("rpc.result", id=rpc.id, ok=True, result=bridge.call(rpc, link.loopback))
+    except RpcError as exc:
+        error = {"code": exc.code, "message": str(exc)}
+        answer = frame("rpc.result", id=rpc.id, ok=False, error=error)
+    with contextlib.suppress(ChannelClosedError):
+        await link.write(answer)
+
+
+async def _ping(link: Link) -> None:
+    """Ping every interval; a side that does not pong in time is dropped (its calls are
+    lost, and the reader sees the socket close)."""
+    while True:
+        await asyncio.sleep(PING_INTERVAL_S)
+        link.pong.clear()
+        try:
+            await link.write(frame("ping"))
+        except ChannelClosedError:
+            return
+        try:
+            async with asyncio.timeout(PONG_TIMEOUT_S):
+                await link.pong.wait()
+        except TimeoutError:
+            log.warning("the bridge's browser stopped answering pings; dropped")
+            await link.close(CLOSE_PING_TIMEOUT, "ping timeout")
+            return
+
+
+class _Socket:
+    """Starlette's WebSocket as a link's channel; its failures translated once, here."""
+
+    def __init__(self, socket: WebSocket) -> None:
+        self._socket = socket
+
+    async def send_text(self, text: str) -> None:
+        try:
+            await self._socket.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError) as exc:
+            raise ChannelClosedError(str(exc) or type(exc).__name__) from exc
+
+    async def close(self, code: int, reason: str) -> None:
+        try:
+            await self._socket.close(code, reason)
+        except (RuntimeError, OSError) as exc:
+            raise ChannelClosedError(str(exc) or type(exc).__name__) from exc
+
+
+def _loopback(socket: WebSocket) -> bool:
+    if any(name in socket.headers for name in _FORWARDED):
+        return False
+    address = REMOTE_ADDRESS_OVERRIDE
+    if address is None:
+        address = socket.client.host if socket.client is not None else ""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def _caps(hello: Hello) -> dict[str, object]:
+    return {"actions": sorted(hello.actions), "verbs": [verb["name"] for verb in hello.verbs]}
+
+
+def _policy() -> dict[str, object]:
+    return Policy(
+        answer_max_bytes=ANSWER_MAX_BYTES,
+        open_timeout_ms=int(OPEN_TIMEOUT_S * 1000),
+        action_timeout_ms=int(ACTION_TIMEOUT_S * 1000),
+        ping_interval_ms=int(PING_INTERVAL_S * 1000),
+        pong_timeout_ms=int(PONG_TIMEOUT_S * 1000),
+    ).to_wire()
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
+
+
+def _problem(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        problem = exc.errors(include_url=False)[0]
+        return f"{'.'.join(str(part) for part in problem['loc'])} {problem['msg']}"
+    return str(exc)
+
+
+def _reason(text: str) -> str:
+    """A close reason fits in 123 bytes."""
+    encoded = text.encode()
+    return text if len(encoded) <= 123 else encoded[:120].decode(errors="ignore") + "..."

@@ -1,0 +1,87 @@
+"""The bridge provider: a browser elsewhere that dials in (:mod:`browserhost.transports.bridge`).
+
+Its catalog row is listed from the start, so a user can select it before any browser
+connects; while none is, it offers every action and each one is refused by the transport
+with ``PROVIDER_UNAVAILABLE`` ("no browser connected"), nothing sent. A connection's ``hello``
+says which actions and verbs the far side implements, and the row then offers exactly those,
+until it goes.
+
+The far side may also call host methods over the socket (:data:`RPC_METHODS`); those that
+change settings are answered ``forbidden`` unless the socket comes from this machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Final
+
+from jsonschema import Draft202012Validator
+
+from browserhost.contract import ACTIONS
+from browserhost.contract.bridge import PRIVILEGED_METHODS, RPC_METHODS, Hello, Rpc
+from browserhost.contract.errors import BrowserhostError
+from browserhost.transports.bridge import BridgeTransport, Link
+
+from .catalog import InstalledProvider, InstallError, read_actions, read_verbs
+from .dispatch import Host
+
+BRIDGE_ID: Final = "bridge"
+BRIDGE_NAME: Final = "Bridge (a browser that connects in)"
+
+
+class RpcError(Exception):
+    """A host method refused; ``code`` goes on the wire beside the message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Bridge:
+    """Installs the bridge provider in ``host``'s catalog and keeps its row current."""
+
+    def __init__(self, host: Host, provider_id: str = BRIDGE_ID) -> None:
+        self.host = host
+        self.transport = BridgeTransport(self._follow)
+        self._idle = InstalledProvider(
+            provider_id, BRIDGE_NAME, frozenset(ACTIONS), self.transport, bridge=self.transport
+        )
+        host.catalog.put(self._idle)
+
+    @staticmethod
+    def check(hello: Hello) -> None:
+        """Refuse a hello whose declarations the catalog would not install."""
+        read_actions(hello.actions)
+        read_verbs(hello.verbs)
+
+    def _follow(self, link: Link | None) -> None:
+        if link is None:
+            self.host.catalog.put(self._idle)
+            return
+        try:
+            actions = read_actions(link.hello.actions)
+            verbs = read_verbs(link.hello.verbs)
+        except InstallError:  # checked before the link was attached
+            return
+        checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
+        self.host.catalog.put(
+            dataclasses.replace(self._idle, actions=actions, verbs=verbs, checkers=checkers)
+        )
+
+    def call(self, rpc: Rpc, loopback: bool) -> Any:
+        """Run one host method for the far side, or raise :class:`RpcError`."""
+        if rpc.method in PRIVILEGED_METHODS and not loopback:
+            raise RpcError("forbidden", f"{rpc.method} is only allowed from this machine")
+        if rpc.method not in RPC_METHODS:
+            raise RpcError(
+                "unknown-method", f"no method {rpc.method!r}; try {', '.join(sorted(RPC_METHODS))}"
+            )
+        try:
+            if rpc.method == "providers.list":
+                return self.host.providers().to_wire()
+            if rpc.method == "selection.get":
+                return {"selectedId": self.host.providers().selected_id}
+            wanted = rpc.payload.get("id") if isinstance(rpc.payload, dict) else None
+            return {"selectedId": self.host.select(wanted)}
+        except BrowserhostError as exc:
+            raise RpcError(exc.code.value, exc.message) from exc
