@@ -62,10 +62,12 @@ def start_server(
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
     wrapper: tuple[str, ...] = (),
+    program: tuple[str, ...] = (sys.executable, "-m", "browserhost"),
 ) -> LiveServer:
     """Start ``browserhost serve`` and wait (bounded) until it answers.
 
-    ``wrapper`` is a command the server runs under, e.g. ``("setpriv", "--bounding-set=-all")``.
+    ``wrapper`` is a command the server runs under, e.g. ``("setpriv", "--bounding-set=-all")``;
+    ``program`` is the browserhost it runs (another install's ``bin/browserhost``).
     """
     port = free_port()
     full_env = {
@@ -75,7 +77,7 @@ def start_server(
         **(env or {}),
     }
     command = [
-        *wrapper, sys.executable, "-m", "browserhost", "serve",
+        *wrapper, *program, "serve",
         "--port", str(port), "--data-dir", str(data_dir), *extra_args,
     ]  # fmt: skip
     data_dir.mkdir(parents=True, exist_ok=True)

@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import json
 import os
+import threading
 import typing
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from inspect import Parameter, Signature
@@ -37,6 +39,9 @@ from browserhost.contract.data import element_kind, element_notes, snapshot_note
 from browserhost.contract.errors import BrowserhostError
 
 if TYPE_CHECKING:
+    import httpx
+    from rich.status import Status
+
     from browserhost.client import Client, ServiceInfo
 
 EXIT_REFUSED = 3
@@ -47,13 +52,19 @@ EXIT_NOT_WRITTEN = 1
 """The capture ran and answered, but its image could not be written to ``-o FILE``."""
 USAGE_ERROR = 2
 
+PROGRESS_AFTER_S = 0.5
+"""A call still unanswered after this gets a status line on stderr: a first action may be
+starting a browser or a provider service, which takes seconds."""
+WAITING = "Waiting for the browser… (a first action starts it)"
+
 POSITIONAL = {"browser.open": "url", "browser.resize": "viewport"}
 """The one field a verb takes as an argument: ``browserhost open URL``."""
 
 app = typer.Typer(
     help="One browser tool for AI agents, any browser behind it.",
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion and --show-completion: tab completion in bash, zsh, fish, PowerShell.
+    add_completion=True,
 )
 out = Console(soft_wrap=True, highlight=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
@@ -204,6 +215,33 @@ def mcp(
         raise typer.Exit(_exit_status(exc)) from None
 
 
+@app.command()
+def doctor(
+    host: Annotated[str, typer.Option(help="The address serve would listen on.")] = (
+        config.DEFAULT_HOST
+    ),
+    port: Annotated[int, typer.Option(help="The port serve would listen on.")] = (
+        config.DEFAULT_PORT
+    ),
+    data_dir: DataDirOption = None,
+) -> None:
+    """Check what a first run needs and say what to do for each gap, one line each.
+
+    A Chromium that launches (or the remote browser of BROWSERHOST_CHROMIUM_ENDPOINT), the data
+    dir and its token file, the port, the selected provider, and each provider service the
+    host would start. Exits 0 only when every check passes.
+    """
+    from browserhost import doctor as checks
+
+    marks = {"ok": ("✓", "green"), "fail": ("✗", "bold red"), "skip": ("-", "dim")}
+    with _waiting("Checking… (a browser or a service may take a few seconds to start)"):
+        findings = asyncio.run(checks.examine(config.data_dir(data_dir), host, port))
+    for finding in findings:
+        mark, style = marks[finding.verdict]
+        out.print(Text.assemble((mark, style), " ", (finding.check, "bold"), "  ", finding.detail))
+    raise typer.Exit(1 if any(finding.verdict == "fail" for finding in findings) else 0)
+
+
 # --- verbs over the HTTP API -------------------------------------------------------------
 
 
@@ -226,7 +264,46 @@ class Target:
             session_id=self.session,
             directory=directory,
             provider_id=self.provider,
+            transport=_announcing(WAITING),
         )
+
+
+@contextlib.contextmanager
+def _waiting(message: str) -> Iterator[None]:
+    """Say ``message`` on stderr once the block has run :data:`PROGRESS_AFTER_S`: a spinner on
+    a terminal (gone when the block ends), else one line. stdout stays the answer alone."""
+    shown: list[Status] = []
+
+    def show() -> None:
+        if err.is_terminal:
+            status = err.status(message)
+            status.start()
+            shown.append(status)
+        else:
+            err.print(Text(message))
+
+    timer = threading.Timer(PROGRESS_AFTER_S, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()  # a spinner being started now is stopped below, before any output
+        for status in shown:
+            status.stop()
+
+
+def _announcing(message: str) -> httpx.AsyncBaseTransport:
+    """A transport that says :func:`_waiting` while an answer is slow to come."""
+    import httpx
+
+    class Announcing(httpx.AsyncHTTPTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            with _waiting(message):
+                return await super().handle_async_request(request)
+
+    return Announcing()
 
 
 def _option(

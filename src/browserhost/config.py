@@ -92,6 +92,11 @@ def ensure_token(directory: Path) -> str:
     return token
 
 
+def stored_token(path: Path) -> str | None:
+    """What the token file holds, as :func:`ensure_token` reads it (``browserhost doctor``)."""
+    return _stored_token(path)
+
+
 def _stored_token(path: Path) -> str | None:
     """The token file's token, ``""`` for an empty file, ``None`` when there is no file."""
     try:
