@@ -21,7 +21,7 @@ import json
 import os
 import threading
 import typing
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from inspect import Parameter, Signature
@@ -41,8 +41,10 @@ from browserhost.contract.errors import BrowserhostError
 if TYPE_CHECKING:
     import httpx
     from rich.status import Status
+    from uvicorn import Server
 
     from browserhost.client import Client, ServiceInfo
+    from browserhost.host.bridge import Bridge
 
 EXIT_REFUSED = 3
 """The call was refused before anything ran (including a provider's own refusal)."""
@@ -100,12 +102,27 @@ def serve(
             "--allow-host", help="Also accept requests addressed to this host name (repeatable)."
         ),
     ] = None,
+    no_bridge: Annotated[
+        bool,
+        typer.Option("--no-bridge", help="No bridge provider: no browser may dial in."),
+    ] = False,
+    bridge_listen: Annotated[
+        str | None,
+        typer.Option(
+            "--bridge-listen",
+            metavar="HOST:PORT",
+            help="Also listen here for the bridge's socket alone (e.g. 0.0.0.0:7879), so a "
+            "browser on another machine can dial in while the API stays on --host.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Serve the browser API, and MCP at /mcp, until interrupted."""
+    """Serve the browser API, MCP at /mcp and the bridge at /ext/bridge, until interrupted."""
     import uvicorn
 
     from browserhost.api.app import create_app
     from browserhost.host import Host
+    from browserhost.host.bridge import BRIDGE_ID, Bridge
 
     directory = config.data_dir(data_dir)
     try:
@@ -118,14 +135,18 @@ def serve(
     # page's text could send the agent there. Providers read where it listens from here.
     os.environ[config.OWN_ADDRESS_ENV] = f"{host}:{port}"
     browser_host = Host(directory)
-    browser_host.catalog.discover(config.enabled_providers())
+    enabled = config.enabled_providers()
+    browser_host.catalog.discover(enabled)
+    # BROWSERHOST_PROVIDERS narrows the bridge like any provider.
+    on = not no_bridge and (enabled is None or BRIDGE_ID in enabled)
+    bridge = Bridge(browser_host) if on else None
     if select is not None:
         try:
             browser_host.select(select)
         except BrowserhostError as exc:
             err.print(f"[red]{exc.code}[/red]: {exc}")
             raise typer.Exit(USAGE_ERROR) from None
-    api = create_app(browser_host, token, allow_host or ())
+    api = create_app(browser_host, token, allow_host or (), bridge)
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     err.print(f"browserhost serving at [bold]{url}[/bold]  (MCP: {url}/mcp)")
     # The token rides in the fragment, which a browser never sends to the server.
@@ -141,8 +162,45 @@ def serve(
         selected = "unreadable; choose one with: browserhost select ID"
         _print_error(exc)
     err.print(f"  providers  {names}; selected: {selected}")
-    server = uvicorn.Server(uvicorn.Config(api, host=host, port=port, log_level="warning"))
-    asyncio.run(server.serve())
+    servers = [uvicorn.Server(uvicorn.Config(api, host=host, port=port, log_level="warning"))]
+    if bridge is None and bridge_listen is not None:
+        err.print(
+            "--bridge-listen needs the bridge: leave out --no-bridge, and list bridge in "
+            "BROWSERHOST_PROVIDERS when you set it."
+        )
+        raise typer.Exit(USAGE_ERROR)
+    if bridge is not None and bridge_listen is not None:
+        servers.append(_bridge_server(bridge, token, bridge_listen, allow_host or ()))
+    if bridge is not None:
+        err.print(f"  bridge     {url.replace('http', 'ws', 1)}/ext/bridge")
+    asyncio.run(_serve_all(servers))
+
+
+def _bridge_server(bridge: Bridge, token: str, listen: str, allowed: Sequence[str]) -> Server:
+    import uvicorn
+
+    from browserhost.api.bridge import bridge_app
+
+    address, _, port = listen.rpartition(":")
+    if not address or not port.isdigit():
+        err.print(f"--bridge-listen takes HOST:PORT, e.g. 0.0.0.0:7879, not {listen!r}")
+        raise typer.Exit(USAGE_ERROR)
+    app = bridge_app(bridge, token, tuple(allowed))
+    err.print(f"  bridge     also ws://{listen}/ext/bridge (the bridge only)")
+    settings = uvicorn.Config(
+        app, host=address.strip("[]"), port=int(port), log_level="warning", lifespan="off"
+    )
+    return uvicorn.Server(settings)
+
+
+async def _serve_all(servers: list[Server]) -> None:
+    """Run the servers together; when one stops (a signal reaches only the last one that
+    installed its handlers), stop the others."""
+    running = [asyncio.ensure_future(server.serve()) for server in servers]
+    await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+    for server in servers:
+        server.should_exit = True
+    await asyncio.gather(*running)
 
 
 @app.command()
@@ -240,6 +298,68 @@ def doctor(
         mark, style = marks[finding.verdict]
         out.print(Text.assemble((mark, style), " ", (finding.check, "bold"), "  ", finding.detail))
     raise typer.Exit(1 if any(finding.verdict == "fail" for finding in findings) else 0)
+
+
+bridge_commands = typer.Typer(
+    help="Serve a host elsewhere with a browser on this machine.", no_args_is_help=True
+)
+app.add_typer(bridge_commands, name="bridge")
+
+
+@bridge_commands.command("connect")
+def bridge_connect(
+    url: Annotated[
+        str,
+        typer.Argument(help="The host: ws://HOST:PORT, wss://HOST (behind TLS), or http(s)://."),
+    ],
+    token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="BROWSERHOST_BRIDGE_TOKEN",
+            help="The host's token. Better from $BROWSERHOST_BRIDGE_TOKEN, or typed when "
+            "asked: a command line is visible to other users of this machine.",
+            show_default=False,
+        ),
+    ] = None,
+    provider: Annotated[
+        str, typer.Option("--provider", help="The installed provider that answers.")
+    ] = "chromium",
+) -> None:
+    """Dial in to a host's bridge and answer its actions with a provider here, dialling
+    again after a drop. The host lists it as the provider "bridge"."""
+    import getpass
+    import sys
+
+    from browserhost.sdk import bridge
+
+    try:
+        target = bridge.bridge_url(url)
+        served = bridge.installed(provider)
+    except ValueError as exc:
+        err.print(Text(str(exc)))
+        raise typer.Exit(USAGE_ERROR) from None
+    if not token:
+        if not sys.stdin.isatty():
+            err.print("Give the host's token in $BROWSERHOST_BRIDGE_TOKEN (or --token).")
+            raise typer.Exit(USAGE_ERROR)
+        token = getpass.getpass("The host's token: ").strip()
+
+    async def run() -> None:
+        try:
+            await bridge.connect(
+                target, token, served, connected=lambda: err.print(f"connected to {target}")
+            )
+        finally:
+            if served.close is not None:
+                await served.close()
+
+    try:
+        asyncio.run(run())
+    except bridge.BridgeRefusedError as exc:
+        err.print(Text(str(exc)))
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        pass
 
 
 # --- verbs over the HTTP API -------------------------------------------------------------
