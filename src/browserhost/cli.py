@@ -18,6 +18,7 @@ import base64
 import binascii
 import contextlib
 import json
+import logging
 import os
 import threading
 import typing
@@ -125,6 +126,7 @@ def serve(
     from browserhost.host.bridge import BRIDGE_ID, Bridge
 
     directory = config.data_dir(data_dir)
+    _log_to_stderr()
     try:
         config.prepare_data_dir(directory)
         token = config.ensure_token(directory)
@@ -244,6 +246,7 @@ def mcp(
         err.print("The MCP server needs the mcp extra: pip install 'browserhost[mcp]'")
         raise typer.Exit(1) from None
     directory = config.data_dir(data_dir)
+    _log_to_stderr()
 
     async def embedded() -> None:
         from browserhost.host import Host
@@ -386,6 +389,16 @@ class Target:
             provider_id=self.provider,
             transport=_announcing(WAITING),
         )
+
+
+def _log_to_stderr() -> None:
+    """browserhost's own log records on stderr, timed: a browser or a provider service that
+    starts on a first action says so, and so does a provider refused at start."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    logger = logging.getLogger("browserhost")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
 
 
 @contextlib.contextmanager

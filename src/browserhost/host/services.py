@@ -300,6 +300,8 @@ class ManagedService:
                 raise NotSentError("the host is stopping")
             self._refuse_in_a_crash_loop()
             self.state, self.reason = "starting", None
+            log.info("Starting provider service %s…", self.provider_id)
+            started = time.monotonic()
             try:
                 run = await self._start()
             except _StartError as exc:
@@ -309,6 +311,9 @@ class ManagedService:
                 raise NotSentError(str(exc)) from None
             self._run = run
             self.state = "running"
+            log.info(
+                "Provider service %s ready in %.1f s", self.provider_id, time.monotonic() - started
+            )
             self._watch(run)
             return run
 

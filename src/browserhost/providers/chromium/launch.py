@@ -22,6 +22,7 @@ import contextlib
 import logging
 import os
 import shutil
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -183,8 +184,14 @@ class Launcher:
             if self._browser is not None and self._browser.is_connected():
                 return self._browser
             self._browser = None
+            # Seconds pass before the first answer: say so (serve and mcp log it on stderr).
+            remote = self._config.endpoint is not None
+            logger.info("Connecting to the remote browser…" if remote else "Starting Chromium…")
+            started = time.monotonic()
             playwright = await self._start_playwright()
             self._browser = await self._open(playwright)
+            done = "Connected" if remote else "Chromium started"
+            logger.info("%s in %.1f s", done, time.monotonic() - started)
             return self._browser
 
     async def aclose(self) -> None:

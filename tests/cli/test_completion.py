@@ -1,0 +1,46 @@
+"""Shell completion, as bash and zsh ask the installed command for it (typer's protocol)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def complete(shell: str, **env: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "browserhost"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "_BROWSERHOST_COMPLETE": f"complete_{shell}", **env},
+        check=True,
+    )
+    return done.stdout.split()
+
+
+def test_bash_completes_a_verb_and_its_choices() -> None:
+    assert complete("bash", COMP_WORDS="browserhost sna", COMP_CWORD="1") == ["snapshot"]
+    assert complete("bash", COMP_WORDS="browserhost doc", COMP_CWORD="1") == ["doctor"]
+    assert complete("bash", COMP_WORDS="browserhost resize ", COMP_CWORD="2") == [
+        "mobile",
+        "tablet",
+        "desktop",
+        "fill",
+    ]
+
+
+def test_zsh_completes_an_option_with_its_help() -> None:
+    said = " ".join(complete("zsh", _TYPER_COMPLETE_ARGS="browserhost open --vi"))
+    assert '"--viewport":"Viewport to use' in said
+
+
+def test_the_script_to_install_is_shown_for_bash() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "browserhost", "--show-completion", "bash"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "complete -o default -F _browserhost_completion browserhost" in shown.stdout
