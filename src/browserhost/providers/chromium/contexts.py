@@ -362,7 +362,9 @@ class Tab:
         few, so Playwright still reports those (a blocked redirect).
         """
         session = self._cdp[page] = await self.context.new_cdp_session(page)
-        session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent))
+        tree = await session.send("Page.getFrameTree")
+        main = tree["frameTree"]["frame"]["id"]
+        session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))
         session.on("Network.loadingFinished", lambda done: self._on_request_done(page, done))
         session.on("Network.loadingFailed", lambda failed: self._on_request_done(page, failed))
         await session.send("Network.enable")
@@ -429,8 +431,13 @@ class Tab:
             text = f"{answer.capitalize()} {_a(dialog.type)} dialog: {message}"
         self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
 
-    def _on_request(self, page: Page, sent: dict[str, Any]) -> None:
-        if sent.get("type") in AWAITED_RESOURCES:
+    def _on_request(self, page: Page, sent: dict[str, Any], main_frame: str) -> None:
+        kind = sent.get("type")
+        # An iframe's own document may load in a process of its own, which reports its end
+        # elsewhere; the page's load event waits for it anyway.
+        if kind == "Document" and sent.get("frameId") != main_frame:
+            return
+        if kind in AWAITED_RESOURCES:
             self._loading.setdefault(page, set()).add(sent["requestId"])
 
     def _on_request_done(self, page: Page, event: dict[str, Any]) -> None:

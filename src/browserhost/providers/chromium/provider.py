@@ -75,7 +75,7 @@ class Timeouts:
     false."""
     input_settle_s: float = 3.0
     """After a click or a submit: for what it started (a load, requests, rendering) to end."""
-    quiet_s: float = 0.1
+    quiet_s: float = 0.05
     """How long the document must go unchanged, with none of the page's requests in flight, to
     count as settled."""
     history_s: float = 10.0
