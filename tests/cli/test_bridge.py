@@ -18,7 +18,7 @@ import anyio
 import httpx
 import pytest
 
-from tests.conftest import TOKEN, LiveServer, start_server
+from tests.conftest import TOKEN, LiveServer, free_port, start_server
 from tests.mcp.conftest import call_ok, http_mcp
 from tests.providers.chromium.site import Site, serving
 
@@ -47,7 +47,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 class Connector:
     """One ``browserhost bridge connect`` process."""
 
-    def __init__(self, server: LiveServer, chromium_path: str, log: Path) -> None:
+    def __init__(
+        self, server: LiveServer, chromium_path: str, log: Path, provider: str = "chromium"
+    ) -> None:
         env = {
             **os.environ,
             "BROWSERHOST_BRIDGE_TOKEN": TOKEN,
@@ -57,7 +59,7 @@ class Connector:
         with log.open("ab") as errors:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "browserhost", "bridge", "connect", server.url,
-                 "--provider", "chromium"],
+                 "--provider", provider],
                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors,
             )  # fmt: skip
         self.log = log
@@ -176,3 +178,30 @@ def test_killing_the_connecting_side_mid_action_is_request_failed_once_then_a_ne
         finally:
             second.stop()
     assert site.arrived["/held-bridge"] == 1  # ran at most once: never replayed
+
+
+def test_bridge_listen_serves_the_bridge_alone_while_the_api_stays_put(
+    tmp_path: Path, chromium_path: str
+) -> None:
+    bridge_port = free_port()
+    server = start_server(
+        tmp_path / "data",
+        providers="bridge",
+        extra_args=("--bridge-listen", f"127.0.0.1:{bridge_port}", "--select", "bridge"),
+    )
+    try:
+        bridge_only = f"http://127.0.0.1:{bridge_port}"
+        with httpx.Client(trust_env=False) as other:
+            assert other.get(f"{bridge_only}/api/browser-providers").status_code == 404
+            assert other.get(f"{bridge_only}/viewer/").status_code == 404
+        listening = LiveServer(bridge_only, TOKEN, server.data_dir, server.process, server.log_path)
+        connector = Connector(listening, chromium_path, tmp_path / "connect.log", "stub")
+        try:
+            with server.client() as http:
+                wait_connected(http, connector)
+                opened = act(http, "browser.open", url="https://example.com")
+        finally:
+            connector.stop()
+    finally:
+        server.stop()
+    assert opened.status_code == 200, opened.text
