@@ -122,6 +122,8 @@ class Tab:
         answered, and so is whatever action was running on it."""
         self.reset: str | None = None
         """Why this key's previous tab was closed under it; its next action says so."""
+        self.opened: str | None = None
+        """The address the last ``open`` asked for."""
         self.notices: list[str] = []
         """What the running action's answer must tell beyond its own result."""
         self.held: Dialog | None = None
@@ -494,6 +496,8 @@ class Tab:
             warming.add_done_callback(self._warming.discard)
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
+        if request.url == self.opened:
+            return  # the open reports its own failed load; its event may come late
         failure = request.failure or ""
         if (
             "ERR_UNSAFE_REDIRECT" in failure

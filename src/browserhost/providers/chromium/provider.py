@@ -247,6 +247,7 @@ class ChromiumProvider(ChromiumVerbs):
                 on_timeout=f"{url} did not start loading within {waits.open_commit_s:g} s; "
                 "check that the site is up, then try again.",
             ):
+                tab.opened = url
                 try:
                     await _goto(page, url, waits.open_commit_s)
                 except PlaywrightError:
