@@ -7,6 +7,9 @@ A provider with a surface subclasses :class:`Surface` (frames out, a person's in
 returns it from :meth:`Provider.surface`; the event and frame types are the contract's own.
 """
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from browserhost.contract import Context, ProviderRequest
 from browserhost.contract.surface import (
     Controller,
@@ -22,8 +25,20 @@ from browserhost.contract.surface import (
 )
 
 from .provider import ActionError, Dock, Panel, Provider, refusal
-from .service import PANEL_PATH, serve, service_app
 from .verbs import VerbArguments, verb
+
+if TYPE_CHECKING:
+    from .service import PANEL_PATH, serve, service_app
+
+_FROM_SERVICE = frozenset({"PANEL_PATH", "serve", "service_app"})
+
+
+def __getattr__(name: str) -> Any:
+    # The runner is also run as a program (python -m browserhost.sdk.service); importing it
+    # with the package would load it twice.
+    if name in _FROM_SERVICE:
+        return getattr(import_module(".service", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "PANEL_PATH",
