@@ -1,0 +1,143 @@
+"""What the host itself costs: server CPU per request and requests per second as callers grow.
+
+A real ``browserhost serve`` with the ``stub`` provider (no browser: only the host's own work)
+answers ``browser.snapshot`` through the HTTP API; beside it, in the same run, a bare FastAPI
+app under the same uvicorn answers an echo of the same body. Both are separate processes; the
+server's CPU time is read from ``/proc`` before and after each batch.
+
+    .venv/bin/python benches/bench_host.py [--requests 2000]
+
+Prints CPU per request (median of batches) with the ratio to the bare app (target: within
+1.5x), and requests per second with 1, 5 and 20 callers at once (the host must not be the
+bottleneck for 20 sessions). Writes ``benches/results/bench_host.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.conftest import free_port
+
+RESULTS = Path(__file__).parent / "results" / "bench_host.json"
+TOKEN = "bench-token"
+TARGET_RATIO = 1.5
+ACTIONS = "/api/browser-providers/actions"
+BODY = {"action": "browser.snapshot", "parameters": {}, "context": {"sessionId": "bench"}}
+ECHO_APP = """
+from fastapi import FastAPI, Request
+app = FastAPI()
+@app.post("/api/browser-providers/actions")
+async def echo(request: Request) -> dict:
+    return {"ok": True, "data": await request.json()}
+"""
+
+
+def cpu_s(pid: int) -> float:
+    """User plus system CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start(command: list[str], port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1, trust_env=False)
+            return process
+        except httpx.TransportError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.05)  # polling a starting process: there is no event to wait on
+
+
+async def batch(url: str, requests: int, callers: int) -> float:
+    """Send ``requests`` from ``callers`` at once; the seconds it took."""
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with httpx.AsyncClient(base_url=url, headers=headers, trust_env=False) as client:
+        left = requests
+
+        async def caller() -> None:
+            nonlocal left
+            while left > 0:
+                left -= 1
+                answer = await client.post(ACTIONS, json=BODY)
+                answer.raise_for_status()
+
+        started = time.perf_counter()
+        await asyncio.gather(*(caller() for _ in range(callers)))
+        return time.perf_counter() - started
+
+
+async def measure(url: str, pid: int, requests: int) -> dict[str, float]:
+    await batch(url, 200, 4)  # warm up
+    per_request = []
+    for _ in range(5):
+        before = cpu_s(pid)
+        await batch(url, requests // 5, 1)
+        per_request.append((cpu_s(pid) - before) / (requests // 5) * 1000)
+    rates = {}
+    for callers in (1, 5, 20):
+        seconds = await batch(url, requests // 2, callers)
+        rates[f"rps_{callers}"] = (requests // 2) / seconds
+    return {"cpu_ms": statistics.median(per_request), **rates}
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=2000)
+    args = parser.parse_args()
+    env = {**os.environ, "BROWSERHOST_TOKEN": TOKEN, "BROWSERHOST_PROVIDERS": "stub"}
+    with tempfile.TemporaryDirectory() as scratch:
+        host_port, echo_port = free_port(), free_port()
+        host = start(
+            [sys.executable, "-m", "browserhost", "serve", "--port", str(host_port),
+             "--data-dir", f"{scratch}/data", "--select", "stub", "--no-bridge"],
+            host_port, env,
+        )  # fmt: skip
+        Path(scratch, "echo_app.py").write_text(ECHO_APP)  # noqa: ASYNC240  # before serving
+        echo = start(
+            [sys.executable, "-m", "uvicorn", "echo_app:app", "--port", str(echo_port),
+             "--log-level", "warning", "--app-dir", scratch],
+            echo_port, env,
+        )  # fmt: skip
+        try:
+            ours = await measure(f"http://127.0.0.1:{host_port}", host.pid, args.requests)
+            bare = await measure(f"http://127.0.0.1:{echo_port}", echo.pid, args.requests)
+        finally:
+            for process in (host, echo):
+                process.terminate()
+                process.wait(timeout=10)
+    print(f"{'':32} {'host (stub)':>12} {'bare FastAPI':>13} {'ratio':>7}")
+    print(
+        f"{'server CPU per request, ms':32} {ours['cpu_ms']:12.3f} {bare['cpu_ms']:13.3f} "
+        f"{ours['cpu_ms'] / bare['cpu_ms']:6.2f}x"
+    )
+    for callers in (1, 5, 20):
+        key = f"rps_{callers}"
+        print(
+            f"{'requests/s, ' + str(callers) + ' at once':32} {ours[key]:12.0f} {bare[key]:13.0f} "
+            f"{ours[key] / bare[key]:6.2f}x"
+        )
+    ratio = ours["cpu_ms"] / bare["cpu_ms"]
+    verdict = "within" if ratio <= TARGET_RATIO else "over"
+    print(f"\nhost CPU per request {ratio:.2f}x the bare app: {verdict} the {TARGET_RATIO}x target")
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps({"host": ours, "bare": bare}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
