@@ -29,7 +29,7 @@ from . import viewer
 from .auth import AuthGate
 from .bridge import bridge_socket
 from .paths import ACTIONS_PATH, SELECTION_PATH
-from .routes import router
+from .routes import BEARER_SCHEME, router
 from .viewer import PANEL_PATH, SOCKET_PATH, VIEWER_PATH
 
 if TYPE_CHECKING:
@@ -88,9 +88,14 @@ def _without_422(app: FastAPI) -> dict[str, Any]:
         schema = get_openapi(
             title=app.title, version=app.version, summary=app.summary, routes=app.routes
         )
-        for path in schema.get("paths", {}).values():
+        schema.setdefault("components", {}).setdefault("securitySchemes", {})["HTTPBearer"] = (
+            BEARER_SCHEME
+        )
+        for path_name, path in schema.get("paths", {}).items():
             for operation in path.values():
                 operation.get("responses", {}).pop("422", None)
+                if path_name.startswith("/api"):
+                    operation["security"] = [{"HTTPBearer": []}]
         for unused in ("HTTPValidationError", "ValidationError"):
             schema.get("components", {}).get("schemas", {}).pop(unused, None)
         app.openapi_schema = schema

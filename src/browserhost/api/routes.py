@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, Security
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPBearer
 
 from browserhost.contract import Context
 from browserhost.host import Host
@@ -24,10 +23,15 @@ from .schemas import (
 
 _GATE = (401, 403, 413, 415, 421)
 
-# The gate (auth.py) checks the token before any route runs; this only documents it in the
-# OpenAPI document, so clients and /docs know to send it.
-_bearer = HTTPBearer(auto_error=False, description="The token `browserhost serve` prints.")
-router = APIRouter(dependencies=[Security(_bearer)])
+# The gate (auth.py) checks the token before any route runs; the scheme is only written into
+# the OpenAPI document (api/app.py), so clients and /docs know to send it, and no route pays
+# for a dependency that would check it again.
+BEARER_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "The token `browserhost serve` prints.",
+}
+router = APIRouter()
 
 
 async def get_host(request: Request) -> Host:
