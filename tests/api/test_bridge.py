@@ -1,6 +1,7 @@
 """The bridge's socket spoken to by a raw WebSocket client, against the real app on a loopback
 port in this test's event loop: the hello and its close codes, replacement, pings, tool calls
-and their deadlines, host methods and the loopback rule."""
+and their deadlines, host methods and the loopback rule, and the surface's calls and pictures
+over the same socket."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ from websockets.asyncio.client import ClientConnection
 
 from browserhost.api.app import create_app
 from browserhost.contract import ACTIONS
+from browserhost.contract.surface import FRAME_MAX_BYTES, KeyEvent, Size, TextEvent
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
+from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 from tests.conftest import TOKEN, free_port
 
 PROVIDERS = "/api/browser-providers"
@@ -152,7 +155,11 @@ async def test_hello_ok_says_what_the_host_allows(hosted: Hosted) -> None:
         await socket.send(hello(actions=["browser.open", "browser.snapshot"]))
         answer = await receive(socket)
     assert answer["t"] == "hello.ok"
-    assert answer["caps"] == {"actions": ["browser.open", "browser.snapshot"], "verbs": []}
+    assert answer["caps"] == {
+        "actions": ["browser.open", "browser.snapshot"],
+        "verbs": [],
+        "surface": False,
+    }
     assert answer["policy"] == {
         "answerMaxBytes": 12_000_000,
         "openTimeoutMs": 45_000,
@@ -399,4 +406,172 @@ async def test_a_socket_through_a_proxy_is_not_taken_for_this_machine(hosted: Ho
     await socket.send(hello())
     assert (await receive(socket))["t"] == "hello.ok"
     assert (await rpc(socket, "selection.set", {"id": "bridge"}))["error"]["code"] == "forbidden"
+    await socket.close()
+
+
+async def surface_call(socket: ClientConnection, method: str) -> dict[str, Any]:
+    call = await receive(socket)
+    assert call["t"] == "surface.call"
+    assert call["method"] == method
+    return call
+
+
+def result(call: dict[str, Any], **fields: Any) -> str:
+    return json.dumps({"t": "surface.result", "id": call["id"], "ok": True, **fields})
+
+
+def header(call_id: str, seq: int = 1) -> str:
+    fields = {"seq": seq, "width": 640, "height": 400, "mime": "image/jpeg", "title": "Form"}
+    return json.dumps({"t": "surface.frame", "id": call_id, **fields})
+
+
+async def test_a_side_with_a_surface_is_listed_with_one_and_answers_its_calls(
+    hosted: Hosted,
+) -> None:
+    socket = await connected(hosted, surface=True)
+    async with hosted.http() as http:
+        [row] = (await http.get(PROVIDERS)).json()["providers"]
+    assert row["surface"] is True
+    surface = hosted.bridge.surface
+
+    copying = asyncio.ensure_future(surface.clipboard())
+    call = await surface_call(socket, "clipboard")
+    assert call["args"] == {}
+    await socket.send(result(call, result={"text": "copied"}))
+    assert await copying == "copied"
+
+    resizing = asyncio.ensure_future(surface.resize(Size(width=800, height=600)))
+    call = await surface_call(socket, "resize")
+    assert call["args"] == {"width": 800, "height": 600}
+    await socket.send(result(call, result={"width": 800, "height": 500}))
+    assert await resizing == Size(width=800, height=500)
+
+    typing = asyncio.ensure_future(
+        surface.input([KeyEvent(type="key", action="down", key="a", code="KeyA")])
+    )
+    call = await surface_call(socket, "input")
+    assert call["args"]["events"] == [
+        {"type": "key", "action": "down", "key": "a", "code": "KeyA", "modifiers": []}
+    ]
+    error = {"code": "failed", "message": "no page"}
+    await socket.send(
+        json.dumps({"t": "surface.result", "id": call["id"], "ok": False, "error": error})
+    )
+    with pytest.raises(LostError, match="no page"):
+        await typing
+    await socket.close()
+
+
+async def test_a_picture_is_a_binary_message_after_its_header_and_waits_beside_actions(
+    hosted: Hosted,
+) -> None:
+    """A frame request waiting for a picture holds up neither an action nor another surface
+    call; a late picture for an id the host gave up on is ignored whole."""
+    socket = await connected(hosted, surface=True)
+    surface = hosted.bridge.surface
+    framing = asyncio.ensure_future(surface.frame(3, 2.0))
+    frame_call = await surface_call(socket, "frame")
+    assert frame_call["args"] == {"after": 3, "waitMs": 2000}
+
+    async with hosted.http() as http:
+        posting = asyncio.ensure_future(http.post(ACTIONS_PATH, json=OPEN))
+        call = await receive(socket)
+        assert call["t"] == "tool.call"
+        await socket.send(
+            json.dumps({"t": "tool.result", "id": call["id"], "ok": True, "result": OPENED})
+        )
+        assert (await posting).status_code == 200
+    notice = await surface_call(socket, "control")  # the agent acted: it holds control now
+    assert notice["args"] == {"controller": "agent"}
+    await socket.send(result(notice, result=None))
+    listing = asyncio.ensure_future(surface.sessions())
+    sessions_call = await surface_call(socket, "sessions")
+    await socket.send(result(sessions_call, result={"sessions": []}))
+    assert await listing == []
+    assert not framing.done()
+
+    await socket.send(header("surface-nobody"))
+    await socket.send(b"\xff\xd8 not this one")
+    picture = b"\xff\xd8" + bytes(range(256)) * 400  # a JPEG's worth of bytes, not UTF-8
+    await socket.send(header(frame_call["id"], seq=4))
+    await socket.send(picture)
+    shown = await framing
+    assert shown is not None
+    assert (shown.seq, shown.width, shown.height, shown.mime, shown.title) == (
+        4, 640, 400, "image/jpeg", "Form"
+    )  # fmt: skip
+    assert shown.data == picture
+
+    framing = asyncio.ensure_future(surface.frame(4, 0.5))
+    await socket.send(result(await surface_call(socket, "frame"), result=None))
+    assert await framing is None  # nothing newer came
+    await socket.close()
+
+
+async def test_a_picture_over_the_limit_is_dropped_with_a_warning_and_the_socket_stays(
+    hosted: Hosted, caplog: pytest.LogCaptureFixture
+) -> None:
+    socket = await connected(hosted, surface=True)
+    surface = hosted.bridge.surface
+    framing = asyncio.ensure_future(surface.frame(0, 1.0))
+    call = await surface_call(socket, "frame")
+    await socket.send(header(call["id"]))
+    await socket.send(b"\x00" * (FRAME_MAX_BYTES + 1))
+    with pytest.raises(BadAnswerError, match="over"):
+        await framing
+    assert any("dropped a picture" in record.getMessage() for record in caplog.records)
+
+    copying = asyncio.ensure_future(surface.clipboard())
+    await socket.send(result(await surface_call(socket, "clipboard"), result={"text": "still"}))
+    assert await copying == "still"
+    await socket.close()
+
+
+async def test_a_picture_header_without_its_bytes_closes_1008(hosted: Hosted) -> None:
+    socket = await connected(hosted, surface=True)
+    framing = asyncio.ensure_future(hosted.bridge.surface.frame(0, 1.0))
+    call = await surface_call(socket, "frame")
+    await socket.send(header(call["id"]))
+    await socket.send(json.dumps({"t": "pong"}))
+    code, reason = await closing(socket)
+    assert (code, reason) == (1008, "unreadable message: surface.frame without its picture")
+    assert await framing is None  # the connection went: no picture
+
+
+async def test_a_newer_connection_settles_the_older_ones_surface_calls(hosted: Hosted) -> None:
+    older = await connected(hosted, surface=True)
+    surface = hosted.bridge.surface
+    framing = asyncio.ensure_future(surface.frame(0, 2.0))
+    await surface_call(older, "frame")
+    typing = asyncio.ensure_future(surface.input([TextEvent(type="text", text="hi")]))
+    await surface_call(older, "input")
+
+    newer = await connected(hosted, surface=True)
+    assert await closing(older) == (4000, "replaced")
+    async with asyncio.timeout(5):
+        assert await framing is None
+        with pytest.raises(LostError, match="replaced"):
+            await typing
+    # The newer socket sees new calls only, never the older's again.
+    copying = asyncio.ensure_future(surface.clipboard())
+    await newer.send(result(await surface_call(newer, "clipboard"), result={"text": ""}))
+    assert await copying == ""
+    await newer.close()
+
+
+async def test_with_no_surface_connected_there_is_no_picture_and_input_is_not_sent(
+    hosted: Hosted,
+) -> None:
+    surface = hosted.bridge.surface
+    assert await surface.frame(0, 0.05) is None
+    with pytest.raises(NotSentError, match="no browser connected"):
+        await surface.input([TextEvent(type="text", text="hi")])
+
+    socket = await connected(hosted)  # a provider without a surface
+    async with hosted.http() as http:
+        [row] = (await http.get(PROVIDERS)).json()["providers"]
+    assert row["surface"] is False
+    assert hosted.host.catalog.get("bridge").surface is None  # type: ignore[union-attr]  # listed
+    with pytest.raises(NotSentError, match="has no surface"):
+        await surface.clipboard()
     await socket.close()

@@ -3,7 +3,8 @@
 It sits outside the ``/api`` bearer gate: the Host and Origin rules apply to the upgrade, and
 the token comes in the first message (:mod:`.hello`). Once the hello is accepted the socket
 becomes the bridge provider's link (:mod:`browserhost.transports.bridge`), the host pings it,
-and its messages are read here: pongs, tool results and host method calls.
+and its messages are read here: pongs, tool results, surface results (a picture's header and
+the binary message after it) and host method calls.
 
 :func:`bridge_app` is the same route alone, for a listener on a public address that must not
 serve the API.
@@ -33,6 +34,8 @@ from browserhost.contract.bridge import (
     Hello,
     Policy,
     Rpc,
+    SurfaceFrame,
+    SurfaceResult,
     ToolResult,
     UnreadableFrameError,
     frame,
@@ -102,10 +105,22 @@ def bridge_app(bridge: Bridge, token: str, allowed_hosts: tuple[str, ...] = ()) 
 
 
 async def _receive(socket: WebSocket, bridge: Bridge, link: Link) -> None:
+    picture: SurfaceFrame | None = None
+    """A picture's header, whose bytes are the next message."""
     while True:
         received = await socket.receive()
         if received["type"] == "websocket.disconnect":
             return
+        if picture is not None:
+            header, picture = picture, None
+            data = received.get("bytes")
+            if data is None:
+                await link.close(
+                    CLOSE_POLICY, "unreadable message: surface.frame without its picture"
+                )
+                return
+            bridge.transport.settle_picture(link, header, data)
+            continue
         try:
             kind, body = read_frame(received.get("text") or received.get("bytes") or b"")
         except UnreadableFrameError as exc:
@@ -115,6 +130,10 @@ async def _receive(socket: WebSocket, bridge: Bridge, link: Link) -> None:
             link.pong.set()
         elif isinstance(body, ToolResult):
             bridge.transport.settle(link, body)
+        elif isinstance(body, SurfaceResult):
+            bridge.transport.settle_surface(link, body)
+        elif isinstance(body, SurfaceFrame):
+            picture = body
         elif isinstance(body, Rpc):
             await _answer_rpc(bridge, link, body)
         # any other kind is one the host does not expect from this side: ignored
@@ -181,7 +200,11 @@ def _loopback(socket: WebSocket) -> bool:
 
 
 def _caps(hello: Hello) -> dict[str, object]:
-    return {"actions": sorted(hello.actions), "verbs": [verb["name"] for verb in hello.verbs]}
+    return {
+        "actions": sorted(hello.actions),
+        "verbs": [verb["name"] for verb in hello.verbs],
+        "surface": hello.surface,
+    }
 
 
 def _policy() -> dict[str, object]:

@@ -4,7 +4,8 @@ Its catalog row is listed from the start, so a user can select it before any bro
 connects; while none is, it offers every action and each one is refused by the transport
 with ``PROVIDER_UNAVAILABLE`` ("no browser connected"), nothing sent. A connection's ``hello``
 says which actions and verbs the far side implements, and the row then offers exactly those,
-until it goes.
+until it goes; when it says it has a surface, the row has one too (:class:`BridgeSurface`,
+the viewer's picture over the same socket), and has none otherwise.
 
 The far side may also call host methods over the socket (:data:`RPC_METHODS`); those that
 change settings are answered ``forbidden`` unless the socket comes from this machine.
@@ -21,6 +22,7 @@ from browserhost.contract import ACTIONS
 from browserhost.contract.bridge import PRIVILEGED_METHODS, RPC_METHODS, Hello, Rpc
 from browserhost.contract.errors import BrowserhostError
 from browserhost.transports.bridge import BridgeTransport, Link
+from browserhost.transports.bridge_surface import BridgeSurface
 
 from .catalog import InstalledProvider, InstallError, read_actions, read_verbs
 from .dispatch import Host
@@ -43,6 +45,7 @@ class Bridge:
     def __init__(self, host: Host, provider_id: str = BRIDGE_ID) -> None:
         self.host = host
         self.transport = BridgeTransport(self._follow)
+        self.surface = BridgeSurface(self.transport)
         self._idle = InstalledProvider(
             provider_id, BRIDGE_NAME, frozenset(ACTIONS), self.transport, bridge=self.transport
         )
@@ -64,8 +67,11 @@ class Bridge:
         except InstallError:  # checked before the link was attached
             return
         checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
+        surface = self.surface if link.hello.surface else None
         self.host.catalog.put(
-            dataclasses.replace(self._idle, actions=actions, verbs=verbs, checkers=checkers)
+            dataclasses.replace(
+                self._idle, actions=actions, verbs=verbs, checkers=checkers, surface=surface
+            )
         )
 
     def call(self, rpc: Rpc, loopback: bool) -> Any:

@@ -7,6 +7,10 @@ with the provider's own :meth:`~browserhost.sdk.Provider.answer` (any catalog re
 
 - Calls of one session (its directory and session id) run one after another in the order
   they arrived; calls of different sessions run side by side.
+- A provider with a surface (the record's ``surface``) says so in ``hello`` and answers the
+  host's ``surface.call``s, each as it comes, beside the tool calls: a frame request waits
+  for a new picture, and nothing else waits for it. A picture goes out as its
+  ``surface.frame`` header and then its bytes in one binary message.
 - A call runs until the host's ``expiresAt`` at most, read on this machine's clock through the
   ``serverTime`` of ``hello.ok``. ``tool.cancel`` cancels it.
 - After a drop it dials again, waiting :data:`BACKOFF_START_S` and doubling up to
@@ -36,17 +40,22 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from browserhost.contract import ProviderRequest
+from browserhost.contract import surface as contract
 from browserhost.contract.bridge import (
     BRIDGE_PATH,
     CLOSE_BAD_TOKEN,
     CLOSE_POLICY,
     CLOSE_REPLACED,
+    FRAME_MARGIN_S,
+    SURFACE_CALL_TIMEOUT_S,
+    SurfaceCall,
     ToolCall,
     ToolCancel,
     UnreadableFrameError,
     frame,
     read_frame,
 )
+from browserhost.contract.surface import Surface
 
 from .provider import refusal
 
@@ -75,6 +84,7 @@ class Served:
     verbs: list[dict[str, Any]] = field(default_factory=list)
     name: str | None = None
     close: Callable[[], Awaitable[None]] | None = None
+    surface: Surface | None = None
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Served:
@@ -86,12 +96,14 @@ class Served:
                 "service); the bridge needs one that does"
             )
         close = record.get("close")
+        surface = record.get("surface")
         return cls(
             answer=answer,
             actions=sorted(record.get("actions") or ()),
             verbs=[dict(verb) for verb in record.get("verbs") or ()],
             name=record.get("name") if isinstance(record.get("name"), str) else None,
             close=close if callable(close) else None,
+            surface=surface if isinstance(surface, Surface) else None,
         )
 
 
@@ -169,6 +181,9 @@ class _Connection:
         """The host's clock minus this one's, read from ``hello.ok``."""
         self.running: dict[str, asyncio.Task[None]] = {}
         self.last: dict[tuple[str | None, str | None], asyncio.Task[None]] = {}
+        self.surfacing: set[asyncio.Task[None]] = set()
+        self.sending = asyncio.Lock()
+        """A picture's header and its bytes go out with nothing between them."""
 
     async def greet(self, token: str) -> None:
         hello: dict[str, Any] = {
@@ -178,6 +193,8 @@ class _Connection:
         }
         if self.served.name:
             hello["name"] = self.served.name
+        if self.served.surface is not None:
+            hello["surface"] = True
         await self.socket.send(frame("hello", **hello))
         async with asyncio.timeout(HELLO_OK_TIMEOUT_S):
             while True:
@@ -198,17 +215,26 @@ class _Connection:
                     log.warning("ignored a message from the host that is not a bridge frame")
                     continue
                 if kind == "ping":
-                    await self.socket.send(frame("pong"))
+                    await self._send(frame("pong"))
                 elif isinstance(body, ToolCall):
                     self._start(body)
                 elif isinstance(body, ToolCancel):
                     task = self.running.get(body.id)
                     if task is not None:
                         task.cancel()
+                elif isinstance(body, SurfaceCall):
+                    task = asyncio.ensure_future(self._surface_call(body))
+                    self.surfacing.add(task)
+                    task.add_done_callback(self.surfacing.discard)
         finally:
             # Answers would have nowhere to go, and a call is never run again after a drop.
-            for task in self.running.values():
+            for task in [*self.running.values(), *self.surfacing]:
                 task.cancel()
+
+    async def _send(self, *messages: str | bytes) -> None:
+        async with self.sending:
+            for message in messages:
+                await self.socket.send(message)
 
     def _start(self, call: ToolCall) -> None:
         key = (call.directory, call.session_id)
@@ -254,9 +280,94 @@ class _Connection:
 
     async def _answer(self, call_id: str, answer: object) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):  # the host settles it as lost
-            await self.socket.send(frame("tool.result", id=call_id, ok=True, result=answer))
+            await self._send(frame("tool.result", id=call_id, ok=True, result=answer))
 
     async def _fail(self, call_id: str, code: str, message: str) -> None:
         error = {"code": code, "message": message}
         with contextlib.suppress(websockets.ConnectionClosed):  # the host settles it as lost
-            await self.socket.send(frame("tool.result", id=call_id, ok=False, error=error))
+            await self._send(frame("tool.result", id=call_id, ok=False, error=error))
+
+    async def _surface_call(self, call: SurfaceCall) -> None:
+        messages: tuple[str | bytes, ...]
+        try:
+            answer = await _on_surface(self.served.surface, call)
+        except _SurfaceRefusedError as exc:
+            error = {"code": "refused", "message": str(exc)}
+            messages = (frame("surface.result", id=call.id, ok=False, error=error),)
+        except Exception as exc:  # the surface's own failure: the host reports it
+            log.warning("the surface failed on %s", call.method, exc_info=True)
+            error = {"code": "failed", "message": f"the surface failed: {exc}"}
+            messages = (frame("surface.result", id=call.id, ok=False, error=error),)
+        else:
+            if isinstance(answer, contract.Frame):
+                messages = (frame("surface.frame", id=call.id, **_header(answer)), answer.data)
+            else:
+                messages = (frame("surface.result", id=call.id, ok=True, result=answer),)
+        with contextlib.suppress(websockets.ConnectionClosed):  # the host hears nothing: lost
+            await self._send(*messages)
+
+
+class _SurfaceRefusedError(Exception):
+    """A surface call this side will not make; the message says why."""
+
+
+async def _on_surface(surface: Surface | None, call: SurfaceCall) -> object:
+    """What ``call`` answers: a picture, or the JSON ``result`` of ``surface.result``."""
+    if surface is None:
+        raise _SurfaceRefusedError("this provider has no surface")
+    args = call.args
+    if call.method == "frame":
+        after, wait_ms = args.get("after"), args.get("waitMs")
+        if not isinstance(after, int) or not isinstance(wait_ms, int):
+            raise _SurfaceRefusedError("frame takes {after, waitMs} as integers")
+        wait_s = min(max(wait_ms / 1000, 0.0), contract.FRAME_WAIT_S)
+        async with asyncio.timeout(wait_s + FRAME_MARGIN_S):
+            picture = await surface.frame(after, wait_s)
+        if picture is not None and len(picture.data) > contract.FRAME_MAX_BYTES:
+            raise _SurfaceRefusedError(
+                f"the picture is {len(picture.data)} bytes, over {contract.FRAME_MAX_BYTES}"
+            )
+        return picture
+    async with asyncio.timeout(SURFACE_CALL_TIMEOUT_S):
+        if call.method == "input":
+            batch = contract.read_input_batch(args)
+            if batch is None:
+                raise _SurfaceRefusedError("input takes {events: [...]} as the contract has them")
+            await surface.input(batch.events)
+            return None
+        if call.method == "control":
+            notice = contract.read_control_notice(args)
+            if notice is None:
+                raise _SurfaceRefusedError("control takes {controller}")
+            await surface.control(notice.controller)
+            return None
+        if call.method == "resize":
+            size = contract.read_resize(args)
+            if size is None:
+                raise _SurfaceRefusedError("resize takes {width, height}")
+            chosen = await surface.resize(size)
+            return None if chosen is None else chosen.to_wire()
+        if call.method == "clipboard":
+            return {"text": await surface.clipboard()}
+        if call.method == "sessions":
+            return {"sessions": [session.to_wire() for session in await surface.sessions()]}
+        if call.method == "show":
+            shown = contract.read_show(args)
+            if shown is None:
+                raise _SurfaceRefusedError("show takes {id}")
+            await surface.show(shown.id)
+            return None
+    raise _SurfaceRefusedError(f"no surface method {call.method!r}")
+
+
+def _header(picture: contract.Frame) -> dict[str, Any]:
+    header: dict[str, Any] = {
+        "seq": picture.seq,
+        "width": picture.width,
+        "height": picture.height,
+        "mime": picture.mime,
+        "agentActive": picture.agent_active,
+    }
+    if picture.title:
+        header["title"] = picture.title[: contract.TITLE_MAX]
+    return header

@@ -15,13 +15,20 @@ active; a newer one replaces it. How a request ends::
 Writes to one link go out one at a time, in the order they were asked for (``asyncio.Lock``
 wakes its waiters first come, first served), so calls are delivered in the order they were
 made, and those of one session with them.
+
+Surface calls (:meth:`BridgeTransport.ask`, for :class:`~.bridge_surface.BridgeSurface`) end
+the same ways, with ``NotSentError`` also when the connected side has no surface; at the
+deadline nothing is cancelled (a late answer is ignored). A picture over
+``FRAME_MAX_BYTES`` is dropped: ``BadAnswerError``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,16 +39,23 @@ from browserhost.contract.bridge import (
     CLOSE_GOING_AWAY,
     CLOSE_REPLACED,
     Hello,
+    SurfaceCall,
+    SurfaceFrame,
+    SurfaceResult,
     ToolCall,
     ToolCancel,
     ToolResult,
     frame,
 )
 from browserhost.contract.limits import ANSWER_MAX_BYTES
+from browserhost.contract.surface import FRAME_MAX_BYTES, TITLE_MAX, Frame
 
-from .base import LostError, NotSentError, too_large
+from .base import BadAnswerError, LostError, NotSentError, TransportError, too_large
 
 NOT_CONNECTED = "the bridge has no browser connected; start `browserhost bridge connect`"
+NO_SURFACE = "the browser connected to the bridge has no surface"
+
+log = logging.getLogger(__name__)
 
 
 class ChannelClosedError(Exception):
@@ -87,7 +101,7 @@ class Link:
 @dataclass(eq=False)
 class _Call:
     link: Link
-    answer: asyncio.Future[ToolResult]
+    answer: asyncio.Future[Any]
 
 
 class BridgeTransport:
@@ -96,7 +110,11 @@ class BridgeTransport:
     def __init__(self, changed: Callable[[Link | None], None] | None = None) -> None:
         self._link: Link | None = None
         self._calls: dict[str, _Call] = {}
+        self._asks: dict[str, _Call] = {}
+        """Surface calls in flight, apart from tool calls: their ids are the host's own."""
+        self._ask_ids = itertools.count(1)
         self._changed = changed
+        self._linked = asyncio.Event()
 
     @property
     def link(self) -> Link | None:
@@ -118,8 +136,7 @@ class BridgeTransport:
         if previous is not None:
             self._lose(previous, "a newer connection replaced it")
             await previous.close(CLOSE_REPLACED, "replaced")
-        if self._changed is not None:
-            self._changed(link)
+        self._announce(link)
 
     async def detach(self, link: Link) -> None:
         """``link``'s socket has closed."""
@@ -127,8 +144,19 @@ class BridgeTransport:
         self._lose(link, "the connection closed")
         if self._link is link:
             self._link = None
-            if self._changed is not None:
-                self._changed(None)
+            self._announce(None)
+
+    async def next_link(self, timeout_s: float) -> None:
+        """Wait until a connection comes or goes, ``timeout_s`` at most."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s):
+                await self._linked.wait()
+
+    def _announce(self, link: Link | None) -> None:
+        self._linked.set()
+        self._linked = asyncio.Event()
+        if self._changed is not None:
+            self._changed(link)
 
     def settle(self, link: Link, result: ToolResult) -> None:
         """A ``tool.result``; one for an id this link was not sent is ignored."""
@@ -136,13 +164,72 @@ class BridgeTransport:
         if call is not None and call.link is link and not call.answer.done():
             call.answer.set_result(result)
 
+    def settle_surface(self, link: Link, result: SurfaceResult) -> None:
+        """A ``surface.result``; one for an id this link was not sent is ignored."""
+        self._settle_ask(link, result.id, result)
+
+    def settle_picture(self, link: Link, header: SurfaceFrame, data: bytes) -> None:
+        """A ``surface.frame`` and the binary message after it."""
+        if not 0 < len(data) <= FRAME_MAX_BYTES:
+            log.warning("dropped a picture of %d bytes from the bridge's browser", len(data))
+            problem = BadAnswerError(f"the picture is {len(data)} bytes, over {FRAME_MAX_BYTES}")
+            self._settle_ask(link, header.id, problem)
+            return
+        picture = Frame(
+            seq=header.seq,
+            data=data,
+            mime=header.mime,
+            width=header.width,
+            height=header.height,
+            title=header.title[:TITLE_MAX] if header.title else None,
+            agent_active=header.agent_active,
+        )
+        self._settle_ask(link, header.id, picture)
+
+    def _settle_ask(self, link: Link, call_id: str, answer: object) -> None:
+        call = self._asks.get(call_id)
+        if call is None or call.link is not link or call.answer.done():
+            return
+        if isinstance(answer, TransportError):
+            call.answer.set_exception(answer)
+        else:
+            call.answer.set_result(answer)
+
     async def send(self, request: ProviderRequest, timeout_s: float) -> object:
         link = self._link
         if link is None:
             raise NotSentError(NOT_CONNECTED)
         message = frame("tool.call", _tool_call(request, timeout_s))
+        try:
+            result = await self._exchange(self._calls, request.request_id, link, message, timeout_s)
+        except TimeoutError:
+            with contextlib.suppress(ChannelClosedError):
+                await link.write(frame("tool.cancel", ToolCancel(id=request.request_id)))
+            raise LostError(f"No answer within {timeout_s:g} s.") from None
+        return _answer(result)
+
+    async def ask(self, method: str, args: dict[str, Any], timeout_s: float) -> object:
+        """One call on the connected side's surface: its ``surface.result`` (a
+        :class:`SurfaceResult`) or its picture (a :class:`Frame`)."""
+        link = self._link
+        if link is None:
+            raise NotSentError(NOT_CONNECTED)
+        if not link.hello.surface:
+            raise NotSentError(NO_SURFACE)
+        call_id = f"surface-{next(self._ask_ids)}"
+        message = frame("surface.call", SurfaceCall(id=call_id, method=method, args=args))
+        try:
+            return await self._exchange(self._asks, call_id, link, message, timeout_s)
+        except TimeoutError:
+            raise LostError(f"No answer within {timeout_s:g} s.") from None
+
+    async def _exchange(
+        self, calls: dict[str, _Call], call_id: str, link: Link, message: str, timeout_s: float
+    ) -> Any:
+        """Write ``message`` and wait for its answer; ``TimeoutError`` when it was written and
+        the answer did not come in time."""
         call = _Call(link, asyncio.get_running_loop().create_future())
-        self._calls[request.request_id] = call
+        calls[call_id] = call
         written = False
         try:
             async with asyncio.timeout(timeout_s):
@@ -151,16 +238,13 @@ class BridgeTransport:
                 except ChannelClosedError as exc:
                     raise NotSentError(f"the connection to the browser failed ({exc})") from None
                 written = True
-                result = await call.answer
+                return await call.answer
         except TimeoutError:
             if not written:
                 raise NotSentError(f"the connection was busy for {timeout_s:g} s") from None
-            with contextlib.suppress(ChannelClosedError):
-                await link.write(frame("tool.cancel", ToolCancel(id=request.request_id)))
-            raise LostError(f"No answer within {timeout_s:g} s.") from None
+            raise
         finally:
-            del self._calls[request.request_id]
-        return _answer(result)
+            del calls[call_id]
 
     async def abandon(self, request_id: str) -> None:
         """Send ``tool.cancel``; a side that no longer knows the id ignores it."""
@@ -176,7 +260,7 @@ class BridgeTransport:
             await link.close(CLOSE_GOING_AWAY, "host stopping")
 
     def _lose(self, link: Link, why: str) -> None:
-        for call in self._calls.values():
+        for call in [*self._calls.values(), *self._asks.values()]:
             if call.link is link and not call.answer.done():
                 call.answer.set_exception(LostError(f"{why} before the browser answered"))
 
