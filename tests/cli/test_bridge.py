@@ -1,6 +1,7 @@
 """The bridge end to end: a real ``browserhost serve`` and a real ``browserhost bridge
 connect --provider chromium`` in another process, both on loopback, against a site that counts
-every request it receives."""
+every request it receives; and the viewer page, in a real Chromium, showing the bridged
+browser."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from playwright.async_api import async_playwright
 
+from tests.api.viewing import click_picture, launch_options, wait_for_control, wait_for_picture
 from tests.conftest import TOKEN, LiveServer, free_port, start_server
 from tests.mcp.conftest import call_ok, http_mcp
 from tests.providers.chromium.site import Site, serving
@@ -25,6 +28,8 @@ from tests.providers.chromium.site import Site, serving
 PROVIDERS = "/api/browser-providers"
 ACTIONS = "/api/browser-providers/actions"
 CONNECT_WAIT_S = 30.0
+AGENT = "The agent is working — click the picture to take over"
+YOU = "You are in control"
 
 
 @pytest.fixture(scope="module")
@@ -205,3 +210,45 @@ def test_bridge_listen_serves_the_bridge_alone_while_the_api_stays_put(
     finally:
         server.stop()
     assert opened.status_code == 200, opened.text
+
+
+@pytest.mark.parametrize("provider", ["stub", "chromium"])
+async def test_the_viewer_shows_a_bridged_browser_and_a_person_takes_over_and_hands_back(
+    server: LiveServer, site: Site, chromium_path: str, tmp_path: Path, provider: str
+) -> None:
+    """The picture and the person's clicks travel over the bridge's socket; while the person
+    holds control the agent is refused and nothing reaches the connected browser."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(**launch_options(chromium_path))
+        page = await browser.new_page()
+        await page.goto(f"{server.url}/viewer/#token={TOKEN}")
+        await wait_for_control(page, "Bridge (a browser that connects in) shows no picture.")
+
+        connector = Connector(server, chromium_path, tmp_path / "connect.log", provider)
+        try:
+            with server.client() as http:
+                wait_connected(http, connector)
+                [row] = http.get(PROVIDERS).json()["providers"]
+                assert row["surface"] is True
+                assert act(http, "browser.open", url=f"{site.origin}/page-a").status_code == 200
+                await wait_for_picture(page, timeout_s=30)
+                await wait_for_control(page, AGENT)
+
+                await click_picture(page, 5, 5)
+                await wait_for_control(page, YOU)
+                refused = act(http, "browser.open", url=f"{site.origin}/page-b?{provider}")
+                assert refused.status_code == 423, refused.text
+                assert refused.json()["code"] == "USER_IN_CONTROL"
+
+                await page.click("#hand-back")
+                await wait_for_control(page, AGENT)
+                snapshot = act(http, "browser.snapshot")
+                assert snapshot.status_code == 200, snapshot.text
+                assert snapshot.json()["data"]["url"] == f"{site.origin}/page-a"
+        finally:
+            connector.stop()
+            await browser.close()
+        with server.client() as http:
+            wait_connected(http, connector, connected=False)
+    if provider == "chromium":
+        assert site.arrived[f"/page-b?{provider}"] == 0  # the refused open reached nothing

@@ -1,6 +1,6 @@
 """The connecting side (:func:`browserhost.sdk.bridge.connect`) against the real app on a
-loopback port: it serves actions, dials again after a drop, stops on a refused token, and
-cancels what the host cancels."""
+loopback port: it serves actions, dials again after a drop, stops on a refused token,
+cancels what the host cancels, and serves its provider's surface."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from browserhost.contract import Context, ProviderRequest
 from browserhost.contract.bridge import CLOSE_PING_TIMEOUT
 from browserhost.contract.errors import RequestFailedError
+from browserhost.contract.surface import Size, TextEvent
 from browserhost.providers.stub import register
 from browserhost.sdk import bridge
 from browserhost.sdk.bridge import BridgeRefusedError, Served
@@ -116,6 +117,42 @@ async def test_calls_of_one_session_run_one_after_another(hosted: Hosted) -> Non
         )
         assert finished == urls
         assert overlapped is False
+    finally:
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+
+
+async def test_a_providers_surface_is_served_and_a_waiting_frame_holds_up_no_action(
+    hosted: Hosted,
+) -> None:
+    served = Served.from_record(register())
+    assert served.surface is not None
+    running = asyncio.ensure_future(bridge.connect(hosted.socket_url, TOKEN, served))
+    try:
+        await until(lambda: hosted.bridge.transport.link is not None)
+        row = hosted.host.catalog.get("bridge")
+        assert row is not None
+        assert row.surface is hosted.bridge.surface
+        surface = hosted.bridge.surface
+        first = await surface.frame(0, 1.0)
+        assert first is not None
+        assert first.mime in ("image/png", "image/jpeg")
+        assert first.data == (await served.surface.frame(0, 0)).data  # type: ignore[union-attr]  # checked above
+
+        # The next picture comes only when something changes: the open below, which the
+        # waiting frame request must not hold up.
+        waiting = asyncio.ensure_future(surface.frame(first.seq, 10.0))
+        async with asyncio.timeout(5):
+            await hosted.host.dispatch("browser.open", {"url": "https://example.com"})
+            newer = await waiting
+        assert newer is not None
+        assert newer.seq > first.seq
+
+        [session] = await surface.sessions()
+        assert session.url == "https://example.com/"
+        assert await surface.resize(Size(width=640, height=480)) == Size(width=640, height=480)
+        await surface.input([TextEvent(type="text", text="typed")])
+        assert await surface.clipboard() == ""
     finally:
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
