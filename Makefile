@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 	@scripts/ensure-chromium
+	@scripts/ensure-xvfb
 
 run: setup
 	$(BIN)/browserhost serve --select chromium $(ARGS)

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from rich.status import Status
     from uvicorn import Server
 
-    from browserhost.client import Client, ServiceInfo
+    from browserhost.client import Client, InstanceInfo, ServiceInfo
     from browserhost.host.bridge import Bridge
 
 EXIT_REFUSED = 3
@@ -139,6 +139,7 @@ def serve(
     browser_host = Host(directory)
     enabled = config.enabled_providers()
     browser_host.catalog.discover(enabled)
+    browser_host.instances.restore()  # persistent instances, listed stopped until used
     # BROWSERHOST_PROVIDERS narrows the bridge like any provider.
     on = not no_bridge and (enabled is None or BRIDGE_ID in enabled)
     bridge = Bridge(browser_host) if on else None
@@ -254,6 +255,7 @@ def mcp(
         host = Host(directory)
         try:
             host.catalog.discover(config.enabled_providers())
+            host.instances.restore()
             if select is not None:
                 host.select(select)
             await mcp_server.serve_stdio(mcp_server.HostBackend(host))
@@ -727,6 +729,209 @@ def _register_call() -> None:
     )(call)
 
 
+def _register_instances() -> None:
+    def instances(**values: Any) -> None:
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            found = await client.instances()
+            if target.as_json:
+                _print_json([row.model_dump(mode="json", by_alias=True) for row in found])
+                return
+            for row in found:
+                out.print(_instance_line(row))
+            if not found:
+                out.print("No browser instance is launched; start one with: browserhost launch ID")
+
+        _run(target, None, act)
+
+    def launch(**values: Any) -> None:
+        context: typer.Context = values.pop("ctx")
+        provider: str | None = values.pop("provider")
+        pairs: list[str] = values.pop("set") or []
+        name: str | None = values.pop("name")
+        wants_help: bool = values.pop("show_help")
+        target = _target(values)
+        if provider is None:
+            out.print(context.get_help())
+            raise typer.Exit(0 if wants_help else USAGE_ERROR)
+
+        async def act(client: Client) -> None:
+            listing = await client.providers()
+            row = next((row for row in listing.providers if row.id == provider), None)
+            schema = {} if row is None or row.launch is None else row.launch.input_schema
+            if wants_help:
+                out.print(context.get_help())
+                if row is None or row.launch is None:
+                    out.print(Text(f"\n{provider} is not a provider that launches instances."))
+                    return
+                out.print(Text(f"\n{row.launch.help}\n\nOptions of {provider} (--set KEY=VALUE):"))
+                for key, line in _launch_option_lines(schema):
+                    out.print(Text.assemble("  ", (key, "bold"), f"  {line}"))
+                return
+            launched = await client.launch(provider, _launch_options(pairs, schema), name=name)
+            if target.as_json:
+                _print_json(launched.model_dump(mode="json", by_alias=True))
+            else:
+                out.print(_instance_line(launched))
+                out.print(Text(f"Route actions to it with: browserhost select {launched.id}"))
+
+        _run(target, None, act)
+
+    def close(**values: Any) -> None:
+        instance_id: str = values.pop("id")
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            closed = await client.close_instance(instance_id)
+            if target.as_json:
+                _print_json(closed.model_dump(mode="json", by_alias=True))
+            else:
+                out.print(Text.assemble("Closed ", (closed.id, "bold"), "."))
+
+        _run(target, None, act)
+
+    instances.__signature__ = Signature(_connection_parameters())  # type: ignore[attr-defined]  # read by typer
+    launch.__signature__ = Signature(  # type: ignore[attr-defined]  # read by typer
+        [
+            Parameter("ctx", Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
+            Parameter(
+                "provider",
+                Parameter.POSITIONAL_OR_KEYWORD,
+                default=None,
+                annotation=Annotated[
+                    str | None,
+                    typer.Argument(
+                        metavar="PROVIDER", help="A provider that launches, e.g. chromium."
+                    ),
+                ],
+            ),
+            _option(
+                "set",
+                list[str] | None,
+                None,
+                "--set",
+                metavar="KEY=VALUE",
+                help="One launch option; repeat it (proxy.server=... for a nested one). Typed by "
+                "the provider's schema: see browserhost launch PROVIDER --help.",
+            ),
+            _option(
+                "name",
+                str | None,
+                None,
+                "--name",
+                metavar="NAME",
+                help="The instance's name; its id is PROVIDER~NAME (default: a number).",
+            ),
+            _option(
+                "show_help",
+                bool,
+                False,
+                "--help",
+                "-h",
+                is_eager=False,
+                help="Show this message and the provider's launch options.",
+            ),
+            *_connection_parameters(),
+        ]
+    )
+    close.__signature__ = Signature(  # type: ignore[attr-defined]  # read by typer
+        [
+            Parameter(
+                "id",
+                Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=Annotated[
+                    str, typer.Argument(metavar="ID", help="An instance id, e.g. chromium~work.")
+                ],
+            ),
+            *_connection_parameters(),
+        ]
+    )
+    app.command(
+        "instances",
+        help="List the launched browser instances.",
+        rich_help_panel="Instances",
+    )(instances)
+    app.command(
+        "launch",
+        help="Launch a browser instance of a provider with options (--help with a PROVIDER "
+        "lists them).",
+        rich_help_panel="Instances",
+        # --help is the command's own: with a PROVIDER it also lists that provider's options.
+        context_settings={"help_option_names": []},
+    )(launch)
+    app.command(
+        "close",
+        help="Close a browser instance: its browser stops and it is forgotten (a profile stays).",
+        rich_help_panel="Instances",
+    )(close)
+
+
+def _instance_line(row: InstanceInfo) -> Text:
+    details = " ".join(
+        key if value is True else f"{key}={value}"
+        for key, value in row.details.items()
+        if key != "createdAt" and value is not False and not isinstance(value, dict)
+    )
+    proxy = row.details.get("proxy")
+    if isinstance(proxy, dict):
+        details += f" proxy={proxy.get('server')}"
+    colour = {"running": "green", "failed": "red"}.get(row.status, "")
+    return Text.assemble(
+        (row.id, "bold"), "  ", (row.status, colour), f"  {row.persistence}  {details}".rstrip()
+    )
+
+
+def _launch_option_lines(
+    schema: Mapping[str, Any], root: Mapping[str, Any] | None = None, prefix: str = ""
+) -> Iterator[tuple[str, str]]:
+    """``KEY=TYPE`` and its words, for every option of a launch schema (nested ones dotted)."""
+    from browserhost.host.instances import resolve
+
+    top = schema if root is None else root
+    node = resolve(top, schema)
+    for key, raw in (node.get("properties") or {}).items():
+        prop = resolve(top, raw)
+        if prop.get("properties"):
+            yield from _launch_option_lines(prop, top, f"{prefix}{key}.")
+            continue
+        kind = "|".join(prop["enum"]) if "enum" in prop else str(prop.get("type", "value"))
+        words = ": ".join(str(t) for t in (prop.get("title"), prop.get("description")) if t)
+        if "default" in prop:
+            words += f" (default: {json.dumps(prop['default'])})"
+        yield f"{prefix}{key}={kind.upper() if 'enum' not in prop else kind}", words
+
+
+def _launch_options(pairs: list[str], schema: Mapping[str, Any]) -> dict[str, object]:
+    """``--set key=value`` pairs as an options object: ``proxy.server=...`` nests, and each
+    value is read as its schema property's type (a string stays a string; anything else is
+    read as JSON, and the host's schema check words what does not fit)."""
+    from browserhost.host.instances import resolve
+
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"--set takes KEY=VALUE, not {pair!r}.")
+        *parents, leaf = key.split(".")
+        holder, node = options, resolve(schema, schema)
+        for part in parents:
+            inner = holder.setdefault(part, {})
+            if not isinstance(inner, dict):
+                raise typer.BadParameter(f"--set {key}: {part} is given a value already.")
+            holder = inner
+            node = resolve(schema, (node.get("properties") or {}).get(part) or {})
+        wanted = resolve(schema, (node.get("properties") or {}).get(leaf) or {}).get("type")
+        if wanted == "string":
+            holder[leaf] = value
+            continue
+        try:
+            holder[leaf] = json.loads(value)
+        except ValueError:
+            holder[leaf] = value
+    return options
+
+
 def _service_line(service: ServiceInfo) -> Text:
     if service.state == "running":
         return Text(f"    service running for {_duration(service.uptime_s or 0.0)}")
@@ -1043,6 +1248,7 @@ for _spec in ACTIONS.values():
 del _spec
 _register_providers()
 _register_call()
+_register_instances()
 
 
 def main() -> None:

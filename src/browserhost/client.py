@@ -32,12 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
+from urllib.parse import quote
 
 import httpx
 from pydantic import Field, ValidationError
 
 from browserhost import config
-from browserhost.api.paths import ACTIONS_PATH, PROVIDERS_PATH, SELECTION_PATH
+from browserhost.api.paths import ACTIONS_PATH, INSTANCES_PATH, PROVIDERS_PATH, SELECTION_PATH
 from browserhost.contract import ACTIONS, VERB_PREFIX, Context, VerbSpec, normalize, verb_name
 from browserhost.contract import data as answers
 from browserhost.contract.actions import ScrollDirection
@@ -105,6 +106,30 @@ class ServiceInfo(WireModel):
     """Seconds since it became ready, while it runs."""
 
 
+class LaunchInfo(WireModel):
+    input_schema: dict[str, Any]
+    """JSON Schema of the launch options, with titles, descriptions and defaults."""
+    help: str
+
+
+class InstanceInfo(WireModel):
+    """A launched browser (``GET /api/browser-providers/instances``)."""
+
+    id: str
+    """``provider~name``: select it, or pass it as ``provider_id``."""
+    provider: str
+    name: str
+    status: str
+    """``starting``, ``running``, ``stopped``, ``failed``; ``closed`` once closed."""
+    control: str
+    """Who holds its surface: ``none``, ``agent`` or ``user``."""
+    ownership: str
+    persistence: str
+    """``ephemeral``, or ``persistent``: its data outlives the host."""
+    operations: list[str]
+    details: dict[str, Any]
+
+
 class ProviderInfo(WireModel):
     id: str
     name: str
@@ -114,6 +139,10 @@ class ProviderInfo(WireModel):
     """The provider's own verbs, for :meth:`Client.call`."""
     service: ServiceInfo | None = Field(None, exclude_if=lambda service: service is None)
     """The process the host runs for this provider, if it runs one."""
+    launch: LaunchInfo | None = Field(None, exclude_if=lambda launch: launch is None)
+    """How to launch instances of this provider, when it can."""
+    instance: InstanceInfo | None = Field(None, exclude_if=lambda instance: instance is None)
+    """The launched instance this row routes to."""
 
 
 class Providers(WireModel):
@@ -196,6 +225,28 @@ class Client:
         if not isinstance(selected, str):
             raise UnknownResultError("The host's answer to the selection has no selectedId.")
         return selected
+
+    async def instances(self) -> list[InstanceInfo]:
+        """The launched browser instances."""
+        body = await self._request("GET", INSTANCES_PATH, may_have_run=False)
+        return [InstanceInfo.model_validate(row) for row in body.get("instances", [])]
+
+    async def launch(
+        self, provider: str, options: Mapping[str, object] | None = None, *, name: str | None = None
+    ) -> InstanceInfo:
+        """Launch an instance of ``provider``; the host checks ``options`` against the
+        provider's launch schema and refuses them all at once, launching nothing."""
+        request: dict[str, object] = {"provider": provider, "options": dict(options or {})}
+        if name is not None:
+            request["name"] = name
+        body = await self._request("POST", INSTANCES_PATH, json=request, wait_s=60.0)
+        return InstanceInfo.model_validate(body)
+
+    async def close_instance(self, instance_id: str) -> InstanceInfo:
+        """Close an instance: its browser stops and it is forgotten (a profile stays)."""
+        path = f"{INSTANCES_PATH}/{quote(instance_id, safe='')}"
+        body = await self._request("DELETE", path, wait_s=60.0)
+        return InstanceInfo.model_validate(body)
 
     async def run(
         self,
@@ -373,6 +424,7 @@ __all__ = [
     "ErrorCode",
     "HostRefusedError",
     "HostUnavailableError",
+    "InstanceInfo",
     "ProviderInfo",
     "Providers",
     "describe",

@@ -28,7 +28,7 @@ from browserhost.host.bridge import Bridge
 from . import viewer
 from .auth import AuthGate
 from .bridge import bridge_socket
-from .paths import ACTIONS_PATH, SELECTION_PATH
+from .paths import ACTIONS_PATH, INSTANCES_PATH, SELECTION_PATH
 from .routes import BEARER_SCHEME, router
 from .viewer import PANEL_PATH, SOCKET_PATH, VIEWER_PATH
 
@@ -135,7 +135,11 @@ async def _invalid_body(request: Request, exc: Exception) -> JSONResponse:
 async def _unreadable_body(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)  # registered for this class only
     # FastAPI answers a body it cannot decode (not UTF-8) with a bare 400 {"detail": ...}.
-    if exc.status_code == 400 and request.url.path in (ACTIONS_PATH, SELECTION_PATH):
+    if exc.status_code == 400 and request.url.path in (
+        ACTIONS_PATH,
+        SELECTION_PATH,
+        INSTANCES_PATH,
+    ):
         return _body_refusal(request, "body: not UTF-8 JSON")
     return await http_exception_handler(request, exc)
 
@@ -145,6 +149,10 @@ def _body_refusal(request: Request, detail: str) -> JSONResponse:
         error: BrowserhostError = InvalidActionError(
             f"Send {{action, parameters, context, providerId}} as JSON ({detail}). "
             "Nothing was sent."
+        )
+    elif request.url.path == INSTANCES_PATH:
+        error = InvalidActionError(
+            f"Send {{provider, name, options}} as JSON ({detail}). Nothing was launched."
         )
     else:
         error = InvalidSelectionError(

@@ -4,3 +4,4 @@ calls them. Imports nothing, so :mod:`browserhost.client` can use it without Fas
 PROVIDERS_PATH = "/api/browser-providers"
 SELECTION_PATH = "/api/browser-providers/selection"
 ACTIONS_PATH = "/api/browser-providers/actions"
+INSTANCES_PATH = "/api/browser-providers/instances"

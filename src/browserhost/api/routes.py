@@ -1,4 +1,4 @@
-"""The three routes of the browser provider API."""
+"""The routes of the browser provider API: providers, the selection, actions, instances."""
 
 from __future__ import annotations
 
@@ -10,11 +10,14 @@ from fastapi.responses import JSONResponse
 from browserhost.contract import Context
 from browserhost.host import Host
 
-from .paths import ACTIONS_PATH, PROVIDERS_PATH, SELECTION_PATH
+from .paths import ACTIONS_PATH, INSTANCES_PATH, PROVIDERS_PATH, SELECTION_PATH
 from .schemas import (
     ActionAnswer,
     ActionRefusal,
     ActionRequestBody,
+    InstanceRow,
+    InstancesAnswer,
+    LaunchBody,
     ProvidersAnswer,
     SelectionAnswer,
     SelectionBody,
@@ -69,3 +72,31 @@ async def run_action(body: ActionRequestBody, host: HostDep) -> Any:
         body.action, body.parameters, Context.read(body.context), body.provider_id
     )
     return JSONResponse(outcome.to_wire())
+
+
+# Launching and closing are the user's (CLI, HTTP, client), not the agent's: no MCP tool does them.
+
+
+@router.get(INSTANCES_PATH, response_model=InstancesAnswer, responses=refusals(*_GATE))
+async def list_instances(host: HostDep) -> dict[str, object]:
+    """The launched browser instances (each is also a row of GET /api/browser-providers)."""
+    return {"instances": host.instances.listing()}
+
+
+@router.post(
+    INSTANCES_PATH,
+    response_model=InstanceRow,
+    status_code=201,
+    responses=refusals(400, 404, 501, 503, *_GATE),
+)
+async def launch_instance(body: LaunchBody, host: HostDep) -> dict[str, object]:
+    """Launch an instance of a provider with options checked against its launch schema."""
+    return await host.instances.launch(body.provider, body.options, body.name)
+
+
+@router.delete(
+    f"{INSTANCES_PATH}/{{instance_id}}", response_model=InstanceRow, responses=refusals(404, *_GATE)
+)
+async def close_instance(instance_id: str, host: HostDep) -> dict[str, object]:
+    """Close an instance: its browser stops and it is forgotten (a profile stays on disk)."""
+    return await host.instances.close(instance_id)

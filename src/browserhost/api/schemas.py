@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 
 from browserhost.contract import ACTIONS, ErrorCode, VerbSpec
 from browserhost.contract.base import WireModel
-from browserhost.contract.limits import PROVIDER_ID_PATTERN
+from browserhost.contract.limits import TARGET_ID_PATTERN
 
 from .action_schema import action_request_schema
 
@@ -36,7 +36,7 @@ class SelectionBody(WireModel):
 
     id: str = Field(
         description="A provider id from GET /api/browser-providers.",
-        json_schema_extra={"pattern": PROVIDER_ID_PATTERN},
+        json_schema_extra={"pattern": TARGET_ID_PATTERN},
     )
 
 
@@ -68,6 +68,48 @@ class BridgeRow(WireModel):
     )
 
 
+class LaunchRow(WireModel):
+    input_schema: dict[str, Any] = Field(
+        description="JSON Schema of the launch options; the host checks them against it."
+    )
+    help: str = Field(description="What launching this provider does, in its own words.")
+
+
+class InstanceRow(WireModel):
+    id: str = Field(description="The id actions, the selection and providerId use.")
+    provider: str
+    name: str
+    status: str = Field(description="starting, running, stopped, failed; closed once closed.")
+    control: Literal["none", "agent", "user"] = Field(description="Who holds its surface.")
+    ownership: Literal["owned"] = Field(
+        description="owned: this host started it at the user's request and closes it."
+    )
+    persistence: Literal["ephemeral", "persistent"] = Field(
+        description="persistent: its browser data outlives the host, and the host lists it "
+        "again (stopped) after a restart."
+    )
+    operations: list[Literal["close"]]
+    details: dict[str, Any] = Field(
+        description="What it is (headless, createdAt, profile...); never an endpoint or a secret."
+    )
+
+
+class InstancesAnswer(WireModel):
+    instances: list[InstanceRow]
+
+
+class LaunchBody(WireModel):
+    """Checked by the host (types included), which says what is wrong in the contract's words."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    provider: Any = Field(description="The id of a provider whose row has launch.")
+    name: Any = Field(
+        None, description="The instance's name (its id is provider~name); a number if unset."
+    )
+    options: Any = Field(None, description="Launch options, checked against launch.inputSchema.")
+
+
 class ProviderRow(WireModel):
     id: str
     name: str
@@ -92,6 +134,16 @@ class ProviderRow(WireModel):
         description="A browser elsewhere that dials in to /ext/bridge: whether one is "
         "connected. Absent for every other provider.",
         exclude_if=lambda bridge: bridge is None,
+    )
+    launch: LaunchRow | None = Field(
+        None,
+        description="How to launch instances of this provider, when it can.",
+        exclude_if=lambda launch: launch is None,
+    )
+    instance: InstanceRow | None = Field(
+        None,
+        description="The launched instance this row routes to (id provider~name).",
+        exclude_if=lambda instance: instance is None,
     )
 
 

@@ -22,6 +22,13 @@ ERROR_TEXT_MAX: Final = 2_000
 """A provider's ``ok: false`` error text is 1..2,000 characters."""
 
 PROVIDER_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+"""A provider record's id."""
+INSTANCE_SEPARATOR: Final = "~"
+"""Joins a provider's id and an instance's name (``chromium~work``): a character no record id
+may hold, so an instance never takes a provider's id."""
+INSTANCE_NAME_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
+TARGET_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}(~[A-Za-z0-9][A-Za-z0-9_-]{0,63})?$"
+"""What an action, a selection or ``providerId`` names: a provider, or one of its instances."""
 PROVIDER_NAME_MAX: Final = 200
 
 PROVIDER_PATH: Final = "/browser-control"

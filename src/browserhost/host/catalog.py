@@ -39,6 +39,17 @@ never a path a request names); a service, a path on its loopback, fetched when a
 default 40) place it; declaring either without both a surface and a ``panel.entry`` refuses
 the record.
 
+An in-process provider may launch browser instances (:mod:`.instances`)::
+
+     "launch": {"schema": <JSON Schema of the launch options>, "help": "text",
+                "create": create(instance_id=..., options=..., home=..., fresh=...)}
+
+``create`` gets options the host checked against ``schema`` and returns the instance's own
+record, read like any in-process record (its ``id`` is set by the host), plus ``persistence``
+(``ephemeral`` or ``persistent``), ``status`` and ``details`` (callables answering what the
+instance is doing and what it is, never a secret) and ``start`` (an async callable that starts
+the browser, called on a launch and not when a persistent instance is restored).
+
 Providers are discovered at startup through the ``browserhost.providers`` entry-point group;
 each entry point names a zero-argument callable that returns a record.
 """
@@ -100,6 +111,19 @@ class InstallError(ValueError):
 
 
 @dataclass(frozen=True)
+class LaunchSpec:
+    """How a provider launches instances: the options' schema, help text, and its factory."""
+
+    schema: Mapping[str, Any]
+    help: str
+    create: Callable[..., Mapping[str, Any]]
+    checker: Draft202012Validator
+
+    def public(self) -> dict[str, object]:
+        return {"inputSchema": dict(self.schema), "help": self.help}
+
+
+@dataclass(frozen=True)
 class InstalledPanel:
     """A provider's own page docked beside its picture; ``page()`` gives its HTML."""
 
@@ -126,6 +150,10 @@ class InstalledProvider:
     """The process the host runs for this provider, when its record declares one."""
     bridge: BridgeTransport | None = None
     """The connection of a browser that dials in (:mod:`.bridge`), for the bridge provider."""
+    launch: LaunchSpec | None = None
+    """How this provider launches instances, when it does."""
+    instance: Any = None
+    """The :class:`~.instances.Instance` this row routes to, for an instance's row."""
 
     def public(self) -> dict[str, object]:
         """The row callers see. Transport details never leave the host."""
@@ -141,6 +169,10 @@ class InstalledProvider:
             row["service"] = self.service.public()
         if self.bridge is not None:
             row["bridge"] = self.bridge.public()
+        if self.launch is not None:
+            row["launch"] = self.launch.public()
+        if self.instance is not None:
+            row["instance"] = self.instance.public()
         return row
 
     def hold(self) -> None:
@@ -337,9 +369,33 @@ def read_record(
         surface = LoopbackSurface(origin, token) if declared_surface is True else None
         transport = LoopbackTransport(url, token)
     checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
+    launch = read_launch(record.get("launch"), in_process=callable(answer))
     return InstalledProvider(
-        provider_id, name, supported, transport, verbs, checkers, surface, panel, service
-    )
+        provider_id, name, supported, transport, verbs, checkers, surface, panel, service, None,
+        launch,
+    )  # fmt: skip
+
+
+def read_launch(declared: object, *, in_process: bool) -> LaunchSpec | None:
+    """The launch a record declares, or ``None``; only an in-process provider launches: the
+    factory returns the instance's own answer handler."""
+    if declared is None:
+        return None
+    if not in_process:
+        raise InstallError("launch is for an in-process provider (one with an answer handler)")
+    if not isinstance(declared, Mapping) or not callable(declared.get("create")):
+        raise InstallError('launch must be an object: {"schema", "help", "create"}')
+    schema = declared.get("schema", {"type": "object"})
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise InstallError(f"launch.schema is not valid JSON Schema: {exc.message}") from None
+    if not isinstance(schema, Mapping) or schema.get("type") != "object":
+        raise InstallError('launch.schema must describe an object ("type": "object")')
+    help_text = declared.get("help", "")
+    if not isinstance(help_text, str):
+        raise InstallError("launch.help must be text")
+    return LaunchSpec(schema, help_text, declared["create"], Draft202012Validator(schema))
 
 
 PageReader = Callable[[object], Callable[[], Awaitable[bytes]]]

@@ -55,7 +55,7 @@ from browserhost.contract.errors import (
     UnknownResultError,
     UnsupportedError,
 )
-from browserhost.contract.limits import PROVIDER_ID_PATTERN
+from browserhost.contract.limits import TARGET_ID_PATTERN
 from browserhost.contract.verbs import VERB_TIMEOUT_S, read_arguments
 from browserhost.contract.wire import Refusal
 from browserhost.transports.base import BadAnswerError, LostError, NotSentError
@@ -63,13 +63,14 @@ from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 from .captures import save_capture
 from .catalog import Catalog, InstalledProvider
 from .control import Controls
+from .instances import Instances
 from .selection import SelectionReadError, SelectionStore, SelectionWriteError
 from .services import ServiceSettings
 
 SERVICE_LOGS = "services"
 """The folder of the data dir where each provider service's output is logged (``<id>.log``)."""
 
-_provider_id = re.compile(PROVIDER_ID_PATTERN)
+_provider_id = re.compile(TARGET_ID_PATTERN)  # a provider or one of its instances
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ class Host:
         self.controls = controls if controls is not None else Controls()
         self.selection = SelectionStore(data_dir)
         self.selection.remove_stale_temporaries()
+        self.instances = Instances(data_dir, self.catalog, self.controls)
+        """Browsers launched with options; each is routed to like a provider."""
 
     def providers(self) -> Listing:
         """The reachable providers and the selection, or :class:`CatalogUnavailableError`."""

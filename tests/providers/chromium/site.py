@@ -107,6 +107,12 @@ def _huge() -> str:
 
 
 PAGES: dict[str, str] = {
+    "/intl": _page(
+        "Intl",
+        '<p id="intl"></p><script>document.getElementById("intl").textContent = "language: " '
+        '+ navigator.language + " zone: " + Intl.DateTimeFormat().resolvedOptions().timeZone + '
+        '" agent: " + navigator.userAgent;</script>',
+    ),
     "/": _page(
         "Home",
         '<h1>Test site</h1><a href="/links">Links</a> <a href="/form">Form</a>',
@@ -252,8 +258,10 @@ class Site:
                                                      f"<p>Color: {color}</p>"))  # fmt: skip
         elif parts.path == "/set-cookie":
             value = query.get("v", [""])[0]
+            # ?keep=1: a cookie with an expiry, which a browser profile keeps across restarts.
+            lasting = "; Max-Age=86400" if query.get("keep") else ""
             self._send(request, 200, _page("Cookie set", "<p>set</p>"), {
-                "Set-Cookie": f"flavor={value}; Path=/",
+                "Set-Cookie": f"flavor={value}; Path=/{lasting}",
             })  # fmt: skip
         elif parts.path == "/cookie":
             cookie = html.escape(request.headers.get("Cookie", "") or "none")

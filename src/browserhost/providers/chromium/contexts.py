@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
@@ -554,8 +554,14 @@ class ContextPool:
         clock: Callable[[], float] = time.monotonic,
         dialogs: DialogMode = "dismiss",
         policy: AddressPolicy | None = None,
+        open_context: Callable[[Browser], Awaitable[BrowserContext]] | None = None,
+        viewport: ViewportMode = "desktop",
     ) -> None:
         self.policy = AddressPolicy() if policy is None else policy
+        self._open_context = open_context
+        """Gives a new key its context; default: a fresh one in the browser."""
+        self.viewport: ViewportMode = viewport
+        """The viewport a new key's page starts with."""
         self.idle_s = idle_s
         self.max_contexts = max_contexts
         self.dialogs: DialogMode = dialogs
@@ -583,7 +589,10 @@ class ContextPool:
             if tab is None:
                 if len(self._tabs) >= self.max_contexts:
                     await self._make_room()
-                context = await browser.new_context(no_viewport=True, accept_downloads=False)
+                if self._open_context is not None:
+                    context = await self._open_context(browser)
+                else:
+                    context = await browser.new_context(no_viewport=True, accept_downloads=False)
                 tab = self._tabs[key] = Tab(
                     key,
                     context,
@@ -593,6 +602,7 @@ class ContextPool:
                     policy=self.policy,
                 )
                 tab.reset = self._resets.pop(key, None)
+                tab.viewport_mode = self.viewport
                 self._start_reaper()
             tab.last_used = self._clock()
             return tab

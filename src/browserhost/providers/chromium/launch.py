@@ -11,6 +11,9 @@ crashed or disconnected. Where it comes from, in order:
 3. ``chromium``, ``chromium-browser`` or ``google-chrome`` on ``PATH``.
 4. The Chromium that ``playwright install chromium`` downloaded.
 
+An instance launched with a profile (:mod:`.instances`) runs Chromium on that profile's user
+data with ``launch_persistent_context``: one context, kept on disk, that its sessions share.
+
 Playwright itself is imported here, on first launch, so the provider package imports without
 it.
 """
@@ -24,18 +27,19 @@ import os
 import shutil
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from browserhost.config import OWN_ADDRESS_ENV
+from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError
 
 from .addresses import ENV_PRIVATE_NETWORK, own_port
 from .errors import connect_failed, launch_failed
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Playwright
+    from playwright.async_api import Browser, BrowserContext, Playwright
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +98,17 @@ class ChromiumConfig:
     """Whether pages on loopback and private-network addresses may be shown."""
     own_port: int | None = None
     """Where browserhost itself listens, never shown (see :mod:`.addresses`)."""
+    profile_dir: str | None = None
+    """A persistent profile's user data; ``None``: a throwaway profile per launch."""
+    viewport: ViewportMode = "desktop"
+    """The viewport a new session's page starts with."""
+    proxy: Mapping[str, str] | None = None
+    """Playwright's ``proxy`` (server, bypass, username, password) for the whole browser."""
+    context_options: Mapping[str, Any] = field(default_factory=dict)
+    """Playwright context options every session gets: locale, timezone_id, user_agent."""
+    storage_state: Mapping[str, Any] | None = None
+    """Cookies and local storage to start each session with (a profile takes the cookies,
+    once, on its first start)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ChromiumConfig:
@@ -177,19 +192,45 @@ class Launcher:
         self._lock = asyncio.Lock()
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
+        self.profile: BrowserContext | None = None
+        """The persistent profile's one context, while its browser runs."""
+        self._retired = False
+        self._failed = False
+        self._state_pending = config.storage_state is not None
+
+    def status(self) -> str:
+        """``running``, ``starting``, ``failed`` (the last start did not work) or ``stopped``."""
+        if self._browser is not None and self._browser.is_connected():
+            return "running"
+        if self._lock.locked() and not self._retired:
+            return "starting"
+        return "failed" if self._failed else "stopped"
+
+    async def retire(self) -> None:
+        """Close the browser for good: an action still on its way does not relaunch it."""
+        self._retired = True
+        await self.aclose()
 
     async def browser(self) -> Browser:
         """The connected browser, launched or reconnected when there is none."""
         async with self._lock:
+            if self._retired:
+                raise ActionError("This browser instance was closed; nothing ran.")
             if self._browser is not None and self._browser.is_connected():
                 return self._browser
             self._browser = None
+            self.profile = None
             # Seconds pass before the first answer: say so (serve and mcp log it on stderr).
             remote = self._config.endpoint is not None
             logger.info("Connecting to the remote browser…" if remote else "Starting Chromium…")
             started = time.monotonic()
             playwright = await self._start_playwright()
-            self._browser = await self._open(playwright)
+            try:
+                self._browser = await self._open(playwright)
+            except BaseException:
+                self._failed = True
+                raise
+            self._failed = False
             done = "Connected" if remote else "Chromium started"
             logger.info("%s in %.1f s", done, time.monotonic() - started)
             return self._browser
@@ -197,12 +238,14 @@ class Launcher:
     async def aclose(self) -> None:
         async with self._lock:
             browser, self._browser = self._browser, None
+            profile, self.profile = self.profile, None
             playwright, self._playwright = self._playwright, None
             if browser is not None and browser.is_connected():
                 from playwright.async_api import Error as PlaywrightError
 
                 with contextlib.suppress(PlaywrightError):  # already gone is as good as closed
-                    await browser.close()
+                    # A profile's context writes its cookies to disk as it closes.
+                    await (profile or browser).close()
             if playwright is not None:
                 await playwright.stop()
 
@@ -237,14 +280,33 @@ class Launcher:
             except PlaywrightError as exc:
                 raise connect_failed() from exc
         executable = find_chromium(self._config.executable, playwright.chromium.executable_path)
+        config = self._config
+        settings: dict[str, Any] = {
+            "executable_path": executable,
+            "headless": config.headless,
+            "chromium_sandbox": sandboxed(),
+            "args": list(LAUNCH_FLAGS),
+            "timeout": LAUNCH_TIMEOUT_S * 1000,
+        }
+        if config.proxy is not None:
+            settings["proxy"] = dict(config.proxy)
         try:
-            return await playwright.chromium.launch(
-                executable_path=executable,
-                headless=self._config.headless,
-                chromium_sandbox=sandboxed(),
-                args=list(LAUNCH_FLAGS),
-                timeout=LAUNCH_TIMEOUT_S * 1000,
+            if config.profile_dir is None:
+                return await playwright.chromium.launch(**settings)
+            profile = await playwright.chromium.launch_persistent_context(
+                config.profile_dir,
+                no_viewport=True,
+                accept_downloads=False,
+                **config.context_options,
+                **settings,
             )
+            if self._state_pending and config.storage_state is not None:
+                # Imported once: later starts keep what the profile holds by then.
+                await profile.add_cookies(list(config.storage_state.get("cookies", [])))
+                self._state_pending = False
+            self.profile = profile
+            assert profile.browser is not None  # a local Chromium's context has its browser
+            return profile.browser
         except PlaywrightError as exc:
             if "connection closed" in str(exc).lower():
                 self._playwright = None  # the driver died; start a new one next time

@@ -51,13 +51,14 @@ from .errors import (
     gone,
     playwright_errors,
 )
+from .instances import ProfileShare, launch_record
 from .launch import ChromiumConfig, Launcher
 from .surface import ChromiumSurface
 from .targets import Located
 from .verbs import ChromiumVerbs
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Frame, Page
+    from playwright.async_api import Browser, BrowserContext, Frame, Page
 
 
 @dataclass(frozen=True)
@@ -158,8 +159,34 @@ class ChromiumProvider(ChromiumVerbs):
             max_contexts=self.config.max_contexts,
             clock=clock,
             dialogs=self.config.dialogs,
+            open_context=self._open_context,
+            viewport=self.config.viewport,
         )
         self._surface = ChromiumSurface(self._pool)
+
+    async def _open_context(self, browser: Browser) -> BrowserContext:
+        """A new session's context: its own in the browser, or a share of the profile's."""
+        profile = self._launcher.profile
+        if profile is not None:
+            return ProfileShare.of(profile)
+        options = dict(self.config.context_options)
+        if self.config.storage_state is not None:
+            options["storage_state"] = dict(self.config.storage_state)
+        return await browser.new_context(no_viewport=True, accept_downloads=False, **options)
+
+    def status(self) -> str:
+        """What the browser is doing: running, starting, stopped or failed."""
+        return self._launcher.status()
+
+    async def start(self) -> None:
+        """Start the browser now rather than on the first action (a launched instance)."""
+        await self._launcher.browser()
+
+    async def retire(self) -> None:
+        """Close for good: an action still on its way fails instead of relaunching."""
+        await self._surface.aclose()
+        await self._pool.aclose()
+        await self._launcher.retire()
 
     def surface(self) -> ChromiumSurface:
         """The live picture of the session the agent acted on last (or the one a viewer
@@ -628,8 +655,10 @@ class ChromiumProvider(ChromiumVerbs):
 
 
 def register() -> dict[str, Any]:
-    """The ``browserhost.providers`` entry point: the catalog record of a Chromium provider."""
-    return ChromiumProvider().registration()
+    """The ``browserhost.providers`` entry point: the catalog record of a Chromium provider,
+    which launches instances of itself with options (:mod:`.instances`)."""
+    provider = ChromiumProvider()
+    return provider.registration() | {"launch": launch_record(provider, ChromiumProvider)}
 
 
 def _held_answer(request: ProviderRequest, tab: Tab) -> Answer:
