@@ -19,7 +19,7 @@ import zoneinfo
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from pydantic import ConfigDict, Field, ValidationError
 from pydantic.json_schema import SkipJsonSchema
@@ -46,23 +46,38 @@ LAUNCH_HELP = (
 )
 
 
-class ProxyOptions(WireModel):
-    model_config = ConfigDict(extra="forbid", title="Proxy")
+def _no_null_defaults(schema: dict[str, Any]) -> None:
+    """An option left out is simply not set: its schema shows no ``"default": null``."""
+    for prop in schema.get("properties", {}).values():
+        if "default" in prop and prop["default"] is None:
+            del prop["default"]
 
-    server: str = Field(
+
+# A string option's own rules sit on the string, where the schema shows them (pydantic drops
+# them from an optional field's schema).
+ProxyServer = Annotated[
+    str, Field(pattern=r"^(http|https|socks5)://[A-Za-z0-9.\[\]:-]+$", max_length=300)
+]
+ProxyBypass = Annotated[str, Field(pattern=r"^[A-Za-z0-9.*,<>:\[\]_/-]+$", max_length=2000)]
+ProfileName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
+Locale = Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=35)]
+TimeZone = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_+/-]{0,63}$")]
+UserAgent = Annotated[str, Field(pattern=r"^[ -~]+$", max_length=512)]
+
+
+class ProxyOptions(WireModel):
+    model_config = ConfigDict(extra="forbid", title="Proxy", json_schema_extra=_no_null_defaults)
+
+    server: ProxyServer = Field(
         title="Proxy server",
         description="The proxy's address: http://host:port, https://host:port or "
         "socks5://host:port.",
-        pattern=r"^(http|https|socks5)://[A-Za-z0-9.\[\]:-]+$",
-        max_length=300,
     )
-    bypass: str | SkipJsonSchema[None] = Field(
+    bypass: ProxyBypass | SkipJsonSchema[None] = Field(
         None,
         title="Bypass",
         description="Comma-separated hosts reached directly, e.g. .internal,localhost; "
         "<-loopback> sends loopback through the proxy too.",
-        pattern=r"^[A-Za-z0-9.*,<>:\[\]_/-]+$",
-        max_length=2000,
     )
     username: str | SkipJsonSchema[None] = Field(
         None, title="Username", description="For a proxy that asks for credentials.", max_length=256
@@ -79,19 +94,20 @@ class ProxyOptions(WireModel):
 class LaunchOptions(WireModel):
     """What a launched Chromium may be asked to be."""
 
-    model_config = ConfigDict(extra="forbid", title="Chromium launch options")
+    model_config = ConfigDict(
+        extra="forbid", title="Chromium launch options", json_schema_extra=_no_null_defaults
+    )
 
     headless: bool = Field(
         True,
         title="Headless",
         description="Run without a window; false shows one (needs a display: DISPLAY set).",
     )
-    profile: str | SkipJsonSchema[None] = Field(
+    profile: ProfileName | SkipJsonSchema[None] = Field(
         None,
         title="Profile",
         description="Keep cookies, local storage and logins in this named profile under the "
         "data dir, across restarts (the instance is then persistent).",
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$",
     )
     viewport: ViewportMode = Field(
         "desktop",
@@ -99,24 +115,14 @@ class LaunchOptions(WireModel):
         description="The page size each session starts with: mobile, tablet, desktop, or fill "
         "(follow the window).",
     )
-    locale: str | SkipJsonSchema[None] = Field(
-        None,
-        title="Locale",
-        description="The browser's language and formats, e.g. de-DE.",
-        pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
+    locale: Locale | SkipJsonSchema[None] = Field(
+        None, title="Locale", description="The browser's language and formats, e.g. de-DE."
     )
-    timezone: str | SkipJsonSchema[None] = Field(
-        None,
-        title="Time zone",
-        description="An IANA time zone, e.g. Europe/Berlin.",
-        pattern=r"^[A-Za-z][A-Za-z0-9_+/-]{0,63}$",
+    timezone: TimeZone | SkipJsonSchema[None] = Field(
+        None, title="Time zone", description="An IANA time zone, e.g. Europe/Berlin."
     )
-    user_agent: str | SkipJsonSchema[None] = Field(
-        None,
-        title="User agent",
-        description="The User-Agent the browser sends.",
-        pattern=r"^[ -~]+$",
-        max_length=512,
+    user_agent: UserAgent | SkipJsonSchema[None] = Field(
+        None, title="User agent", description="The User-Agent the browser sends."
     )
     proxy: ProxyOptions | SkipJsonSchema[None] = Field(
         None, title="Proxy", description="Send the browser's traffic through a proxy."

@@ -198,6 +198,10 @@ class Launcher:
         self._failed = False
         self._state_pending = config.storage_state is not None
 
+    @property
+    def retired(self) -> bool:
+        return self._retired
+
     def status(self) -> str:
         """``running``, ``starting``, ``failed`` (the last start did not work) or ``stopped``."""
         if self._browser is not None and self._browser.is_connected():

@@ -226,11 +226,21 @@ class ChromiumProvider(ChromiumVerbs):
         run" either way."""
         action = request.action
         budget_s = (ACTIONS[action].timeout_s if action in ACTIONS else VERB_TIMEOUT_S) - 3
+        closed_before = self._launcher.retired
         try:
             async with asyncio.timeout(budget_s):
-                return await super().answer(request)
+                answer = await super().answer(request)
         except TimeoutError:
             pass
+        else:
+            if answer.get("ok") is False and self._launcher.retired and not closed_before:
+                # Closed under the action (an instance the user closed): whatever the browser
+                # said as it went, the action may have run.
+                raise MayHaveRunError(
+                    f"The browser was closed while {action} ran, so it may or may not have "
+                    "happened."
+                )
+            return answer
         tab = self._pool.peek(request.context.key)
         page = None if tab is None else tab.current()
         if tab is not None and page is not None and not await _answers(page):
