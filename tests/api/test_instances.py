@@ -181,6 +181,30 @@ def test_a_locale_time_zone_and_user_agent_are_what_the_page_sees(
         http.delete(f"{INSTANCES}/chromium~berlin")
 
 
+def test_a_storage_state_file_starts_each_session_with_its_cookies(
+    http: httpx.Client, site: Site, tmp_path: Path
+) -> None:
+    state = tmp_path / "state.json"
+    cookie = {"name": "flavor", "value": "imported", "domain": "127.0.0.1", "path": "/",
+              "expires": -1, "httpOnly": False, "secure": False, "sameSite": "Lax"}  # fmt: skip
+    state.write_text(json.dumps({"cookies": [cookie], "origins": []}))
+    launched = launch(http, "imported", storageState=str(state))
+    try:
+        assert launched["details"]["storageStateImported"] is True
+        assert "cookie: flavor=imported" in page_text(
+            http, site.url("/cookie"), "chromium~imported"
+        )
+    finally:
+        http.delete(f"{INSTANCES}/chromium~imported")
+    state.write_text("{not json")
+    refused = http.post(
+        INSTANCES, json={"provider": "chromium", "options": {"storageState": str(state)}}
+    )
+    assert refused.json()["code"] == "PROVIDER_REJECTED"
+    assert "is not a Playwright storage-state file" in refused.json()["error"]
+    assert "not json" not in refused.json()["error"]
+
+
 def test_a_time_zone_chromium_does_not_know_is_the_providers_refusal(http: httpx.Client) -> None:
     answer = http.post(
         INSTANCES, json={"provider": "chromium", "options": {"timezone": "Mars/Olympus"}}
