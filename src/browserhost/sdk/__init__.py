@@ -40,6 +40,7 @@ def __getattr__(name: str) -> Any:
         return getattr(import_module(".service", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
     "PANEL_PATH",
     "ActionError",
