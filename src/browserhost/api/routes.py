@@ -6,6 +6,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException
+from starlette.types import Receive, Scope, Send
 
 from browserhost.contract import Context
 from browserhost.host import Host
@@ -77,13 +80,26 @@ async def run_action(body: ActionRequestBody, host: HostDep) -> Any:
 # Launching and closing are the user's (CLI, HTTP, client), not the agent's: no MCP tool does them.
 
 
-@router.get(INSTANCES_PATH, response_model=InstancesAnswer, responses=refusals(*_GATE))
+class _InstancesRoute(APIRoute):
+    """Listing and launching share one path: a method neither takes is answered 405 with
+    both in ``Allow`` (Starlette names the methods of the first route on the path only)."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in (self.methods or ()):
+            raise HTTPException(405, headers={"Allow": "GET, POST"})
+        await super().handle(scope, receive, send)
+
+
+instances = APIRouter(route_class=_InstancesRoute)
+
+
+@instances.get(INSTANCES_PATH, response_model=InstancesAnswer, responses=refusals(*_GATE))
 async def list_instances(host: HostDep) -> dict[str, object]:
     """The launched browser instances (each is also a row of GET /api/browser-providers)."""
     return {"instances": host.instances.listing()}
 
 
-@router.post(
+@instances.post(
     INSTANCES_PATH,
     response_model=InstanceRow,
     status_code=201,
@@ -92,6 +108,9 @@ async def list_instances(host: HostDep) -> dict[str, object]:
 async def launch_instance(body: LaunchBody, host: HostDep) -> dict[str, object]:
     """Launch an instance of a provider with options checked against its launch schema."""
     return await host.instances.launch(body.provider, body.options, body.name)
+
+
+router.include_router(instances)
 
 
 @router.delete(
