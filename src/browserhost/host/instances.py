@@ -18,6 +18,7 @@ control, ownership, persistence, operations and details, never an endpoint or a 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -100,6 +101,9 @@ class Instances:
         self.path = data_dir / INSTANCES_FILE
         self._catalog = catalog
         self._controls = controls
+        # One launch at a time: a name is checked free and taken in one step, and a second
+        # launch of a profile finds the first one holding it.
+        self._launching = asyncio.Lock()
 
     def all(self) -> list[Instance]:
         return [row.instance for row in self._catalog.all() if isinstance(row.instance, Instance)]
@@ -112,6 +116,12 @@ class Instances:
     ) -> dict[str, object]:
         """Check ``options``, create and start the instance, and list it; on any refusal
         nothing is launched and nothing remembered."""
+        async with self._launching:
+            return await self._launch(provider_id, options, name)
+
+    async def _launch(
+        self, provider_id: object, options: object, name: object
+    ) -> dict[str, object]:
         base = self._launcher(provider_id)
         assert base.launch is not None  # _launcher refuses a provider without one
         options = {} if options is None else options
