@@ -117,6 +117,16 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    extension_id: Annotated[
+        str | None,
+        typer.Option(
+            "--extension-id",
+            metavar="ID",
+            help="Accept only this browser extension on the bridge (its id from "
+            "chrome://extensions); others are refused, token or not.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Serve the browser API, MCP at /mcp and the bridge at /ext/bridge, until interrupted."""
     import uvicorn
@@ -142,7 +152,7 @@ def serve(
     browser_host.instances.restore()  # persistent instances, listed stopped until used
     # BROWSERHOST_PROVIDERS narrows the bridge like any provider.
     on = not no_bridge and (enabled is None or BRIDGE_ID in enabled)
-    bridge = Bridge(browser_host) if on else None
+    bridge = Bridge(browser_host, extension_id=extension_id) if on else None
     if select is not None:
         try:
             browser_host.select(select)
@@ -303,6 +313,13 @@ def doctor(
         mark, style = marks[finding.verdict]
         out.print(Text.assemble((mark, style), " ", (finding.check, "bold"), "  ", finding.detail))
     raise typer.Exit(1 if any(finding.verdict == "fail" for finding in findings) else 0)
+
+
+@app.command()
+def extension() -> None:
+    """Print the folder of browserhost's Chrome extension, for "Load unpacked" in
+    chrome://extensions; it then dials this machine's bridge and serves the tabs you share."""
+    out.print(Text(str(Path(__file__).parent / "extension")))
 
 
 bridge_commands = typer.Typer(

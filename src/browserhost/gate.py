@@ -40,6 +40,8 @@ class Gate:
     """ASGI middleware refusing what did not come from the token's holder on this machine.
 
     ``protected`` are the path prefixes behind the gate (``"/"`` for all of them);
+    ``extension_paths`` are sockets a browser extension may open (its ``chrome-extension://``
+    origin passes the Origin rule: a page cannot send it, and the socket authenticates itself);
     ``unauthorized_hint`` and ``host_hint`` finish the refusals' messages with where the token comes
     from and how to allow another host name.
     """
@@ -52,11 +54,13 @@ class Gate:
         *,
         protected: tuple[str, ...] = ("/",),
         public: tuple[str, ...] = (),
+        extension_paths: tuple[str, ...] = (),
         unauthorized_hint: str,
         host_hint: str,
     ) -> None:
         self.app = app
         self._public = public
+        self._extension_paths = extension_paths
         self._token = token.encode()
         self._hosts = LOOPBACK_NAMES | {name.lower() for name in allowed_hosts}
         self._protected = protected
@@ -78,7 +82,8 @@ class Gate:
             # Pages with no secrets in them, and sockets that authenticate in their first
             # message (a browser cannot put a token in a WebSocket's headers): the Host and
             # Origin rules still keep other sites out.
-            refusal = self._foreign(headers)
+            extension = scope["type"] == "websocket" and path in self._extension_paths
+            refusal = self._foreign(headers, extension=extension)
             if refusal is None:
                 await self.app(scope, receive, send)
             elif scope["type"] == "websocket":
@@ -98,12 +103,14 @@ class Gate:
             receive = buffered
         await self.app(scope, receive, send)
 
-    def _foreign(self, headers: dict[str, str]) -> Refusal | None:
+    def _foreign(self, headers: dict[str, str], *, extension: bool = False) -> Refusal | None:
         """A request addressed to another host name, or sent by another site's page."""
         authority = headers.get("host", "")
         if _hostname(authority) not in self._hosts:
             return 421, "HOST_NOT_ALLOWED", f"Host {authority!r} is not allowed. {self._host_hint}"
         origin = headers.get("origin")
+        if extension and origin is not None and origin.startswith("chrome-extension://"):
+            return None
         if origin is not None and urlsplit(origin).netloc.lower() != authority.lower():
             return 403, "ORIGIN_NOT_ALLOWED", "Cross-origin requests are refused."
         return None

@@ -17,6 +17,8 @@ PROTECTED_PREFIXES = ("/api", "/mcp")
 PUBLIC_PREFIXES = ("/viewer", "/ext/bridge")
 """The viewer's files (no token: they hold no secret) and the bridge's socket (its token comes
 in its first message): the Host and Origin rules apply."""
+EXTENSION_PATHS = ("/ext/bridge",)
+"""The browser extension's socket: its ``chrome-extension://`` origin is let through."""
 
 __all__ = ["LOOPBACK_NAMES", "PROTECTED_PREFIXES", "AuthGate"]
 
@@ -29,6 +31,7 @@ class AuthGate(Gate):
             allowed_hosts,
             protected=PROTECTED_PREFIXES,
             public=PUBLIC_PREFIXES,
+            extension_paths=EXTENSION_PATHS,
             unauthorized_hint="browserhost serve prints where it is.",
             host_hint="Use 127.0.0.1 or localhost, or start the server with --allow-host NAME.",
         )

@@ -1,7 +1,9 @@
 """``/ext/bridge``: the socket a browser elsewhere dials in on (:mod:`browserhost.contract.bridge`).
 
 It sits outside the ``/api`` bearer gate: the Host and Origin rules apply to the upgrade, and
-the token comes in the first message (:mod:`.hello`). Once the hello is accepted the socket
+the token comes in the first message (:mod:`.hello`). The browser extension's socket needs no
+token when it comes from this machine, and none but the pinned extension's when the host pins
+one (see :mod:`browserhost.contract.bridge`). Once the hello is accepted the socket
 becomes the bridge provider's link (:mod:`browserhost.transports.bridge`), the host pings it,
 and its messages are read here: pongs, tool results, surface results (a picture's header and
 the binary message after it) and host method calls.
@@ -14,9 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import logging
 import time
+from importlib import resources
+from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
@@ -26,8 +31,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from browserhost.contract.bridge import (
     BRIDGE_PATH,
+    CLOSE_FOREIGN_EXTENSION,
     CLOSE_PING_TIMEOUT,
     CLOSE_POLICY,
+    EXTENSION_SCHEME,
     HELLO_TIMEOUT_S,
     PING_INTERVAL_S,
     PONG_TIMEOUT_S,
@@ -62,7 +69,18 @@ _FORWARDED = ("forwarded", "x-forwarded-for", "x-real-ip")
 async def bridge_socket(socket: WebSocket) -> None:
     bridge: Bridge = socket.app.state.bridge
     await socket.accept()
-    message = await read_hello(socket, socket.app.state.token, HELLO_TIMEOUT_S)
+    extension = _extension_id(socket)
+    if extension is not None and bridge.extension_id not in (None, extension):
+        await socket.close(CLOSE_FOREIGN_EXTENSION, "extension not allowed")
+        return
+    # The seed's zero-configuration mode: only an extension can send its origin, and only a
+    # process on this machine can reach a loopback socket.
+    message = await read_hello(
+        socket,
+        socket.app.state.token,
+        HELLO_TIMEOUT_S,
+        token_required=extension is None or not _loopback(socket),
+    )
     if message is None:
         return
     try:
@@ -73,7 +91,10 @@ async def bridge_socket(socket: WebSocket) -> None:
         return
     link = Link(_Socket(socket), hello, _loopback(socket))
     try:
-        await link.write(frame("hello.ok", caps=_caps(hello), policy=_policy(), serverTime=_now()))
+        greeting: dict[str, Any] = {"caps": _caps(hello), "policy": _policy(), "serverTime": _now()}
+        if hello.page_script:
+            greeting["pageScript"] = page_script()
+        await link.write(frame("hello.ok", **greeting))
     except ChannelClosedError:
         return
     await bridge.transport.attach(link)
@@ -99,6 +120,7 @@ def bridge_app(bridge: Bridge, token: str, allowed_hosts: tuple[str, ...] = ()) 
         allowed_hosts,
         protected=(),
         public=(BRIDGE_PATH,),
+        extension_paths=(BRIDGE_PATH,),
         unauthorized_hint="",
         host_hint="Start browserhost serve with --allow-host NAME for this name.",
     )
@@ -197,6 +219,19 @@ def _loopback(socket: WebSocket) -> bool:
         return ipaddress.ip_address(address).is_loopback
     except ValueError:
         return False
+
+
+def _extension_id(socket: WebSocket) -> str | None:
+    origin = socket.headers.get("origin", "")
+    return origin.removeprefix(EXTENSION_SCHEME) if origin.startswith(EXTENSION_SCHEME) else None
+
+
+@functools.cache
+def page_script() -> str:
+    """The chromium provider's ``snapshot.js``, read as a file: importing that provider would
+    load far more than the bridge needs."""
+    script = resources.files("browserhost.providers").joinpath("chromium", "snapshot.js")
+    return script.read_text(encoding="utf-8")
 
 
 def _caps(hello: Hello) -> dict[str, object]:

@@ -5,7 +5,8 @@ both authenticate in their first message, the same way:
 
 - nothing within the hello timeout       → close 4001 "hello timeout"
 - not a JSON object with ``t: "hello"``  → close 1008 "hello first"
-- a token that does not match            → close 4002 "bad token" (compared in constant time)
+- a token that does not match            → close 4002 "bad token" (compared in constant time),
+                                            unless the caller vouched for the socket otherwise
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from starlette.websockets import WebSocket
 from browserhost.contract.bridge import CLOSE_BAD_TOKEN, CLOSE_HELLO_TIMEOUT, CLOSE_POLICY
 
 
-async def read_hello(socket: WebSocket, token: str, timeout_s: float) -> dict[str, Any] | None:
+async def read_hello(
+    socket: WebSocket, token: str, timeout_s: float, *, token_required: bool = True
+) -> dict[str, Any] | None:
     """The accepted socket's hello, or ``None`` once the socket is closed (or gone)."""
     try:
         async with asyncio.timeout(timeout_s):
@@ -35,6 +38,8 @@ async def read_hello(socket: WebSocket, token: str, timeout_s: float) -> dict[st
         await socket.close(CLOSE_POLICY, "hello first")
         return None
     supplied = message.get("token")
+    if not token_required:
+        return message
     if not isinstance(supplied, str) or not hmac.compare_digest(supplied.encode(), token.encode()):
         await socket.close(CLOSE_BAD_TOKEN, "bad token")
         return None

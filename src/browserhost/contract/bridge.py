@@ -5,7 +5,8 @@ it the actions of the ``bridge`` provider. Every message is one JSON object whos
 its kind::
 
     connecting side → host
-        hello          {token, actions, verbs?, name?, surface?}  first, within HELLO_TIMEOUT_S
+        hello          {token, actions, verbs?, name?, surface?, pageScript?}
+                                                            first, within HELLO_TIMEOUT_S
         pong           {}                                  answers a ping
         tool.result    {id, ok: true, result}               result: the provider's own answer
                        {id, ok: false, error: {code, message}} no answer: may have run
@@ -14,7 +15,8 @@ its kind::
         surface.frame  {id, seq, width, height, mime, title?, agentActive?}
                        then the picture's bytes as the very next message, a binary one
     host → connecting side
-        hello.ok       {caps: {actions, verbs, surface}, policy: {...}, serverTime}
+        hello.ok       {caps: {actions, verbs, surface}, policy: {...}, serverTime,
+                        pageScript?}
         ping           {}                                   every PING_INTERVAL_S
         tool.call      {id, name, args, expiresAt, sessionId?, directory?}
         tool.cancel    {id}                                 the host stopped waiting for it
@@ -47,9 +49,18 @@ or a result for an id it does not know (with its picture), is ignored; a message
 a JSON object with a string ``t``, a known kind with malformed fields, or a ``surface.frame``
 not followed by a binary message, closes the socket (1008).
 
+A side that says ``pageScript: true`` (the browser extension, which drives pages over CDP)
+gets the chromium provider's page script in ``hello.ok``: one copy of it, in the chromium
+provider, serves both.
+
+A socket whose ``Origin`` is ``chrome-extension://ID`` and that comes from this machine needs
+no token (the extension works without setup; a page cannot send that origin). A host started
+with an extension id accepts no other extension's origin, token or not
+(:data:`CLOSE_FOREIGN_EXTENSION`).
+
 Close codes: :data:`CLOSE_REPLACED`, :data:`CLOSE_HELLO_TIMEOUT`, :data:`CLOSE_BAD_TOKEN`,
-:data:`CLOSE_PING_TIMEOUT`, and 1008 (:data:`CLOSE_POLICY`) for "hello first" or an
-unreadable message.
+:data:`CLOSE_PING_TIMEOUT`, :data:`CLOSE_FOREIGN_EXTENSION`, and 1008 (:data:`CLOSE_POLICY`)
+for "hello first" or an unreadable message.
 """
 
 from __future__ import annotations
@@ -79,6 +90,9 @@ CLOSE_REPLACED: Final = 4000
 CLOSE_HELLO_TIMEOUT: Final = 4001
 CLOSE_BAD_TOKEN: Final = 4002
 CLOSE_PING_TIMEOUT: Final = 4003
+CLOSE_FOREIGN_EXTENSION: Final = 4004
+"""The socket's origin is an extension other than the one the host accepts."""
+EXTENSION_SCHEME: Final = "chrome-extension://"
 
 SURFACE_METHODS: Final = frozenset(
     {"frame", "input", "control", "resize", "clipboard", "sessions", "show"}
@@ -105,6 +119,8 @@ class Hello(Frame):
     name: str | None = Field(None, max_length=200)
     surface: bool = False
     """The provider has a surface, served over this socket."""
+    page_script: bool = False
+    """Send the chromium provider's page script in ``hello.ok``."""
 
 
 class ToolResult(Frame):

@@ -7,6 +7,9 @@ says which actions and verbs the far side implements, and the row then offers ex
 until it goes; when it says it has a surface, the row has one too (:class:`BridgeSurface`,
 the viewer's picture over the same socket), and has none otherwise.
 
+``extension_id``, when set, is the one browser extension whose ``chrome-extension://`` origin
+the bridge accepts (:mod:`browserhost.api.bridge`).
+
 The far side may also call host methods over the socket (:data:`RPC_METHODS`); those that
 change settings are answered ``forbidden`` unless the socket comes from this machine.
 """
@@ -42,8 +45,11 @@ class RpcError(Exception):
 class Bridge:
     """Installs the bridge provider in ``host``'s catalog and keeps its row current."""
 
-    def __init__(self, host: Host, provider_id: str = BRIDGE_ID) -> None:
+    def __init__(
+        self, host: Host, provider_id: str = BRIDGE_ID, *, extension_id: str | None = None
+    ) -> None:
         self.host = host
+        self.extension_id = extension_id
         self.transport = BridgeTransport(self._follow)
         self.surface = BridgeSurface(self.transport)
         self._idle = InstalledProvider(

@@ -1,0 +1,280 @@
+"""The Chrome extension end to end: a real Chromium with the unpacked extension loaded, a real
+``browserhost serve``, the extension connected to its bridge, and actions sent through the
+host's HTTP API to a test site served on loopback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, Worker, sync_playwright
+
+from browserhost.providers.chromium.launch import LAUNCH_FLAGS
+from tests.api.test_bridge_extension import own_address
+from tests.conftest import TOKEN, LiveServer, start_server
+from tests.providers.chromium.site import Site, serving
+
+EXTENSION = Path(__file__).parents[2] / "src" / "browserhost" / "extension"
+PROVIDERS = "/api/browser-providers"
+ACTIONS = "/api/browser-providers/actions"
+WAIT_S = 15.0
+NO_TAB = "No tab is shared with the agent"
+
+
+@dataclass
+class Loaded:
+    """The browser with the extension, and the extension's service worker."""
+
+    context: BrowserContext
+    worker: Worker
+
+    @property
+    def extension_id(self) -> str:
+        return self.worker.url.split("/")[2]
+
+    def status(self) -> str:
+        return str(self.worker.evaluate("status"))
+
+    def wait_status(self, wanted: str) -> None:
+        """Poll, bounded: the socket is the extension's own, and tells the test nothing."""
+        deadline = time.monotonic() + WAIT_S
+        while (seen := self.status()) != wanted:
+            assert time.monotonic() < deadline, f"status {seen!r}, wanted {wanted!r}"
+            time.sleep(0.05)
+
+    def dial(self, url: str, token: str = "") -> None:
+        self.worker.evaluate(
+            "([url, token]) => chrome.storage.local.set({url, token})", [url, token]
+        )
+
+    def state_text(self) -> str:
+        return str(self.worker.evaluate("chrome.storage.local.get('state')")["state"]["text"])
+
+    def tab_id(self, url: str) -> int:
+        found: int = self.worker.evaluate(
+            "async (url) => (await chrome.tabs.query({url}))[0].id", url
+        )
+        return found
+
+    def page(self, url: str) -> Page:
+        [shown] = [page for page in self.context.pages if page.url == url]
+        return shown
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    with serving() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    running = start_server(
+        tmp_path_factory.mktemp("extension") / "data",
+        providers="bridge",
+        extra_args=("--select", "bridge"),
+    )
+    yield running
+    running.stop()
+
+
+def bridge_url(server: LiveServer, via: str = "127.0.0.1") -> str:
+    return f"ws://{via}:{server.url.rsplit(':', 1)[1]}/ext/bridge"
+
+
+@pytest.fixture(scope="module")
+def loaded(
+    server: LiveServer, chromium_path: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Loaded]:
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            tmp_path_factory.mktemp("profile"),
+            executable_path=chromium_path,
+            # The new headless mode loads unpacked extensions; Playwright's own headless
+            # switch picks the old one.
+            headless=False,
+            args=[
+                "--headless=new",
+                *LAUNCH_FLAGS,
+                f"--disable-extensions-except={EXTENSION}",
+                f"--load-extension={EXTENSION}",
+            ],
+        )
+        worker = context.service_workers[0] if context.service_workers else None
+        if worker is None:
+            worker = context.wait_for_event("serviceworker", timeout=WAIT_S * 1000)
+        browser = Loaded(context, worker)
+        browser.dial(bridge_url(server))
+        browser.wait_status("on")
+        yield browser
+        context.close()
+
+
+@pytest.fixture
+def extension(loaded: Loaded, server: LiveServer) -> Iterator[Loaded]:
+    """Connected to ``server``, nothing shared, no tab but a blank one."""
+    if loaded.worker.evaluate("link.url") != bridge_url(server):
+        loaded.dial(bridge_url(server))
+    loaded.wait_status("on")
+    yield loaded
+    loaded.worker.evaluate("chrome.storage.session.clear()")
+    for page in loaded.context.pages[1:]:
+        page.close()
+
+
+def act(http: httpx.Client, action: str, **parameters: object) -> httpx.Response:
+    return http.post(ACTIONS, json={"action": action, "parameters": parameters})
+
+
+def data(answer: httpx.Response) -> dict[str, Any]:
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()["data"]
+    return found
+
+
+def test_browserhost_extension_prints_the_folder_to_load_unpacked() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "browserhost", "extension"],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    folder = Path(shown.stdout.strip())
+    assert folder.samefile(EXTENSION)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["manifest_version"] == 3
+    assert (folder / manifest["background"]["service_worker"]).is_file()
+    assert (folder / manifest["options_ui"]["page"]).is_file()
+
+
+def test_on_this_machine_the_extension_connects_without_a_token(
+    extension: Loaded, server: LiveServer
+) -> None:
+    assert extension.worker.evaluate("chrome.storage.local.get('token')") == {"token": ""}
+    with server.client() as http:
+        [row] = http.get(PROVIDERS).json()["providers"]
+    assert row["bridge"] == {"connected": True, "provider": "Chrome extension"}
+    assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "on"
+
+
+def test_the_agent_opens_clicks_and_types_in_a_tab_of_its_own_group(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        opened = data(act(http, "browser.open", url=f"{site.origin}/button"))
+        assert (opened["url"], opened["title"], opened["settled"]) == (
+            f"{site.origin}/button",
+            "Button",
+            True,
+        )
+        tab = extension.tab_id(f"{site.origin}/button")
+        group = extension.worker.evaluate(
+            "async (id) => (await chrome.tabGroups.get((await chrome.tabs.get(id)).groupId)).title",
+            tab,
+        )
+        assert group == "browserhost"
+        snapshot = data(act(http, "browser.snapshot"))
+        assert [(e["selector"], e["label"]) for e in snapshot["elements"]] == [
+            ("#toggle", "Click me")
+        ]
+        page = extension.page(f"{site.origin}/button")
+        page.evaluate(
+            "window.trusted = []; addEventListener('click', (e) => trusted.push(e.isTrusted))"
+        )
+        clicked = data(act(http, "browser.click", selector="#toggle"))
+        assert (clicked["clicked"], clicked["label"]) == ("#toggle", "Click me")
+        assert page.text_content("#toggle") == "Clicked!"
+        assert page.evaluate("trusted") == [True]
+
+        data(act(http, "browser.open", url=f"{site.origin}/form"))
+        typed = data(act(http, "browser.type", selector="#q", value="hello world", submit=True))
+    assert typed["url"] == f"{site.origin}/result?q=hello+world&color=r"
+    assert site.arrived["/result?q=hello+world&color=r"] == 1
+
+
+def test_a_tab_the_user_did_not_share_is_never_touched(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    own = extension.context.new_page()
+    own.goto(f"{site.origin}/page-b")
+    own.bring_to_front()
+    with server.client() as http:
+        for action in ("browser.snapshot", "browser.capture", "browser.back"):
+            refused = act(http, action)
+            assert refused.status_code == 400, refused.text
+            assert refused.json()["code"] == "PROVIDER_REJECTED"
+            assert refused.json()["error"].startswith(NO_TAB)
+    assert own.evaluate("window[Symbol.for('browserhost')] === undefined")
+    # The extension's own record: Playwright is a debugger client of every tab too.
+    tab = extension.tab_id(f"{site.origin}/page-b")
+    assert extension.worker.evaluate("(id) => attached.has(id)", tab) is False
+
+
+def test_a_shared_tab_is_where_the_agent_acts_until_the_user_stops_sharing_it(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    own = extension.context.new_page()
+    own.goto(f"{site.origin}/page-b")
+    toggle = "async (id) => toggle(await chrome.tabs.get(id))"  # what the toolbar button calls
+    tab = extension.tab_id(f"{site.origin}/page-b")
+    with server.client() as http:
+        extension.worker.evaluate(toggle, tab)
+        snapshot = data(act(http, "browser.snapshot"))
+        assert (snapshot["url"], snapshot["text"]) == (f"{site.origin}/page-b", "This is page B")
+        extension.worker.evaluate(toggle, tab)
+        refused = act(http, "browser.snapshot")
+    assert refused.status_code == 400
+    assert refused.json()["error"].startswith(NO_TAB)
+
+
+def test_a_host_pinned_to_another_extension_refuses_it(extension: Loaded, tmp_path: Path) -> None:
+    pinned = start_server(
+        tmp_path / "data",
+        providers="bridge",
+        extra_args=("--extension-id", "a" * 32),
+    )
+    try:
+        extension.dial(bridge_url(pinned))
+        extension.wait_status("refused")
+        assert (
+            extension.state_text() == "The host accepts another extension (serve --extension-id)."
+        )
+        assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "!"
+        with pinned.client() as http:
+            [row] = http.get(PROVIDERS).json()["providers"]
+        assert row["bridge"] == {"connected": False}
+    finally:
+        pinned.stop()
+
+
+def test_from_another_machine_the_token_set_in_the_options_page_is_checked(
+    extension: Loaded, tmp_path: Path
+) -> None:
+    address = own_address()
+    remote = start_server(
+        tmp_path / "data",
+        providers="bridge",
+        extra_args=("--host", "0.0.0.0", "--allow-host", address),
+    )
+    options = extension.context.new_page()
+    try:
+        options.goto(f"chrome-extension://{extension.extension_id}/options.html")
+        options.fill("#url", bridge_url(remote, address))
+        options.fill("#token", "wrong")
+        options.click("button[type=submit]")
+        extension.wait_status("refused")
+        assert extension.state_text().startswith("The host refused the token")
+        options.fill("#token", TOKEN)
+        options.click("button[type=submit]")
+        extension.wait_status("on")
+        with remote.client() as http:
+            [row] = http.get(PROVIDERS).json()["providers"]
+        assert row["bridge"]["connected"] is True
+    finally:
+        remote.stop()
