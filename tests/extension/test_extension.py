@@ -4,15 +4,18 @@ host's HTTP API to a test site served on loopback."""
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, Worker, sync_playwright
@@ -20,6 +23,7 @@ from playwright.sync_api import BrowserContext, Page, Worker, sync_playwright
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS
 from tests.api.test_bridge_extension import own_address
 from tests.conftest import TOKEN, LiveServer, start_server
+from tests.mcp.conftest import call_ok, http_mcp
 from tests.providers.chromium.site import Site, serving
 
 EXTENSION = Path(__file__).parents[2] / "src" / "browserhost" / "extension"
@@ -278,3 +282,115 @@ def test_from_another_machine_the_token_set_in_the_options_page_is_checked(
         assert row["bridge"]["connected"] is True
     finally:
         remote.stop()
+
+
+def test_scroll_history_inspect_capture_and_resize(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/long"))
+        scrolled = data(act(http, "browser.scroll", direction="down"))
+        assert scrolled["scrollY"] > 0
+        assert (scrolled["atTop"], scrolled["direction"]) == (False, "down")
+        to_end = data(act(http, "browser.scroll", selector="#end"))
+        assert (to_end["atBottom"], to_end["scrolledTo"]) == (True, "#end")
+
+        data(act(http, "browser.open", url=f"{site.origin}/button"))
+        back = data(act(http, "browser.back"))
+        assert (back["url"], back["title"]) == (f"{site.origin}/long", "Long")
+        forward = data(act(http, "browser.forward"))
+        assert (forward["url"], forward["title"]) == (f"{site.origin}/button", "Button")
+        assert act(http, "browser.forward").json()["error"] == (
+            "There is no later page to go forward to."
+        )
+
+        inspected = data(act(http, "browser.inspect", selector="#toggle"))
+        assert (inspected["selector"], inspected["tag"], inspected["label"]) == (
+            "#toggle",
+            "button",
+            "Click me",
+        )
+        assert inspected["styles"]["padding"] == "8px 16px"
+        assert "aim" not in inspected
+
+        resized = data(act(http, "browser.resize", viewport="mobile"))
+        assert resized["viewport"] == {"mode": "mobile", "width": 390, "height": 844}
+        captured = data(act(http, "browser.capture"))
+    png = base64.b64decode(captured["base64"])
+    assert png.startswith(b"\x89PNG")
+    assert (captured["mime"], captured["url"]) == ("image/png", f"{site.origin}/button")
+    assert (captured["width"], captured["height"]) == (390, 844)
+    assert captured["viewport"] == {"mode": "mobile", "width": 390, "height": 844}
+
+
+def test_open_refuses_the_hosts_own_address(extension: Loaded, server: LiveServer) -> None:
+    """A page's text must not send the agent to the host's API (other schemes than http and
+    https the host refuses before sending)."""
+    url = f"{server.url}/api/browser-providers"
+    with server.client() as http:
+        refused = act(http, "browser.open", url=url)
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["error"] == (
+        f"{url} was not opened: it is browserhost's own address, which the browser does not show."
+    )
+
+
+def test_an_action_whose_tab_is_closed_under_it_may_have_run(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http, site.holding() as held, ThreadPoolExecutor(1) as pool:
+        opening = pool.submit(act, http, "browser.open", url=f"{site.origin}/slow")
+        assert held.wait(WAIT_S)
+        extension.worker.evaluate(
+            "async (url) => chrome.tabs.remove((await chrome.tabs.query({url}))[0].id)",
+            f"{site.origin}/slow",
+        )
+        answer = opening.result(timeout=60)
+    assert answer.status_code == 504, answer.text
+    assert answer.json()["code"] == "REQUEST_FAILED"
+    assert "may have run" in answer.json()["error"]
+
+
+def test_the_extension_dials_again_when_the_host_comes_back(
+    extension: Loaded, tmp_path: Path
+) -> None:
+    first = start_server(tmp_path / "data", providers="bridge")
+    port = first.url.rsplit(":", 1)[1]
+    again: subprocess.Popen[bytes] | None = None
+    try:
+        extension.dial(bridge_url(first))
+        extension.wait_status("on")
+        first.stop()
+        extension.wait_status("off")
+        with (tmp_path / "again.log").open("wb") as log:
+            again = subprocess.Popen(
+                [sys.executable, "-m", "browserhost", "serve", "--port", port,
+                 "--data-dir", str(first.data_dir)],
+                env=first.env, stdout=subprocess.DEVNULL, stderr=log,
+            )  # fmt: skip
+        extension.wait_status("on")
+        with first.client() as http:
+            [row] = http.get(PROVIDERS).json()["providers"]
+        assert row["bridge"]["connected"] is True
+    finally:
+        if again is not None:
+            again.terminate()
+            again.wait(timeout=10)
+
+
+def test_the_actions_run_through_mcp_too(extension: Loaded, server: LiveServer, site: Site) -> None:
+    async def through_mcp() -> list[Any]:
+        with anyio.fail_after(120):
+            async with http_mcp(server) as client:
+                return [
+                    await call_ok(client, "browser_open", {"url": f"{site.origin}/links"}),
+                    await call_ok(client, "browser_click", {"text": "Page A"}),
+                    await call_ok(client, "browser_snapshot"),
+                ]
+
+    # In a thread of its own: the sync Playwright driving this browser holds this one's loop.
+    with ThreadPoolExecutor(1) as pool:
+        opened, clicked, snapshot = pool.submit(anyio.run, through_mcp).result(timeout=150)
+    assert opened["title"] == "Links"
+    assert clicked["url"] == f"{site.origin}/page-a"
+    assert snapshot["text"] == "This is page A"

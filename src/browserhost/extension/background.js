@@ -100,9 +100,11 @@ async function toggle(tab) {
 
 chrome.action.onClicked.addListener(toggle);
 chrome.tabs.onRemoved.addListener((tabId) => { unshare(tabId); });
-chrome.debugger.onDetach.addListener(({ tabId }) => {
+chrome.debugger.onDetach.addListener(({ tabId }, reason) => {
   attached.delete(tabId);
   loading.delete(tabId);
+  // The user closed Chrome's "is debugging this browser" bar: the tab is no longer shared.
+  if (reason === "canceled_by_user") unshare(tabId);
 });
 
 async function agentTab(opening) {
@@ -237,14 +239,19 @@ chrome.storage.onChanged.addListener((changes, area) => {
 /** An answer the agent reads ("ok: false" with what to do), not a failure of the bridge. */
 class Refusal extends Error {}
 
+async function attach(tabId) {
+  if (attached.has(tabId)) return;
+  await chrome.debugger.attach({ tabId }, "1.3");
+  attached.add(tabId);
+  const { frameTree } = await chrome.debugger.sendCommand({ tabId }, "Page.getFrameTree");
+  mainFrames.set(tabId, frameTree.frame.id);
+  await chrome.debugger.sendCommand({ tabId }, "Page.enable");
+}
+
+// Attached once, when an action starts: a tab closed or detached under an action is never
+// attached again by it, and the action ends "may have run".
 async function cdp(tabId, method, params = {}) {
-  if (!attached.has(tabId)) {
-    await chrome.debugger.attach({ tabId }, "1.3");
-    attached.add(tabId);
-    const { frameTree } = await chrome.debugger.sendCommand({ tabId }, "Page.getFrameTree");
-    mainFrames.set(tabId, frameTree.frame.id);
-    await chrome.debugger.sendCommand({ tabId }, "Page.enable");
-  }
+  if (!attached.has(tabId)) throw new Error("the tab was closed or its debugger detached");
   return chrome.debugger.sendCommand({ tabId }, method, params);
 }
 
@@ -322,6 +329,7 @@ async function perform(name, args) {
   const action = ACTIONS_BY_NAME[name];
   if (!action) throw new Refusal(`${name} is not an action this browser serves.`);
   const tabId = await agentTab(name === "browser.open");
+  await attach(tabId);
   return action(tabId, args);
 }
 
