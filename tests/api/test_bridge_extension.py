@@ -21,7 +21,7 @@ from browserhost.api.bridge import page_script
 from browserhost.contract import ACTIONS
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
-from tests.api.test_bridge import closing, receive, until
+from tests.api.test_bridge import closing, receive, rpc, until
 from tests.conftest import TOKEN, free_port
 
 EXTENSION_ID = "abcdefghijklmnopabcdefghijklmnop"
@@ -39,7 +39,8 @@ def own_address() -> str:
 
 
 class Served:
-    def __init__(self, port: int) -> None:
+    def __init__(self, host: Host, port: int) -> None:
+        self.host = host
         self.port = port
 
     def url(self, via: str = "127.0.0.1") -> str:
@@ -57,7 +58,7 @@ async def serving(tmp_path: Path, extension_id: str | None = None) -> AsyncItera
     running = asyncio.ensure_future(server.serve())
     await until(lambda: server.started)
     try:
-        yield Served(port)
+        yield Served(host, port)
     finally:
         server.should_exit = True
         async with asyncio.timeout(10):
@@ -126,3 +127,17 @@ async def test_hello_ok_carries_the_chromium_page_script_only_when_asked(tmp_pat
     assert asked["pageScript"] == page_script()
     assert asked["pageScript"].startswith("// The page side of browserhost's chromium provider.")
     assert "pageScript" not in plain
+
+
+async def test_the_person_at_the_browser_takes_control_and_hands_it_back(tmp_path: Path) -> None:
+    async with serving(tmp_path) as served:
+        headers = {"Origin": EXTENSION}
+        async with websockets.connect(served.url(), additional_headers=headers) as connection:
+            await connection.send(hello())
+            assert (await receive(connection))["t"] == "hello.ok"
+            assert (await rpc(connection, "control.take"))["result"] == {"taken": True}
+            assert served.host.controls.controller("bridge") == "user"
+            assert (await rpc(connection, "control.handBack"))["result"] == {"handedBack": True}
+            assert served.host.controls.controller("bridge") == "agent"
+            assert (await rpc(connection, "control.take"))["result"] == {"taken": True}
+        await until(lambda: served.host.controls.controller("bridge") != "user")

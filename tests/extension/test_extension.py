@@ -394,3 +394,26 @@ def test_the_actions_run_through_mcp_too(extension: Loaded, server: LiveServer, 
     assert opened["title"] == "Links"
     assert clicked["url"] == f"{site.origin}/page-a"
     assert snapshot["text"] == "This is page A"
+
+
+def test_the_person_acting_in_the_agents_tab_holds_it_until_handing_back(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    own = extension.context.new_page()
+    own.goto(f"{site.origin}/button")
+    toggle = "async (id) => toggle(await chrome.tabs.get(id))"  # what the toolbar button calls
+    tab = extension.tab_id(f"{site.origin}/button")
+    extension.worker.evaluate(toggle, tab)
+    with server.client() as http:
+        data(act(http, "browser.snapshot"))
+        own.click("#toggle")  # the person's own click
+        deadline = time.monotonic() + WAIT_S
+        while (refused := act(http, "browser.snapshot")).status_code != 423:
+            # The extension tells the host over its socket; nothing tells this test.
+            assert time.monotonic() < deadline, refused.text
+        assert refused.json()["code"] == "USER_IN_CONTROL"
+        assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "you"
+        extension.worker.evaluate(toggle, tab)
+        snapshot = data(act(http, "browser.snapshot"))
+    assert snapshot["elements"][0]["label"] == "Clicked!"
+    assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "on"

@@ -102,7 +102,13 @@ SURFACE_CALL_TIMEOUT_S: Final = 10.0
 FRAME_MARGIN_S: Final = 5.0
 """Time past a frame's wait for the picture to be made and to travel."""
 
-RPC_METHODS: Final = frozenset({"providers.list", "selection.get", "selection.set"})
+RPC_METHODS: Final = frozenset(
+    {"providers.list", "selection.get", "selection.set", "control.take", "control.handBack"}
+)
+"""``control.take`` and ``control.handBack`` are the person at the connected browser (the
+extension's user typing in a tab the agent works in) taking control from the agent and giving
+it back, as at a viewer: while they hold it the host refuses the agent (``USER_IN_CONTROL``);
+the connection's end gives it back."""
 PRIVILEGED_METHODS: Final = frozenset({"selection.set"})
 """Methods that change the host's settings: refused (``forbidden``) unless the socket comes
 from this machine, whatever the token, because the bridge may listen on a public address."""

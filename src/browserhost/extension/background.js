@@ -9,6 +9,8 @@
 //           !   (red)    the host refused it (token, extension id, replaced): set the options
 //           on  (green)  connected
 //           ... (amber)  an action is running
+//           you (blue)   the person took control by acting in the agent's tab: the host refuses
+//                        the agent until they hand back with the toolbar button
 //
 // The page-side script is the chromium provider's snapshot.js, which the host sends in
 // hello.ok: one copy serves both providers. It runs in the page (Runtime.evaluate), never in
@@ -52,6 +54,7 @@ const NO_TAB =
 
 const link = {
   socket: null, url: DEFAULT_URL, backoff: BACKOFF_MIN_MS, timer: null, pageScript: null, attempts: 0,
+  rpcs: 0, userInControl: false,
 };
 let status = "off";
 let acting = 0;
@@ -92,9 +95,11 @@ async function unshare(tabId) {
     .catch(() => {}); // the tab may be gone
 }
 
-/** The toolbar button: shares the tab it is clicked in, or stops sharing it. */
+/** The toolbar button: hands control back to the agent when the person took it; else
+ * shares the tab it is clicked in, or stops sharing it. */
 async function toggle(tab) {
-  if (await allowed(tab.id)) await unshare(tab.id);
+  if (link.userInControl) handBack();
+  else if (await allowed(tab.id)) await unshare(tab.id);
   else await share(tab.id);
 }
 
@@ -136,8 +141,27 @@ function setStatus(next, text = "") {
   chrome.storage.local.set({ state: { status: next, text } });
 }
 
+function takeControl() {
+  if (link.userInControl || !link.socket) return;
+  link.userInControl = true;
+  badge();
+  rpc("control.take");
+}
+
+function handBack() {
+  link.userInControl = false;
+  badge();
+  rpc("control.handBack");
+}
+
+function rpc(method) {
+  link.rpcs += 1;
+  const message = { t: "rpc", id: `rpc-${link.rpcs}`, method };
+  if (link.socket && link.socket.readyState === WebSocket.OPEN) link.socket.send(JSON.stringify(message));
+}
+
 function badge() {
-  const [text, color] = acting > 0 ? ["...", "#b26b00"]
+  const [text, color] = link.userInControl ? ["you", "#1565c0"] : acting > 0 ? ["...", "#b26b00"]
     : { on: ["on", "#1a7f37"], refused: ["!", "#c62828"] }[status] || ["off", "#777777"];
   chrome.action.setBadgeText({ text });
   chrome.action.setBadgeBackgroundColor({ color });
@@ -152,6 +176,7 @@ async function connect() {
   clearTimeout(link.timer); // set meanwhile, maybe, by the drop of the socket replaced here
   const old = link.socket;
   link.socket = null;
+  link.userInControl = false; // the host gives it back as that connection ends
   if (old) old.close(1000, "dialling again");
   link.url = url || DEFAULT_URL;
   let socket;
@@ -174,6 +199,7 @@ async function connect() {
 
 function closed(code) {
   link.socket = null;
+  link.userInControl = false; // the host gives control back when the connection ends
   if (code in REFUSED) {
     // Dialling again would be refused the same way; saving the options dials again.
     setStatus("refused", REFUSED[code]);
@@ -243,10 +269,25 @@ async function attach(tabId) {
   if (attached.has(tabId)) return;
   await chrome.debugger.attach({ tabId }, "1.3");
   attached.add(tabId);
-  const { frameTree } = await chrome.debugger.sendCommand({ tabId }, "Page.getFrameTree");
+  const send = (method, params = {}) => chrome.debugger.sendCommand({ tabId }, method, params);
+  const { frameTree } = await send("Page.getFrameTree");
   mainFrames.set(tabId, frameTree.frame.id);
-  await chrome.debugger.sendCommand({ tabId }, "Page.enable");
+  await send("Page.enable");
+  await send("Runtime.addBinding", { name: USER_INPUT });
+  await send("Page.addScriptToEvaluateOnNewDocument", { source: WATCH_USER });
+  await send("Runtime.evaluate", { expression: WATCH_USER });
 }
+
+// The person's own clicks and keys in a tab the agent works in: they take control from the
+// agent until they hand back (the toolbar button). The agent's input is trusted too, but only
+// arrives while an action runs. A page could call the binding itself; at worst it stops the
+// agent, which the person can undo.
+const USER_INPUT = "browserhostUserInput";
+const WATCH_USER = `for (const type of ["pointerdown", "keydown"]) {
+  addEventListener(type, (event) => {
+    if (event.isTrusted && typeof ${USER_INPUT} === "function") ${USER_INPUT}(type);
+  }, true);
+}`;
 
 // Attached once, when an action starts: a tab closed or detached under an action is never
 // attached again by it, and the action ends "may have run".
@@ -260,6 +301,10 @@ async function cdp(tabId, method, params = {}) {
 const mainFrames = new Map();
 const loading = new Set();
 chrome.debugger.onEvent.addListener(({ tabId }, method, params) => {
+  if (method === "Runtime.bindingCalled" && params.name === USER_INPUT) {
+    if (acting === 0 && attached.has(tabId)) takeControl();
+    return;
+  }
   if (!params || params.frameId !== mainFrames.get(tabId)) return;
   if (method === "Page.frameStartedLoading") loading.add(tabId);
   else if (method === "Page.frameStoppedLoading") loading.delete(tabId);

@@ -31,6 +31,9 @@ from .catalog import InstalledProvider, InstallError, read_actions, read_verbs
 from .dispatch import Host
 
 BRIDGE_ID: Final = "bridge"
+HOLDER: Final = "bridge-browser"
+"""Who holds control when the person at the connected browser takes it (a viewer's id
+elsewhere)."""
 BRIDGE_NAME: Final = "Bridge (a browser that connects in)"
 
 
@@ -66,6 +69,8 @@ class Bridge:
     def _follow(self, link: Link | None) -> None:
         if link is None:
             self.host.catalog.put(self._idle)
+            # An agent must never wait on a person whose browser went away.
+            self.host.controls.hand_back(self._idle.id, None, HOLDER)
             return
         try:
             actions = read_actions(link.hello.actions)
@@ -93,6 +98,10 @@ class Bridge:
                 return self.host.providers().to_wire()
             if rpc.method == "selection.get":
                 return {"selectedId": self.host.providers().selected_id}
+            if rpc.method == "control.take":
+                return {"taken": self.host.controls.take(self._idle.id, None, HOLDER)}
+            if rpc.method == "control.handBack":
+                return {"handedBack": self.host.controls.hand_back(self._idle.id, None, HOLDER)}
             wanted = rpc.payload.get("id") if isinstance(rpc.payload, dict) else None
             return {"selectedId": self.host.select(wanted)}
         except BrowserhostError as exc:
