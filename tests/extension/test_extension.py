@@ -417,3 +417,15 @@ def test_the_person_acting_in_the_agents_tab_holds_it_until_handing_back(
         snapshot = data(act(http, "browser.snapshot"))
     assert snapshot["elements"][0]["label"] == "Clicked!"
     assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "on"
+
+
+def test_a_dialog_during_an_action_is_dismissed_and_told(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        opened = data(act(http, "browser.open", url=f"{site.origin}/greets"))
+        snapshot = data(act(http, "browser.snapshot"))
+    assert opened["dialogs"] == [
+        {"type": "alert", "message": "Welcome back", "answer": "dismissed"}
+    ]
+    assert snapshot["text"] == "Greets"

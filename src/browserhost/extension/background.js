@@ -305,6 +305,10 @@ chrome.debugger.onEvent.addListener(({ tabId }, method, params) => {
     if (acting === 0 && attached.has(tabId)) takeControl();
     return;
   }
+  if (method === "Page.javascriptDialogOpening") {
+    dialogOpened(tabId, params);
+    return;
+  }
   if (!params || params.frameId !== mainFrames.get(tabId)) return;
   if (method === "Page.frameStartedLoading") loading.add(tabId);
   else if (method === "Page.frameStoppedLoading") loading.delete(tabId);
@@ -368,6 +372,27 @@ function viewport(tabId) {
   return { mode, width, height };
 }
 
+// A dialog during the agent's action is dismissed and told in the answer, as the chromium
+// provider does by default: it would hold the page, and every later action with it. One that
+// opens while no action runs is the person's to answer.
+const dialogs = new Map(); // tab id -> the dialogs of the running action
+const DIALOG_TEXT_MAX = 500;
+
+function dialogOpened(tabId, { type, message }) {
+  if (acting === 0) return;
+  const seen = dialogs.get(tabId) || [];
+  seen.push({ type, message: String(message).slice(0, DIALOG_TEXT_MAX), answer: "dismissed" });
+  dialogs.set(tabId, seen);
+  chrome.debugger.sendCommand({ tabId }, "Page.handleJavaScriptDialog", { accept: false })
+    .catch(() => {}); // closed meanwhile: nothing holds the page
+}
+
+function takeDialogs(tabId) {
+  const seen = dialogs.get(tabId);
+  dialogs.delete(tabId);
+  return seen && seen.length ? { dialogs: seen } : {};
+}
+
 // --- the ten actions ----------------------------------------------------------------------
 
 async function perform(name, args) {
@@ -375,6 +400,7 @@ async function perform(name, args) {
   if (!action) throw new Refusal(`${name} is not an action this browser serves.`);
   const tabId = await agentTab(name === "browser.open");
   await attach(tabId);
+  dialogs.delete(tabId);
   return action(tabId, args);
 }
 
@@ -387,7 +413,10 @@ const ACTIONS_BY_NAME = {
     if (errorText) throw new Refusal(`${url} did not load (${errorText}); check the address.`);
     const settled = await settle(tabId);
     const { url: shown, title } = await location(tabId);
-    return { url: shown, title, opened: true, settled: Boolean(settled.quiet), viewport: viewport(tabId) };
+    return {
+      url: shown, title, opened: true, settled: Boolean(settled.quiet), viewport: viewport(tabId),
+      ...takeDialogs(tabId),
+    };
   },
 
   "browser.snapshot": async (tabId, { selector }) => {
@@ -431,7 +460,10 @@ const ACTIONS_BY_NAME = {
     await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...mouse });
     const settled = await settle(tabId);
     const now = settled.url ? settled : await location(tabId);
-    return { clicked: chosen, label: info.label, url: now.url, title: now.title, ...stateAfter(settled) };
+    return {
+      clicked: chosen, label: info.label, url: now.url, title: now.title, ...takeDialogs(tabId),
+      ...stateAfter(settled),
+    };
   },
 
   "browser.type": async (tabId, { selector, value, submit }) => {
@@ -460,7 +492,7 @@ const ACTIONS_BY_NAME = {
     if (submit) await key(tabId, "Enter", "Enter", 13, "\r");
     const settled = submit ? await settle(tabId) : (await page(tabId, "state")) || {};
     const now = settled.url ? settled : await location(tabId);
-    return { selector, url: now.url, title: now.title, ...stateAfter(settled) };
+    return { selector, url: now.url, title: now.title, ...takeDialogs(tabId), ...stateAfter(settled) };
   },
 
   "browser.scroll": async (tabId, { selector, direction }) => {
@@ -546,7 +578,7 @@ async function travel(tabId, delta) {
   if (delta > 0 && index >= entries.length) throw new Refusal("There is no later page to go forward to.");
   await cdp(tabId, "Page.navigateToHistoryEntry", { entryId: entries[index].id });
   await settle(tabId);
-  return location(tabId);
+  return { ...(await location(tabId)), ...takeDialogs(tabId) };
 }
 
 async function key(tabId, keyName, code, keyCode, text) {
