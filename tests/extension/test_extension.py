@@ -429,3 +429,17 @@ def test_a_dialog_during_an_action_is_dismissed_and_told(
         {"type": "alert", "message": "Welcome back", "answer": "dismissed"}
     ]
     assert snapshot["text"] == "Greets"
+
+
+def test_typing_replaces_a_fields_text_and_picks_a_select_option_by_label(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/form"))
+        data(act(http, "browser.type", selector="#q", value="first"))
+        replaced = data(act(http, "browser.type", selector="#q", value="second"))
+        picked = data(act(http, "browser.type", selector="select", value="Blue"))
+        refused = act(http, "browser.type", selector="select", value="Green")
+    assert replaced["value"] == "second"
+    assert picked["value"] == "Blue"  # a select says its chosen label, as in a snapshot
+    assert refused.json()["error"] == 'select has no option "Green"; its options are "Red", "Blue".'

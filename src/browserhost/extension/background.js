@@ -267,7 +267,16 @@ class Refusal extends Error {}
 
 async function attach(tabId) {
   if (attached.has(tabId)) return;
-  await chrome.debugger.attach({ tabId }, "1.3");
+  try {
+    await chrome.debugger.attach({ tabId }, "1.3");
+  } catch (error) {
+    // Still attached from before this worker was started again: take the session back.
+    await chrome.debugger.detach({ tabId }).catch(() => {});
+    await chrome.debugger.attach({ tabId }, "1.3").catch(() => {
+      throw new Refusal("The tab is being debugged by something else (DevTools?); close that, " +
+        "then try again.");
+    });
+  }
   attached.add(tabId);
   const send = (method, params = {}) => chrome.debugger.sendCommand({ tabId }, method, params);
   const { frameTree } = await send("Page.getFrameTree");
