@@ -443,3 +443,18 @@ def test_typing_replaces_a_fields_text_and_picks_a_select_option_by_label(
     assert replaced["value"] == "second"
     assert picked["value"] == "Blue"  # a select says its chosen label, as in a snapshot
     assert refused.json()["error"] == 'select has no option "Green"; its options are "Red", "Blue".'
+
+
+def test_a_snapshot_tells_the_pages_console_problems_once(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/console"))
+        first = data(act(http, "browser.snapshot"))
+        second = data(act(http, "browser.snapshot"))
+    assert first["consoleProblems"] == [
+        {"level": "error", "text": "boom error", "source": f"{site.origin}/console"},
+        {"level": "warning", "text": "careful warning", "source": f"{site.origin}/console"},
+        {"level": "error", "text": "Uncaught Error: uncaught kaboom"},
+    ]
+    assert second["consoleProblems"] == []

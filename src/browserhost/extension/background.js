@@ -282,6 +282,7 @@ async function attach(tabId) {
   const { frameTree } = await send("Page.getFrameTree");
   mainFrames.set(tabId, frameTree.frame.id);
   await send("Page.enable");
+  await send("Runtime.enable");
   await send("Runtime.addBinding", { name: USER_INPUT });
   await send("Page.addScriptToEvaluateOnNewDocument", { source: WATCH_USER });
   await send("Runtime.evaluate", { expression: WATCH_USER });
@@ -312,6 +313,10 @@ const loading = new Set();
 chrome.debugger.onEvent.addListener(({ tabId }, method, params) => {
   if (method === "Runtime.bindingCalled" && params.name === USER_INPUT) {
     if (acting === 0 && attached.has(tabId)) takeControl();
+    return;
+  }
+  if (method === "Runtime.consoleAPICalled" || method === "Runtime.exceptionThrown") {
+    heard(tabId, method, params);
     return;
   }
   if (method === "Page.javascriptDialogOpening") {
@@ -381,6 +386,41 @@ function viewport(tabId) {
   return { mode, width, height };
 }
 
+// The page's console errors and warnings and its uncaught exceptions, kept until the next
+// snapshot tells them (the chromium provider's words and limits).
+const problems = new Map(); // tab id -> [{level, text, source?}]
+const PROBLEMS_MAX = 50;
+const PROBLEM_TEXT_MAX = 500;
+
+function heard(tabId, method, params) {
+  let problem;
+  if (method === "Runtime.exceptionThrown") {
+    const details = params.exceptionDetails;
+    const said = (details.exception && details.exception.description) || details.text;
+    problem = { level: "error", text: `Uncaught ${String(said).split("\n")[0]}` };
+  } else if (params.type === "error" || params.type === "warning") {
+    const text = params.args.map((arg) => ("value" in arg ? String(arg.value) : arg.description))
+      .join(" ");
+    const frame = params.stackTrace && params.stackTrace.callFrames[0];
+    problem = { level: params.type, text };
+    if (frame && frame.url) {
+      problem.source = frame.lineNumber > 0 ? `${frame.url}:${frame.lineNumber + 1}` : frame.url;
+    }
+  } else {
+    return;
+  }
+  problem.text = problem.text.slice(0, PROBLEM_TEXT_MAX);
+  const kept = problems.get(tabId) || [];
+  kept.push(problem);
+  problems.set(tabId, kept.slice(-PROBLEMS_MAX));
+}
+
+function drainProblems(tabId) {
+  const kept = problems.get(tabId) || [];
+  problems.delete(tabId);
+  return kept;
+}
+
 // A dialog during the agent's action is dismissed and told in the answer, as the chromium
 // provider does by default: it would hold the page, and every later action with it. One that
 // opens while no action runs is the person's to answer.
@@ -440,7 +480,7 @@ const ACTIONS_BY_NAME = {
     const answer = {
       url: read.url, title: read.title, scope: selector || "page", scrollY: read.scrollY,
       maxScrollY: read.maxScrollY, text: read.text, elements: read.elements,
-      viewport: viewport(tabId), consoleProblems: [],
+      viewport: viewport(tabId), consoleProblems: drainProblems(tabId),
     };
     if (cut) {
       Object.assign(answer, {
