@@ -205,3 +205,15 @@ def test_installed_doctor_passes(install: Install, tmp_path: Path) -> None:
         env=_outside_the_checkout(tmp_path),
     )  # fmt: skip
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+
+
+def test_the_installed_extension_command_shows_the_shipped_extension(
+    install: Install, tmp_path: Path
+) -> None:
+    shown = _run(
+        [str(install.browserhost), "extension"], cwd=tmp_path, env=_outside_the_checkout(tmp_path)
+    )
+    folder = Path(shown.stdout.strip())
+    assert folder.is_relative_to(install.bin.parent)
+    for source in (PACKAGE / "extension").iterdir():
+        assert (folder / source.name).read_bytes() == source.read_bytes(), source.name
