@@ -458,3 +458,16 @@ def test_a_snapshot_tells_the_pages_console_problems_once(
         {"level": "error", "text": "Uncaught Error: uncaught kaboom"},
     ]
     assert second["consoleProblems"] == []
+
+
+def test_a_page_that_stops_answering_fails_the_action_and_the_agent_can_go_on(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/hangs"))
+        frozen = act(http, "browser.click", text="Freeze")
+        elsewhere = site.origin.replace("127.0.0.1", "localhost")  # another site's process
+        after = data(act(http, "browser.open", url=f"{elsewhere}/page-a"))
+    assert frozen.status_code == 504, frozen.text
+    assert "The page stopped answering for 8 s" in frozen.json()["error"]
+    assert after["title"] == "Page A"

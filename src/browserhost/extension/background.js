@@ -301,9 +301,36 @@ const WATCH_USER = `for (const type of ["pointerdown", "keydown"]) {
 
 // Attached once, when an action starts: a tab closed or detached under an action is never
 // attached again by it, and the action ends "may have run".
-async function cdp(tabId, method, params = {}) {
+async function cdp(tabId, method, params = {}, waitMs = PAGE_ANSWER_MS) {
   if (!attached.has(tabId)) throw new Error("the tab was closed or its debugger detached");
-  return chrome.debugger.sendCommand({ tabId }, method, params);
+  let timer;
+  const stuck = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new PageStuckError()), waitMs);
+  });
+  try {
+    return await Promise.race([chrome.debugger.sendCommand({ tabId }, method, params), stuck]);
+  } catch (error) {
+    // Ask the page to stop the script that never yields (best effort: input already in the
+    // page may still wait on it). The action fails instead of holding every one behind it.
+    if (error instanceof PageStuckError) {
+      await chrome.debugger.sendCommand({ tabId }, "Runtime.terminateExecution").catch(() => {});
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The chromium provider's PAGE_ANSWER_S: the page script takes milliseconds.
+const PAGE_ANSWER_MS = 8000;
+const NAVIGATE_WAIT_MS = 30000;
+
+class PageStuckError extends Error {
+  constructor() {
+    super(`The page stopped answering for ${PAGE_ANSWER_MS / 1000} s (a script on it never ` +
+      "yields: an endless loop, or one dialog after another). The action may or may not have " +
+      "happened; browser.open another page to go on.");
+  }
 }
 
 // Whether each tab's page is loading: a submit or a click starts a navigation a moment after
@@ -337,9 +364,11 @@ async function page(tabId, op, args = {}) {
   const expression =
     `(async () => JSON.stringify(await (${link.pageScript})(${request})) ?? null)()`;
   for (let attempt = 1; ; attempt += 1) {
+    const waitMs = PAGE_ANSWER_MS + (Number(args.maxMs) || 0); // quiet waits by design
     const reply = await cdp(tabId, "Runtime.evaluate", {
       expression, awaitPromise: true, returnByValue: true,
-    }).catch((error) => ({ failed: error }));
+    }, waitMs).catch((error) => ({ failed: error }));
+    if (reply.failed instanceof PageStuckError) throw reply.failed;
     if (!reply.failed && !reply.exceptionDetails) {
       return reply.result.value == null ? null : JSON.parse(reply.result.value);
     }
@@ -458,7 +487,7 @@ const ACTIONS_BY_NAME = {
     const why = refusalToOpen(url);
     if (why) throw new Refusal(`${url} was not opened: ${why}.`);
     if (mode) await resize(tabId, mode);
-    const { errorText } = await cdp(tabId, "Page.navigate", { url });
+    const { errorText } = await cdp(tabId, "Page.navigate", { url }, NAVIGATE_WAIT_MS);
     if (errorText) throw new Refusal(`${url} did not load (${errorText}); check the address.`);
     const settled = await settle(tabId);
     const { url: shown, title } = await location(tabId);
