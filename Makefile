@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 	@scripts/ensure-chromium
 	@scripts/ensure-xvfb
+	@scripts/ensure-grid
 
 run: setup
 	$(BIN)/browserhost serve --select chromium $(ARGS)

@@ -7,9 +7,10 @@ import json
 from collections.abc import Awaitable, Callable
 
 from browserhost.contract import ProviderRequest
+from browserhost.contract.errors import ProviderUnavailableError
 from browserhost.contract.limits import ANSWER_MAX_BYTES
 
-from .base import BadAnswerError, LostError, too_large
+from .base import BadAnswerError, LostError, NotSentError, too_large
 
 Handler = Callable[[ProviderRequest], Awaitable[object]]
 Closer = Callable[[], Awaitable[None]]
@@ -27,6 +28,10 @@ class InProcessTransport:
                 answer = await self._handler(request)
         except TimeoutError:
             raise LostError(f"No answer within {timeout_s:g} s.") from None
+        except ProviderUnavailableError as exc:
+            # The provider says its browser was never reached (a Selenium Grid that does not
+            # answer): nothing ran, as if the request had never left.
+            raise NotSentError(exc.message) from exc
         except Exception as exc:  # a provider's own failure, reported as lost
             raise LostError(f"The provider failed while handling it: {exc}") from exc
         _check_wire_size(answer)

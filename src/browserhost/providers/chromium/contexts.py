@@ -42,12 +42,18 @@ if TYPE_CHECKING:
     )
     from playwright.async_api import Error as PlaywrightError
 
+    from .grid import Grid
+
 Key = tuple[str | None, str | None]
 
 RESET_RELAUNCHED = "The browser restarted since this session's last action"
 RESET_MADE_ROOM = (
     "This session's browser context was closed to make room for newer sessions (at most "
     "{most} at once)"
+)
+RESET_GRID_LOST = (
+    "This session's browser on the Selenium Grid went away (its node stopped, or the Grid "
+    "ended the session), so a new one was started"
 )
 RESET_IDLE = "This session went unused for {minutes:g} min, so its browser context was closed"
 RESETS_REMEMBERED = 10_000
@@ -62,6 +68,7 @@ RENEW_AFTER_LOADS = 100
 """Documents a page may load before an ``open`` moves to a fresh page (see
 :meth:`Tab.fresh_for_open`)."""
 STUCK_CLOSE_S = 5.0
+CLOSE_S = 5.0
 WARM_S = 5.0
 FAILED_LOAD_PREFIX = "Failed to load resource"
 # Requests a page waits on before it is done changing (as the DevTools protocol names their
@@ -556,10 +563,13 @@ class ContextPool:
         policy: AddressPolicy | None = None,
         open_context: Callable[[Browser], Awaitable[BrowserContext]] | None = None,
         viewport: ViewportMode = "desktop",
+        grid: Grid | None = None,
     ) -> None:
         self.policy = AddressPolicy() if policy is None else policy
         self._open_context = open_context
         """Gives a new key its context; default: a fresh one in the browser."""
+        self._grid = grid
+        """Where each key gets a browser of its own, instead of sharing the one passed in."""
         self.viewport: ViewportMode = viewport
         """The viewport a new key's page starts with."""
         self.idle_s = idle_s
@@ -573,8 +583,9 @@ class ContextPool:
         self._lock = asyncio.Lock()
         self._reaper: asyncio.Task[None] | None = None
 
-    async def tab(self, browser: Browser, key: Key) -> Tab:
-        """The key's tab in ``browser``, created on first use; marks it used now."""
+    async def tab(self, browser: Browser | None, key: Key) -> Tab:
+        """The key's tab in ``browser`` (with a Grid: in a browser of its own, and ``browser``
+        is ``None``), created on first use; marks it used now."""
         async with self._lock:
             if browser is not self._browser:
                 # A relaunched browser: the old contexts died with the old one.
@@ -586,13 +597,20 @@ class ContextPool:
                     shown.clear()
                 self._browser = browser
             tab = self._tabs.get(key)
+            if (
+                tab is not None
+                and self._grid is not None
+                and (tab.context.browser is None or not self._grid.usable(tab.context.browser))
+            ):
+                del self._tabs[key]
+                tab.closed = True
+                self._note_reset(key, RESET_GRID_LOST)
+                await self._end(tab)
+                tab = None
             if tab is None:
                 if len(self._tabs) >= self.max_contexts:
                     await self._make_room()
-                if self._open_context is not None:
-                    context = await self._open_context(browser)
-                else:
-                    context = await browser.new_context(no_viewport=True, accept_downloads=False)
+                context = await self._new_context(browser)
                 tab = self._tabs[key] = Tab(
                     key,
                     context,
@@ -606,6 +624,30 @@ class ContextPool:
                 self._start_reaper()
             tab.last_used = self._clock()
             return tab
+
+    async def _new_context(self, shared: Browser | None) -> BrowserContext:
+        browser = shared if self._grid is None else await self._grid.browser()
+        assert browser is not None  # only a Grid pool is asked without a browser
+        try:
+            if self._open_context is not None:
+                return await self._open_context(browser)
+            return await browser.new_context(no_viewport=True, accept_downloads=False)
+        except BaseException:
+            if self._grid is not None:
+                await self._grid.end(browser)
+            raise
+
+    async def _end(self, tab: Tab) -> None:
+        """Close the tab's context and, with a Grid, end its session."""
+        browser = tab.context.browser
+        if self._grid is None or browser is None:
+            await tab.close()
+            return
+        if self._grid.usable(browser):
+            with contextlib.suppress(TimeoutError):  # a browser that just died never answers
+                async with asyncio.timeout(CLOSE_S):
+                    await tab.close()
+        await self._grid.end(browser)
 
     def peek(self, key: Key) -> Tab | None:
         return self._tabs.get(key)
@@ -626,7 +668,7 @@ class ContextPool:
         del self._tabs[oldest.key]
         self._dialog_shown.pop(oldest.key, None)
         self._note_reset(oldest.key, RESET_MADE_ROOM.format(most=self.max_contexts))
-        await oldest.close()
+        await self._end(oldest)
 
     def _note_reset(self, key: Key, why: str) -> None:
         self._resets[key] = why
@@ -658,7 +700,7 @@ class ContextPool:
                 self._dialog_shown.pop(tab.key, None)
                 self._note_reset(tab.key, RESET_IDLE.format(minutes=self.idle_s / 60))
         for tab in idle:
-            await tab.close()
+            await self._end(tab)
         return [tab.key for tab in idle]
 
     async def aclose(self) -> None:
@@ -672,8 +714,11 @@ class ContextPool:
         async with self._lock:
             for tab in self._tabs.values():
                 tab.closed = True
+            ended = list(self._tabs.values()) if self._grid is not None else []
             self._tabs.clear()
             self._browser = None
+        for tab in ended:  # a Grid browser each: end their sessions now
+            await self._end(tab)
 
     def _start_reaper(self) -> None:
         if self._reaper is None or self._reaper.done():

@@ -47,6 +47,7 @@ DialogMode = Literal["dismiss", "accept", "ask"]
 
 ENV_EXECUTABLE = "BROWSERHOST_CHROMIUM"
 ENV_ENDPOINT = "BROWSERHOST_CHROMIUM_ENDPOINT"
+ENV_GRID = "BROWSERHOST_CHROMIUM_GRID"
 ENV_EVALUATE = "BROWSERHOST_CHROMIUM_EVALUATE"
 ENV_DIALOGS = "BROWSERHOST_CHROMIUM_DIALOGS"
 ENV_IDLE = "BROWSERHOST_CHROMIUM_IDLE_S"
@@ -84,6 +85,9 @@ class ChromiumConfig:
 
     executable: str | None = None
     endpoint: str | None = None
+    grid: str | None = None
+    """A Selenium Grid 4 address: each session gets a browser of its own there (:mod:`.grid`),
+    and nothing is launched or connected to here."""
     headless: bool = True
     allow_evaluate: bool = False
     """Offer the ``evaluate`` verb (page JavaScript); the user's choice, never the agent's."""
@@ -116,6 +120,7 @@ class ChromiumConfig:
         return cls(
             executable=source.get(ENV_EXECUTABLE, "").strip() or None,
             endpoint=source.get(ENV_ENDPOINT, "").strip() or None,
+            grid=source.get(ENV_GRID, "").strip() or None,
             allow_evaluate=source.get(ENV_EVALUATE, "").strip() in ("1", "true", "yes"),
             dialogs=_dialog_mode(source.get(ENV_DIALOGS, "")),
             idle_s=_number(source, ENV_IDLE, IDLE_S, minimum=1.0),

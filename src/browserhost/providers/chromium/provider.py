@@ -51,6 +51,7 @@ from .errors import (
     gone,
     playwright_errors,
 )
+from .grid import Grid
 from .instances import ProfileShare, launch_record
 from .launch import ChromiumConfig, Launcher
 from .surface import ChromiumSurface
@@ -151,6 +152,7 @@ class ChromiumProvider(ChromiumVerbs):
         self.config = ChromiumConfig.from_env() if config is None else config
         self.timeouts = Timeouts() if timeouts is None else timeouts
         self._launcher = Launcher(self.config)
+        self._grid = None if self.config.grid is None else Grid(self.config.grid, self.config)
         self._pool = ContextPool(
             policy=AddressPolicy(
                 own_port=self.config.own_port, private_network=self.config.private_network
@@ -161,6 +163,7 @@ class ChromiumProvider(ChromiumVerbs):
             dialogs=self.config.dialogs,
             open_context=self._open_context,
             viewport=self.config.viewport,
+            grid=self._grid,
         )
         self._surface = ChromiumSurface(self._pool)
 
@@ -179,14 +182,18 @@ class ChromiumProvider(ChromiumVerbs):
         return self._launcher.status()
 
     async def start(self) -> None:
-        """Start the browser now rather than on the first action (a launched instance)."""
-        await self._launcher.browser()
+        """Start the browser now rather than on the first action (a launched instance); with a
+        Grid, each session starts its own on its first action."""
+        if self._grid is None:
+            await self._launcher.browser()
 
     async def retire(self) -> None:
         """Close for good: an action still on its way fails instead of relaunching."""
         await self._surface.aclose()
         await self._pool.aclose()
         await self._launcher.retire()
+        if self._grid is not None:
+            await self._grid.aclose()
 
     def surface(self) -> ChromiumSurface:
         """The live picture of the session the agent acted on last (or the one a viewer
@@ -229,7 +236,7 @@ class ChromiumProvider(ChromiumVerbs):
         closed_before = self._launcher.retired
         try:
             async with asyncio.timeout(budget_s):
-                answer = await super().answer(request)
+                answer = await self._guarded(request)
         except TimeoutError:
             pass
         else:
@@ -252,10 +259,23 @@ class ChromiumProvider(ChromiumVerbs):
             "happened; take a new snapshot to see where things stand."
         )
 
+    async def _guarded(self, request: ProviderRequest) -> Answer:
+        """The answer; with a Grid, cut short when the session's browser dies under it."""
+        if self._grid is None:
+            return await super().answer(request)
+
+        def browser() -> Browser | None:
+            tab = self._pool.peek(request.context.key)
+            return None if tab is None else tab.context.browser
+
+        return await self._grid.guard(super().answer(request), browser, request.action)
+
     async def aclose(self) -> None:
         await self._surface.aclose()
         await self._pool.aclose()
         await self._launcher.aclose()
+        if self._grid is not None:
+            await self._grid.aclose()
 
     def page_for(self, context: Context) -> Page | None:
         """The Playwright page a context key currently shows, if any (for embedders, tests)."""
@@ -603,7 +623,8 @@ class ChromiumProvider(ChromiumVerbs):
     async def _using(self, context: Context, action: str) -> AsyncIterator[Tab]:
         """The context key's tab, held for one action; reports navigations it blocked."""
         self._surface.acted(context.key)
-        browser = await self._launcher.browser()
+        # With a Grid, each key's tab brings its own browser (:mod:`.grid`).
+        browser = None if self._grid is not None else await self._launcher.browser()
         with playwright_errors(action):
             tab = await self._locked_tab(browser, context.key)
             if tab.held is not None and action != DIALOG_VERB:  # it showed while we waited
@@ -655,7 +676,7 @@ class ChromiumProvider(ChromiumVerbs):
                 self._pool.touch(tab)
                 tab.lock.release()
 
-    async def _locked_tab(self, browser: Browser, key: Key) -> Tab:
+    async def _locked_tab(self, browser: Browser | None, key: Key) -> Tab:
         while True:
             tab = await self._pool.tab(browser, key)
             await tab.lock.acquire()

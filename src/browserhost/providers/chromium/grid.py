@@ -1,0 +1,328 @@
+"""Each session's own browser on a Selenium Grid 4.
+
+With a Grid address set (``BROWSERHOST_CHROMIUM_GRID``), nothing is launched on this machine:
+the first action of a context key asks the Grid for a session of its own (W3C
+``POST /session`` with Chromium options from :class:`~.launch.ChromiumConfig`), and Playwright
+drives that browser over the DevTools socket the Grid proxies for it (the session's ``se:cdp``
+capability, through ``connect_over_cdp``). The session ends (``DELETE /session/{id}``) when the
+key's tab closes: idle, to make room, or with the provider.
+
+Playwright's own Grid support (``SELENIUM_REMOTE_URL``) was measured too and not chosen: it is
+one setting for the whole Playwright process, it hides the session id (so nothing here could
+end a session or see the Grid delete one), and on this Grid it did not start Debian's Chromium
+at all ("Chrome instance exited").
+
+What the Grid says becomes what the agent reads::
+
+    the Grid does not answer (refused, DNS, timeout)   GridUnreachableError
+                                                        → PROVIDER_UNAVAILABLE, nothing ran
+    the new-session request timed out in its queue,     ActionError "the Grid is busy"
+    or waited longer than :data:`NEW_SESSION_S`          → refused, nothing ran
+    any other session that was not created              ActionError, nothing ran
+    the browser stops answering while an action runs    BrowserGoneError (:mod:`.errors`)
+    (a node that died, a session the Grid deleted)      → REQUEST_FAILED; the next action
+                                                          gets a new session and is told so
+
+The Grid keeps its side of the DevTools socket open when the browser behind it dies, so
+Playwright alone would wait out every call on a dead browser. While an action runs,
+:meth:`Grid.guard` asks the browser process itself (``Browser.getVersion``, which a busy page
+does not hold up) every :data:`WATCH_S`, and ends the action when it no longer answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+from browserhost.contract.errors import ProviderUnavailableError
+from browserhost.sdk import ActionError
+
+from .errors import BrowserGoneError
+from .launch import ENV_GRID, INSTALL_PLAYWRIGHT, LAUNCH_FLAGS, ChromiumConfig
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, CDPSession, Playwright
+
+T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
+
+NEW_SESSION_S = 12.0
+"""How long a new session may wait in the Grid's queue before the action is refused as busy:
+inside the host's 20 s deadline for an action, with room to open the page after."""
+CONNECT_S = 10.0
+"""For the Grid to answer at all, and for its DevTools socket to open."""
+DELETE_S = 10.0
+CLOSE_S = 5.0
+"""For a browser to close its context or disconnect; a dead one never does."""
+WATCH_S = 1.0
+"""How often a running action's browser is asked whether it is still there."""
+PING_S = 3.0
+"""How long the browser process has to answer that; it answers in milliseconds, busy page or
+not."""
+LATE_SESSION_S = 60.0
+"""How long a new-session request given up on is still waited for, to end the session it
+makes after all (the Grid's queue does not forget a request when its caller leaves)."""
+JSON_UTF8 = {"Content-Type": "application/json; charset=utf-8"}
+"""Grid 4 refuses a body whose type does not say utf-8."""
+
+BUSY = (
+    "The Selenium Grid is busy: no browser became free within {seconds:g} s. Nothing ran; "
+    "try again in a moment (the user can add nodes or slots to the Grid)."
+)
+UNREACHABLE = (
+    f"the Selenium Grid set by {ENV_GRID} does not answer; check that it is running and "
+    "reachable from this machine"
+)
+"""Read after "Chromium is not reachable (…)" (the host's words for PROVIDER_UNAVAILABLE)."""
+
+
+class GridUnreachableError(ProviderUnavailableError):
+    """The Grid did not answer: nothing was sent to any browser (``PROVIDER_UNAVAILABLE``)."""
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The Grid's slots, as its ``/status`` reports them."""
+
+    free: int
+    busy: int
+    ready: bool
+
+
+def chromium_capabilities(config: ChromiumConfig) -> dict[str, Any]:
+    """The W3C capabilities of a new session: Chromium with the provider's own flags."""
+    args = list(LAUNCH_FLAGS)
+    if config.headless:
+        args.append("--headless=new")
+    # A Grid node runs the browser in a container or as a service user where Chromium's
+    # sandbox cannot start; the node is the isolation (docker-selenium's images do the same).
+    args.append("--no-sandbox")
+    wanted = {"browserName": "chrome", "goog:chromeOptions": {"args": args}}
+    return {"capabilities": {"alwaysMatch": wanted}}
+
+
+class Grid:
+    """The Grid sessions of one provider: one browser per context key, each its own session.
+
+    ``address`` is the Grid's (router's or standalone's) base URL, ``http://host:4444``.
+    """
+
+    def __init__(self, address: str, config: ChromiumConfig) -> None:
+        self._address = address.rstrip("/")
+        self._config = config
+        self._http = httpx.AsyncClient(
+            base_url=self._address, timeout=httpx.Timeout(CONNECT_S), trust_env=False
+        )
+        self._playwright: Playwright | None = None
+        self._start_lock = asyncio.Lock()
+        self._sessions: dict[Browser, str] = {}
+        self._pings: dict[Browser, CDPSession] = {}
+        self._dead: set[Browser] = set()
+        self._late: set[asyncio.Task[None]] = set()
+        self.new_session_s = NEW_SESSION_S
+
+    @property
+    def sessions(self) -> int:
+        """The Grid sessions this provider holds now."""
+        return len(self._sessions)
+
+    async def browser(self) -> Browser:
+        """A new Grid session's browser, connected; the session is ended if the connection
+        cannot be made."""
+        from playwright.async_api import Error as PlaywrightError
+
+        playwright = await self._start_playwright()
+        logger.info("Asking the Selenium Grid for a browser…")
+        started = time.monotonic()
+        session, cdp = await self._new_session()
+        try:
+            browser = await playwright.chromium.connect_over_cdp(cdp, timeout=CONNECT_S * 1000)
+        except PlaywrightError as exc:
+            await self._delete(session)
+            raise ActionError(
+                "The Selenium Grid started a browser but its DevTools connection could not be "
+                "opened; check that the Grid proxies WebSockets (se:cdp). Nothing ran."
+            ) from exc
+        self._sessions[browser] = session
+        logger.info("Grid session started in %.1f s", time.monotonic() - started)
+        return browser
+
+    def usable(self, browser: Browser) -> bool:
+        """Whether ``browser`` is connected and has not stopped answering."""
+        return browser.is_connected() and browser not in self._dead
+
+    async def alive(self, browser: Browser) -> bool:
+        """Ask the browser process whether it is there; one that does not answer is dead."""
+        from playwright.async_api import Error as PlaywrightError
+
+        try:
+            async with asyncio.timeout(PING_S):
+                ping = self._pings.get(browser)
+                if ping is None:
+                    ping = self._pings[browser] = await browser.new_browser_cdp_session()
+                await ping.send("Browser.getVersion")
+        except (TimeoutError, PlaywrightError):
+            self._dead.add(browser)
+            return False
+        return True
+
+    async def guard(
+        self, work: Awaitable[T], browser: Callable[[], Browser | None], action: str
+    ) -> T:
+        """``work``'s result, or :class:`~.errors.BrowserGoneError` as soon as the browser it
+        runs on (``browser()``, once it has one) stops answering."""
+        task = asyncio.ensure_future(work)
+        try:
+            while True:
+                done, _ = await asyncio.wait({task}, timeout=WATCH_S)
+                if done:
+                    return task.result()
+                current = browser()
+                if current is not None and not await self.alive(current):
+                    raise BrowserGoneError(
+                        f"The browser's Selenium Grid session ended while {action} ran (its "
+                        "node stopped, or the Grid ended the session), so it may or may not "
+                        "have happened. The next action gets a new browser; take a new "
+                        "snapshot to see where things stand."
+                    )
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.wait({task})
+            if not task.cancelled():
+                task.exception()  # retrieved: what a dead browser raised is said above
+
+    async def end(self, browser: Browser) -> None:
+        """Disconnect from ``browser`` and end its Grid session."""
+        from playwright.async_api import Error as PlaywrightError
+
+        session = self._sessions.pop(browser, None)
+        self._pings.pop(browser, None)
+        self._dead.discard(browser)
+        # A session the Grid ended is gone already; a dead browser never answers.
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            async with asyncio.timeout(CLOSE_S):
+                await browser.close()
+        if session is not None:
+            await self._delete(session)
+
+    async def capacity(self) -> Capacity:
+        """Free and busy slots over the Grid's nodes that are up."""
+        try:
+            answer = await self._http.get("/status")
+            status = answer.json()["value"]
+        except httpx.HTTPError as exc:
+            raise GridUnreachableError(UNREACHABLE) from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ActionError(f"{ENV_GRID} does not point at a Selenium Grid 4.") from exc
+        free = busy = 0
+        for node in status.get("nodes", []):
+            if node.get("availability") != "UP":
+                continue
+            for slot in node.get("slots", []):
+                if slot.get("session"):
+                    busy += 1
+                else:
+                    free += 1
+        return Capacity(free=free, busy=busy, ready=bool(status.get("ready")))
+
+    async def aclose(self) -> None:
+        """End every session this provider holds, and any a late answer brings."""
+        for browser in list(self._sessions):
+            await self.end(browser)
+        if self._late:
+            await asyncio.wait(self._late, timeout=DELETE_S)
+        for late in self._late:
+            late.cancel()
+        await self._http.aclose()
+        if self._playwright is not None:
+            playwright, self._playwright = self._playwright, None
+            await playwright.stop()
+
+    async def _start_playwright(self) -> Playwright:
+        async with self._start_lock:
+            if self._playwright is None:
+                try:
+                    from playwright.async_api import async_playwright
+                except ImportError:
+                    raise ActionError(INSTALL_PLAYWRIGHT) from None
+                self._playwright = await async_playwright().start()
+            return self._playwright
+
+    async def _new_session(self) -> tuple[str, str]:
+        """``(session id, se:cdp URL)`` of a new session, or the refusal to raise."""
+        posting = asyncio.ensure_future(
+            self._http.post(
+                "/session",
+                json=chromium_capabilities(self._config),
+                headers=JSON_UTF8,
+                timeout=httpx.Timeout(CONNECT_S, read=LATE_SESSION_S),
+            )
+        )
+        try:
+            async with asyncio.timeout(self.new_session_s):
+                answer = await asyncio.shield(posting)
+        except TimeoutError:
+            self._end_when_answered(posting)
+            raise ActionError(BUSY.format(seconds=self.new_session_s)) from None
+        except httpx.HTTPError as exc:
+            raise GridUnreachableError(UNREACHABLE) from exc
+        value = _value(answer)
+        if answer.status_code == 200 and "sessionId" in value:
+            session = str(value["sessionId"])
+            cdp = value.get("capabilities", {}).get("se:cdp")
+            if not isinstance(cdp, str):
+                await self._delete(session)
+                raise ActionError(
+                    "The Selenium Grid gave a browser without a DevTools connection (se:cdp); "
+                    "it needs Grid 4 with Chrome or Chromium nodes. Nothing ran."
+                )
+            return session, self._rebased(cdp)
+        message = str(value.get("message", "")).strip().splitlines()
+        first = message[0] if message else f"HTTP {answer.status_code}"
+        if "timed out" in first.lower() or "queue" in first.lower():
+            raise ActionError(BUSY.format(seconds=self.new_session_s))
+        raise ActionError(f"The Selenium Grid did not start a browser ({first}). Nothing ran.")
+
+    def _rebased(self, cdp: str) -> str:
+        """``se:cdp`` on the address this provider reaches the Grid at: a Grid behind a proxy
+        or a Kubernetes service advertises its own inside address, which may not resolve
+        here."""
+        ours, theirs = urlsplit(self._address), urlsplit(cdp)
+        scheme = "wss" if ours.scheme == "https" else "ws"
+        return urlunsplit((scheme, ours.netloc, theirs.path, theirs.query, ""))
+
+    def _end_when_answered(self, posting: asyncio.Future[httpx.Response]) -> None:
+        async def end_late() -> None:
+            with contextlib.suppress(httpx.HTTPError):
+                value = _value(await posting)
+                if "sessionId" in value:
+                    await self._delete(str(value["sessionId"]))
+
+        late = asyncio.get_running_loop().create_task(end_late())
+        self._late.add(late)
+        late.add_done_callback(self._late.discard)
+
+    async def _delete(self, session: str) -> None:
+        try:
+            await self._http.delete(f"/session/{session}", timeout=DELETE_S)
+        except httpx.HTTPError:
+            # The Grid ends an unused session itself after its session timeout.
+            logger.warning("Could not end a Selenium Grid session; the Grid will time it out.")
+
+
+def _value(answer: httpx.Response) -> dict[str, Any]:
+    try:
+        value = answer.json().get("value")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

