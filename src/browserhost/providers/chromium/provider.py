@@ -20,7 +20,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from browserhost.contract import (
     ACTIONS,
@@ -250,7 +250,7 @@ class ChromiumProvider(ChromiumVerbs):
             return answer
         tab = self._pool.peek(request.context.key)
         page = None if tab is None else tab.current()
-        if tab is not None and page is not None and not await _answers(page):
+        if tab is not None and page is not None and await _probe(page) != "answers":
             async with tab.lock:
                 await tab.close_current()
             raise PageStuckError(action) from None
@@ -310,9 +310,10 @@ class ChromiumProvider(ChromiumVerbs):
                 except PlaywrightError:
                     # A renderer that died mid-load fails the load as "aborted", and tells of
                     # the crash only after: the request was sent, so the open may have run.
-                    if await _crashed(page):
+                    probe = await _probe(page)
+                    if probe == "crashed":
                         raise gone("browser.open", crashed=True) from None
-                    if not await _answers(page):  # stuck since the last action
+                    if probe == "stuck":  # since the last action
                         raise PageStuckError() from None
                     raise
             settled = await self._settle(tab, page, waits.open_settle_s)
@@ -662,7 +663,7 @@ class ChromiumProvider(ChromiumVerbs):
                     # A wait that ran out (for a field to take text, say) may be a page that
                     # stopped answering, and then the refusal would blame the element.
                     page = tab.current()
-                    if page is not None and not await _answers(page):
+                    if page is not None and await _probe(page) != "answers":
                         await tab.close_current()
                         raise PageStuckError(action) from refused
                     raise
@@ -946,30 +947,22 @@ class _NextPopup:
         self._opened.cancel()
 
 
-async def _crashed(page: Page) -> bool:
-    """Whether ``page``'s renderer is gone: asking it anything fails at once then."""
+async def _probe(page: Page) -> Literal["answers", "crashed", "stuck"]:
+    """Whether ``page`` runs a script within :data:`PROBE_S`: a crashed renderer fails at once,
+    a page whose script never yields says nothing. A closed page is not stuck."""
     from playwright.async_api import Error as PlaywrightError
 
     try:
         async with asyncio.timeout(PROBE_S):
             await page.evaluate("0")
     except PlaywrightError as exc:
-        return "crash" in str(exc).lower()
+        if "crash" in str(exc).lower():
+            return "crashed"
     except TimeoutError:
-        return False
-    return False
-
-
-async def _answers(page: Page) -> bool:
-    """Whether ``page`` runs a script at all within :data:`PROBE_S`."""
-    from playwright.async_api import Error as PlaywrightError
-
-    try:
-        async with asyncio.timeout(PROBE_S):
-            await page.evaluate("0")
-    except (TimeoutError, PlaywrightError):
-        return page.is_closed()
-    return True
+        pass
+    else:
+        return "answers"
+    return "answers" if page.is_closed() else "stuck"
 
 
 def _connected(tab: Tab) -> bool:
