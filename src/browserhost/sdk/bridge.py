@@ -58,6 +58,7 @@ from browserhost.contract.bridge import (
 from browserhost.contract.surface import Surface
 
 from .provider import refusal
+from .surface_calls import SurfaceCallRefusedError, make_call
 
 BACKOFF_START_S: Final = 0.5
 BACKOFF_MAX_S: Final = 30.0
@@ -328,36 +329,11 @@ async def _on_surface(surface: Surface | None, call: SurfaceCall) -> object:
                 f"the picture is {len(picture.data)} bytes, over {contract.FRAME_MAX_BYTES}"
             )
         return picture
-    async with asyncio.timeout(SURFACE_CALL_TIMEOUT_S):
-        if call.method == "input":
-            batch = contract.read_input_batch(args)
-            if batch is None:
-                raise _SurfaceRefusedError("input takes {events: [...]} as the contract has them")
-            await surface.input(batch.events)
-            return None
-        if call.method == "control":
-            notice = contract.read_control_notice(args)
-            if notice is None:
-                raise _SurfaceRefusedError("control takes {controller}")
-            await surface.control(notice.controller)
-            return None
-        if call.method == "resize":
-            size = contract.read_resize(args)
-            if size is None:
-                raise _SurfaceRefusedError("resize takes {width, height}")
-            chosen = await surface.resize(size)
-            return None if chosen is None else chosen.to_wire()
-        if call.method == "clipboard":
-            return {"text": await surface.clipboard()}
-        if call.method == "sessions":
-            return {"sessions": [session.to_wire() for session in await surface.sessions()]}
-        if call.method == "show":
-            shown = contract.read_show(args)
-            if shown is None:
-                raise _SurfaceRefusedError("show takes {id}")
-            await surface.show(shown.id)
-            return None
-    raise _SurfaceRefusedError(f"no surface method {call.method!r}")
+    try:
+        async with asyncio.timeout(SURFACE_CALL_TIMEOUT_S):
+            return await make_call(surface, call.method, args)
+    except SurfaceCallRefusedError as refused:
+        raise _SurfaceRefusedError(f"{call.method} expects {refused}") from None
 
 
 def _header(picture: contract.Frame) -> dict[str, Any]:

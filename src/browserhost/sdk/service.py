@@ -42,7 +42,7 @@ import json
 import os
 import secrets
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Final
 
@@ -52,6 +52,7 @@ from browserhost.contract.limits import CANCEL_PATH, PROTOCOL_VERSION, PROVIDER_
 from browserhost.gate import Gate
 
 from .provider import Provider, refusal
+from .surface_calls import SurfaceCallRefusedError, make_call
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -182,58 +183,30 @@ def _surface_routes(surface: contract.Surface) -> list[BaseRoute]:
             return Response(status_code=204)
         return Response(picture.data, headers=picture.headers())
 
-    async def input_(request: Request) -> Response:
-        batch = contract.read_input_batch(await body(request))
-        if batch is None:
-            return malformed("an input batch")
-        async with turn:
-            await surface.input(batch.events)
-        return Response(status_code=204)
+    def answering(method: str) -> Callable[[Request], Awaitable[Response]]:
+        async def call(request: Request) -> Response:
+            arguments = await body(request) if request.method == "POST" else {}
+            try:
+                async with turn:
+                    answer = await make_call(surface, method, arguments)
+            except SurfaceCallRefusedError as refused:
+                return malformed(str(refused))
+            if answer is not None:
+                return JSONResponse(answer)
+            if method == "resize":
+                return JSONResponse({"error": "the surface keeps its own size"}, status_code=400)
+            return Response(status_code=204)
 
-    async def control(request: Request) -> Response:
-        notice = contract.read_control_notice(await body(request))
-        if notice is None:
-            return malformed("a control notice")
-        async with turn:
-            await surface.control(notice.controller)
-        return Response(status_code=204)
-
-    async def resize(request: Request) -> Response:
-        wanted = contract.read_resize(await body(request))
-        if wanted is None:
-            return malformed("a size")
-        async with turn:
-            chosen = await surface.resize(wanted)
-        if chosen is None:
-            return JSONResponse({"error": "the surface keeps its own size"}, status_code=400)
-        return JSONResponse(chosen.to_wire())
-
-    async def clipboard(request: Request) -> Response:
-        async with turn:
-            text = await surface.clipboard()
-        return JSONResponse({"text": text[: contract.TEXT_MAX]})
-
-    async def sessions(request: Request) -> Response:
-        async with turn:
-            listed = await surface.sessions()
-        return JSONResponse({"sessions": [session.to_wire() for session in listed]})
-
-    async def show(request: Request) -> Response:
-        wanted = contract.read_show(await body(request))
-        if wanted is None:
-            return malformed("a session to show")
-        async with turn:
-            await surface.show(wanted.id)
-        return Response(status_code=204)
+        return call
 
     return [
         Route(contract.FRAME_PATH, frame, methods=["GET"]),
-        Route(contract.INPUT_PATH, input_, methods=["POST"]),
-        Route(contract.CONTROL_PATH, control, methods=["POST"]),
-        Route(contract.RESIZE_PATH, resize, methods=["POST"]),
-        Route(contract.CLIPBOARD_PATH, clipboard, methods=["GET"]),
-        Route(contract.SESSIONS_PATH, sessions, methods=["GET"]),
-        Route(contract.SHOW_PATH, show, methods=["POST"]),
+        Route(contract.INPUT_PATH, answering("input"), methods=["POST"]),
+        Route(contract.CONTROL_PATH, answering("control"), methods=["POST"]),
+        Route(contract.RESIZE_PATH, answering("resize"), methods=["POST"]),
+        Route(contract.CLIPBOARD_PATH, answering("clipboard"), methods=["GET"]),
+        Route(contract.SESSIONS_PATH, answering("sessions"), methods=["GET"]),
+        Route(contract.SHOW_PATH, answering("show"), methods=["POST"]),
     ]
 
 
