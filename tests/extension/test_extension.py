@@ -8,140 +8,26 @@ import base64
 import json
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio
-import httpx
-import pytest
-from playwright.sync_api import BrowserContext, Page, Worker, sync_playwright
 
-from browserhost.providers.chromium.launch import LAUNCH_FLAGS
 from tests.api.test_bridge_extension import own_address
 from tests.conftest import TOKEN, LiveServer, start_server
+from tests.extension.conftest import (
+    EXTENSION,
+    NO_TAB,
+    PROVIDERS,
+    WAIT_S,
+    Loaded,
+    act,
+    bridge_url,
+    data,
+)
 from tests.mcp.conftest import call_ok, http_mcp
-from tests.providers.chromium.site import Site, serving
-
-EXTENSION = Path(__file__).parents[2] / "src" / "browserhost" / "extension"
-PROVIDERS = "/api/browser-providers"
-ACTIONS = "/api/browser-providers/actions"
-WAIT_S = 15.0
-NO_TAB = "No tab is shared with the agent"
-
-
-@dataclass
-class Loaded:
-    """The browser with the extension, and the extension's service worker."""
-
-    context: BrowserContext
-    worker: Worker
-
-    @property
-    def extension_id(self) -> str:
-        return self.worker.url.split("/")[2]
-
-    def status(self) -> str:
-        return str(self.worker.evaluate("status"))
-
-    def wait_status(self, wanted: str) -> None:
-        """Poll, bounded: the socket is the extension's own, and tells the test nothing."""
-        deadline = time.monotonic() + WAIT_S
-        while (seen := self.status()) != wanted:
-            assert time.monotonic() < deadline, f"status {seen!r}, wanted {wanted!r}"
-            time.sleep(0.05)
-
-    def dial(self, url: str, token: str = "") -> None:
-        self.worker.evaluate(
-            "([url, token]) => chrome.storage.local.set({url, token})", [url, token]
-        )
-
-    def state_text(self) -> str:
-        return str(self.worker.evaluate("chrome.storage.local.get('state')")["state"]["text"])
-
-    def tab_id(self, url: str) -> int:
-        found: int = self.worker.evaluate(
-            "async (url) => (await chrome.tabs.query({url}))[0].id", url
-        )
-        return found
-
-    def page(self, url: str) -> Page:
-        [shown] = [page for page in self.context.pages if page.url == url]
-        return shown
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    with serving() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    running = start_server(
-        tmp_path_factory.mktemp("extension") / "data",
-        providers="bridge",
-        extra_args=("--select", "bridge"),
-    )
-    yield running
-    running.stop()
-
-
-def bridge_url(server: LiveServer, via: str = "127.0.0.1") -> str:
-    return f"ws://{via}:{server.url.rsplit(':', 1)[1]}/ext/bridge"
-
-
-@pytest.fixture(scope="module")
-def loaded(
-    server: LiveServer, chromium_path: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Loaded]:
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            tmp_path_factory.mktemp("profile"),
-            executable_path=chromium_path,
-            # The new headless mode loads unpacked extensions; Playwright's own headless
-            # switch picks the old one.
-            headless=False,
-            args=[
-                "--headless=new",
-                *LAUNCH_FLAGS,
-                f"--disable-extensions-except={EXTENSION}",
-                f"--load-extension={EXTENSION}",
-            ],
-        )
-        worker = context.service_workers[0] if context.service_workers else None
-        if worker is None:
-            worker = context.wait_for_event("serviceworker", timeout=WAIT_S * 1000)
-        browser = Loaded(context, worker)
-        browser.dial(bridge_url(server))
-        browser.wait_status("on")
-        yield browser
-        context.close()
-
-
-@pytest.fixture
-def extension(loaded: Loaded, server: LiveServer) -> Iterator[Loaded]:
-    """Connected to ``server``, nothing shared, no tab but a blank one."""
-    if loaded.worker.evaluate("link.url") != bridge_url(server):
-        loaded.dial(bridge_url(server))
-    loaded.wait_status("on")
-    yield loaded
-    loaded.worker.evaluate("chrome.storage.session.clear()")
-    for page in loaded.context.pages[1:]:
-        page.close()
-
-
-def act(http: httpx.Client, action: str, **parameters: object) -> httpx.Response:
-    return http.post(ACTIONS, json={"action": action, "parameters": parameters})
-
-
-def data(answer: httpx.Response) -> dict[str, Any]:
-    assert answer.status_code == 200, answer.text
-    found: dict[str, Any] = answer.json()["data"]
-    return found
+from tests.providers.chromium.site import Site
 
 
 def test_browserhost_extension_prints_the_folder_to_load_unpacked() -> None:
@@ -155,6 +41,7 @@ def test_browserhost_extension_prints_the_folder_to_load_unpacked() -> None:
     assert manifest["manifest_version"] == 3
     assert (folder / manifest["background"]["service_worker"]).is_file()
     assert (folder / manifest["options_ui"]["page"]).is_file()
+    assert (folder / manifest["action"]["default_popup"]).is_file()
 
 
 def test_on_this_machine_the_extension_connects_without_a_token(
@@ -164,7 +51,7 @@ def test_on_this_machine_the_extension_connects_without_a_token(
     with server.client() as http:
         [row] = http.get(PROVIDERS).json()["providers"]
     assert row["bridge"] == {"connected": True, "provider": "Chrome extension"}
-    assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "on"
+    assert extension.badge() == "on"
 
 
 def test_the_agent_opens_clicks_and_types_in_a_tab_of_its_own_group(
@@ -225,13 +112,13 @@ def test_a_shared_tab_is_where_the_agent_acts_until_the_user_stops_sharing_it(
 ) -> None:
     own = extension.context.new_page()
     own.goto(f"{site.origin}/page-b")
-    toggle = "async (id) => toggle(await chrome.tabs.get(id))"  # what the toolbar button calls
-    tab = extension.tab_id(f"{site.origin}/page-b")
     with server.client() as http:
-        extension.worker.evaluate(toggle, tab)
+        extension.share(f"{site.origin}/page-b")
         snapshot = data(act(http, "browser.snapshot"))
         assert (snapshot["url"], snapshot["text"]) == (f"{site.origin}/page-b", "This is page B")
-        extension.worker.evaluate(toggle, tab)
+        popup = extension.popup(extension.tab_id(f"{site.origin}/page-b"))
+        popup.click("#share:text('Stop sharing this tab')")
+        popup.wait_for_selector("#share:text('Share this tab')")
         refused = act(http, "browser.snapshot")
     assert refused.status_code == 400
     assert refused.json()["error"].startswith(NO_TAB)
@@ -249,7 +136,7 @@ def test_a_host_pinned_to_another_extension_refuses_it(extension: Loaded, tmp_pa
         assert (
             extension.state_text() == "The host accepts another extension (serve --extension-id)."
         )
-        assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "!"
+        assert extension.badge() == "!"
         with pinned.client() as http:
             [row] = http.get(PROVIDERS).json()["providers"]
         assert row["bridge"] == {"connected": False}
@@ -394,29 +281,6 @@ def test_the_actions_run_through_mcp_too(extension: Loaded, server: LiveServer, 
     assert opened["title"] == "Links"
     assert clicked["url"] == f"{site.origin}/page-a"
     assert snapshot["text"] == "This is page A"
-
-
-def test_the_person_acting_in_the_agents_tab_holds_it_until_handing_back(
-    extension: Loaded, server: LiveServer, site: Site
-) -> None:
-    own = extension.context.new_page()
-    own.goto(f"{site.origin}/button")
-    toggle = "async (id) => toggle(await chrome.tabs.get(id))"  # what the toolbar button calls
-    tab = extension.tab_id(f"{site.origin}/button")
-    extension.worker.evaluate(toggle, tab)
-    with server.client() as http:
-        data(act(http, "browser.snapshot"))
-        own.click("#toggle")  # the person's own click
-        deadline = time.monotonic() + WAIT_S
-        while (refused := act(http, "browser.snapshot")).status_code != 423:
-            # The extension tells the host over its socket; nothing tells this test.
-            assert time.monotonic() < deadline, refused.text
-        assert refused.json()["code"] == "USER_IN_CONTROL"
-        assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "you"
-        extension.worker.evaluate(toggle, tab)
-        snapshot = data(act(http, "browser.snapshot"))
-    assert snapshot["elements"][0]["label"] == "Clicked!"
-    assert extension.worker.evaluate("chrome.action.getBadgeText({})") == "on"
 
 
 def test_a_dialog_during_an_action_is_dismissed_and_told(

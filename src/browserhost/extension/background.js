@@ -1,16 +1,26 @@
 // browserhost's Chrome extension: the user's own browser as the host's "bridge" provider.
 //
 // It dials the host's bridge (src/browserhost/contract/bridge.py) and answers the ten actions
-// in one tab at a time, through chrome.debugger (CDP): the agent's input arrives as trusted
-// events, as a person's would. It acts only in tabs the user shared (the toolbar button) and
-// tabs it opened itself (kept in a tab group); any other tab is never attached to.
+// through chrome.debugger (CDP): the agent's input arrives as trusted events, as a person's
+// would. It acts only in tabs the user shared (from its popup) and tabs it opened itself (kept
+// in a tab group); any other tab is never attached to.
 //
-//   badge   off (grey)   no connection: dialling again after 0.5 s, doubling up to 30 s
-//           !   (red)    the host refused it (token, extension id, replaced): set the options
-//           on  (green)  connected
-//           ... (amber)  an action is running
-//           you (blue)   the person took control by acting in the agent's tab: the host refuses
-//                        the agent until they hand back with the toolbar button
+//   which tab   each agent session (the host's directory and session id) gets a tab of its
+//               own on its first browser.open; until then it acts in the tab the user shared
+//               last, and with none shared it is refused. Calls of one session run in order;
+//               calls of different sessions run side by side, one at a time in any one tab.
+//   frames      same-origin and cross-origin iframes are read and acted in (a cross-origin one
+//               through the child CDP session Chrome attaches for it); one Chrome lets no
+//               extension into is named as such in a snapshot, and actions in it are refused.
+//   deadlines   a call stops at the host's deadline (expiresAt, on this machine's clock
+//               through hello.ok's serverTime) or at tool.cancel: its waits end, a navigation
+//               it started is stopped, and it answers "expired" or "cancelled".
+//   badge       off (grey)   no connection: dialling again after 0.5 s, doubling up to 30 s
+//               !   (red)    the host refused it (token, extension id, replaced): set the options
+//               on  (green)  connected
+//               ... (amber)  an action is running
+//               you (blue)   the person took control by acting in an agent's tab: the host
+//                            refuses the agent until they hand back from the popup
 //
 // The page-side script is the chromium provider's snapshot.js, which the host sends in
 // hello.ok: one copy serves both providers. It runs in the page (Runtime.evaluate), never in
@@ -49,27 +59,37 @@ const STATE_FIELDS = [
   "required", "invalid", "readonly", "focused", "disabled",
 ];
 const NO_TAB =
-  "No tab is shared with the agent: the user shares one with the browserhost toolbar button, " +
-  "or browser.open opens one.";
+  "No tab is shared with the agent, and this agent session has opened none: browser.open " +
+  "opens one in the browserhost tab group, or the user shares a tab from the browserhost button.";
+// The host stops listening at expiresAt; an answer sent this much earlier still reaches it.
+const DEADLINE_MARGIN_MS = 300;
 
 const link = {
   socket: null, url: DEFAULT_URL, backoff: BACKOFF_MIN_MS, timer: null, pageScript: null, attempts: 0,
-  rpcs: 0, userInControl: false,
+  rpcs: 0, userInControl: false, clockOffset: 0,
 };
 let status = "off";
 let acting = 0;
-let queue = Promise.resolve();
 const attached = new Set();
 const viewports = new Map(); // tab id -> mode, for the answers' viewport field
 
 // --- which tabs the agent may touch -------------------------------------------------------
 
 // In session storage, so a service worker woken again still knows them; forgotten when the
-// browser closes.
+// browser closes. shared: the tabs the user shared, the latest last; opened: the tabs the
+// agent opened; sessions: agent session key -> the tab it opened.
 async function tabs() {
-  const { shared = [], opened = [], current = null } =
-    await chrome.storage.session.get(["shared", "opened", "current"]);
-  return { shared, opened, current };
+  const { shared = [], opened = [], sessions = {} } =
+    await chrome.storage.session.get(["shared", "opened", "sessions"]);
+  return { shared, opened, sessions };
+}
+
+// Changes to the lists one at a time: two sessions' first opens must not drop each other's tab.
+let editing = Promise.resolve();
+function edit(change) {
+  const done = editing.then(async () => chrome.storage.session.set(await change(await tabs())));
+  editing = done.catch(() => {});
+  return done;
 }
 
 async function allowed(tabId) {
@@ -77,51 +97,51 @@ async function allowed(tabId) {
   return shared.includes(tabId) || opened.includes(tabId);
 }
 
+const alive = (tabId) => chrome.tabs.get(tabId).then(() => true, () => false);
+
 async function share(tabId) {
-  const { shared } = await tabs();
-  await chrome.storage.session.set({ shared: [...new Set([...shared, tabId])], current: tabId });
-  await chrome.action.setTitle({ tabId, title: "browserhost: shared with the agent (click to stop)" });
+  await edit(({ shared }) => ({ shared: [...shared.filter((id) => id !== tabId), tabId] }));
+  await chrome.action.setTitle({ tabId, title: "browserhost: this tab is shared with the agent" });
 }
 
 async function unshare(tabId) {
-  const { shared, opened, current } = await tabs();
-  await chrome.storage.session.set({
+  await edit(({ shared, opened, sessions }) => ({
     shared: shared.filter((id) => id !== tabId),
     opened: opened.filter((id) => id !== tabId),
-    current: current === tabId ? null : current,
-  });
-  if (attached.has(tabId)) await chrome.debugger.detach({ tabId }).catch(() => {});
-  await chrome.action.setTitle({ tabId, title: "browserhost: share this tab with the agent" })
-    .catch(() => {}); // the tab may be gone
+    sessions: Object.fromEntries(Object.entries(sessions).filter(([, id]) => id !== tabId)),
+  }));
+  if (attached.has(tabId)) {
+    await chrome.debugger.detach({ tabId }).catch(() => {});
+    forget(tabId); // Chrome tells onDetach only of detaches it did not ask for
+  }
+  await chrome.action.setTitle({ tabId, title: "browserhost" }).catch(() => {}); // may be gone
 }
 
-/** The toolbar button: hands control back to the agent when the person took it; else
- * shares the tab it is clicked in, or stops sharing it. */
-async function toggle(tab) {
-  if (link.userInControl) handBack();
-  else if (await allowed(tab.id)) await unshare(tab.id);
-  else await share(tab.id);
-}
-
-chrome.action.onClicked.addListener(toggle);
 chrome.tabs.onRemoved.addListener((tabId) => { unshare(tabId); });
 chrome.debugger.onDetach.addListener(({ tabId }, reason) => {
-  attached.delete(tabId);
-  loading.delete(tabId);
+  forget(tabId);
   // The user closed Chrome's "is debugging this browser" bar: the tab is no longer shared.
   if (reason === "canceled_by_user") unshare(tabId);
 });
 
-async function agentTab(opening) {
-  const { current, opened } = await tabs();
-  if (current !== null && await allowed(current)) {
-    const alive = await chrome.tabs.get(current).catch(() => null);
-    if (alive) return current;
+/** The tab an agent session acts in: its own, else the one the user shared last; an open
+ * without a tab of its own opens one. */
+async function agentTab(key, opening) {
+  const { shared, opened, sessions } = await tabs();
+  const own = sessions[key];
+  if (own !== undefined && opened.includes(own) && await alive(own)) return own;
+  if (opening) return openTab(key);
+  for (const tabId of [...shared].reverse()) {
+    if (await alive(tabId)) return tabId;
   }
-  if (!opening) throw new Refusal(NO_TAB);
+  throw new Refusal(NO_TAB);
+}
+
+async function openTab(key) {
   const tab = await chrome.tabs.create({ url: "about:blank", active: false });
-  const { groupId } = await groupOf(tab.id);
-  await chrome.storage.session.set({ opened: [...opened, tab.id], current: tab.id, groupId });
+  await edit(async ({ opened, sessions }) => ({
+    opened: [...opened, tab.id], sessions: { ...sessions, [key]: tab.id }, ...await groupOf(tab.id),
+  }));
   return tab.id;
 }
 
@@ -133,6 +153,45 @@ async function groupOf(tabId) {
   return { groupId: id };
 }
 
+// --- the popup ----------------------------------------------------------------------------
+
+// What the popup shows and the buttons it has: it asks here, so the socket stays this side's.
+const ASKED = {
+  view,
+  share: ({ tabId }) => share(tabId),
+  unshare: ({ tabId }) => unshare(tabId),
+  handBack: () => handBack(),
+};
+
+chrome.runtime.onMessage.addListener((message, sender, reply) => {
+  const answer = ASKED[message && message.ask];
+  if (!answer) return false;
+  Promise.resolve(answer(message)).then(
+    (result) => reply({ ok: true, result: result ?? null }),
+    (error) => reply({ ok: false, error: String((error && error.message) || error) }),
+  );
+  return true; // answered later
+});
+
+async function view({ tabId }) {
+  const { shared, opened } = await tabs();
+  const describe = async (id) => {
+    const tab = await chrome.tabs.get(id).catch(() => null);
+    return tab && { id, title: tab.title || tab.url || "", url: tab.url || "" };
+  };
+  const listed = async (ids) => (await Promise.all(ids.map(describe))).filter(Boolean);
+  const sharedTabs = await listed([...shared].reverse());
+  return {
+    status,
+    text: (await chrome.storage.local.get("state")).state?.text || "",
+    userInControl: link.userInControl,
+    shared: sharedTabs,
+    agentTabs: await listed(opened),
+    thisTab: await describe(tabId),
+    thisShared: shared.includes(tabId) || opened.includes(tabId),
+  };
+}
+
 // --- the connection -----------------------------------------------------------------------
 
 function setStatus(next, text = "") {
@@ -141,16 +200,20 @@ function setStatus(next, text = "") {
   chrome.storage.local.set({ state: { status: next, text } });
 }
 
+function setControl(userInControl) {
+  link.userInControl = userInControl;
+  badge();
+  chrome.storage.session.set({ control: userInControl ? "user" : "agent" }); // the popup watches
+}
+
 function takeControl() {
   if (link.userInControl || !link.socket) return;
-  link.userInControl = true;
-  badge();
+  setControl(true);
   rpc("control.take");
 }
 
 function handBack() {
-  link.userInControl = false;
-  badge();
+  setControl(false);
   rpc("control.handBack");
 }
 
@@ -176,7 +239,7 @@ async function connect() {
   clearTimeout(link.timer); // set meanwhile, maybe, by the drop of the socket replaced here
   const old = link.socket;
   link.socket = null;
-  link.userInControl = false; // the host gives it back as that connection ends
+  setControl(false); // the host gives it back as that connection ends
   if (old) old.close(1000, "dialling again");
   link.url = url || DEFAULT_URL;
   let socket;
@@ -199,7 +262,11 @@ async function connect() {
 
 function closed(code) {
   link.socket = null;
-  link.userInControl = false; // the host gives control back when the connection ends
+  setControl(false); // the host gives control back when the connection ends
+  // The host no longer waits for any answer: what runs stops, and nothing queued starts.
+  for (const controller of calls.values()) {
+    controller.abort(new Stopped("cancelled", "the connection to the host closed"));
+  }
   if (code in REFUSED) {
     // Dialling again would be refused the same way; saving the options dials again.
     setStatus("refused", REFUSED[code]);
@@ -220,37 +287,16 @@ function receive(socket, raw) {
   if (message.t === "hello.ok") {
     link.pageScript = message.pageScript;
     link.backoff = BACKOFF_MIN_MS;
+    if (Number.isFinite(message.serverTime)) link.clockOffset = message.serverTime - Date.now();
     setStatus("on", `Connected to ${link.url}`);
   } else if (message.t === "ping") {
     socket.send(JSON.stringify({ t: "pong" }));
   } else if (message.t === "tool.call") {
-    // One action at a time: they act on one tab, and the host sends them in order.
-    queue = queue.then(() => run(socket, message));
+    start(socket, message);
+  } else if (message.t === "tool.cancel") {
+    const controller = calls.get(message.id);
+    if (controller) controller.abort(new Stopped("cancelled", "the host cancelled it"));
   }
-  // tool.cancel: the host no longer waits for the answer; CDP offers no way to take back
-  // input already sent, so the action runs to its end.
-}
-
-async function run(socket, call) {
-  acting += 1;
-  badge();
-  let reply;
-  try {
-    const data = await perform(call.name, call.args || {});
-    reply = { t: "tool.result", id: call.id, ok: true, result: { ok: true, data } };
-  } catch (error) {
-    if (error instanceof Refusal) {
-      reply = { t: "tool.result", id: call.id, ok: true, result: { ok: false, error: error.message } };
-    } else {
-      // The tab closed, the debugger was detached, the page went away: it may have run.
-      const message = String((error && error.message) || error);
-      reply = { t: "tool.result", id: call.id, ok: false, error: { code: "lost", message } };
-    }
-  } finally {
-    acting -= 1;
-    badge();
-  }
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(reply));
 }
 
 chrome.storage.onChanged.addListener((changes, area) => {
@@ -259,6 +305,104 @@ chrome.storage.onChanged.addListener((changes, area) => {
     connect();
   }
 });
+
+// --- running calls: in order per agent session, until the host's deadline or cancel -------
+
+/** The host stopped waiting for a call (its deadline passed, it cancelled, the connection
+ * closed): what it waits for ends, and its answer says whether it may have run. */
+class Stopped extends Error {
+  constructor(code, why) {
+    super(why);
+    this.code = code;
+  }
+}
+
+const calls = new Map(); // call id -> its AbortController, until it is answered
+const queues = new Map(); // agent session key -> the end of its last call
+
+function start(socket, call) {
+  const key = JSON.stringify([call.directory ?? null, call.sessionId ?? null]);
+  const controller = new AbortController();
+  calls.set(call.id, controller);
+  const left = Number(call.expiresAt) - link.clockOffset - DEADLINE_MARGIN_MS - Date.now();
+  const timer = setTimeout(
+    () => controller.abort(new Stopped("expired", "the host's deadline passed")),
+    Number.isFinite(left) ? Math.max(0, left) : 0,
+  );
+  const previous = queues.get(key) || Promise.resolve();
+  const running = run(socket, call, key, controller.signal, previous);
+  // The next call of this session waits for this one and for every one before it, even when
+  // this one was stopped while it still waited.
+  const tail = Promise.all([previous, running]);
+  queues.set(key, tail);
+  tail.then(() => { if (queues.get(key) === tail) queues.delete(key); });
+  running.finally(() => {
+    clearTimeout(timer);
+    calls.delete(call.id);
+  });
+}
+
+/** `promise`, or the signal's reason as soon as it is aborted. */
+function until(promise, signal) {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let onAbort;
+  const stopped = new Promise((resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, stopped]).finally(() => signal.removeEventListener("abort", onAbort));
+}
+
+async function run(socket, call, key, signal, previous) {
+  const began = { page: false }; // whether anything reached a page: then it may have run
+  let reply;
+  try {
+    await until(previous, signal);
+    const data = await perform(call.name, call.args || {}, key, signal, began);
+    reply = { t: "tool.result", id: call.id, ok: true, result: { ok: true, data } };
+  } catch (error) {
+    if (error instanceof Refusal) {
+      reply = { t: "tool.result", id: call.id, ok: true, result: { ok: false, error: error.message } };
+    } else if (error instanceof Stopped) {
+      const outcome = began.page ? "while it ran; it may have run" : "before it reached the page; nothing ran";
+      const message = `${call.name} stopped: ${error.message} ${outcome}.`;
+      reply = { t: "tool.result", id: call.id, ok: false, error: { code: error.code, message } };
+    } else {
+      // The tab closed, the debugger was detached, the page went away: it may have run.
+      const message = String((error && error.message) || error);
+      reply = { t: "tool.result", id: call.id, ok: false, error: { code: "lost", message } };
+    }
+  }
+  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(reply));
+}
+
+// One action at a time in a tab, whichever session it is for; the action's stop signal is
+// where every wait on that tab looks (cdp, loaded, ...).
+const tabLocks = new Map(); // tab id -> the end of the last action that asked for it
+const stops = new Map(); // tab id -> the stop signal of the action running in it
+
+async function holdTab(tabId, signal, work) {
+  const previous = tabLocks.get(tabId) || Promise.resolve();
+  let release;
+  const mine = new Promise((resolve) => { release = resolve; });
+  const tail = previous.then(() => mine);
+  tabLocks.set(tabId, tail);
+  try {
+    await until(previous, signal);
+    stops.set(tabId, signal);
+    return await work();
+  } finally {
+    if (stops.get(tabId) === signal) stops.delete(tabId);
+    release();
+    tail.then(() => { if (tabLocks.get(tabId) === tail) tabLocks.delete(tabId); });
+  }
+}
+
+function checkStopped(tabId) {
+  const signal = stops.get(tabId);
+  if (signal && signal.aborted) throw signal.reason;
+}
 
 // --- the page, over CDP -------------------------------------------------------------------
 
@@ -270,6 +414,12 @@ async function attach(tabId) {
   try {
     await chrome.debugger.attach({ tabId }, "1.3");
   } catch (error) {
+    const why = String((error && error.message) || error);
+    if (/cannot access/i.test(why)) {
+      // A chrome:// page, or one that shows another extension's page in a frame.
+      throw new Refusal(`Chrome does not let an extension into this tab (${why}); nothing was ` +
+        "done. browser.open a web page instead.");
+    }
     // Still attached from before this worker was started again: take the session back.
     await chrome.debugger.detach({ tabId }).catch(() => {});
     await chrome.debugger.attach({ tabId }, "1.3").catch(() => {
@@ -281,17 +431,34 @@ async function attach(tabId) {
   const send = (method, params = {}) => chrome.debugger.sendCommand({ tabId }, method, params);
   const { frameTree } = await send("Page.getFrameTree");
   mainFrames.set(tabId, frameTree.frame.id);
+  await watch(send);
+}
+
+/** What every document of the tab is watched for: its execution contexts, its dialogs, the
+ * person's input, and (for cross-origin iframes) the child sessions Chrome attaches. */
+async function watch(send) {
   await send("Page.enable");
   await send("Runtime.enable");
   await send("Runtime.addBinding", { name: USER_INPUT });
   await send("Page.addScriptToEvaluateOnNewDocument", { source: WATCH_USER });
   await send("Runtime.evaluate", { expression: WATCH_USER });
+  // A Chrome that cannot attach to a frame's process leaves that frame unreachable, and a
+  // snapshot says so.
+  await send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: true })
+    .catch(() => {});
+}
+
+function forget(tabId) {
+  attached.delete(tabId);
+  loading.delete(tabId);
+  mainFrames.delete(tabId);
+  for (const key of contexts.keys()) if (key.startsWith(`${tabId}|`)) contexts.delete(key);
 }
 
 // The person's own clicks and keys in a tab the agent works in: they take control from the
-// agent until they hand back (the toolbar button). The agent's input is trusted too, but only
-// arrives while an action runs. A page could call the binding itself; at worst it stops the
-// agent, which the person can undo.
+// agent until they hand back (the popup). The agent's input is trusted too, but only arrives
+// while an action runs in that tab. A page could call the binding itself; at worst it stops
+// the agent, which the person can undo.
 const USER_INPUT = "browserhostUserInput";
 const WATCH_USER = `for (const type of ["pointerdown", "keydown"]) {
   addEventListener(type, (event) => {
@@ -299,27 +466,48 @@ const WATCH_USER = `for (const type of ["pointerdown", "keydown"]) {
   }, true);
 }`;
 
+// Where a page-script question is asked: a frame of a tab, through the tab's own CDP session
+// or a cross-origin frame's child session, in that frame's execution context (the main frame
+// needs none); `x`, `y` are the frame's offset in the page, `prefix` the iframe steps that
+// reach it (`#pay >> `), `selector` what is left to match in it.
+function mainPlace(tabId, selector = "") {
+  return { tabId, session: undefined, context: undefined, frameId: mainFrames.get(tabId), selector,
+    x: 0, y: 0, prefix: "", shown: true };
+}
+
+const asPlace = (where) => (typeof where === "number" ? mainPlace(where) : where);
+
 // Attached once, when an action starts: a tab closed or detached under an action is never
 // attached again by it, and the action ends "may have run".
-async function cdp(tabId, method, params = {}, waitMs = PAGE_ANSWER_MS) {
+async function cdp(where, method, params = {}, waitMs = PAGE_ANSWER_MS) {
+  const { tabId, session } = asPlace(where);
   if (!attached.has(tabId)) throw new Error("the tab was closed or its debugger detached");
+  checkStopped(tabId);
+  const target = session ? { tabId, sessionId: session } : { tabId };
   let timer;
   const stuck = new Promise((resolve, reject) => {
     timer = setTimeout(() => reject(new PageStuckError()), waitMs);
   });
   try {
-    return await Promise.race([chrome.debugger.sendCommand({ tabId }, method, params), stuck]);
+    return await until(Promise.race([chrome.debugger.sendCommand(target, method, params), stuck]),
+      stops.get(tabId));
   } catch (error) {
     // Ask the page to stop the script that never yields (best effort: input already in the
     // page may still wait on it). The action fails instead of holding every one behind it.
     if (error instanceof PageStuckError) {
-      await chrome.debugger.sendCommand({ tabId }, "Runtime.terminateExecution").catch(() => {});
+      await chrome.debugger.sendCommand(target, "Runtime.terminateExecution").catch(() => {});
+    }
+    // A load the stopped action started is stopped with it: the tab is left on a page.
+    if (error instanceof Stopped && NAVIGATIONS.has(method)) {
+      await chrome.debugger.sendCommand({ tabId }, "Page.stopLoading").catch(() => {});
     }
     throw error;
   } finally {
     clearTimeout(timer);
   }
 }
+
+const NAVIGATIONS = new Set(["Page.navigate", "Page.navigateToHistoryEntry"]);
 
 // The chromium provider's PAGE_ANSWER_S: the page script takes milliseconds.
 const PAGE_ANSWER_MS = 8000;
@@ -337,9 +525,13 @@ class PageStuckError extends Error {
 // the input, while the old document still reads "complete".
 const mainFrames = new Map();
 const loading = new Set();
-chrome.debugger.onEvent.addListener(({ tabId }, method, params) => {
+// Each frame's page-world execution context: tab id|frame id -> {session, context}.
+const contexts = new Map();
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  const { tabId, sessionId } = source;
   if (method === "Runtime.bindingCalled" && params.name === USER_INPUT) {
-    if (acting === 0 && attached.has(tabId)) takeControl();
+    if (!stops.has(tabId) && attached.has(tabId)) takeControl();
     return;
   }
   if (method === "Runtime.consoleAPICalled" || method === "Runtime.exceptionThrown") {
@@ -347,51 +539,127 @@ chrome.debugger.onEvent.addListener(({ tabId }, method, params) => {
     return;
   }
   if (method === "Page.javascriptDialogOpening") {
-    dialogOpened(tabId, params);
+    dialogOpened(source, params);
     return;
   }
-  if (!params || params.frameId !== mainFrames.get(tabId)) return;
+  if (method.startsWith("Runtime.executionContext") || method.startsWith("Target.")) {
+    followContexts(tabId, sessionId, method, params);
+    return;
+  }
+  if (!params || params.frameId !== mainFrames.get(tabId) || sessionId) return;
   if (method === "Page.frameStartedLoading") loading.add(tabId);
   else if (method === "Page.frameStoppedLoading") loading.delete(tabId);
 });
 
+function followContexts(tabId, session, method, params) {
+  const drop = (keep) => {
+    for (const [key, place] of contexts) {
+      if (key.startsWith(`${tabId}|`) && !keep(place)) contexts.delete(key);
+    }
+  };
+  if (method === "Runtime.executionContextCreated") {
+    const { id, auxData = {} } = params.context;
+    if (auxData.isDefault && auxData.frameId) {
+      contexts.set(`${tabId}|${auxData.frameId}`, { session, context: id });
+    }
+  } else if (method === "Runtime.executionContextDestroyed") {
+    drop((place) => place.session !== session || place.context !== params.executionContextId);
+  } else if (method === "Runtime.executionContextsCleared") {
+    drop((place) => place.session !== session);
+  } else if (method === "Target.attachedToTarget") {
+    if (params.targetInfo.type !== "iframe") return;
+    const send = (name, args = {}) =>
+      chrome.debugger.sendCommand({ tabId, sessionId: params.sessionId }, name, args);
+    watch(send).catch(() => {}); // a frame gone already has nothing to read
+  } else if (method === "Target.detachedFromTarget") {
+    drop((place) => place.session !== params.sessionId);
+  }
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The page script's answer to `op`, retried when a navigation replaced the document. */
-async function page(tabId, op, args = {}) {
+const UNREACHABLE = "Chrome lets no extension into its document (a browser page, another " +
+  "extension's page, or a page it blocked)";
+
+/** A frame's place, by frame id: waits a moment for a frame that is still loading. */
+async function reach(tabId, frameId, waitMs = 1000) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const found = contexts.get(`${tabId}|${frameId}`);
+    if (found) return found;
+    if (Date.now() >= deadline) return null;
+    await sleep(50);
+    checkStopped(tabId);
+  }
+}
+
+/** The page script's answer to `op` in a frame (a tab id: its main frame), retried when a
+ * navigation replaced the document. */
+async function page(where, op, args = {}) {
   if (!link.pageScript) throw new Error("the host sent no page script");
+  let place = asPlace(where);
   const request = JSON.stringify({ op, ...args });
   const expression =
     `(async () => JSON.stringify(await (${link.pageScript})(${request})) ?? null)()`;
   for (let attempt = 1; ; attempt += 1) {
     const waitMs = PAGE_ANSWER_MS + (Number(args.maxMs) || 0); // quiet waits by design
-    const reply = await cdp(tabId, "Runtime.evaluate", {
-      expression, awaitPromise: true, returnByValue: true,
-    }, waitMs).catch((error) => ({ failed: error }));
-    if (reply.failed instanceof PageStuckError) throw reply.failed;
+    const params = { expression, awaitPromise: true, returnByValue: true };
+    if (place.context !== undefined) params.contextId = place.context;
+    const reply = await cdp(place, "Runtime.evaluate", params, waitMs)
+      .catch((error) => ({ failed: error }));
+    if (reply.failed instanceof PageStuckError || reply.failed instanceof Stopped) throw reply.failed;
     if (!reply.failed && !reply.exceptionDetails) {
       return reply.result.value == null ? null : JSON.parse(reply.result.value);
     }
     const why = reply.failed ? reply.failed.message
       : (reply.exceptionDetails.exception || {}).description || reply.exceptionDetails.text;
     if (attempt >= 3 || !/context|navigat|destroyed/i.test(why)) throw new Error(why);
-    await loaded(tabId);
+    if (place.context === undefined) {
+      await loaded(place.tabId);
+    } else {
+      // The frame's document was replaced: ask its new one.
+      const now = await reach(place.tabId, place.frameId, LOAD_WAIT_MS);
+      if (!now) throw new Error(why);
+      place = { ...place, ...now };
+    }
   }
 }
 
-async function evaluate(tabId, expression) {
-  const reply = await cdp(tabId, "Runtime.evaluate", { expression, returnByValue: true });
+async function evaluate(where, expression) {
+  const place = asPlace(where);
+  const params = { expression, returnByValue: true, awaitPromise: true };
+  if (place.context !== undefined) params.contextId = place.context;
+  const reply = await cdp(place, "Runtime.evaluate", params);
+  if (reply.exceptionDetails) {
+    throw new Error((reply.exceptionDetails.exception || {}).description || reply.exceptionDetails.text);
+  }
   return reply.result ? reply.result.value : undefined;
 }
+
+/** A remote object for what `expression` answers in a frame (an element, a list of them). */
+async function handle(place, expression) {
+  const params = { expression, returnByValue: false };
+  if (place.context !== undefined) params.contextId = place.context;
+  const reply = await cdp(place, "Runtime.evaluate", params);
+  return reply.result && reply.result.objectId;
+}
+
+const release = (place, objectId) => {
+  if (objectId) cdp(place, "Runtime.releaseObject", { objectId }).catch(() => {});
+};
 
 async function loaded(tabId, waitMs = LOAD_WAIT_MS) {
   const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
     if (!loading.has(tabId)) {
-      const ready = await evaluate(tabId, "document.readyState").catch(() => null);
+      const ready = await evaluate(tabId, "document.readyState").catch((error) => {
+        if (error instanceof Stopped) throw error;
+        return null;
+      });
       if (ready === "complete") return true;
     }
     await sleep(50); // the load's end is an event of another context; polling it is simpler
+    checkStopped(tabId);
   }
   return false;
 }
@@ -402,7 +670,10 @@ async function settle(tabId, budgetMs = SETTLE_MS) {
   const deadline = Date.now() + budgetMs;
   while (await loaded(tabId, deadline - Date.now())) {
     const maxMs = Math.max(0, deadline - Date.now());
-    const read = await page(tabId, "quiet", { quietMs: QUIET_MS, maxMs }).catch(() => null);
+    const read = await page(tabId, "quiet", { quietMs: QUIET_MS, maxMs }).catch((error) => {
+      if (error instanceof Stopped) throw error;
+      return null;
+    });
     if (!read || !read.quiet) return { quiet: false };
     if (!loading.has(tabId)) return read;
   }
@@ -415,6 +686,137 @@ function viewport(tabId) {
   return { mode, width, height };
 }
 
+// --- iframes: the chromium provider's targets.locate and child_frames, over CDP ------------
+
+const HOP = " >> ";
+const FRAME_DEPTH_MAX = 4; // targets.FRAME_DEPTH_MAX
+
+/** The place of the frame that holds the element `selector` ends on; refuses a step that
+ * does not name exactly one iframe, or one whose document this browser cannot reach. */
+async function locate(tabId, selector) {
+  let place = mainPlace(tabId, selector);
+  if (!selector.includes(HOP)) return place;
+  for (let depth = 0; depth < FRAME_DEPTH_MAX; depth += 1) {
+    const step = await page(place, "hop", { selector: place.selector });
+    if (!step || !step.enterFrame) return place;
+    const objectId = await handle(place, `(${link.pageScript})({ op: "stashed" })`);
+    const inner = await frameOf(place, objectId, step.enterFrame, true);
+    place = { ...inner, selector: step.rest, x: place.x + Number(step.x), y: place.y + Number(step.y),
+      prefix: place.prefix + step.enterFrame + HOP };
+  }
+  throw new Refusal(`${selector} goes more than ${FRAME_DEPTH_MAX} frames deep.`);
+}
+
+/** The place of the frame an iframe element (a remote object of `place`) shows. */
+async function frameOf(place, objectId, name, refuse) {
+  const { node } = objectId ? await cdp(place, "DOM.describeNode", { objectId }) : {};
+  release(place, objectId);
+  if (!node || !node.frameId) {
+    if (refuse) throw new Refusal(`${name} has no document to look into; take a new snapshot.`);
+    return null;
+  }
+  const found = await reach(place.tabId, node.frameId);
+  if (!found) {
+    if (refuse) throw new Refusal(`${name} is an iframe this browser cannot reach: ${UNREACHABLE}. Nothing was done in it.`);
+    return { unreachable: true, frameId: node.frameId };
+  }
+  return { ...place, ...found, frameId: node.frameId };
+}
+
+// Every iframe element of a document, its open shadow roots included.
+const FRAME_ELEMENTS = `(() => {
+  const found = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.localName === "iframe" || el.localName === "frame") found.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return found;
+})()`;
+
+/** The iframes shown in a place's frame (inside its selector, when it has one), each as the
+ * place its own elements are read, or {unreachable, prefix} for one this browser cannot
+ * enter. A frame that goes away meanwhile is left out. */
+async function childFrames(place) {
+  let listId;
+  try {
+    listId = await handle(place, FRAME_ELEMENTS);
+    if (!listId) return [];
+    const within = JSON.stringify(place.selector || null);
+    const boxes = (await cdp(place, "Runtime.callFunctionOn", {
+      objectId: listId, returnByValue: true, awaitPromise: true,
+      functionDeclaration: `async function () {
+        return JSON.stringify(await (${link.pageScript})({ op: "frames", elements: this, within: ${within} }));
+      }`,
+    })).result.value;
+    const { result: items } = await cdp(place, "Runtime.getProperties", { objectId: listId, ownProperties: true });
+    const elements = new Map(items.filter((item) => /^\d+$/.test(item.name) && item.value)
+      .map((item) => [Number(item.name), item.value.objectId]));
+    const found = [];
+    for (const [index, box] of JSON.parse(boxes).entries()) {
+      if (!box) {
+        release(place, elements.get(index));
+        continue;
+      }
+      const prefix = place.prefix + box.selector + HOP;
+      const inner = await frameOf(place, elements.get(index), box.selector, false);
+      if (!inner) continue;
+      if (inner.unreachable) {
+        found.push({ unreachable: true, prefix });
+        continue;
+      }
+      found.push({ ...inner, selector: "", x: place.x + box.x, y: place.y + box.y, prefix,
+        shown: Boolean(box.inViewport) });
+    }
+    return found;
+  } catch (error) {
+    if (error instanceof Stopped || error instanceof PageStuckError) throw error;
+    return []; // the frame went away while being read
+  } finally {
+    release(place, listId);
+  }
+}
+
+/** Add the elements and text of the iframes shown in a snapshot's frame to `read`: their
+ * selectors step into the frame (`iframe#pay >> #card`), their bounds are in the page. The
+ * frames it could not enter are listed in `missed`. */
+async function readFrames(located, read, missed, depth = 0) {
+  if (depth >= FRAME_DEPTH_MAX) return;
+  for (const inner of await childFrames(located)) {
+    const heading = `[frame ${inner.prefix.slice(0, -HOP.length)}]`;
+    if (inner.unreachable) {
+      missed.push(inner.prefix.slice(0, -HOP.length));
+      const said = `${heading}\n(not read: ${UNREACHABLE})`;
+      if (read.text.length < TEXT_MAX) read.text = (read.text + (read.text ? "\n\n" : "") + said).slice(0, TEXT_MAX);
+      continue;
+    }
+    const room = ELEMENTS_MAX - read.elements.length;
+    if (room <= 0) return;
+    let sub;
+    try {
+      sub = await page(inner, "snapshot", { scope: null, textMax: TEXT_MAX, elementsMax: room });
+      await readFrames(inner, sub, missed, depth + 1);
+    } catch (error) {
+      if (error instanceof Stopped || error instanceof PageStuckError) throw error;
+      continue; // the frame went away while being read
+    }
+    for (const element of sub.elements) {
+      element.selector = inner.prefix + element.selector;
+      element.bounds.x += Math.round(inner.x - located.x);
+      element.bounds.y += Math.round(inner.y - located.y);
+      element.inViewport = element.inViewport && inner.shown;
+    }
+    read.elements.push(...sub.elements);
+    read.interactiveElementsOnPage += sub.interactiveElementsOnPage;
+    if (sub.text && read.text.length < TEXT_MAX) {
+      const framed = (read.text ? "\n\n" : "") + `${heading}\n${sub.text}`;
+      read.text = (read.text + framed).slice(0, TEXT_MAX);
+    }
+    read.textTotalChars += sub.textTotalChars;
+  }
+}
 // The page's console errors and warnings and its uncaught exceptions, kept until the next
 // snapshot tells them (the chromium provider's words and limits).
 const problems = new Map(); // tab id -> [{level, text, source?}]
@@ -456,12 +858,13 @@ function drainProblems(tabId) {
 const dialogs = new Map(); // tab id -> the dialogs of the running action
 const DIALOG_TEXT_MAX = 500;
 
-function dialogOpened(tabId, { type, message }) {
-  if (acting === 0) return;
+function dialogOpened(source, { type, message }) {
+  const { tabId } = source; // with a cross-origin frame's session, when it opened there
+  if (!stops.has(tabId)) return;
   const seen = dialogs.get(tabId) || [];
   seen.push({ type, message: String(message).slice(0, DIALOG_TEXT_MAX), answer: "dismissed" });
   dialogs.set(tabId, seen);
-  chrome.debugger.sendCommand({ tabId }, "Page.handleJavaScriptDialog", { accept: false })
+  chrome.debugger.sendCommand(source, "Page.handleJavaScriptDialog", { accept: false })
     .catch(() => {}); // closed meanwhile: nothing holds the page
 }
 
@@ -473,13 +876,23 @@ function takeDialogs(tabId) {
 
 // --- the ten actions ----------------------------------------------------------------------
 
-async function perform(name, args) {
+async function perform(name, args, key, signal, began) {
   const action = ACTIONS_BY_NAME[name];
   if (!action) throw new Refusal(`${name} is not an action this browser serves.`);
-  const tabId = await agentTab(name === "browser.open");
-  await attach(tabId);
-  dialogs.delete(tabId);
-  return action(tabId, args);
+  const tabId = await until(agentTab(key, name === "browser.open"), signal);
+  return holdTab(tabId, signal, async () => {
+    await attach(tabId);
+    dialogs.delete(tabId);
+    began.page = true;
+    acting += 1;
+    badge();
+    try {
+      return await action(tabId, args);
+    } finally {
+      acting -= 1;
+      badge();
+    }
+  });
 }
 
 const ACTIONS_BY_NAME = {
@@ -498,10 +911,13 @@ const ACTIONS_BY_NAME = {
   },
 
   "browser.snapshot": async (tabId, { selector }) => {
-    const read = await page(tabId, "snapshot", {
-      scope: selector || null, textMax: TEXT_MAX, elementsMax: ELEMENTS_MAX,
+    const located = selector ? await locate(tabId, selector) : mainPlace(tabId);
+    const read = await page(located, "snapshot", {
+      scope: located.selector || null, textMax: TEXT_MAX, elementsMax: ELEMENTS_MAX,
     });
     checkFound(read, selector);
+    const missed = [];
+    await readFrames(located, read, missed);
     const total = read.textTotalChars;
     const onPage = read.interactiveElementsOnPage;
     const cut = total > read.text.length;
@@ -524,14 +940,24 @@ const ACTIONS_BY_NAME = {
       });
     }
     if (read.url === "about:blank") answer.notice = "Nothing is open: the page is blank; use browser.open.";
+    else if (!read.elements.length && !read.text) {
+      answer.notice = "The page shows no text and no interactive elements; it may still be " +
+        "loading. Take another snapshot in a moment, or a capture to see it.";
+    } else if (read.loading) answer.notice = "The page is still loading; what it shows may change.";
+    if (missed.length) {
+      const which = missed.join(", ");
+      const said = `The iframe${missed.length > 1 ? "s" : ""} ${which} could not be read: ` +
+        `${UNREACHABLE}; what ${missed.length > 1 ? "they show is" : "it shows is"} not in this snapshot.`;
+      answer.notice = answer.notice ? `${answer.notice} ${said}` : said;
+    }
     return answer;
   },
 
   "browser.click": async (tabId, { selector, text }) => {
     const chosen = selector || await byText(tabId, text || "");
-    const info = await target(tabId, chosen, "click", { fresh: !selector, watch: true });
-    const x = Number(info.aim.x);
-    const y = Number(info.aim.y);
+    const { info, located } = await target(tabId, chosen, "click", { fresh: !selector, watch: true });
+    const x = located.x + Number(info.aim.x);
+    const y = located.y + Number(info.aim.y);
     const mouse = { x, y, button: "left", clickCount: 1 };
     await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
     await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...mouse });
@@ -540,12 +966,12 @@ const ACTIONS_BY_NAME = {
     const now = settled.url ? settled : await location(tabId);
     return {
       clicked: chosen, label: info.label, url: now.url, title: now.title, ...takeDialogs(tabId),
-      ...stateAfter(settled),
+      ...await stateAfter(located, settled),
     };
   },
 
   "browser.type": async (tabId, { selector, value, submit }) => {
-    const info = await target(tabId, selector, "type", { watch: Boolean(submit) });
+    const { info, located } = await target(tabId, selector, "type", { watch: Boolean(submit) });
     if (!info.typable) {
       if (info.tag !== "input") {
         throw new Refusal(`${selector} is not a text field; take a new snapshot and pick an ` +
@@ -555,10 +981,10 @@ const ACTIONS_BY_NAME = {
     }
     if (info.readonly) throw new Refusal(`${selector} is read-only; nothing was typed.`);
     if (info.tag === "select") {
-      await choose(tabId, selector, info, value);
+      await choose(located, selector, info, value);
     } else {
       // Focus and select what is there, so the typed text replaces it as a person's would.
-      await evaluate(tabId, `(async () => {
+      await evaluate(located, `(async () => {
         const el = await (${link.pageScript})({ op: "stashed" });
         el.focus();
         if (typeof el.select === "function") el.select();
@@ -568,17 +994,21 @@ const ACTIONS_BY_NAME = {
       else await key(tabId, "Backspace", "Backspace", 8);
     }
     if (submit) await key(tabId, "Enter", "Enter", 13, "\r");
-    const settled = submit ? await settle(tabId) : (await page(tabId, "state")) || {};
+    const settled = submit ? await settle(tabId) : { quiet: true };
     const now = settled.url ? settled : await location(tabId);
-    return { selector, url: now.url, title: now.title, ...takeDialogs(tabId), ...stateAfter(settled) };
+    return {
+      selector, url: now.url, title: now.title, ...takeDialogs(tabId),
+      ...await stateAfter(located, settled),
+    };
   },
 
   "browser.scroll": async (tabId, { selector, direction }) => {
     const chosen = selector ? null : direction;
-    let moved = await page(tabId, "scroll", { selector: selector || null, direction: chosen });
+    const where = selector ? await locate(tabId, selector) : mainPlace(tabId);
+    let moved = await page(where, "scroll", { selector: where.selector || null, direction: chosen });
     checkFound(moved, selector);
     // Pages load more as they are scrolled: the answer is the page after that.
-    if ((await settle(tabId, 1000)).quiet) moved = await page(tabId, "position");
+    if ((await settle(tabId, 1000)).quiet) moved = await page(where, "position");
     return {
       scrollY: moved.scrollY, maxScrollY: moved.maxScrollY, atTop: moved.scrollY <= 0,
       atBottom: moved.scrollY >= moved.maxScrollY - 1, scrolledTo: selector || null,
@@ -590,7 +1020,7 @@ const ACTIONS_BY_NAME = {
   "browser.forward": (tabId) => travel(tabId, +1),
 
   "browser.inspect": async (tabId, { selector }) => {
-    const info = await target(tabId, selector, "inspect", { styles: INSPECT_STYLES });
+    const { info } = await target(tabId, selector, "inspect", { styles: INSPECT_STYLES });
     // The script also answers facts for this side's own use (aim, typable, count...).
     const fields = ["tag", "label", "bounds", "inViewport", "styles", "type", "role", ...STATE_FIELDS];
     return Object.fromEntries([["selector", selector], ...fields.filter((f) => f in info).map((f) => [f, info[f]])]);
@@ -665,10 +1095,10 @@ async function key(tabId, keyName, code, keyCode, text) {
   await cdp(tabId, "Input.dispatchKeyEvent", { type: "keyUp", ...common });
 }
 
-async function choose(tabId, selector, info, value) {
+async function choose(located, selector, info, value) {
   const wanted = info.multiple ? value.split(",").map((one) => one.trim()) : [value];
   const values = wanted.map((one) => optionValue(selector, info.choices || [], one));
-  await evaluate(tabId, `(async () => {
+  await evaluate(located, `(async () => {
     const el = await (${link.pageScript})({ op: "stashed" });
     const values = ${JSON.stringify(values)};
     for (const option of el.options) option.selected = values.includes(option.value);
@@ -689,7 +1119,15 @@ function optionValue(selector, options, wanted) {
 }
 
 // The state an action's answer carries: ElementState's fields, without those the snapshot has.
-function stateAfter(read) {
+// The settle's reading has it for an element of the main frame; one in an iframe is asked.
+async function stateAfter(located, settled) {
+  let read = settled;
+  if (!read.state || located.context !== undefined) {
+    read = await page(located, "state").catch((error) => {
+      if (error instanceof Stopped) throw error;
+      return null; // the element's frame went away
+    });
+  }
   const state = { ...((read && read.state) || {}) };
   for (const left of ["options", "focused", "multiple"]) delete state[left];
   return state;
@@ -705,11 +1143,8 @@ function pngSize(base64) {
 // --- the element an agent names: the chromium provider's checks (targets.py), same words ----
 
 async function target(tabId, selector, purpose, { styles = null, fresh = false, watch = false } = {}) {
-  if (selector.includes(" >> ") && await stepsIntoFrame(tabId, selector)) {
-    throw new Refusal(`${selector} steps into an iframe, which this browser does not reach yet; ` +
-      "use a selector of the page itself.");
-  }
-  const info = await page(tabId, "target", { selector, purpose, styles, fresh, watch });
+  const located = await locate(tabId, selector);
+  const info = await page(located, "target", { selector: located.selector, purpose, styles, fresh, watch });
   checkFound(info, selector);
   checkCount(Number(info.count), selector);
   if (info.changed) {
@@ -717,12 +1152,7 @@ async function target(tabId, selector, purpose, { styles = null, fresh = false, 
       "(the page changed); take a new snapshot.");
   }
   if (purpose !== "inspect") checkUsable(selector, info, purpose);
-  return info;
-}
-
-async function stepsIntoFrame(tabId, selector) {
-  const step = await page(tabId, "hop", { selector });
-  return Boolean(step && step.enterFrame);
+  return { info, located };
 }
 
 function checkFound(answer, selector) {
@@ -773,8 +1203,23 @@ function checkUsable(selector, info, purpose) {
   }
 }
 
+/** The selector of the one element an agent means by `text`, looking into iframes when the
+ * page itself has none. */
 async function byText(tabId, text) {
   const found = await page(tabId, "findText", { text, limit: TEXT_CANDIDATES_MAX });
+  if (found.total === 0) {
+    for (const inner of await childFrames(mainPlace(tabId))) {
+      if (inner.unreachable) continue;
+      const more = await page(inner, "findText", { text, limit: TEXT_CANDIDATES_MAX })
+        .catch((error) => {
+          if (error instanceof Stopped || error instanceof PageStuckError) throw error;
+          return { matches: [], total: 0 }; // a frame that went away has nothing to click
+        });
+      for (const match of more.matches) match.selector = inner.prefix + match.selector;
+      found.matches.push(...more.matches);
+      found.total += more.total;
+    }
+  }
   if (found.total === 0) {
     throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and click by selector.`);
   }

@@ -1,0 +1,160 @@
+"""The Chrome extension's fixtures: one real Chromium with the unpacked extension loaded, a real
+``browserhost serve`` it is connected to, and a test site served on loopback."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, Worker, sync_playwright
+
+from browserhost.providers.chromium.launch import LAUNCH_FLAGS
+from tests.conftest import LiveServer, start_server
+from tests.providers.chromium.site import Site, serving
+
+EXTENSION = Path(__file__).parents[2] / "src" / "browserhost" / "extension"
+PROVIDERS = "/api/browser-providers"
+ACTIONS = "/api/browser-providers/actions"
+WAIT_S = 15.0
+NO_TAB = "No tab is shared with the agent"
+
+
+@dataclass
+class Loaded:
+    """The browser with the extension, and the extension's service worker."""
+
+    context: BrowserContext
+    worker: Worker
+
+    @property
+    def extension_id(self) -> str:
+        return self.worker.url.split("/")[2]
+
+    def status(self) -> str:
+        return str(self.worker.evaluate("status"))
+
+    def wait_status(self, wanted: str) -> None:
+        """Poll, bounded: the socket is the extension's own, and tells the test nothing."""
+        deadline = time.monotonic() + WAIT_S
+        while (seen := self.status()) != wanted:
+            assert time.monotonic() < deadline, f"status {seen!r}, wanted {wanted!r}"
+            time.sleep(0.05)
+
+    def dial(self, url: str, token: str = "") -> None:
+        self.worker.evaluate(
+            "([url, token]) => chrome.storage.local.set({url, token})", [url, token]
+        )
+
+    def state_text(self) -> str:
+        return str(self.worker.evaluate("chrome.storage.local.get('state')")["state"]["text"])
+
+    def tab_id(self, url: str) -> int:
+        found: int = self.worker.evaluate(
+            "async (url) => (await chrome.tabs.query({url}))[0].id", url
+        )
+        return found
+
+    def page(self, url: str) -> Page:
+        [shown] = [page for page in self.context.pages if page.url == url]
+        return shown
+
+    def badge(self) -> str:
+        return str(self.worker.evaluate("chrome.action.getBadgeText({})"))
+
+    def popup(self, tab: int) -> Page:
+        """The toolbar button's popup, opened as a page about ``tab``."""
+        shown = self.context.new_page()
+        shown.goto(f"chrome-extension://{self.extension_id}/popup.html?tab={tab}")
+        shown.wait_for_selector("body[data-ready=true]")
+        return shown
+
+    def share(self, url: str) -> None:
+        """Share the tab showing ``url`` as a person does: the popup's button."""
+        popup = self.popup(self.tab_id(url))
+        assert popup.text_content("#share") == "Share this tab"
+        popup.click("#share")
+        popup.wait_for_selector("#share:text('Stop sharing this tab')")
+        popup.close()
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[Site]:
+    with serving() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    running = start_server(
+        tmp_path_factory.mktemp("extension") / "data",
+        providers="bridge",
+        extra_args=("--select", "bridge"),
+    )
+    yield running
+    running.stop()
+
+
+def bridge_url(server: LiveServer | str, via: str = "127.0.0.1") -> str:
+    url = server if isinstance(server, str) else server.url
+    return f"ws://{via}:{url.rsplit(':', 1)[1]}/ext/bridge"
+
+
+@pytest.fixture(scope="session")
+def loaded(
+    server: LiveServer, chromium_path: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Loaded]:
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            tmp_path_factory.mktemp("profile"),
+            executable_path=chromium_path,
+            # The new headless mode loads unpacked extensions; Playwright's own headless
+            # switch picks the old one.
+            headless=False,
+            args=[
+                "--headless=new",
+                *LAUNCH_FLAGS,
+                f"--disable-extensions-except={EXTENSION}",
+                f"--load-extension={EXTENSION}",
+            ],
+        )
+        worker = context.service_workers[0] if context.service_workers else None
+        if worker is None:
+            worker = context.wait_for_event("serviceworker", timeout=WAIT_S * 1000)
+        browser = Loaded(context, worker)
+        browser.dial(bridge_url(server))
+        browser.wait_status("on")
+        yield browser
+        context.close()
+
+
+@pytest.fixture
+def extension(loaded: Loaded, server: LiveServer) -> Iterator[Loaded]:
+    """Connected to ``server``, nothing shared, no tab but a blank one."""
+    if loaded.worker.evaluate("link.url") != bridge_url(server):
+        loaded.dial(bridge_url(server))
+    loaded.wait_status("on")
+    yield loaded
+    loaded.worker.evaluate("chrome.storage.session.clear()")
+    for page in loaded.context.pages[1:]:
+        page.close()
+
+
+def act(
+    http: httpx.Client, action: str, session: str | None = None, **parameters: object
+) -> httpx.Response:
+    """One action through the HTTP API; ``session`` names the agent session it is for."""
+    body: dict[str, object] = {"action": action, "parameters": parameters}
+    if session is not None:
+        body["context"] = {"sessionId": session}
+    return http.post(ACTIONS, json=body)
+
+
+def data(answer: httpx.Response) -> dict[str, Any]:
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()["data"]
+    return found

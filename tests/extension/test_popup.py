@@ -1,0 +1,58 @@
+"""The extension's popup end to end: what it shows of the connection, the tabs and who is in
+control, and its two buttons (share this tab, hand back to the agent) acting on a live host."""
+
+from __future__ import annotations
+
+import time
+
+from tests.conftest import LiveServer
+from tests.extension.conftest import WAIT_S, Loaded, act, data
+from tests.providers.chromium.site import Site
+
+
+def test_the_popup_shares_a_tab_and_lists_it(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    own = extension.context.new_page()
+    own.goto(f"{site.origin}/page-b")
+    popup = extension.popup(extension.tab_id(f"{site.origin}/page-b"))
+    assert popup.text_content("#connection") == "Connected to the host."
+    assert popup.text_content("#control") == "The agent is in control of its tabs."
+    assert popup.is_disabled("#hand-back")
+    assert popup.text_content("#shared") == "none"
+    popup.click("#share")
+    popup.wait_for_selector("#share:text('Stop sharing this tab')")
+    assert popup.text_content("#shared") == "Page B"
+    with server.client() as http:
+        snapshot = data(act(http, "browser.snapshot"))
+    assert snapshot["text"] == "This is page B"
+
+
+def test_the_person_acting_in_a_shared_tab_holds_it_until_handing_back_from_the_popup(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    own = extension.context.new_page()
+    own.goto(f"{site.origin}/button")
+    extension.share(f"{site.origin}/button")
+    popup = extension.popup(extension.tab_id(f"{site.origin}/button"))
+    with server.client() as http:
+        data(act(http, "browser.snapshot"))
+        own.click("#toggle")  # the person's own click
+        deadline = time.monotonic() + WAIT_S
+        while (refused := act(http, "browser.snapshot")).status_code != 423:
+            # The extension tells the host over its socket; nothing tells this test.
+            assert time.monotonic() < deadline, refused.text
+        assert refused.json()["code"] == "USER_IN_CONTROL"
+        assert extension.badge() == "you"
+        popup.wait_for_selector("#control:text('You are in control')")
+        assert popup.text_content("#control") == (
+            "You are in control: the agent waits until you hand back."
+        )
+        assert act(http, "browser.snapshot").status_code == 423  # still the person's
+
+        popup.click("#hand-back")
+        popup.wait_for_selector("#hand-back:disabled")
+        snapshot = data(act(http, "browser.snapshot"))
+    assert snapshot["elements"][0]["label"] == "Clicked!"
+    assert popup.text_content("#control") == "The agent is in control of its tabs."
+    assert extension.badge() == "on"
