@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -107,6 +108,25 @@ def _huge() -> str:
 
 
 PAGES: dict[str, str] = {
+    # What an action starts and finishes later: the answer and the next snapshot show its end.
+    "/later": _page(
+        "Later",
+        '<p id="out">idle</p>'
+        '<button id="timer" onclick="setTimeout(() => { out.textContent = \'timer done\' }, 300)">'
+        "Timer</button>"
+        "<button id=\"fetch\" onclick=\"fetch('/slow?ms=250').then((r) => r.text())"
+        '.then((t) => { out.textContent = \'fetched \' + t })">Fetch</button>'
+        '<button id="frame" onclick="requestAnimationFrame(() => { out.textContent = '
+        "'frame done' })\">Frame</button>"
+        '<button id="now" onclick="out.textContent = \'done at once\'">Now</button>',
+    ),
+    # A page filled in by script after its load event, from a request it makes then.
+    "/filled-late": _page(
+        "Filled late",
+        '<main id="app"></main><script>addEventListener("load", () => fetch("/slow?ms=150")'
+        '.then((r) => r.text()).then((t) => { app.innerHTML = "<h1>Loaded " + t + "</h1>"'
+        ' + "<button>Go</button>" }))</script>',
+    ),
     "/intl": _page(
         "Intl",
         '<p id="intl"></p><script>document.getElementById("intl").textContent = "language: " '
@@ -266,6 +286,10 @@ class Site:
         elif parts.path == "/cookie":
             cookie = html.escape(request.headers.get("Cookie", "") or "none")
             self._send(request, 200, _page("Cookie", f"<p>cookie: {cookie}</p>"))
+        elif parts.path == "/slow":
+            # A data request the page makes, answered after ?ms= milliseconds.
+            time.sleep(int(query.get("ms", ["200"])[0]) / 1000)
+            self._send(request, 200, "ready", {"Content-Type": "text/plain"})
         elif parts.path.startswith("/held"):
             self.held.set()
             self.release.wait(HOLD_MAX_S)

@@ -573,29 +573,31 @@ class ChromiumProvider(ChromiumVerbs):
     async def _settle(self, tab: Tab, page: Page, budget_s: float) -> Settled:
         """Wait (within ``budget_s``) for the load event, then for the page to stop changing:
         none of its requests in flight and no change to the document for ``quiet_s``. A page
-        built by script after its load event is waited for; one that never stops changing is
-        not, past the budget."""
+        with nothing in flight and nothing moving by its next frame is settled then; one that
+        was busy must stay still for the whole quiet time. A page built by script after its
+        load event is waited for; one that never stops changing is not, past the budget."""
         from playwright.async_api import Error as PlaywrightError
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + budget_s
+        glance = True
         try:
-            if not await _loaded(page, budget_s):
-                return Settled(done=False)
             async with asyncio.timeout(budget_s + QUIET_GRACE_S):
                 while (left := deadline - loop.time()) > 0:
-                    await tab.network_quiet(page, left)
-                    left = deadline - loop.time()
                     read = await pagescript.run(
                         page,
                         "quiet",
                         quietMs=self.timeouts.quiet_s * 1000,
-                        maxMs=max(0.0, left) * 1000,
+                        maxMs=left * 1000,
+                        glance=glance,
+                        load=True,
                     )
                     if not read["quiet"]:
                         return Settled(done=False, read=read)
                     if not tab.loading(page):
                         return Settled(done=True, read=read)
+                    glance = False
+                    await tab.network_quiet(page, deadline - loop.time())
         except (TimeoutError, PlaywrightError):
             pass  # still changing, or gone: the caller reports what it finds
         return Settled(done=False)
@@ -968,17 +970,6 @@ async def _probe(page: Page) -> Literal["answers", "crashed", "stuck"]:
 def _connected(tab: Tab) -> bool:
     browser = tab.context.browser
     return browser is not None and browser.is_connected()
-
-
-async def _loaded(page: Page, timeout_s: float) -> bool:
-    """Wait for the load event; ``False`` when it did not come in time (not an error)."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeoutError
-
-    try:
-        await page.wait_for_load_state("load", timeout=timeout_s * 1000)
-    except PlaywrightTimeoutError:
-        return False
-    return True
 
 
 async def _leave_blocked(tab: Tab) -> str:

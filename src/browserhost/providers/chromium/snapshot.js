@@ -14,7 +14,8 @@
 //   find      {text, regex, limit}            -> every element whose text matches, with context
 //   scroll    {direction?, selector?}         -> the new scroll position
 //   position  {}                              -> the scroll position
-//   quiet     {quietMs, maxMs}                -> waits until the document stops changing
+//   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
+//              load?}                            stops changing
 //   state     {}                              -> the stashed element's state, the url and title
 //
 // Selectors are CSS, matched in one document or shadow root; ` >> ` steps into the iframe or
@@ -63,6 +64,7 @@ async (request) => {
   const HOP = " >> ";
   const TIMER_MAX = 1000;
   const TIMER_WATCH_MS = 5000;
+  const FRAME_MS = 20; // a little over one frame at 60 Hz
   const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
   const clean = (value) => (value || "").replace(/\s+/g, " ").trim();
@@ -923,9 +925,22 @@ async (request) => {
   // Resolves once the document has not changed for quietMs, no resource finished loading in
   // that time, no timer the action set is pending and nothing is marked aria-busy; or after
   // maxMs. A page with nothing on it yet counts as still changing; a text that changes again
-  // and again (a clock, a ticker) counts once.
-  function quiet({ quietMs, maxMs }) {
+  // and again (a clock, a ticker) counts once. With `glance`, a page on which nothing at all
+  // moved by the next frame (and the task after it; FRAME_MS at most) is quiet then: what an action does at
+  // once is done by the time its input is answered, and whatever it starts later (a
+  // request, a timer, a frame callback) shows in that frame or as pending. With `load`, the
+  // wait starts at the document's load event (within maxMs), in the same round trip.
+  async function quiet({ quietMs, maxMs, glance, load }) {
     const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
+    const called = performance.now();
+    if (load && doc.readyState !== "complete") {
+      await new Promise((resolve) => {
+        window.addEventListener("load", resolve, { once: true });
+        later(resolve, maxMs);
+      });
+      if (doc.readyState !== "complete") return { quiet: false, ...stateNow() };
+      maxMs -= performance.now() - called;
+    }
     return new Promise((resolve) => {
       const start = performance.now();
       let last = start;
@@ -944,25 +959,38 @@ async (request) => {
       };
       const observer = new MutationObserver(changed);
       observer.observe(doc, { subtree: true, childList: true, characterData: true });
-      const resources = new PerformanceObserver(() => { last = performance.now(); });
+      // A resource the page itself loaded may change it; the browser's own fetch of the
+      // favicon (initiator "other") does not.
+      const resources = new PerformanceObserver((list) => {
+        if (list.getEntries().some((entry) => entry.initiatorType !== "other")) last = performance.now();
+      });
       resources.observe({ type: "resource" });
       const empty = () => !doc.body ||
         (!clean(doc.body.innerText) && !doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`));
       const waiting = () => (store.timers ? store.timers.pending.size : 0) > 0 ||
         doc.querySelector("[aria-busy=true]") !== null;
+      const finish = (calm) => {
+        observer.disconnect();
+        resources.disconnect();
+        unwatchTimers();
+        resolve({ quiet: calm, ...stateNow() });
+      };
       const check = () => {
         const now = performance.now();
         const calm = now - last >= quietMs && !empty() && !waiting();
-        if (calm || now - start >= maxMs) {
-          observer.disconnect();
-          resources.disconnect();
-          unwatchTimers();
-          resolve({ quiet: calm, ...stateNow() });
-        } else {
-          later(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
-        }
+        if (calm || now - start >= maxMs) return finish(calm);
+        later(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
       };
-      later(check, quietMs);
+      if (!glance) return later(check, quietMs);
+      let looked = false;
+      const look = () => {
+        if (looked) return;
+        looked = true;
+        if (last === start && !empty() && !waiting()) return finish(true);
+        later(check, Math.max(10, quietMs - (performance.now() - last)));
+      };
+      requestAnimationFrame(() => later(look, 0));
+      later(look, FRAME_MS); // a page not drawing yet (just loaded, or hidden) is looked at then
     });
   }
 

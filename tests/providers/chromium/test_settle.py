@@ -1,0 +1,54 @@
+"""What "settled" means after an action: what the action started has ended when it answers.
+
+An action whose effect is done by the time its input is answered settles after one frame;
+one that started a timer, a request or a frame callback is waited for, so the answer and a
+snapshot taken at once show the end of it, never the page halfway.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from browserhost.contract import Context
+from browserhost.providers.chromium import ChromiumProvider
+
+from .driving import ok
+from .site import Site
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+async def _text_after_click(
+    provider: ChromiumProvider, ctx: Context, site: Site, button: str
+) -> str:
+    await ok(provider, ctx, "browser.open", url=site.url("/later"))
+    await ok(provider, ctx, "browser.click", selector=button)
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    return str(snapshot["text"])
+
+
+@pytest.mark.parametrize(
+    ("button", "shown"),
+    [
+        ("#now", "done at once"),
+        ("#timer", "timer done"),
+        ("#fetch", "fetched ready"),
+        ("#frame", "frame done"),
+    ],
+)
+async def test_what_a_click_started_has_ended_when_it_answers(
+    provider: ChromiumProvider, site: Site, ctx: Context, button: str, shown: str
+) -> None:
+    text = await _text_after_click(provider, ctx, site, button)
+    assert shown in text
+    assert "idle" not in text
+
+
+async def test_open_waits_for_a_page_filled_in_after_its_load_event(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/filled-late"))
+    assert opened["settled"] is True
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "Loaded ready" in snapshot["text"]
+    assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
