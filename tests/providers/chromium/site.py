@@ -114,8 +114,8 @@ PAGES: dict[str, str] = {
         '<p id="out">idle</p>'
         '<button id="timer" onclick="setTimeout(() => { out.textContent = \'timer done\' }, 300)">'
         "Timer</button>"
-        "<button id=\"fetch\" onclick=\"fetch('/slow?ms=250').then((r) => r.text())"
-        '.then((t) => { out.textContent = \'fetched \' + t })">Fetch</button>'
+        '<button id="fetch" onclick="fetch(\'/slow?ms=250\').then((r) => r.text())'
+        ".then((t) => { out.textContent = 'fetched ' + t })\">Fetch</button>"
         '<button id="frame" onclick="requestAnimationFrame(() => { out.textContent = '
         "'frame done' })\">Frame</button>"
         '<button id="now" onclick="out.textContent = \'done at once\'">Now</button>',
