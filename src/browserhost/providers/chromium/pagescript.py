@@ -48,9 +48,13 @@ async def run(page: Document, op: str, **arguments: object) -> Any:
     return None if text is None else json.loads(text)
 
 
-async def handle(page: Document, op: str, **arguments: object) -> JSHandle:
-    """Answer ``op`` as a handle: for the ops that answer an element."""
-    return await answering(page.evaluate_handle(source(), {"op": op, **arguments}))
+STASHED = "() => (window[Symbol.for('browserhost')] || {}).target || null"
+"""The element the latest ``target`` or ``hop`` found, read without the whole script."""
+
+
+async def stashed(page: Document) -> JSHandle:
+    """The element the latest ``target`` or ``hop`` in this document found, as a handle."""
+    return await answering(page.evaluate_handle(STASHED))
 
 
 async def answering(call: Awaitable[T], waits_s: float = 0.0) -> T:

@@ -60,7 +60,7 @@ class Target:
 
     async def handle(self) -> ElementHandle:
         """The element itself, for Playwright's own input (fill, select)."""
-        handle = await pagescript.handle(self.located.frame, "stashed")
+        handle = await pagescript.stashed(self.located.frame)
         element = handle.as_element()
         if element is None:
             raise ActionError("The element went away; take a new snapshot.")
@@ -77,7 +77,7 @@ async def locate(page: Page, selector: str) -> Located:
         step = await pagescript.run(located.frame, "hop", selector=located.selector)
         if not step.get("enterFrame"):
             return located
-        host = (await pagescript.handle(located.frame, "stashed")).as_element()
+        host = (await pagescript.stashed(located.frame)).as_element()
         child = None if host is None else await host.content_frame()
         if child is None:
             raise ActionError(
