@@ -60,6 +60,8 @@ class Loaded:
         return found
 
     def page(self, url: str) -> Page:
+        # A round trip, so Playwright has taken in the tabs the extension opened meanwhile.
+        self.worker.evaluate("0")
         [shown] = [page for page in self.context.pages if page.url == url]
         return shown
 

@@ -226,11 +226,13 @@ def test_an_action_whose_tab_is_closed_under_it_may_have_run(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:
     with server.client() as http, site.holding() as held, ThreadPoolExecutor(1) as pool:
-        opening = pool.submit(act, http, "browser.open", url=f"{site.origin}/slow")
+        opening = pool.submit(act, http, "browser.open", url=f"{site.origin}/held")
         assert held.wait(WAIT_S)
+        # The page has not arrived, so the tab is found by the address it is loading.
         extension.worker.evaluate(
-            "async (url) => chrome.tabs.remove((await chrome.tabs.query({url}))[0].id)",
-            f"{site.origin}/slow",
+            "async (url) => chrome.tabs.remove("
+            "(await chrome.tabs.query({})).find((tab) => tab.pendingUrl === url).id)",
+            f"{site.origin}/held",
         )
         answer = opening.result(timeout=60)
     assert answer.status_code == 504, answer.text

@@ -414,12 +414,7 @@ async function attach(tabId) {
   try {
     await chrome.debugger.attach({ tabId }, "1.3");
   } catch (error) {
-    const why = String((error && error.message) || error);
-    if (/cannot access/i.test(why)) {
-      // A chrome:// page, or one that shows another extension's page in a frame.
-      throw new Refusal(`Chrome does not let an extension into this tab (${why}); nothing was ` +
-        "done. browser.open a web page instead.");
-    }
+    if (BARRED.test(String((error && error.message) || error))) throw new Refusal(barred(false));
     // Still attached from before this worker was started again: take the session back.
     await chrome.debugger.detach({ tabId }).catch(() => {});
     await chrome.debugger.attach({ tabId }, "1.3").catch(() => {
@@ -483,6 +478,7 @@ async function cdp(where, method, params = {}, waitMs = PAGE_ANSWER_MS) {
   const { tabId, session } = asPlace(where);
   if (!attached.has(tabId)) throw new Error("the tab was closed or its debugger detached");
   checkStopped(tabId);
+  if (method.startsWith("Input.") || NAVIGATIONS.has(method)) touched.add(tabId);
   const target = session ? { tabId, sessionId: session } : { tabId };
   let timer;
   const stuck = new Promise((resolve, reject) => {
@@ -501,6 +497,11 @@ async function cdp(where, method, params = {}, waitMs = PAGE_ANSWER_MS) {
     if (error instanceof Stopped && NAVIGATIONS.has(method)) {
       await chrome.debugger.sendCommand({ tabId }, "Page.stopLoading").catch(() => {});
     }
+    // Chrome refuses the command itself, so it did not run; input sent before it did.
+    if (BARRED.test(String(error && error.message))) {
+      const mayHaveRun = touched.has(tabId);
+      throw mayHaveRun ? new Error(barred(true)) : new Refusal(barred(false));
+    }
     throw error;
   } finally {
     clearTimeout(timer);
@@ -508,6 +509,18 @@ async function cdp(where, method, params = {}, waitMs = PAGE_ANSWER_MS) {
 }
 
 const NAVIGATIONS = new Set(["Page.navigate", "Page.navigateToHistoryEntry"]);
+const touched = new Set(); // tabs the running action sent input or a navigation to
+
+// Chrome refuses an extension every command in a tab that shows a browser page, or another
+// extension's page in a frame (a password manager's, say): no frame of it can be reached.
+const BARRED = /Cannot access a chrome(-extension)?:\/\/ URL/;
+function barred(mayHaveRun) {
+  const said = "Chrome lets no extension into this tab: it shows a browser page, or another " +
+    "extension's page in a frame, and then every command in the tab is refused";
+  return mayHaveRun
+    ? `${said}. It was refused midway, after input was sent: it may have run.`
+    : `${said}, so nothing was done. Wait until that frame is gone, or browser.open another page.`;
+}
 
 // The chromium provider's PAGE_ANSWER_S: the page script takes milliseconds.
 const PAGE_ANSWER_MS = 8000;
@@ -578,6 +591,10 @@ function followContexts(tabId, session, method, params) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A failure that ends the action, where one frame or one reading failing would not. */
+const fatal = (error) =>
+  error instanceof Stopped || error instanceof PageStuckError || error instanceof Refusal;
+
 const UNREACHABLE = "Chrome lets no extension into its document (a browser page, another " +
   "extension's page, or a page it blocked)";
 
@@ -607,7 +624,7 @@ async function page(where, op, args = {}) {
     if (place.context !== undefined) params.contextId = place.context;
     const reply = await cdp(place, "Runtime.evaluate", params, waitMs)
       .catch((error) => ({ failed: error }));
-    if (reply.failed instanceof PageStuckError || reply.failed instanceof Stopped) throw reply.failed;
+    if (fatal(reply.failed)) throw reply.failed;
     if (!reply.failed && !reply.exceptionDetails) {
       return reply.result.value == null ? null : JSON.parse(reply.result.value);
     }
@@ -638,7 +655,7 @@ async function evaluate(where, expression) {
 
 /** A remote object for what `expression` answers in a frame (an element, a list of them). */
 async function handle(place, expression) {
-  const params = { expression, returnByValue: false };
+  const params = { expression, returnByValue: false, awaitPromise: true };
   if (place.context !== undefined) params.contextId = place.context;
   const reply = await cdp(place, "Runtime.evaluate", params);
   return reply.result && reply.result.objectId;
@@ -653,7 +670,7 @@ async function loaded(tabId, waitMs = LOAD_WAIT_MS) {
   while (Date.now() < deadline) {
     if (!loading.has(tabId)) {
       const ready = await evaluate(tabId, "document.readyState").catch((error) => {
-        if (error instanceof Stopped) throw error;
+        if (fatal(error)) throw error;
         return null;
       });
       if (ready === "complete") return true;
@@ -671,7 +688,7 @@ async function settle(tabId, budgetMs = SETTLE_MS) {
   while (await loaded(tabId, deadline - Date.now())) {
     const maxMs = Math.max(0, deadline - Date.now());
     const read = await page(tabId, "quiet", { quietMs: QUIET_MS, maxMs }).catch((error) => {
-      if (error instanceof Stopped) throw error;
+      if (fatal(error)) throw error;
       return null;
     });
     if (!read || !read.quiet) return { quiet: false };
@@ -710,12 +727,23 @@ async function locate(tabId, selector) {
 /** The place of the frame an iframe element (a remote object of `place`) shows. */
 async function frameOf(place, objectId, name, refuse) {
   const { node } = objectId ? await cdp(place, "DOM.describeNode", { objectId }) : {};
-  release(place, objectId);
   if (!node || !node.frameId) {
+    release(place, objectId);
     if (refuse) throw new Refusal(`${name} has no document to look into; take a new snapshot.`);
     return null;
   }
-  const found = await reach(place.tabId, node.frameId);
+  // A frame no script has touched has no context yet (a load Chrome blocked leaves it on
+  // its first, empty document): touching it from its parent makes one.
+  let found = await reach(place.tabId, node.frameId, 0);
+  if (!found && objectId) {
+    await cdp(place, "Runtime.callFunctionOn", { objectId, returnByValue: true,
+      functionDeclaration: "function () { try { return Boolean(this.contentWindow.document); } catch (e) { return false; } }",
+    }).catch((error) => {
+      if (fatal(error)) throw error;
+    });
+    found = await reach(place.tabId, node.frameId);
+  }
+  release(place, objectId);
   if (!found) {
     if (refuse) throw new Refusal(`${name} is an iframe this browser cannot reach: ${UNREACHABLE}. Nothing was done in it.`);
     return { unreachable: true, frameId: node.frameId };
@@ -772,7 +800,7 @@ async function childFrames(place) {
     }
     return found;
   } catch (error) {
-    if (error instanceof Stopped || error instanceof PageStuckError) throw error;
+    if (fatal(error)) throw error;
     return []; // the frame went away while being read
   } finally {
     release(place, listId);
@@ -799,7 +827,7 @@ async function readFrames(located, read, missed, depth = 0) {
       sub = await page(inner, "snapshot", { scope: null, textMax: TEXT_MAX, elementsMax: room });
       await readFrames(inner, sub, missed, depth + 1);
     } catch (error) {
-      if (error instanceof Stopped || error instanceof PageStuckError) throw error;
+      if (fatal(error)) throw error;
       continue; // the frame went away while being read
     }
     for (const element of sub.elements) {
@@ -881,6 +909,7 @@ async function perform(name, args, key, signal, began) {
   if (!action) throw new Refusal(`${name} is not an action this browser serves.`);
   const tabId = await until(agentTab(key, name === "browser.open"), signal);
   return holdTab(tabId, signal, async () => {
+    touched.delete(tabId);
     await attach(tabId);
     dialogs.delete(tabId);
     began.page = true;
@@ -1124,7 +1153,7 @@ async function stateAfter(located, settled) {
   let read = settled;
   if (!read.state || located.context !== undefined) {
     read = await page(located, "state").catch((error) => {
-      if (error instanceof Stopped) throw error;
+      if (fatal(error)) throw error;
       return null; // the element's frame went away
     });
   }
@@ -1212,7 +1241,7 @@ async function byText(tabId, text) {
       if (inner.unreachable) continue;
       const more = await page(inner, "findText", { text, limit: TEXT_CANDIDATES_MAX })
         .catch((error) => {
-          if (error instanceof Stopped || error instanceof PageStuckError) throw error;
+          if (fatal(error)) throw error;
           return { matches: [], total: 0 }; // a frame that went away has nothing to click
         });
       for (const match of more.matches) match.selector = inner.prefix + match.selector;
