@@ -1,5 +1,6 @@
-"""The Chrome extension's fixtures: one real Chromium with the unpacked extension loaded, a real
-``browserhost serve`` it is connected to, and a test site served on loopback."""
+"""The Chrome extension's fixtures: a real Chromium (one per test module) with the unpacked
+extension loaded, a real ``browserhost serve`` it is connected to, and a test site served on
+loopback."""
 
 from __future__ import annotations
 
@@ -84,13 +85,13 @@ class Loaded:
         popup.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def site() -> Iterator[Site]:
     with serving() as running:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     running = start_server(
         tmp_path_factory.mktemp("extension") / "data",
@@ -106,7 +107,7 @@ def bridge_url(server: LiveServer | str, via: str = "127.0.0.1") -> str:
     return f"ws://{via}:{url.rsplit(':', 1)[1]}/ext/bridge"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def loaded(
     server: LiveServer, chromium_path: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Loaded]:
