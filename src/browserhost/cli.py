@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from rich.status import Status
     from uvicorn import Server
 
-    from browserhost.client import Client, InstanceInfo, ServiceInfo
+    from browserhost.client import CapacityInfo, Client, InstanceInfo, ServiceInfo
     from browserhost.host.bridge import Bridge
 
 EXIT_REFUSED = 3
@@ -645,6 +645,8 @@ def _register_providers() -> None:
                 )
                 if row.service is not None:
                     out.print(_service_line(row.service))
+                if row.capacity is not None:
+                    out.print(_capacity_line(row.capacity))
                 for verb in row.verbs:
                     out.print(
                         Text.assemble("    call ", (verb.name, "cyan"), f"  {verb.description}")
@@ -957,6 +959,19 @@ def _service_line(service: ServiceInfo) -> Text:
     if service.state == "stopped":
         return Text("    service stopped (it starts on the first action)")
     return Text(f"    service {service.state}")
+
+
+def _capacity_line(capacity: CapacityInfo) -> Text:
+    line = Text(f"    {capacity.source}: ")
+    if capacity.free is not None and capacity.busy is not None:
+        line.append(f"{capacity.free} free, {capacity.busy} busy")
+        if capacity.problem is not None:
+            line.append(" (")
+            line.append(capacity.problem, "yellow")
+            line.append(")")
+    elif capacity.problem is not None:
+        line.append(capacity.problem, "red")
+    return line
 
 
 def _duration(seconds: float) -> str:

@@ -106,6 +106,17 @@ class ServiceInfo(WireModel):
     """Seconds since it became ready, while it runs."""
 
 
+class CapacityInfo(WireModel):
+    source: str
+    """Where the provider's browsers run: ``Selenium Grid``."""
+    free: int | None = Field(None, exclude_if=lambda free: free is None)
+    """Slots free for a new browser now."""
+    busy: int | None = Field(None, exclude_if=lambda busy: busy is None)
+    """Slots holding a browser now."""
+    problem: str | None = Field(None, exclude_if=lambda problem: problem is None)
+    """Why the slots could not be counted, or why none can be used."""
+
+
 class LaunchInfo(WireModel):
     input_schema: dict[str, Any]
     """JSON Schema of the launch options, with titles, descriptions and defaults."""
@@ -139,6 +150,8 @@ class ProviderInfo(WireModel):
     """The provider's own verbs, for :meth:`Client.call`."""
     service: ServiceInfo | None = Field(None, exclude_if=lambda service: service is None)
     """The process the host runs for this provider, if it runs one."""
+    capacity: CapacityInfo | None = Field(None, exclude_if=lambda capacity: capacity is None)
+    """The free and busy slots where its browsers run (a Selenium Grid), if elsewhere."""
     launch: LaunchInfo | None = Field(None, exclude_if=lambda launch: launch is None)
     """How to launch instances of this provider, when it can."""
     instance: InstanceInfo | None = Field(None, exclude_if=lambda instance: instance is None)

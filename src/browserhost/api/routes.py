@@ -11,7 +11,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import Receive, Scope, Send
 
 from browserhost.contract import Context
-from browserhost.host import Host
+from browserhost.host import Host, Listing
+from browserhost.host.capacity import count_all
 
 from .paths import ACTIONS_PATH, INSTANCES_PATH, PROVIDERS_PATH, SELECTION_PATH
 from .schemas import (
@@ -51,8 +52,11 @@ HostDep = Annotated[Host, Depends(get_host)]
 
 @router.get(PROVIDERS_PATH, response_model=ProvidersAnswer, responses=refusals(503, *_GATE))
 async def list_providers(host: HostDep) -> dict[str, object]:
-    """The reachable browser providers and which one is selected."""
-    return host.providers().to_wire()
+    """The reachable browser providers and which one is selected; a provider whose browsers
+    run on a Selenium Grid with the Grid's free and busy slots."""
+    listing = host.providers()
+    rows = await count_all(listing.providers, host.catalog.counters())
+    return Listing(rows, listing.selected_id).to_wire()
 
 
 @router.put(

@@ -68,6 +68,26 @@ class BridgeRow(WireModel):
     )
 
 
+class CapacityRow(WireModel):
+    source: str = Field(description="Where the provider's browsers run: Selenium Grid.")
+    free: int | None = Field(
+        None,
+        description="Slots free for a new browser now.",
+        exclude_if=lambda free: free is None,
+    )
+    busy: int | None = Field(
+        None,
+        description="Slots holding a browser now (this host's or anyone else's).",
+        exclude_if=lambda busy: busy is None,
+    )
+    problem: str | None = Field(
+        None,
+        description="Why the slots could not be counted (the Grid does not answer), or why "
+        "none can be used.",
+        exclude_if=lambda problem: problem is None,
+    )
+
+
 class LaunchRow(WireModel):
     input_schema: dict[str, Any] = Field(
         description="JSON Schema of the launch options; the host checks them against it."
@@ -134,6 +154,12 @@ class ProviderRow(WireModel):
         description="A browser elsewhere that dials in to /ext/bridge: whether one is "
         "connected. Absent for every other provider.",
         exclude_if=lambda bridge: bridge is None,
+    )
+    capacity: CapacityRow | None = Field(
+        None,
+        description="The free and busy slots where this provider's browsers run (a Selenium "
+        "Grid), counted as the listing is asked. Absent for browsers on this machine.",
+        exclude_if=lambda capacity: capacity is None,
     )
     launch: LaunchRow | None = Field(
         None,

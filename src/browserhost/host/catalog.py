@@ -10,6 +10,7 @@ A provider is installed from a record, the same shape for built-ins and third pa
        | "endpoint": "http://127.0.0.1:9000", "token": "...",
      "enabled": True, "verbs": [<VerbSpec fields>, ...],
      "close": <async callable>,
+     "capacity": <async callable>,
      "surface": <a Surface>  |  true,
      "panel": {"entry": "/path/to/panel.html"  |  "/surface/panel",
                "dock": "top", "size": 40}}
@@ -50,6 +51,10 @@ record, read like any in-process record (its ``id`` is set by the host), plus ``
 instance is doing and what it is, never a secret) and ``start`` (an async callable that starts
 the browser, called on a launch and not when a persistent instance is restored).
 
+An in-process provider whose browsers run elsewhere (a Selenium Grid) may declare how many
+more it can start there: ``capacity``, shown next to it in the providers listing
+(:mod:`.capacity`).
+
 Providers are discovered at startup through the ``browserhost.providers`` entry-point group;
 each entry point names a zero-argument callable that returns a record.
 """
@@ -79,6 +84,7 @@ from browserhost.transports.inprocess import InProcessTransport
 from browserhost.transports.loopback import LoopbackTransport
 from browserhost.transports.loopback_surface import PAGE_MAX_BYTES, LoopbackSurface
 
+from .capacity import Counter
 from .services import (
     ManagedService,
     ManagedSurface,
@@ -154,6 +160,8 @@ class InstalledProvider:
     """How this provider launches instances, when it does."""
     instance: Any = None
     """The :class:`~.instances.Instance` this row routes to, for an instance's row."""
+    capacity: Counter | None = None
+    """Counts the free and busy slots where this provider's browsers run (:mod:`.capacity`)."""
 
     def public(self) -> dict[str, object]:
         """The row callers see. Transport details never leave the host."""
@@ -324,6 +332,9 @@ def read_record(
     supported = read_actions(record.get("actions"))
     verbs = read_verbs(record.get("verbs", []))
     answer, close = record.get("answer"), record.get("close")
+    capacity = record.get("capacity")
+    if capacity is not None and not (callable(capacity) and callable(answer)):
+        raise InstallError("capacity must be an async callable of an in-process provider")
     declared_surface, declared_panel = record.get("surface"), record.get("panel")
     transport: Transport
     surface: Surface | None
@@ -372,7 +383,7 @@ def read_record(
     launch = read_launch(record.get("launch"), in_process=callable(answer))
     return InstalledProvider(
         provider_id, name, supported, transport, verbs, checkers, surface, panel, service, None,
-        launch,
+        launch, capacity=capacity,
     )  # fmt: skip
 
 
@@ -533,6 +544,14 @@ class Catalog:
 
     def all(self) -> list[InstalledProvider]:
         return list(self._providers.values())
+
+    def counters(self) -> dict[str, Counter]:
+        """The providers that count their capacity, by id."""
+        return {
+            provider.id: provider.capacity
+            for provider in self._providers.values()
+            if provider.capacity is not None
+        }
 
     def discover(self, only: Iterable[str] | None = None) -> list[str]:
         """Install the providers registered as entry points; return the ids installed.

@@ -8,9 +8,12 @@ After every test the Grid holds no session: whatever a test started, the provide
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -26,7 +29,7 @@ from browserhost.providers.chromium.grid import GridUnreachableError
 from browserhost.transports.base import LostError, NotSentError
 from browserhost.transports.inprocess import InProcessTransport
 
-from ...conftest import free_port
+from ...conftest import TOKEN, LiveServer, free_port, start_server
 from .driving import TEST_TIMEOUTS, act, ok, refused
 from .site import Site
 
@@ -275,6 +278,49 @@ async def test_a_session_the_grid_deletes_mid_action_may_have_run(
     assert (await ok(provider, A, "browser.snapshot"))["url"] == "about:blank"
 
 
+async def _delete_the_session(address: str) -> str:
+    """End the one session the Grid holds, as the Grid ends one it timed out; its id."""
+    [session] = await _grid_sessions(address)
+    async with httpx.AsyncClient(trust_env=False, timeout=10) as client:
+        answer = await client.delete(f"{address}/session/{session['sessionId']}")
+    assert answer.status_code == 200
+    await _until_sessions(address, 0)
+    return str(session["sessionId"])
+
+
+async def test_a_session_the_grid_deleted_between_actions_refuses_a_click_then_opens_anew(
+    provider: ChromiumProvider, grid: RunningGrid, site: Site
+) -> None:
+    """Deleted while idle: the next click is refused before it runs (never sent to a browser
+    that is gone, to hang or to answer "may have run"), and an open gets a new session."""
+    await ok(provider, A, "browser.open", url=site.url("/button"))
+    deleted = await _delete_the_session(grid.address)
+    async with asyncio.timeout(10):
+        said = await refused(provider, A, "browser.click", selector="#toggle")
+    assert said.startswith("This session's browser on the Selenium Grid went away")
+    assert "browser.click was not run" in said
+    async with asyncio.timeout(20):
+        opened = await ok(provider, A, "browser.open", url=site.url("/button"))
+    assert "notice" not in opened
+    assert (await ok(provider, A, "browser.click", selector="#toggle"))["label"] == "Click me"
+    [now] = await _grid_sessions(grid.address)
+    assert now["sessionId"] != deleted
+
+
+async def test_a_session_the_grid_deleted_between_actions_snapshots_anew_and_says_so(
+    provider: ChromiumProvider, grid: RunningGrid, site: Site
+) -> None:
+    await ok(provider, A, "browser.open", url=site.url("/page-a"))
+    deleted = await _delete_the_session(grid.address)
+    async with asyncio.timeout(20):
+        shot = await ok(provider, A, "browser.snapshot")
+    assert shot["notice"].startswith("This session's browser on the Selenium Grid went away")
+    assert "its pages, cookies and logins are gone and the page is blank" in shot["notice"]
+    assert shot["url"] == "about:blank"
+    [now] = await _grid_sessions(grid.address)
+    assert now["sessionId"] != deleted
+
+
 async def test_a_full_grid_refuses_as_busy_and_nothing_ran(
     provider: ChromiumProvider, grid: RunningGrid, site: Site
 ) -> None:
@@ -319,6 +365,83 @@ async def test_capacity_counts_free_and_busy_slots(provider: ChromiumProvider, s
     assert (before.free, before.busy, before.ready) == (SLOTS, 0, True)
     await ok(provider, A, "browser.open", url=site.url("/page-a"))
     assert (await grid.capacity()).busy == 1
+
+
+def _browserhost(server: LiveServer, project: Path, *args: str) -> str:
+    """What ``browserhost ARGS`` prints, run against ``server``; it must succeed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "browserhost", *args],
+        cwd=project,
+        env={**os.environ, "BROWSERHOST_URL": server.url, "BROWSERHOST_TOKEN": TOKEN},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done
+    return done.stdout
+
+
+async def _serving(grid_address: str, data_dir: Path) -> LiveServer:
+    return await asyncio.to_thread(
+        start_server,
+        data_dir,
+        providers="chromium",
+        extra_args=("--select", "chromium"),
+        env={"BROWSERHOST_CHROMIUM_GRID": grid_address},
+    )
+
+
+async def test_browserhost_providers_shows_the_grids_free_and_busy_slots(
+    grid: RunningGrid, site: Site, tmp_path: Path
+) -> None:
+    """Through a real ``browserhost serve`` and the command line: a session's browser takes
+    a slot, and the listing says so."""
+    server = await _serving(grid.address, tmp_path / "data")
+    try:
+        listed = await asyncio.to_thread(_browserhost, server, tmp_path, "providers")
+        assert listed.splitlines()[:2] == [
+            "* chromium  Chromium (selected)",
+            f"    Selenium Grid: {SLOTS} free, 0 busy",
+        ]
+        await asyncio.to_thread(
+            _browserhost, server, tmp_path, "open", site.url("/page-a"), "--session", "one"
+        )
+        listed = await asyncio.to_thread(_browserhost, server, tmp_path, "providers")
+        assert f"    Selenium Grid: {SLOTS - 1} free, 1 busy" in listed.splitlines()
+        await asyncio.to_thread(
+            _browserhost, server, tmp_path, "open", site.url("/page-b"), "--session", "two"
+        )
+        with server.client() as http:
+            answer = (await asyncio.to_thread(http.get, "/api/browser-providers")).json()
+        [row] = answer["providers"]
+        assert row["capacity"] == {"source": "Selenium Grid", "free": 0, "busy": SLOTS}
+    finally:
+        await asyncio.to_thread(server.stop)
+
+
+async def test_browserhost_providers_says_when_the_grid_does_not_answer(
+    tmp_path: Path,
+) -> None:
+    """The listing is not failed by a Grid that is down: the provider is listed, and the
+    line under it says what to check."""
+    server = await _serving(f"http://127.0.0.1:{free_port()}", tmp_path / "data")
+    try:
+        started = time.monotonic()
+        listed = await asyncio.to_thread(_browserhost, server, tmp_path, "providers")
+        assert time.monotonic() - started < 10
+        assert listed.splitlines()[:2] == [
+            "* chromium  Chromium (selected)",
+            "    Selenium Grid: does not answer within 2 s; check that it is running and "
+            "reachable from this machine (BROWSERHOST_CHROMIUM_GRID)",
+        ]
+        answer = json.loads(
+            await asyncio.to_thread(_browserhost, server, tmp_path, "providers", "--json")
+        )
+        [row] = answer["providers"]
+        assert set(row["capacity"]) == {"source", "problem"}
+        assert "127.0.0.1" not in json.dumps(answer)  # no endpoint in an answer
+    finally:
+        await asyncio.to_thread(server.stop)
 
 
 async def test_the_grid_setting_is_read_from_the_environment() -> None:

@@ -7,10 +7,11 @@ drives that browser over the DevTools socket the Grid proxies for it (the sessio
 capability, through ``connect_over_cdp``). The session ends (``DELETE /session/{id}``) when the
 key's tab closes: idle, to make room, or with the provider.
 
-Playwright's own Grid support (``SELENIUM_REMOTE_URL``) was measured too and not chosen: it is
-one setting for the whole Playwright process, it hides the session id (so nothing here could
-end a session or see the Grid delete one), and on this Grid it did not start Debian's Chromium
-at all ("Chrome instance exited").
+Playwright's own Grid support (``SELENIUM_REMOTE_URL`` with ``chromium.launch``) was measured
+too (``benches/bench_grid.py``) and not chosen: on a loopback Grid it clicks and starts a
+session as fast as ``se:cdp`` does, within the run's noise, but it is one setting for the whole
+Playwright process (read when its driver starts, not per provider), and it hides the session
+id, so nothing here could end a session or tell one the Grid ended.
 
 What the Grid says becomes what the agent reads::
 
@@ -24,9 +25,14 @@ What the Grid says becomes what the agent reads::
                                                           gets a new session and is told so
 
 The Grid keeps its side of the DevTools socket open when the browser behind it dies, so
-Playwright alone would wait out every call on a dead browser. While an action runs,
-:meth:`Grid.guard` asks the browser process itself (``Browser.getVersion``, which a busy page
-does not hold up) every :data:`WATCH_S`, and ends the action when it no longer answers.
+Playwright alone would wait out every call on a dead browser. :meth:`Grid.guard` asks the
+browser process itself (``Browser.getVersion``, which a busy page does not hold up) before each
+action, so that a session the Grid ended while the key was idle is replaced before anything is
+sent to it, and every :data:`WATCH_S` while the action runs, ending it when the browser no
+longer answers.
+
+The providers listing shows the Grid's free and busy slots (:meth:`Grid.listed`, from its
+``/status`` within :data:`STATUS_S`); a Grid that does not answer is said there, not raised.
 """
 
 from __future__ import annotations
@@ -71,6 +77,8 @@ not."""
 LATE_SESSION_S = 60.0
 """How long a new-session request given up on is still waited for, to end the session it
 makes after all (the Grid's queue does not forget a request when its caller leaves)."""
+STATUS_S = 2.0
+"""For the Grid's ``/status`` when a listing counts its slots: a listing never waits long."""
 JSON_UTF8 = {"Content-Type": "application/json; charset=utf-8"}
 """Grid 4 refuses a body whose type does not say utf-8."""
 
@@ -83,6 +91,13 @@ UNREACHABLE = (
     "reachable from this machine"
 )
 """Read after "Chromium is not reachable (…)" (the host's words for PROVIDER_UNAVAILABLE)."""
+GRID = "Selenium Grid"
+"""Where the browsers run, as the providers listing names it."""
+LISTED_UNREACHABLE = (
+    f"does not answer within {STATUS_S:g} s; check that it is running and reachable from "
+    f"this machine ({ENV_GRID})"
+)
+NO_NODE = "no node is up: an action waits in the Grid's queue, then is refused as busy"
 
 
 class GridUnreachableError(ProviderUnavailableError):
@@ -179,7 +194,15 @@ class Grid:
         self, work: Awaitable[T], browser: Callable[[], Browser | None], action: str
     ) -> T:
         """``work``'s result, or :class:`~.errors.BrowserGoneError` as soon as the browser it
-        runs on (``browser()``, once it has one) stops answering."""
+        runs on (``browser()``, once it has one) stops answering.
+
+        The browser is asked first, before ``work`` starts: the Grid may have ended the
+        session, or its node stopped, while the key was idle, and the Grid keeps the socket
+        open all the same. One that does not answer is marked dead, so ``work`` starts on a
+        new session (and is told so) instead of being sent to it."""
+        before = browser()
+        if before is not None and before.is_connected() and before not in self._dead:
+            await self.alive(before)
         task = asyncio.ensure_future(work)
         try:
             while True:
@@ -216,11 +239,13 @@ class Grid:
             await self._delete(session)
 
     async def capacity(self) -> Capacity:
-        """Free and busy slots over the Grid's nodes that are up."""
+        """Free and busy slots over the Grid's nodes that are up, asked with a short timeout
+        (:data:`STATUS_S`)."""
         try:
-            answer = await self._http.get("/status")
+            async with asyncio.timeout(STATUS_S):
+                answer = await self._http.get("/status", timeout=STATUS_S)
             status = answer.json()["value"]
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, TimeoutError) as exc:
             raise GridUnreachableError(UNREACHABLE) from exc
         except (ValueError, KeyError, TypeError) as exc:
             raise ActionError(f"{ENV_GRID} does not point at a Selenium Grid 4.") from exc
@@ -234,6 +259,20 @@ class Grid:
                 else:
                     free += 1
         return Capacity(free=free, busy=busy, ready=bool(status.get("ready")))
+
+    async def listed(self) -> dict[str, object]:
+        """The Grid's slots as the providers listing shows them next to the provider; a Grid
+        that does not answer is said so there, never raised."""
+        try:
+            capacity = await self.capacity()
+        except GridUnreachableError:
+            return {"source": GRID, "problem": LISTED_UNREACHABLE}
+        except ActionError as exc:
+            return {"source": GRID, "problem": str(exc)}
+        row: dict[str, object] = {"source": GRID, "free": capacity.free, "busy": capacity.busy}
+        if capacity.free == capacity.busy == 0:
+            row["problem"] = NO_NODE
+        return row
 
     async def aclose(self) -> None:
         """End every session this provider holds, and any a late answer brings."""

@@ -690,9 +690,13 @@ class ChromiumProvider(ChromiumVerbs):
 
 def register() -> dict[str, Any]:
     """The ``browserhost.providers`` entry point: the catalog record of a Chromium provider,
-    which launches instances of itself with options (:mod:`.instances`)."""
+    which launches instances of itself with options (:mod:`.instances`); on a Grid, the
+    providers listing shows the Grid's free and busy slots."""
     provider = ChromiumProvider()
-    return provider.registration() | {"launch": launch_record(provider, ChromiumProvider)}
+    record = provider.registration() | {"launch": launch_record(provider, ChromiumProvider)}
+    if provider._grid is not None:
+        record["capacity"] = provider._grid.listed
+    return record
 
 
 def _held_answer(request: ProviderRequest, tab: Tab) -> Answer:
