@@ -1,20 +1,20 @@
-"""Latency of ``browser_click`` and ``browser_snapshot`` over stdio MCP, against the same calls
-made directly with Playwright on the same page.
+"""The agent's path: open, snapshot, click and type over stdio MCP, against the same steps
+done directly with Playwright, and against @playwright/mcp, on the same page in one run.
 
-    .venv/bin/python benches/bench_mcp.py [--rounds 50] [--chromium /usr/bin/chromium]
+    .venv/bin/python benches/bench_mcp.py [--rounds 30] [--chromium /usr/bin/chromium]
 
-The MCP side is what an agent pays: the official SDK client spawns ``browserhost mcp`` (an
-embedded host with the Chromium provider) and times each ``tools/call`` round trip. To show
-where the time goes, the same actions are also timed through ``Host.dispatch`` in this
-process (no MCP). The direct side launches the same Chromium with the provider's flags in
-this process and times:
+- **browserhost**: the official MCP SDK client spawns ``browserhost mcp`` (an embedded host
+  with the Chromium provider) and times each ``tools/call`` round trip.
+- **Playwright**: the same Chromium with the provider's flags, in this process, doing what an
+  agent tool needs: ``page.goto`` (to the load event), ``locator("body").aria_snapshot()``,
+  ``locator.click()``, ``locator.fill()``.
+- **@playwright/mcp**: the peer's stdio server (installed with npm into
+  ``benches/.peers/`` on first use) with the same Chromium, headless and isolated; its
+  ``target`` takes the same CSS selectors. Left out, in one line, where npm cannot install it.
 
-- click: ``locator.click()`` on the same button;
-- snapshot: ``locator("body").aria_snapshot()`` (Playwright's own page read, the one
-  @playwright/mcp returns) and the provider's ``snapshot.js`` evaluated directly (the same
-  page read without MCP, the host and the provider around it).
-
-Prints a table of medians with ratios and writes ``benches/results/bench_mcp.json``.
+Each round runs the four steps once on each side, sides interleaved so drift hits all three;
+"sequence" is the four steps of one round together. Prints medians with ratios and writes
+``benches/results/bench_mcp.json``.
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import platform
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from contextlib import AsyncExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -39,16 +39,16 @@ from typing import Any
 import mcp_types as types
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from playwright.async_api import async_playwright
+from playwright.async_api import Page, async_playwright
 
-from browserhost.contract import Context
-from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
-from browserhost.host import Host
-from browserhost.providers.chromium import pagescript
-from browserhost.providers.chromium.launch import LAUNCH_FLAGS
+from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
 RESULTS = Path(__file__).parent / "results" / "bench_mcp.json"
-WARMUP = 5
+PEERS = Path(__file__).parent / ".peers"
+PEER_PACKAGE = "@playwright/mcp@0.0.83"
+PEER_CLI = PEERS / "node_modules" / "@playwright" / "mcp" / "cli.js"
+WARMUP = 3
+STEPS = ("open", "snapshot", "click", "type")
 
 PAGE = (
     "<!doctype html><title>Bench page</title><body>"
@@ -57,9 +57,11 @@ PAGE = (
     "<form><label>Name <input id=name></label><label>Mail <input id=mail type=email></label>"
     "<select id=pick><option>a</option><option>b</option></select></form>"
     + "".join(f"<p>Paragraph {n}: lorem ipsum dolor sit amet.</p>" for n in range(40))
-    + '<button id=inc onclick="count.textContent = +count.textContent + 1">Add one</button>'
-    "<output id=count>0</output></body>"
+    + '<button id=inc type=button onclick="count.textContent = +count.textContent + 1">'
+    "Add one</button><output id=count>0</output></body>"
 ).encode()
+
+Step = Callable[[int], Awaitable[object]]
 
 
 class _Page(BaseHTTPRequestHandler):
@@ -77,6 +79,7 @@ class _Page(BaseHTTPRequestHandler):
 @contextmanager
 def serve_page() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Page)
+    server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -86,106 +89,107 @@ def serve_page() -> Iterator[str]:
         server.server_close()
 
 
-async def timed(call: Callable[[], Awaitable[object]], rounds: int) -> list[float]:
-    """Milliseconds per call, after a warm-up."""
-    for _ in range(WARMUP):
-        await call()
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        await call()
-        samples.append((time.perf_counter() - start) * 1000)
+def _caller(client: Client) -> Callable[[str, dict[str, Any]], Awaitable[None]]:
+    async def call(tool: str, arguments: dict[str, Any]) -> None:
+        result = await client.call_tool(tool, arguments)
+        if result.is_error:
+            texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
+            raise RuntimeError(f"{tool}: {texts}")
+
+    return call
+
+
+async def browserhost_steps(stack: AsyncExitStack, url: str, chromium: str) -> dict[str, Step]:
+    scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+    (scratch / "project").mkdir()
+    parameters = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "browserhost", "mcp", "--select", "chromium"],
+        env={
+            "BROWSERHOST_DATA_DIR": str(scratch / "data"),
+            "BROWSERHOST_PROVIDERS": "chromium",
+            "BROWSERHOST_CHROMIUM": chromium,
+        },
+        cwd=scratch / "project",
+    )
+    call = _caller(await stack.enter_async_context(Client(stdio_client(parameters))))
+    return {
+        "open": lambda i: call("browser_open", {"url": url}),
+        "snapshot": lambda i: call("browser_snapshot", {}),
+        "click": lambda i: call("browser_click", {"selector": "#inc"}),
+        "type": lambda i: call("browser_type", {"selector": "#name", "value": f"name {i}"}),
+    }
+
+
+async def playwright_steps(stack: AsyncExitStack, url: str, chromium: str) -> dict[str, Step]:
+    playwright = await stack.enter_async_context(async_playwright())
+    browser = await playwright.chromium.launch(
+        executable_path=chromium, chromium_sandbox=sandboxed(), args=list(LAUNCH_FLAGS)
+    )
+    stack.push_async_callback(browser.close)
+    page: Page = await (
+        await browser.new_context(viewport={"width": 1280, "height": 800})
+    ).new_page()
+    return {
+        "open": lambda i: page.goto(url),
+        "snapshot": lambda i: page.locator("body").aria_snapshot(),
+        "click": lambda i: page.locator("#inc").click(),
+        "type": lambda i: page.locator("#name").fill(f"name {i}"),
+    }
+
+
+def install_peer() -> str | None:
+    """Install @playwright/mcp under ``benches/.peers`` once; why not, when it cannot be."""
+    if PEER_CLI.exists():
+        return None
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        return "node and npm are not installed"
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(PEERS), "--no-audit", "--no-fund", PEER_PACKAGE],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0 or not PEER_CLI.exists():
+        return f"npm could not install {PEER_PACKAGE}: {done.stderr.strip()[-200:]}"
+    return None
+
+
+async def peer_steps(stack: AsyncExitStack, url: str, chromium: str) -> dict[str, Step]:
+    scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+    arguments = [str(PEER_CLI), "--headless", "--isolated", "--browser", "chromium"]
+    arguments += ["--executable-path", chromium, "--viewport-size", "1280x800"]
+    if not sandboxed():
+        arguments.append("--no-sandbox")
+    parameters = StdioServerParameters(command="node", args=arguments, cwd=scratch)
+    call = _caller(await stack.enter_async_context(Client(stdio_client(parameters))))
+    return {
+        "open": lambda i: call("browser_navigate", {"url": url}),
+        "snapshot": lambda i: call("browser_snapshot", {}),
+        "click": lambda i: call("browser_click", {"target": "#inc", "element": "Add one"}),
+        "type": lambda i: call(
+            "browser_type", {"target": "#name", "element": "Name", "text": f"name {i}"}
+        ),
+    }
+
+
+async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str, Any]:
+    """Milliseconds per step and per sequence, for each side, interleaved by round."""
+    samples: dict[str, dict[str, list[float]]] = {
+        side: {step: [] for step in (*STEPS, "sequence")} for side in sides
+    }
+    for i in range(WARMUP + rounds):
+        for side, steps in sides.items():
+            began = time.perf_counter()
+            for step in STEPS:
+                started = time.perf_counter()
+                await steps[step](i)
+                if i >= WARMUP:
+                    samples[side][step].append((time.perf_counter() - started) * 1000)
+            if i >= WARMUP:
+                samples[side]["sequence"].append((time.perf_counter() - began) * 1000)
     return samples
-
-
-async def over_mcp(url: str, chromium: str, rounds: int) -> dict[str, list[float]]:
-    with tempfile.TemporaryDirectory() as scratch:
-        project, data_dir = Path(scratch) / "project", Path(scratch) / "data"
-        project.mkdir()
-        parameters = StdioServerParameters(
-            command=sys.executable,
-            args=["-m", "browserhost", "mcp", "--select", "chromium"],
-            env={
-                "BROWSERHOST_DATA_DIR": str(data_dir),
-                "BROWSERHOST_PROVIDERS": "chromium",
-                "BROWSERHOST_CHROMIUM": chromium,
-            },
-            cwd=project,
-        )
-        async with Client(stdio_client(parameters), read_timeout_seconds=60) as client:
-
-            async def call(tool: str, arguments: dict[str, Any]) -> None:
-                result = await client.call_tool(tool, arguments)
-                if result.is_error:
-                    texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
-                    raise RuntimeError(f"{tool}: {texts}")
-
-            await call("browser_open", {"url": url})
-            return {
-                "click": await timed(lambda: call("browser_click", {"selector": "#inc"}), rounds),
-                "snapshot": await timed(lambda: call("browser_snapshot", {}), rounds),
-            }
-
-
-async def in_host(url: str, chromium: str, rounds: int) -> dict[str, list[float]]:
-    os.environ["BROWSERHOST_CHROMIUM"] = chromium
-    with tempfile.TemporaryDirectory() as scratch:
-        host = Host(Path(scratch))
-        try:
-            host.catalog.discover(["chromium"])
-            host.select("chromium")
-            context = Context(directory=scratch, session_id="bench")
-            await host.dispatch("browser.open", {"url": url}, context)
-            click = {"selector": "#inc"}
-            return {
-                "click": await timed(
-                    lambda: host.dispatch("browser.click", click, context), rounds
-                ),
-                "snapshot": await timed(
-                    lambda: host.dispatch("browser.snapshot", {}, context), rounds
-                ),
-            }
-        finally:
-            await host.aclose()
-
-
-async def with_playwright(url: str, chromium: str, rounds: int) -> dict[str, list[float]]:
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=chromium, headless=True, args=list(LAUNCH_FLAGS)
-        )
-        try:
-            context = await browser.new_context(viewport={"width": 1280, "height": 800})
-            page = await context.new_page()
-            await page.goto(url)
-            button = page.locator("css=#inc")
-            body = page.locator("body")
-            request = {
-                "op": "snapshot",
-                "scope": None,
-                "textMax": SNAPSHOT_TEXT_MAX,
-                "elementsMax": SNAPSHOT_ELEMENTS_MAX,
-            }
-            return {
-                "click": await timed(button.click, rounds),
-                "snapshot": await timed(body.aria_snapshot, rounds),
-                "snapshot.js": await timed(
-                    lambda: page.evaluate(pagescript.source(), request), rounds
-                ),
-            }
-        finally:
-            await browser.close()
-
-
-@dataclass(frozen=True)
-class Row:
-    action: str
-    direct_call: str
-    mcp_median_ms: float
-    host_median_ms: float
-    direct_median_ms: float
-    ratio: float
-    """stdio MCP over direct Playwright."""
 
 
 def median(samples: list[float]) -> float:
@@ -194,42 +198,41 @@ def median(samples: list[float]) -> float:
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     options = parser.parse_args()
+    without_peer = install_peer()
     with serve_page() as url:
-        mcp = await over_mcp(url, options.chromium, options.rounds)
-        hosted = await in_host(url, options.chromium, options.rounds)
-        direct = await with_playwright(url, options.chromium, options.rounds)
-    compared = [
-        ("browser_click", "click", "locator.click()", "click"),
-        ("browser_snapshot", "snapshot", 'locator("body").aria_snapshot()', "snapshot"),
-        ("browser_snapshot", "snapshot", "page.evaluate(snapshot.js)", "snapshot.js"),
-    ]
-    rows = [
-        Row(
-            tool,
-            call,
-            median(mcp[ours]),
-            median(hosted[ours]),
-            median(direct[theirs]),
-            round(statistics.median(mcp[ours]) / statistics.median(direct[theirs]), 2),
-        )
-        for tool, ours, call, theirs in compared
-    ]
-    print(f"median of {options.rounds} calls after {WARMUP} warm-up, one page, headless Chromium")
+        async with AsyncExitStack() as stack:
+            sides = {
+                "browserhost": await browserhost_steps(stack, url, options.chromium),
+                "playwright": await playwright_steps(stack, url, options.chromium),
+            }
+            if without_peer is None:
+                sides["playwright_mcp"] = await peer_steps(stack, url, options.chromium)
+            samples = await rounds_of(sides, options.rounds)
+    medians = {side: {k: median(v) for k, v in steps.items()} for side, steps in samples.items()}
+    print(f"median of {options.rounds} rounds after {WARMUP} warm-up, one page, headless Chromium")
     header = (
-        f"{'tool':<18} {'stdio MCP ms':>13} {'host ms':>8} {'Playwright ms':>14} {'ratio':>6}"
-        "  direct call"
+        f"{'step':<10} {'browserhost MCP':>16} {'Playwright':>11} {'ratio':>7}"
+        f" {'@playwright/mcp':>16} {'peer/ours':>10}"
     )
     print(header)
     print("-" * len(header))
-    for row in rows:
-        print(
-            f"{row.action:<18} {row.mcp_median_ms:>13.2f} {row.host_median_ms:>8.2f} "
-            f"{row.direct_median_ms:>14.2f} {row.ratio:>5.2f}x  {row.direct_call}"
-        )
-    print("ratio = stdio MCP / Playwright; host = Host.dispatch in this process, no MCP")
+    ours, direct = medians["browserhost"], medians["playwright"]
+    peer = medians.get("playwright_mcp")
+    for step in (*STEPS, "sequence"):
+        ratio = ours[step] / direct[step]
+        line = f"{step:<10} {ours[step]:>13.1f} ms {direct[step]:>8.1f} ms {ratio:>6.2f}x"
+        if peer is not None:
+            line += f" {peer[step]:>13.1f} ms {peer[step] / ours[step]:>9.2f}x"
+        print(line)
+    print(
+        "ratio = browserhost over MCP / Playwright in process; "
+        "peer/ours = @playwright/mcp / browserhost"
+    )
+    if without_peer is not None:
+        print(f"@playwright/mcp left out: {without_peer}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(
         json.dumps(
@@ -238,9 +241,9 @@ async def main() -> int:
                 "warmup": WARMUP,
                 "chromium": options.chromium,
                 "python": platform.python_version(),
-                "machine": platform.machine(),
-                "rows": [asdict(row) for row in rows],
-                "samples_ms": {"mcp": mcp, "host": hosted, "playwright": direct},
+                "peer": None if without_peer else PEER_PACKAGE,
+                "medians_ms": medians,
+                "samples_ms": samples,
             },
             indent=2,
         )
