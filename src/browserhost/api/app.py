@@ -30,6 +30,7 @@ from .auth import AuthGate
 from .bridge import bridge_socket
 from .paths import ACTIONS_PATH, INSTANCES_PATH, SELECTION_PATH
 from .routes import BEARER_SCHEME, router
+from .schemas import SELF_READ_BODIES
 from .viewer import PANEL_PATH, SOCKET_PATH, VIEWER_PATH
 
 if TYPE_CHECKING:
@@ -88,9 +89,12 @@ def _without_422(app: FastAPI) -> dict[str, Any]:
         schema = get_openapi(
             title=app.title, version=app.version, summary=app.summary, routes=app.routes
         )
-        schema.setdefault("components", {}).setdefault("securitySchemes", {})["HTTPBearer"] = (
-            BEARER_SCHEME
-        )
+        components = schema.setdefault("components", {})
+        components.setdefault("securitySchemes", {})["HTTPBearer"] = BEARER_SCHEME
+        for model in SELF_READ_BODIES:
+            components.setdefault("schemas", {})[model.__name__] = model.model_json_schema(
+                ref_template="#/components/schemas/{model}"
+            )
         for path_name, path in schema.get("paths", {}).items():
             for operation in path.values():
                 operation.get("responses", {}).pop("422", None)

@@ -25,6 +25,8 @@ from .schemas import (
     ProvidersAnswer,
     SelectionAnswer,
     SelectionBody,
+    body_documented_as,
+    read_body,
     refusals,
 )
 
@@ -72,9 +74,14 @@ async def select_provider(body: SelectionBody, host: HostDep) -> dict[str, objec
     response_model=ActionAnswer,
     responses=refusals(400, 404, 409, 499, 501, 502, 503, 504, model=ActionRefusal)
     | refusals(*_GATE),
+    openapi_extra=body_documented_as(ActionRequestBody),
 )
-async def run_action(body: ActionRequestBody, host: HostDep) -> Any:
+async def run_action(request: Request) -> Any:
     """Run one browser action on the selected provider (or ``providerId``)."""
+    # The route every agent action takes reads its body itself: FastAPI's body parameter and
+    # dependency machinery cost as much server time as the host's own work.
+    body = read_body(ActionRequestBody, await request.body())
+    host: Host = request.app.state.host
     outcome = await host.dispatch(
         body.action, body.parameters, Context.read(body.context), body.provider_id
     )

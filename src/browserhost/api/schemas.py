@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from pydantic import ConfigDict, Field
+from fastapi.exceptions import RequestValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from browserhost.contract import ACTIONS, ErrorCode, VerbSpec
 from browserhost.contract.base import WireModel
@@ -29,6 +30,29 @@ class ActionRequestBody(WireModel):
         None, description="{directory, sessionId}: where the action comes from; null if unknown."
     )
     provider_id: str | None = Field(None, description="Use this provider for this call only.")
+
+
+Body = TypeVar("Body", bound=WireModel)
+
+SELF_READ_BODIES: tuple[type[WireModel], ...] = (ActionRequestBody,)
+"""Bodies a route reads itself (:func:`read_body`); ``app.py`` adds their schemas to the
+OpenAPI document, which FastAPI only does for body parameters."""
+
+
+def body_documented_as(model: type[WireModel]) -> dict[str, Any]:
+    """The ``openapi_extra`` of a route that reads its body itself: the body is ``model``."""
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+def read_body(model: type[Body], raw: bytes) -> Body:
+    """``raw`` read as ``model``; refused as FastAPI refuses a body parameter, so the same
+    handler words the 400."""
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as exc:
+        problems = [{**problem, "loc": ("body", *problem["loc"])} for problem in exc.errors()]
+        raise RequestValidationError(problems) from None
 
 
 class SelectionBody(WireModel):
