@@ -3,12 +3,14 @@
 A real ``browserhost serve`` with the ``stub`` provider (no browser: only the host's own work)
 answers ``browser.snapshot`` through the HTTP API; beside it, in the same run, a bare FastAPI
 app under the same uvicorn answers an echo of the same body. Both are separate processes; the
-server's CPU time is read from ``/proc`` before and after each batch.
+server's CPU time is read from ``/proc`` before and after each batch. The callers are agent
+sessions of their own, each on a kept-alive connection, written as bare sockets so that the
+client's own work does not hide the server's.
 
-    .venv/bin/python benches/bench_host.py [--requests 2000]
+    .venv/bin/python benches/bench_host.py [--requests 10000]
 
 Prints CPU per request (median of batches) with the ratio to the bare app (target: within
-1.5x), and requests per second with 1, 5 and 20 callers at once (the host must not be the
+1.5x), and requests per second with 1, 5 and 20 sessions at once (the host must not be the
 bottleneck for 20 sessions). Writes ``benches/results/bench_host.json``.
 """
 
@@ -34,7 +36,6 @@ RESULTS = Path(__file__).parent / "results" / "bench_host.json"
 TOKEN = "bench-token"
 TARGET_RATIO = 1.5
 ACTIONS = "/api/browser-providers/actions"
-BODY = {"action": "browser.snapshot", "parameters": {}, "context": {"sessionId": "bench"}}
 ECHO_APP = """
 from fastapi import FastAPI, Request
 app = FastAPI()
@@ -63,41 +64,74 @@ def start(command: list[str], port: int, env: dict[str, str]) -> subprocess.Pope
             time.sleep(0.05)  # polling a starting process: there is no event to wait on
 
 
-async def batch(url: str, requests: int, callers: int) -> float:
-    """Send ``requests`` from ``callers`` at once; the seconds it took."""
-    headers = {"Authorization": f"Bearer {TOKEN}"}
-    async with httpx.AsyncClient(base_url=url, headers=headers, trust_env=False) as client:
-        left = requests
+def _request(port: int, session: int) -> bytes:
+    """An agent's snapshot request, from its own session."""
+    body = json.dumps(
+        {"action": "browser.snapshot", "parameters": {}, "context": {"sessionId": f"s{session}"}}
+    ).encode()
+    head = (
+        f"POST {ACTIONS} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Authorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
 
-        async def caller() -> None:
-            nonlocal left
+
+async def _exchange(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> None:
+    writer.write(request)
+    head = await reader.readuntil(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 200"):
+        raise RuntimeError(f"the server answered {head.splitlines()[0]!r}")
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    await reader.readexactly(length)
+
+
+async def batch(port: int, requests: int, callers: int) -> float:
+    """Send ``requests`` from ``callers`` at once, each an agent session of its own on a
+    kept-alive connection of its own, with a client as light as a socket (so that the server
+    is what is measured, not the client); the seconds it took."""
+    left = requests
+
+    async def caller(session: int) -> None:
+        nonlocal left
+        request = _request(port, session)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
             while left > 0:
                 left -= 1
-                answer = await client.post(ACTIONS, json=BODY)
-                answer.raise_for_status()
+                await _exchange(reader, writer, request)
+        finally:
+            writer.close()
+            await writer.wait_closed()
 
-        started = time.perf_counter()
-        await asyncio.gather(*(caller() for _ in range(callers)))
-        return time.perf_counter() - started
+    started = time.perf_counter()
+    await asyncio.gather(*(caller(session) for session in range(callers)))
+    return time.perf_counter() - started
 
 
-async def measure(url: str, pid: int, requests: int) -> dict[str, float]:
-    await batch(url, 200, 4)  # warm up
+async def measure(port: int, pid: int, requests: int) -> dict[str, float]:
+    await batch(port, 200, 4)  # warm up
     per_request = []
     for _ in range(5):
         before = cpu_s(pid)
-        await batch(url, requests // 5, 1)
+        await batch(port, requests // 5, 1)
         per_request.append((cpu_s(pid) - before) / (requests // 5) * 1000)
     rates = {}
     for callers in (1, 5, 20):
-        seconds = await batch(url, requests // 2, callers)
+        seconds = await batch(port, requests // 2, callers)
         rates[f"rps_{callers}"] = (requests // 2) / seconds
     return {"cpu_ms": statistics.median(per_request), **rates}
 
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--requests", type=int, default=10000)
     args = parser.parse_args()
     env = {**os.environ, "BROWSERHOST_TOKEN": TOKEN, "BROWSERHOST_PROVIDERS": "stub"}
     with tempfile.TemporaryDirectory() as scratch:
@@ -114,8 +148,8 @@ async def main() -> int:
             echo_port, env,
         )  # fmt: skip
         try:
-            ours = await measure(f"http://127.0.0.1:{host_port}", host.pid, args.requests)
-            bare = await measure(f"http://127.0.0.1:{echo_port}", echo.pid, args.requests)
+            ours = await measure(host_port, host.pid, args.requests)
+            bare = await measure(echo_port, echo.pid, args.requests)
         finally:
             for process in (host, echo):
                 process.terminate()
