@@ -114,7 +114,7 @@ PAGES: dict[str, str] = {
         '<p id="out">idle</p>'
         '<button id="timer" onclick="setTimeout(() => { out.textContent = \'timer done\' }, 300)">'
         "Timer</button>"
-        '<button id="fetch" onclick="fetch(\'/slow?ms=250\').then((r) => r.text())'
+        '<button id="fetch" onclick="fetch(\'/answer-later?ms=250\').then((r) => r.text())'
         ".then((t) => { out.textContent = 'fetched ' + t })\">Fetch</button>"
         '<button id="frame" onclick="requestAnimationFrame(() => { out.textContent = '
         "'frame done' })\">Frame</button>"
@@ -123,7 +123,7 @@ PAGES: dict[str, str] = {
     # A page filled in by script after its load event, from a request it makes then.
     "/filled-late": _page(
         "Filled late",
-        '<main id="app"></main><script>addEventListener("load", () => fetch("/slow?ms=150")'
+        '<main id="app"></main><script>addEventListener("load", () => fetch("/answer-later?ms=150")'
         '.then((r) => r.text()).then((t) => { app.innerHTML = "<h1>Loaded " + t + "</h1>"'
         ' + "<button>Go</button>" }))</script>',
     ),
@@ -286,7 +286,7 @@ class Site:
         elif parts.path == "/cookie":
             cookie = html.escape(request.headers.get("Cookie", "") or "none")
             self._send(request, 200, _page("Cookie", f"<p>cookie: {cookie}</p>"))
-        elif parts.path == "/slow":
+        elif parts.path == "/answer-later":
             # A data request the page makes, answered after ?ms= milliseconds.
             time.sleep(int(query.get("ms", ["200"])[0]) / 1000)
             self._send(request, 200, "ready", {"Content-Type": "text/plain"})
