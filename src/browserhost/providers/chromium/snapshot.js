@@ -794,15 +794,21 @@ async (request) => {
       x: Math.min(Math.max(box.x + box.width / 2, 1), innerWidth - 1),
       y: Math.min(Math.max(box.y + box.height / 2, 1), innerHeight - 1),
     });
-    if (fits) {
-      // In view and clear at its centre right now: the common case needs no frame to pass.
-      const point = centre(rect);
+    const clearAt = (box) => {
+      const point = centre(box);
       const hit = hitAt(point.x, point.y);
-      if (landsOn(hit, target) || landsOn(hit, el)) return point;
-    } else {
+      return landsOn(hit, target) || landsOn(hit, el) ? point : null;
+    };
+    if (!fits) {
+      // One frame after scrolling, for what the page does on scroll (a header it shows).
       target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
       await frame();
+      rect = rendered(target);
+      if (!rect) return { hidden: true };
     }
+    // In view and clear at its centre now: the common case needs no more frames to pass.
+    const clear = clearAt(rect);
+    if (clear) return clear;
     let hit = null;
     let centred = !fits;
     for (let tries = 0; tries < 20; tries++) {
