@@ -29,7 +29,7 @@ from . import viewer
 from .auth import AuthGate
 from .bridge import bridge_socket
 from .paths import ACTIONS_PATH, INSTANCES_PATH, SELECTION_PATH
-from .routes import BEARER_SCHEME, router
+from .routes import BEARER_SCHEME, action_route, documented, router
 from .schemas import SELF_READ_BODIES
 from .viewer import PANEL_PATH, SOCKET_PATH, VIEWER_PATH
 
@@ -64,6 +64,7 @@ def create_app(
     )
     app.state.host = host
     app.state.token = token
+    app.router.routes.append(action_route)
     app.include_router(router)
     app.router.routes.append(WebSocketRoute(SOCKET_PATH, viewer.surface_socket))
     # Before the viewer's files, which would otherwise answer for every path under them.
@@ -83,11 +84,15 @@ def create_app(
 
 
 def _without_422(app: FastAPI) -> dict[str, Any]:
-    """The OpenAPI document without FastAPI's 422 answers: validation failures come back as
-    the contract's 400s, which each route documents itself."""
+    """The OpenAPI document, with the routes served outside FastAPI (:mod:`.routes`) and
+    without FastAPI's 422 answers: validation failures come back as the contract's 400s,
+    which each route documents itself."""
     if app.openapi_schema is None:
         schema = get_openapi(
-            title=app.title, version=app.version, summary=app.summary, routes=app.routes
+            title=app.title,
+            version=app.version,
+            summary=app.summary,
+            routes=[*app.routes, *documented.routes],
         )
         components = schema.setdefault("components", {})
         components.setdefault("securitySchemes", {})["HTTPBearer"] = BEARER_SCHEME

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from browserhost.contract import Context
@@ -69,23 +71,31 @@ async def select_provider(body: SelectionBody, host: HostDep) -> dict[str, objec
     return {"selectedId": host.select(body.id)}
 
 
-@router.post(
-    ACTIONS_PATH,
-    response_model=ActionAnswer,
-    responses=refusals(400, 404, 409, 499, 501, 502, 503, 504, model=ActionRefusal)
-    | refusals(*_GATE),
-    openapi_extra=body_documented_as(ActionRequestBody),
-)
-async def run_action(request: Request) -> Any:
+async def run_action(request: Request) -> Response:
     """Run one browser action on the selected provider (or ``providerId``)."""
-    # The route every agent action takes reads its body itself: FastAPI's body parameter and
-    # dependency machinery cost as much server time as the host's own work.
     body = read_body(ActionRequestBody, await request.body())
     host: Host = request.app.state.host
     outcome = await host.dispatch(
         body.action, body.parameters, Context.read(body.context), body.provider_id
     )
     return JSONResponse(outcome.to_wire())
+
+
+# Every agent action takes this route, and FastAPI's handling of a route (its body parameter,
+# dependencies, answer model) costs as much server time as the host's own work: a plain
+# Starlette route serves it, and a FastAPI declaration of the same endpoint, never mounted,
+# writes the OpenAPI document.
+action_route = Route(ACTIONS_PATH, run_action, methods=["POST"])
+documented = APIRouter()
+documented.add_api_route(
+    ACTIONS_PATH,
+    run_action,
+    methods=["POST"],
+    response_model=ActionAnswer,
+    responses=refusals(400, 404, 409, 499, 501, 502, 503, 504, model=ActionRefusal)
+    | refusals(*_GATE),
+    openapi_extra=body_documented_as(ActionRequestBody),
+)
 
 
 # Launching and closing are the user's (CLI, HTTP, client), not the agent's: no MCP tool does them.
