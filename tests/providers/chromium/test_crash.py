@@ -56,7 +56,7 @@ async def test_killing_the_browser_between_actions_is_survived(
     assert opened["title"] == "Page B"
     assert opened["notice"] == (
         "The browser restarted since this session's last action: its pages, cookies and "
-        "logins are gone and the page is blank."
+        "logins are gone; this page was opened without them."
     )
     assert (await ok(own, CTX, "browser.snapshot"))["text"] == "This is page B"
     assert await own._launcher.browser() is not first

@@ -642,10 +642,17 @@ class ChromiumProvider(ChromiumVerbs):
                 reset, tab.reset = tab.reset, None
                 if reset is not None:
                     # The page is blank now; only reading it or opening another makes sense.
-                    said = f"{reset}: its pages, cookies and logins are gone and the page is blank."
+                    gone = f"{reset}: its pages, cookies and logins are gone"
                     if action not in RUN_AFTER_RESET:
-                        raise ActionError(f"{said} {action} was not run; open a page again.")
-                    tab.notices.append(said)
+                        raise ActionError(
+                            f"{gone} and the page is blank. {action} was not run; open a page "
+                            "again."
+                        )
+                    tab.notices.append(
+                        f"{gone}; this page was opened without them."
+                        if action == "browser.open"
+                        else f"{gone} and the page is blank."
+                    )
                 # Between actions, only a page left on a forbidden address matters; a blocked
                 # redirect there left Chromium's error page, which the next snapshot shows.
                 earlier, current = tab.take_blocked(), tab.current()
