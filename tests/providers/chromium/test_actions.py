@@ -303,6 +303,10 @@ async def test_a_window_a_page_opens_by_itself_is_listed_but_not_shown(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/pops-up"))
+    page = provider.page_for(ctx)
+    assert page is not None
+    if len(page.context.pages) < 2:  # opened as the page loaded; Chromium tells a moment later
+        await page.context.wait_for_event("page", timeout=5000)
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["title"] == "Pops up"  # the agent stays where it was
     [problem] = snapshot["consoleProblems"]
