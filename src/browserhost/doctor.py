@@ -8,7 +8,9 @@ or ``skip`` (not needed here, and why). Checks run in this order:
 - the port ``serve`` would listen on is free;
 - the selected provider is installed (and every provider record loaded);
 - Chromium launches, as the provider launches it (its path and version), or the remote browser
-  of ``BROWSERHOST_CHROMIUM_ENDPOINT`` answers, when the chromium provider is the one to use;
+  of ``BROWSERHOST_CHROMIUM_ENDPOINT`` answers, or the Selenium Grid of
+  ``BROWSERHOST_CHROMIUM_GRID`` is ready with Chrome slots (then nothing is launched here, as
+  the provider launches nothing), when the chromium provider is the one to use;
 - each provider service the host would run starts and says hello.
 
 Nothing here changes the selection or writes a token: the checks leave the data dir as a first
@@ -30,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 import httpx
@@ -42,6 +44,9 @@ from browserhost.host.catalog import log as catalog_log
 from browserhost.host.selection import SelectionReadError
 from browserhost.host.services import ManagedService
 from browserhost.transports.base import NotSentError
+
+if TYPE_CHECKING:
+    from browserhost.providers.chromium.launch import ChromiumConfig
 
 Verdict = Literal["ok", "fail", "skip"]
 CHROMIUM = "chromium"
@@ -211,10 +216,11 @@ async def _chromium(host: Host, selected: str | None) -> Finding:
     from browserhost.sdk import ActionError
 
     settings = ChromiumConfig.from_env()
+    if settings.grid is not None:  # the provider's first choice too
+        return await _grid(settings.grid, settings)
     if settings.endpoint is not None:
-        parts = urlsplit(settings.endpoint)
-        where = f"{parts.scheme}://{parts.hostname}{f':{parts.port}' if parts.port else ''}"
-        check = "remote browser"  # the path and query may carry a token: never shown
+        where = _origin(settings.endpoint)
+        check = "remote browser"
     else:
         check = CHROMIUM
         try:
@@ -236,6 +242,64 @@ async def _chromium(host: Host, selected: str | None) -> Finding:
             check, "ok", f"{where}, {_version(where) or version}, launched in {took:.1f} s"
         )
     return Finding(check, "ok", f"{where} answered in {took:.1f} s (Chromium {version})")
+
+
+def _origin(address: str) -> str:
+    """Where ``address`` points, and nothing else: its user, path and query may carry a
+    credential, so they are never shown."""
+    parts = urlsplit(address)
+    return f"{parts.scheme}://{parts.hostname}{f':{parts.port}' if parts.port else ''}"
+
+
+async def _grid(address: str, settings: ChromiumConfig) -> Finding:
+    from browserhost.providers.chromium.grid import GRID, STATUS_S, Grid, GridUnreachableError
+    from browserhost.providers.chromium.launch import ENV_GRID
+    from browserhost.sdk import ActionError
+
+    where = _origin(address)
+    grid = Grid(address, settings)
+    started = time.monotonic()
+    try:
+        capacity = await grid.capacity()
+    except GridUnreachableError:
+        return Finding(
+            GRID,
+            "fail",
+            f"{where} ({ENV_GRID}) does not answer within {STATUS_S:g} s; start the Grid or "
+            f"check that it is reachable from this machine, or unset {ENV_GRID} to launch "
+            "Chromium here.",
+        )
+    except ActionError:
+        return Finding(
+            GRID,
+            "fail",
+            f"{where} ({ENV_GRID}) answers, but not as a Selenium Grid 4 does at /status; set "
+            f"{ENV_GRID} to the Grid's hub, router or standalone address (http://host:4444).",
+        )
+    finally:
+        await grid.aclose()
+    took = time.monotonic() - started
+    if not capacity.ready:
+        return Finding(
+            GRID,
+            "fail",
+            f"{where} answers but is not ready (no node is up); start a node or wait for one "
+            "to register: until then every action waits in the Grid's queue and is refused "
+            "as busy.",
+        )
+    if capacity.slots == 0:
+        return Finding(
+            GRID,
+            "fail",
+            f"{where} is ready but no node that is up has a Chrome slot, and the chromium "
+            "provider asks it for Chrome; add a Chrome or Chromium node.",
+        )
+    return Finding(
+        GRID,
+        "ok",
+        f"{where} ready in {took:.1f} s: {capacity.free} free, {capacity.busy} busy Chrome "
+        "slots; each agent session's browser starts there, none here",
+    )
 
 
 def _version(executable: str) -> str | None:

@@ -17,6 +17,7 @@ import pytest
 
 from tests.conftest import LiveServer, free_port
 from tests.host.test_services import install_entry_point
+from tests.providers.chromium.grid_server import SLOTS, running_grid, write_config
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DOCTOR_WAIT_S = 120
@@ -203,3 +204,37 @@ def test_an_unreachable_remote_browser_fails_without_showing_its_address(tmp_pat
         "BROWSERHOST_CHROMIUM_ENDPOINT; check that it is running and reachable from this machine."
     )
     assert "secret-of-the-fleet" not in done.stdout + done.stderr
+
+
+GRID = "BROWSERHOST_CHROMIUM_GRID"
+
+
+def test_with_a_grid_set_it_checks_the_grid_and_launches_no_chromium_here(
+    tmp_path: Path, chromium_path: str
+) -> None:
+    """The provider launches nothing with a Grid set, so neither does doctor: it counts the
+    Grid's free Chrome slots (not its Firefox ones), showing where it is but not who logs in."""
+    with running_grid(write_config(tmp_path, chromium_path)) as grid:
+        signed_in = grid.address.replace("http://", "http://someone:secret-of-the-grid@")
+        done = doctor(tmp_path / "data", env={GRID: signed_in})
+    assert done.returncode == 0, done.stdout + done.stderr
+    checked = line(done, "Selenium Grid")
+    assert checked.startswith(f"✓ Selenium Grid  {grid.address} ready in ")
+    assert checked.endswith(
+        f" s: {SLOTS} free, 0 busy Chrome slots; each agent session's browser starts there, "
+        "none here"
+    )
+    assert not [row for row in done.stdout.splitlines() if row[2:].startswith("chromium  ")]
+    assert "secret-of-the-grid" not in done.stdout + done.stderr
+
+
+def test_a_grid_that_does_not_answer_fails_saying_what_to_do(tmp_path: Path) -> None:
+    address = f"http://127.0.0.1:{free_port()}"
+    done = doctor(tmp_path / "data", env={GRID: address})
+    assert done.returncode == 1
+    assert line(done, "Selenium Grid") == (
+        f"✗ Selenium Grid  {address} (BROWSERHOST_CHROMIUM_GRID) does not answer within 2 s; "
+        "start the Grid or check that it is reachable from this machine, or unset "
+        "BROWSERHOST_CHROMIUM_GRID to launch Chromium here."
+    )
+    assert not [row for row in done.stdout.splitlines() if row[2:].startswith("chromium  ")]

@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 
 from tests.api.test_bridge_extension import own_address
+from tests.cli.test_verbs import Shell
 from tests.conftest import TOKEN, LiveServer, start_server
 from tests.extension.conftest import (
     EXTENSION,
@@ -52,6 +53,18 @@ def test_on_this_machine_the_extension_connects_without_a_token(
         [row] = http.get(PROVIDERS).json()["providers"]
     assert row["bridge"] == {"connected": True, "provider": "Chrome extension"}
     assert extension.badge() == "on"
+
+
+def test_browserhost_providers_says_the_extension_is_connected(
+    extension: Loaded, server: LiveServer, tmp_path: Path
+) -> None:
+    shell = Shell(server, tmp_path)
+    assert shell.ok("providers").splitlines() == [
+        "* bridge  Bridge (a browser that connects in) (selected)",
+        "    browser connected: Chrome extension",
+    ]
+    [row] = shell.answer("providers")["providers"]
+    assert row["bridge"] == {"connected": True, "provider": "Chrome extension"}
 
 
 def test_the_agent_opens_clicks_and_types_in_a_tab_of_its_own_group(

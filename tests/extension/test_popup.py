@@ -43,6 +43,13 @@ def test_the_person_acting_in_a_shared_tab_holds_it_until_handing_back_from_the_
             # The extension tells the host over its socket; nothing tells this test.
             assert time.monotonic() < deadline, refused.text
         assert refused.json()["code"] == "USER_IN_CONTROL"
+        # Where the person acted, which is not the viewer.
+        assert refused.json()["error"] == (
+            "A person has taken over Bridge (a browser that connects in) in that browser "
+            "itself, in a tab the agent works in (a login or a check, say), so "
+            "browser.snapshot was not sent. Wait and try again in a while, or ask the user "
+            "to hand back to the agent."
+        )
         assert extension.badge() == "you"
         popup.wait_for_selector("#control:text('You are in control')")
         assert popup.text_content("#control") == (
