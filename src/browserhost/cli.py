@@ -36,6 +36,7 @@ from rich.text import Text
 
 from browserhost import config
 from browserhost.contract import ACTIONS, VERB_PREFIX, ActionSpec
+from browserhost.contract.bridge import HOW_TO_CONNECT
 from browserhost.contract.data import element_kind, element_notes, snapshot_notes
 from browserhost.contract.errors import BrowserhostError
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from rich.status import Status
     from uvicorn import Server
 
-    from browserhost.client import CapacityInfo, Client, InstanceInfo, ServiceInfo
+    from browserhost.client import BridgeInfo, CapacityInfo, Client, InstanceInfo, ServiceInfo
     from browserhost.host.bridge import Bridge
 
 EXIT_REFUSED = 3
@@ -133,7 +134,8 @@ def serve(
 
     from browserhost.api.app import create_app
     from browserhost.host import Host
-    from browserhost.host.bridge import BRIDGE_ID, Bridge
+    from browserhost.host.bridge import Bridge
+    from browserhost.host.bridge import offered as bridge_offered
 
     directory = config.data_dir(data_dir)
     _log_to_stderr()
@@ -150,8 +152,7 @@ def serve(
     enabled = config.enabled_providers()
     browser_host.catalog.discover(enabled)
     browser_host.instances.restore()  # persistent instances, listed stopped until used
-    # BROWSERHOST_PROVIDERS narrows the bridge like any provider.
-    on = not no_bridge and (enabled is None or BRIDGE_ID in enabled)
+    on = not no_bridge and bridge_offered(enabled)
     bridge = Bridge(browser_host, extension_id=extension_id) if on else None
     if select is not None:
         try:
@@ -645,6 +646,8 @@ def _register_providers() -> None:
                 )
                 if row.service is not None:
                     out.print(_service_line(row.service))
+                if row.bridge is not None:
+                    out.print(_bridge_line(row.bridge))
                 if row.capacity is not None:
                     out.print(_capacity_line(row.capacity))
                 for verb in row.verbs:
@@ -959,6 +962,12 @@ def _service_line(service: ServiceInfo) -> Text:
     if service.state == "stopped":
         return Text("    service stopped (it starts on the first action)")
     return Text(f"    service {service.state}")
+
+
+def _bridge_line(bridge: BridgeInfo) -> Text:
+    if not bridge.connected:
+        return Text.assemble("    ", ("no browser connected", "yellow"), f": {HOW_TO_CONNECT}")
+    return Text(f"    browser connected{f': {bridge.provider}' if bridge.provider else ''}")
 
 
 def _capacity_line(capacity: CapacityInfo) -> Text:

@@ -117,6 +117,13 @@ class CapacityInfo(WireModel):
     """Why the slots could not be counted, or why none can be used."""
 
 
+class BridgeInfo(WireModel):
+    connected: bool
+    """Whether a browser is connected to the bridge now."""
+    provider: str | None = Field(None, exclude_if=lambda provider: provider is None)
+    """The name the connected side gave (``Chrome extension``)."""
+
+
 class LaunchInfo(WireModel):
     input_schema: dict[str, Any]
     """JSON Schema of the launch options, with titles, descriptions and defaults."""
@@ -150,6 +157,8 @@ class ProviderInfo(WireModel):
     """The provider's own verbs, for :meth:`Client.call`."""
     service: ServiceInfo | None = Field(None, exclude_if=lambda service: service is None)
     """The process the host runs for this provider, if it runs one."""
+    bridge: BridgeInfo | None = Field(None, exclude_if=lambda bridge: bridge is None)
+    """For the bridge provider only: whether a browser is connected to it."""
     capacity: CapacityInfo | None = Field(None, exclude_if=lambda capacity: capacity is None)
     """The free and busy slots where its browsers run (a Selenium Grid), if elsewhere."""
     launch: LaunchInfo | None = Field(None, exclude_if=lambda launch: launch is None)

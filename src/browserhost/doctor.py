@@ -6,7 +6,8 @@ or ``skip`` (not needed here, and why). Checks run in this order:
 - the data dir exists or can be created, and a file can be written in it;
 - the token file is sane: readable, a token or absent, not readable by other users;
 - the port ``serve`` would listen on is free;
-- the selected provider is installed (and every provider record loaded);
+- the selected provider is installed (and every provider record loaded), or is the bridge,
+  which ``serve`` installs itself;
 - Chromium launches, as the provider launches it (its path and version), or the remote browser
   of ``BROWSERHOST_CHROMIUM_ENDPOINT`` answers, or the Selenium Grid of
   ``BROWSERHOST_CHROMIUM_GRID`` is ready with Chrome slots (then nothing is launched here, as
@@ -38,8 +39,11 @@ from urllib.parse import urlsplit
 import httpx
 
 from browserhost import config
+from browserhost.contract.bridge import HOW_TO_CONNECT
 from browserhost.contract.errors import BrowserhostError
 from browserhost.host import Host
+from browserhost.host.bridge import BRIDGE_ID
+from browserhost.host.bridge import offered as bridge_offered
 from browserhost.host.catalog import log as catalog_log
 from browserhost.host.selection import SelectionReadError
 from browserhost.host.services import ManagedService
@@ -195,6 +199,20 @@ def _selection(host: Host) -> Finding:
             "skip",
             f"none yet; serve --select ID or browserhost select ID chooses (installed: "
             f"{installed})",
+        )
+    if selected == BRIDGE_ID:  # installed by serve itself, not by a package
+        if bridge_offered(config.enabled_providers()):
+            return Finding(
+                "selection",
+                "ok",
+                f"{selected} (serve offers it unless --no-bridge; it answers once a browser "
+                f"connects: {HOW_TO_CONNECT}; installed: {installed})",
+            )
+        return Finding(
+            "selection",
+            "fail",
+            f"{selected} is selected but BROWSERHOST_PROVIDERS leaves it out (installed: "
+            f"{installed}); add {selected} to it, or choose another: browserhost select ID.",
         )
     if host.catalog.get(selected) is None:
         narrowed = " or widen BROWSERHOST_PROVIDERS" if config.enabled_providers() else ""

@@ -21,6 +21,7 @@ import pytest
 from playwright.async_api import async_playwright
 
 from tests.api.viewing import click_picture, launch_options, wait_for_control, wait_for_picture
+from tests.cli.test_verbs import Shell
 from tests.conftest import TOKEN, LiveServer, free_port, start_server
 from tests.mcp.conftest import call_ok, http_mcp
 from tests.providers.chromium.site import Site, serving
@@ -113,9 +114,42 @@ def test_with_no_browser_connected_an_action_is_provider_unavailable(
         assert bridge_row(http) == {"connected": False}
         answer = act(http, "browser.open", url=f"{site.origin}/page-a")
     assert answer.status_code == 503
-    assert answer.json()["code"] == "PROVIDER_UNAVAILABLE"
-    assert "no browser connected" in answer.json()["error"]
+    assert answer.json() == {
+        "ok": False,
+        "code": "PROVIDER_UNAVAILABLE",
+        "error": "Bridge (a browser that connects in) is not reachable (the bridge has no "
+        "browser connected; connect the browserhost extension, or start `browserhost bridge "
+        "connect`). Nothing was sent.",
+    }
     assert site.arrived["/page-a"] == 0
+
+
+def test_browserhost_providers_says_whether_a_browser_is_connected(
+    server: LiveServer, chromium_path: str, tmp_path: Path
+) -> None:
+    shell = Shell(server, tmp_path)
+    assert shell.ok("providers").splitlines() == [
+        "* bridge  Bridge (a browser that connects in) (selected)",
+        "    no browser connected: connect the browserhost extension, or start "
+        "`browserhost bridge connect`",
+    ]
+    [row] = shell.answer("providers")["providers"]
+    assert row["bridge"] == {"connected": False}
+
+    connector = Connector(server, chromium_path, tmp_path / "connect.log")
+    try:
+        with server.client() as http:
+            wait_connected(http, connector)
+        assert shell.ok("providers").splitlines()[:2] == [
+            "* bridge  Bridge (a browser that connects in) (selected)",
+            "    browser connected: Chromium",
+        ]
+        [row] = shell.answer("providers")["providers"]
+        assert row["bridge"] == {"connected": True, "provider": "Chromium"}
+    finally:
+        connector.stop()
+        with server.client() as http:
+            wait_connected(http, connector, connected=False)
 
 
 def test_the_ten_actions_run_in_the_connected_chromium_over_http(

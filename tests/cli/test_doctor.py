@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, free_port, start_server
 from tests.host.test_services import install_entry_point
 from tests.providers.chromium.grid_server import SLOTS, running_grid, write_config
 
@@ -142,6 +142,29 @@ def test_a_selected_provider_not_installed_fails_naming_what_is(tmp_path: Path) 
     assert line(done, "selection") == (
         "✗ selection  chromium is selected but not installed (installed: stub); install its "
         "package or widen BROWSERHOST_PROVIDERS, or choose another: browserhost select ID."
+    )
+
+
+def test_the_bridge_selected_by_serve_passes_saying_a_browser_must_connect(
+    tmp_path: Path,
+) -> None:
+    """The bridge is installed by serve itself, not by a package."""
+    data_dir = tmp_path / "data"
+    start_server(data_dir, providers="stub,bridge", extra_args=("--select", "bridge")).stop()
+    done = doctor(data_dir, env={"BROWSERHOST_PROVIDERS": "chromium,stub,bridge"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert line(done, "selection") == (
+        "✓ selection  bridge (serve offers it unless --no-bridge; it answers once a browser "
+        "connects: connect the browserhost extension, or start `browserhost bridge connect`; "
+        "installed: chromium, stub)"
+    )
+    assert line(done, "chromium") == "- chromium  not needed: bridge is selected"
+
+    narrowed = doctor(data_dir, env=STUB_ONLY)
+    assert narrowed.returncode == 1
+    assert line(narrowed, "selection") == (
+        "✗ selection  bridge is selected but BROWSERHOST_PROVIDERS leaves it out (installed: "
+        "stub); add bridge to it, or choose another: browserhost select ID."
     )
 
 

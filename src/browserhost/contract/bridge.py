@@ -74,6 +74,8 @@ from .base import WireModel
 from .surface import DIMENSION_MAX
 
 BRIDGE_PATH: Final = "/ext/bridge"
+HOW_TO_CONNECT: Final = "connect the browserhost extension, or start `browserhost bridge connect`"
+"""What a person does so that a browser answers on the bridge, as the host's answers say it."""
 
 HELLO_TIMEOUT_S: Final = 5.0
 """How long a new socket may take to say ``hello``."""
@@ -107,8 +109,8 @@ RPC_METHODS: Final = frozenset(
 )
 """``control.take`` and ``control.handBack`` are the person at the connected browser (the
 extension's user typing in a tab the agent works in) taking control from the agent and giving
-it back, as at a viewer: while they hold it the host refuses the agent (``USER_IN_CONTROL``);
-the connection's end gives it back."""
+it back, as at a viewer: while they hold it the host refuses the agent (``USER_IN_CONTROL``,
+saying they took it in that browser, not in the viewer); the connection's end gives it back."""
 PRIVILEGED_METHODS: Final = frozenset({"selection.set"})
 """Methods that change the host's settings: refused (``forbidden``) unless the socket comes
 from this machine, whatever the token, because the bridge may listen on a public address."""

@@ -34,7 +34,15 @@ BRIDGE_ID: Final = "bridge"
 HOLDER: Final = "bridge-browser"
 """Who holds control when the person at the connected browser takes it (a viewer's id
 elsewhere)."""
+IN_THE_BROWSER: Final = "in that browser itself, in a tab the agent works in"
+"""Where that person took control, as the agent's refusal says it: not in the viewer."""
 BRIDGE_NAME: Final = "Bridge (a browser that connects in)"
+
+
+def offered(enabled: list[str] | None) -> bool:
+    """Whether ``serve`` installs the bridge under ``BROWSERHOST_PROVIDERS`` (``enabled``),
+    which narrows it like any provider; ``serve --no-bridge`` leaves it out as well."""
+    return enabled is None or BRIDGE_ID in enabled
 
 
 class RpcError(Exception):
@@ -99,7 +107,8 @@ class Bridge:
             if rpc.method == "selection.get":
                 return {"selectedId": self.host.providers().selected_id}
             if rpc.method == "control.take":
-                return {"taken": self.host.controls.take(self._idle.id, None, HOLDER)}
+                taken = self.host.controls.take(self._idle.id, None, HOLDER, IN_THE_BROWSER)
+                return {"taken": taken}
             if rpc.method == "control.handBack":
                 return {"handedBack": self.host.controls.hand_back(self._idle.id, None, HOLDER)}
             wanted = rpc.payload.get("id") if isinstance(rpc.payload, dict) else None

@@ -3,9 +3,10 @@
 The agent holds it for :data:`~browserhost.contract.surface.AGENT_HOLD_S` after each action the
 host ran for it; that hold is a notice, not a lock: a person takes control by acting (a click,
 a wheel, a key, a paste) whether nobody or the agent holds it. While a person holds it the
-host refuses the agent's actions (dispatch's control gate), and no other viewer can take it.
-It goes back to the agent when that person hands back, or when their last viewer leaves (an
-agent must never wait on a closed browser tab).
+host refuses the agent's actions (dispatch's control gate), saying where the person took it
+(the viewer, or the bridged browser itself), and no other viewer can take it. It goes back to
+the agent when that person hands back, or when their last viewer leaves (an agent must never
+wait on a closed browser tab).
 
 One :class:`ProviderControl` per provider id holds its :class:`Control`, the lane that puts
 the person's input, control notices, resizes, clipboard reads and session choices through to
@@ -20,10 +21,13 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from browserhost.contract.errors import UserInControlError
 from browserhost.contract.surface import AGENT_HOLD_S, Controller, Surface
+
+IN_THE_VIEWER: Final = "in the viewer"
+"""Where a viewer's person takes control, as the agent's refusal says it."""
 
 
 class Control:
@@ -33,6 +37,8 @@ class Control:
         self._clock = clock
         self.holder: str | None = None
         """The viewer whose person holds control, if one does."""
+        self.where = IN_THE_VIEWER
+        """Where the holder took control (``in the viewer``), for the agent's refusal."""
         self._agent_until = 0.0
 
     @property
@@ -49,7 +55,7 @@ class Control:
         """Refuse an agent action while a person holds control (nothing is sent)."""
         if self.holder is not None:
             raise UserInControlError(
-                f"A person has taken over {provider_name} in the viewer (a login or a check, "
+                f"A person has taken over {provider_name} {self.where} (a login or a check, "
                 f"say), so {action} was not sent. Wait and try again in a while, or ask the "
                 "user to hand back to the agent."
             )
@@ -57,11 +63,13 @@ class Control:
     def agent_acted(self) -> None:
         self._agent_until = self._clock() + AGENT_HOLD_S
 
-    def take(self, viewer: str) -> bool:
-        """Give control to ``viewer``'s person, unless another viewer's person holds it."""
+    def take(self, viewer: str, where: str = IN_THE_VIEWER) -> bool:
+        """Give control to ``viewer``'s person, who acted ``where``, unless another viewer's
+        person holds it."""
         if self.holder not in (None, viewer):
             return False
         self.holder = viewer
+        self.where = where
         return True
 
     def hand_back(self, viewer: str) -> bool:
@@ -163,11 +171,14 @@ class Controls:
         state.announce_when_the_hold_ends()
         state.announce()
 
-    def take(self, provider_id: str, surface: Surface | None, viewer: str) -> bool:
-        """The viewer's person acted: they hold control unless another person does."""
+    def take(
+        self, provider_id: str, surface: Surface | None, viewer: str, where: str = IN_THE_VIEWER
+    ) -> bool:
+        """The viewer's person acted (``where``, when not in the viewer): they hold control
+        unless another person does."""
         state = self.of(provider_id)
         before = state.control.controller
-        if not state.control.take(viewer):
+        if not state.control.take(viewer, where):
             return False
         if before != "user":
             self._notify(surface, state)

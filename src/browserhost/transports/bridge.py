@@ -38,6 +38,7 @@ from browserhost.contract import Parameters, ProviderRequest
 from browserhost.contract.bridge import (
     CLOSE_GOING_AWAY,
     CLOSE_REPLACED,
+    HOW_TO_CONNECT,
     Hello,
     SurfaceCall,
     SurfaceFrame,
@@ -52,7 +53,7 @@ from browserhost.contract.surface import FRAME_MAX_BYTES, TITLE_MAX, Frame
 
 from .base import BadAnswerError, LostError, NotSentError, TransportError, too_large
 
-NOT_CONNECTED = "the bridge has no browser connected; start `browserhost bridge connect`"
+NOT_CONNECTED = f"the bridge has no browser connected; {HOW_TO_CONNECT}"
 NO_SURFACE = "the browser connected to the bridge has no surface"
 
 log = logging.getLogger(__name__)
