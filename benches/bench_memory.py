@@ -24,8 +24,8 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benches.bench_actions import serving
 from tests.processes import chromium_processes
+from tests.providers.chromium.site import serving
 
 from browserhost.contract import Context, ProviderRequest, normalize
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
@@ -101,14 +101,14 @@ async def main() -> int:
     parser.add_argument("--sessions", type=int, default=8)
     options = parser.parse_args()
     executable = find_chromium(ChromiumConfig.from_env().executable)
-    with serving() as origin:
-        url = origin + "/thousand"
+    with serving() as site:
+        url = site.url("/many")
         ours = await through_provider(executable, url, options.sessions)
         await asyncio.sleep(1)  # the first browser's processes are gone before the second starts
         theirs = await with_playwright(executable, url, options.sessions)
     per_ours = (ours[1] - ours[0]) / (options.sessions - 1)
     per_theirs = (theirs[1] - theirs[0]) / (options.sessions - 1)
-    print(f"Chromium PSS with {options.sessions} sessions on a 1,000-element page")
+    print(f"Chromium PSS with {options.sessions} sessions on a page of over a hundred controls")
     print(f"{'':34} {'provider':>10} {'Playwright':>11} {'ratio':>7}")
     print(f"{'one session, MiB':34} {ours[0]:10.1f} {theirs[0]:11.1f} {ours[0] / theirs[0]:6.2f}x")
     print(
