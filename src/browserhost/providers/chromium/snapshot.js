@@ -785,7 +785,7 @@ async (request) => {
 
   // Where a click on `el` lands, after bringing it into view and letting it stop moving; or
   // what covers it. A transient cover (a closing menu, a fading overlay) is waited out briefly.
-  async function aim(el, face) {
+  async function aim(el, face, purpose) {
     const target = face || el;
     let rect = rendered(target);
     if (!rect) return { hidden: true };
@@ -800,9 +800,10 @@ async (request) => {
       return landsOn(hit, target) || landsOn(hit, el) ? point : null;
     };
     if (!fits) {
-      // One frame after scrolling, for what the page does on scroll (a header it shows).
+      // A click waits one frame after scrolling, for what the page does on scroll (a header
+      // it shows over the point); typing goes to the focused field, wherever a header is.
       target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-      await frame();
+      if (purpose === "click") await frame();
       rect = rendered(target);
       if (!rect) return { hidden: true };
     }
@@ -874,7 +875,7 @@ async (request) => {
       out.styles = Object.fromEntries(styles.map((name) => [name, computed.getPropertyValue(name)]));
     }
     if (purpose === "click" || purpose === "type") {
-      if (!out.changed && !out.disabled) Object.assign(out, { aim: await aim(el, face) });
+      if (!out.changed && !out.disabled) Object.assign(out, { aim: await aim(el, face, purpose) });
       if (watch && out.aim && out.aim.x !== undefined) watchTimers();
     }
     return out;
