@@ -297,26 +297,23 @@ async def _grid(address: str, settings: ChromiumConfig) -> Finding:
     finally:
         await grid.aclose()
     took = time.monotonic() - started
-    if not capacity.ready:
-        return Finding(
-            GRID,
-            "fail",
-            f"{where} answers but is not ready (no node is up); start a node or wait for one "
-            "to register: until then every action waits in the Grid's queue and is refused "
-            "as busy.",
-        )
+    # A Grid says it is not ready both when no node is up and when every slot is taken; the
+    # slots tell the two apart.
     if capacity.slots == 0:
         return Finding(
             GRID,
             "fail",
-            f"{where} is ready but no node that is up has a Chrome slot, and the chromium "
-            "provider asks it for Chrome; add a Chrome or Chromium node.",
+            f"{where} answers but no node that is up has a Chrome slot, and the chromium "
+            "provider asks it for Chrome; start a Chrome or Chromium node, or wait for one to "
+            "register: until then every action waits in the Grid's queue and is refused as "
+            "busy.",
         )
+    full = "; all taken now: a new agent session waits for one" if capacity.free == 0 else ""
     return Finding(
         GRID,
         "ok",
-        f"{where} ready in {took:.1f} s: {capacity.free} free, {capacity.busy} busy Chrome "
-        "slots; each agent session's browser starts there, none here",
+        f"{where} answered in {took:.1f} s: {capacity.free} free, {capacity.busy} busy "
+        f"Chrome slots{full}; each agent session's browser starts there, none here",
     )
 
 

@@ -13,8 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
+from browserhost.providers.chromium import ChromiumConfig
+from browserhost.providers.chromium.grid import chromium_capabilities
 from tests.conftest import LiveServer, free_port, start_server
 from tests.host.test_services import install_entry_point
 from tests.providers.chromium.grid_server import SLOTS, running_grid, write_config
@@ -242,13 +245,47 @@ def test_with_a_grid_set_it_checks_the_grid_and_launches_no_chromium_here(
         done = doctor(tmp_path / "data", env={GRID: signed_in})
     assert done.returncode == 0, done.stdout + done.stderr
     checked = line(done, "Selenium Grid")
-    assert checked.startswith(f"✓ Selenium Grid  {grid.address} ready in ")
+    assert checked.startswith(f"✓ Selenium Grid  {grid.address} answered in ")
     assert checked.endswith(
         f" s: {SLOTS} free, 0 busy Chrome slots; each agent session's browser starts there, "
         "none here"
     )
     assert not [row for row in done.stdout.splitlines() if row[2:].startswith("chromium  ")]
     assert "secret-of-the-grid" not in done.stdout + done.stderr
+
+
+def test_a_grid_whose_slots_are_all_taken_is_up_and_says_so(
+    tmp_path: Path, chromium_path: str
+) -> None:
+    """A full Grid calls itself not ready, as one with no node is; doctor tells them apart."""
+    wanted = chromium_capabilities(ChromiumConfig(executable=chromium_path))
+    with (
+        running_grid(write_config(tmp_path, chromium_path)) as grid,
+        httpx.Client(base_url=grid.address, timeout=60, trust_env=False) as client,
+    ):
+        sessions = [new_session(client, wanted) for _ in range(SLOTS)]
+        try:
+            done = doctor(tmp_path / "data", env={GRID: grid.address})
+        finally:
+            for session in sessions:
+                client.delete(f"/session/{session['sessionId']}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert line(done, "Selenium Grid").endswith(
+        f" s: 0 free, {SLOTS} busy Chrome slots; all taken now: a new agent session waits for "
+        "one; each agent session's browser starts there, none here"
+    )
+
+
+def new_session(client: httpx.Client, wanted: dict[str, object]) -> dict[str, object]:
+    """A session taken on the Grid directly, as another of its clients would."""
+    answer = client.post(
+        "/session",
+        content=json.dumps(wanted),
+        headers={"Content-Type": "application/json; charset=utf-8"},
+    )
+    value: dict[str, object] = answer.json()["value"]
+    assert "sessionId" in value, value
+    return value
 
 
 def test_a_grid_that_does_not_answer_fails_saying_what_to_do(tmp_path: Path) -> None:
