@@ -275,6 +275,24 @@ async def test_a_full_grid_refuses_as_busy_when_browserhost_stops_waiting_first(
     )
 
 
+async def test_a_session_waiting_in_the_grids_queue_holds_up_no_other_session(
+    provider: ChromiumProvider, site: Site
+) -> None:
+    """While C waits for a browser the full Grid has not got, A and B act as usual."""
+    await ok(provider, A, "browser.open", url=site.url("/page-a"))
+    await ok(provider, B, "browser.open", url=site.url("/page-b"))
+    waiting = asyncio.ensure_future(refused(provider, C, "browser.open", url=site.url("/")))
+    await asyncio.sleep(0.5)  # C's request is in the Grid's queue by now
+    assert not waiting.done()
+    started = time.monotonic()
+    shot = await ok(provider, A, "browser.snapshot")
+    acted_s = time.monotonic() - started
+    assert shot["title"] == "Page A"
+    assert not waiting.done()  # A answered while C still waited
+    assert acted_s < QUEUE_TIMEOUT_S / 2
+    assert (await waiting).startswith("The Selenium Grid is busy")
+
+
 async def _end_idle(provider: ChromiumProvider) -> None:
     """Free the slots: end the sessions the way going idle does."""
     provider._pool.idle_s = 0

@@ -585,57 +585,81 @@ class ContextPool:
 
     async def tab(self, browser: Browser | None, key: Key) -> Tab:
         """The key's tab in ``browser`` (with a Grid: in a browser of its own, and ``browser``
-        is ``None``), created on first use; marks it used now."""
-        async with self._lock:
-            if browser is not self._browser:
-                # A relaunched browser: the old contexts died with the old one.
-                for stale in self._tabs.values():
-                    stale.closed = True
-                    self._note_reset(stale.key, RESET_RELAUNCHED)
-                self._tabs.clear()
-                for shown in self._dialog_shown.values():
-                    shown.clear()
-                self._browser = browser
-            tab = self._tabs.get(key)
-            if (
-                tab is not None
-                and self._grid is not None
-                and (tab.context.browser is None or not self._grid.usable(tab.context.browser))
-            ):
-                del self._tabs[key]
-                tab.closed = True
-                self._note_reset(key, RESET_GRID_LOST)
-                await self._end(tab)
-                tab = None
-            if tab is None:
-                if len(self._tabs) >= self.max_contexts:
-                    await self._make_room()
-                context = await self._new_context(browser)
-                tab = self._tabs[key] = Tab(
-                    key,
-                    context,
-                    self._clock(),
-                    dialogs=self.dialogs,
-                    dialog_shown=self.dialog_shown(key),
-                    policy=self.policy,
-                )
-                tab.reset = self._resets.pop(key, None)
-                tab.viewport_mode = self.viewport
-                self._start_reaper()
-            tab.last_used = self._clock()
-            return tab
+        is ``None``), created on first use; marks it used now.
 
-    async def _new_context(self, shared: Browser | None) -> BrowserContext:
-        browser = shared if self._grid is None else await self._grid.browser()
-        assert browser is not None  # only a Grid pool is asked without a browser
+        A Grid's browser is asked for outside the pool's lock: a session waiting in the
+        Grid's queue (seconds) must not hold up the other sessions' actions."""
+        granted: Browser | None = None
+        try:
+            while True:
+                async with self._lock:
+                    tab = await self._usable_tab(browser, key)
+                    if tab is None and (self._grid is None or granted is not None):
+                        if len(self._tabs) >= self.max_contexts:
+                            await self._make_room()
+                        own, granted = granted or browser, None
+                        assert own is not None  # only a Grid pool is asked without a browser
+                        tab = self._tabs[key] = await self._new_tab(own, key)
+                    if tab is not None:
+                        tab.last_used = self._clock()
+                        return tab
+                assert self._grid is not None
+                granted = await self._grid.browser()
+        finally:
+            if granted is not None:  # another action of the key made its tab meanwhile
+                await self._grid_end(granted)
+
+    async def _usable_tab(self, browser: Browser | None, key: Key) -> Tab | None:
+        """The key's tab if it can still be used; forgets the tabs of a browser that went."""
+        if browser is not self._browser:
+            # A relaunched browser: the old contexts died with the old one.
+            for stale in self._tabs.values():
+                stale.closed = True
+                self._note_reset(stale.key, RESET_RELAUNCHED)
+            self._tabs.clear()
+            for shown in self._dialog_shown.values():
+                shown.clear()
+            self._browser = browser
+        tab = self._tabs.get(key)
+        if (
+            tab is not None
+            and self._grid is not None
+            and (tab.context.browser is None or not self._grid.usable(tab.context.browser))
+        ):
+            del self._tabs[key]
+            tab.closed = True
+            self._note_reset(key, RESET_GRID_LOST)
+            await self._end(tab)
+            return None
+        return tab
+
+    async def _new_tab(self, browser: Browser, key: Key) -> Tab:
+        context = await self._new_context(browser)
+        tab = Tab(
+            key,
+            context,
+            self._clock(),
+            dialogs=self.dialogs,
+            dialog_shown=self.dialog_shown(key),
+            policy=self.policy,
+        )
+        tab.reset = self._resets.pop(key, None)
+        tab.viewport_mode = self.viewport
+        self._start_reaper()
+        return tab
+
+    async def _new_context(self, browser: Browser) -> BrowserContext:
         try:
             if self._open_context is not None:
                 return await self._open_context(browser)
             return await browser.new_context(no_viewport=True, accept_downloads=False)
         except BaseException:
-            if self._grid is not None:
-                await self._grid.end(browser)
+            await self._grid_end(browser)
             raise
+
+    async def _grid_end(self, browser: Browser) -> None:
+        if self._grid is not None:
+            await self._grid.end(browser)
 
     async def _end(self, tab: Tab) -> None:
         """Close the tab's context and, with a Grid, end its session."""
