@@ -72,20 +72,24 @@ async def run(page: Document, op: str, **arguments: object) -> Any:
             raise
         kept = None  # its document is gone: send the script again
     if kept is None:
-        _kept.pop(frame, None)
         text = await _retrying(page, lambda: page.evaluate(source_as_text(), request), waits_s)
         _keep(frame)
     return None if text is None else json.loads(text)
 
 
 def _keep(frame: Frame) -> None:
-    """Make the script a function in ``frame``'s document, without waiting for it."""
+    """Make the script a function in ``frame``'s document, without waiting for it; the
+    handle to the one made in the document before is let go (Playwright keeps a handle, and
+    what it holds, until it is let go or the page closes)."""
 
     async def make() -> None:
         from playwright.async_api import Error as PlaywrightError
 
         with contextlib.suppress(PlaywrightError, TimeoutError):
             async with asyncio.timeout(PAGE_ANSWER_S):
+                earlier = _kept.pop(frame, None)
+                if earlier is not None:
+                    await earlier.dispose()
                 _kept[frame] = await frame.evaluate_handle(f"() => ({source()})")
 
     if frame not in _making:
