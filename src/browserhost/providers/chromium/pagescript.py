@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import weakref
 from collections.abc import Awaitable, Callable
 from functools import cache
 from importlib import resources
@@ -41,65 +40,12 @@ def source_as_text() -> str:
     return f"async (request) => JSON.stringify(await ({source()})(request)) ?? null"
 
 
-CALL = "async (script, request) => JSON.stringify(await script(request)) ?? null"
-"""Calling the script kept in a document (see :func:`run`), answering JSON text."""
-
-_kept: weakref.WeakKeyDictionary[Frame, JSHandle] = weakref.WeakKeyDictionary()
-"""The script as a function already made in each frame's current document. Only this
-handle reaches it: nothing is put where the page's own scripts could replace it."""
-
-
 async def run(page: Document, op: str, **arguments: object) -> Any:
-    """Answer ``op`` (see ``snapshot.js``) for the page's (or frame's) current document.
-
-    The first call in a document sends the whole script and keeps it there as a function
-    (made in the background); later calls send only the request, which saves the script's
-    parsing on every call (about 1.5 ms). A document that went away takes its function
-    with it, and the call goes the first way again."""
-    from playwright.async_api import Error as PlaywrightError
-    from playwright.async_api import Page
-
+    """Answer ``op`` (see ``snapshot.js``) for the page's (or frame's) current document."""
     request = {"op": op, **arguments}
     waits_s = float(arguments.get("maxMs") or 0) / 1000  # type: ignore[arg-type]
-    frame = page.main_frame if isinstance(page, Page) else page
-    kept = _kept.get(frame)
-    text = None
-    try:
-        if kept is not None:
-            text = await answering(kept.evaluate(CALL, request), waits_s)
-    except PlaywrightError as exc:
-        if not navigated(str(exc)):
-            raise
-        kept = None  # its document is gone: send the script again
-    if kept is None:
-        text = await _retrying(page, lambda: page.evaluate(source_as_text(), request), waits_s)
-        _keep(frame)
+    text = await _retrying(page, lambda: page.evaluate(source_as_text(), request), waits_s)
     return None if text is None else json.loads(text)
-
-
-def _keep(frame: Frame) -> None:
-    """Make the script a function in ``frame``'s document, without waiting for it; the
-    handle to the one made in the document before is let go (Playwright keeps a handle, and
-    what it holds, until it is let go or the page closes)."""
-
-    async def make() -> None:
-        from playwright.async_api import Error as PlaywrightError
-
-        with contextlib.suppress(PlaywrightError, TimeoutError):
-            async with asyncio.timeout(PAGE_ANSWER_S):
-                earlier = _kept.pop(frame, None)
-                if earlier is not None:
-                    await earlier.dispose()
-                _kept[frame] = await frame.evaluate_handle(f"() => ({source()})")
-
-    if frame not in _making:
-        task = asyncio.get_running_loop().create_task(make())
-        _making[frame] = task
-        task.add_done_callback(lambda _: _making.pop(frame, None))
-
-
-_making: dict[Frame, asyncio.Task[None]] = {}
-"""The functions being made, one per frame at a time (and a reference that keeps the task)."""
 
 
 STASHED = "() => (window[Symbol.for('browserhost')] || {}).target || null"
