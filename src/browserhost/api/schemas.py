@@ -14,6 +14,16 @@ from browserhost.contract.limits import TARGET_ID_PATTERN
 from .action_schema import action_request_schema
 
 
+def absent_when_none(description: str) -> Any:
+    """An optional field left out of the answer when it has no value (absent, not null, as
+    the host writes it)."""
+    return Field(None, description=description, exclude_if=_is_none)
+
+
+def _is_none(value: object) -> bool:
+    return value is None
+
+
 class ActionRequestBody(WireModel):
     """One agent action. ``parameters`` are checked against the action's own rules.
 
@@ -71,44 +81,23 @@ class PanelRow(WireModel):
 
 class ServiceRow(WireModel):
     state: Literal["stopped", "starting", "running", "failed"]
-    reason: str | None = Field(
-        None,
-        description="Why it failed, when it did.",
-        exclude_if=lambda reason: reason is None,
-    )
-    uptime_s: float | None = Field(
-        None,
-        description="Seconds since it became ready, while it runs.",
-        exclude_if=lambda uptime: uptime is None,
-    )
+    reason: str | None = absent_when_none("Why it failed, when it did.")
+    uptime_s: float | None = absent_when_none("Seconds since it became ready, while it runs.")
 
 
 class BridgeRow(WireModel):
     connected: bool = Field(description="Whether a browser is connected to the bridge now.")
-    provider: str | None = Field(
-        None,
-        description="The name the connected side gave.",
-        exclude_if=lambda provider: provider is None,
-    )
+    provider: str | None = absent_when_none("The name the connected side gave.")
 
 
 class CapacityRow(WireModel):
     source: str = Field(description="Where the provider's browsers run: Selenium Grid.")
-    free: int | None = Field(
-        None,
-        description="Slots free for a new browser now.",
-        exclude_if=lambda free: free is None,
+    free: int | None = absent_when_none("Slots free for a new browser now.")
+    busy: int | None = absent_when_none(
+        "Slots holding a browser now (this host's or anyone else's)."
     )
-    busy: int | None = Field(
-        None,
-        description="Slots holding a browser now (this host's or anyone else's).",
-        exclude_if=lambda busy: busy is None,
-    )
-    problem: str | None = Field(
-        None,
-        description="Why the slots could not be counted (the Grid does not answer), or why "
-        "none can be used.",
-        exclude_if=lambda problem: problem is None,
+    problem: str | None = absent_when_none(
+        "Why the slots could not be counted (the Grid does not answer), or why none can be used."
     )
 
 
@@ -158,42 +147,30 @@ class ProviderRow(WireModel):
     id: str
     name: str
     surface: bool
-    panel: PanelRow | None = Field(
-        None,
-        description="A page of the provider's own, docked to this edge of the picture.",
-        exclude_if=lambda panel: panel is None,  # absent, not null, as the host lists it
+    panel: PanelRow | None = absent_when_none(
+        "A page of the provider's own, docked to this edge of the picture."
     )
     verbs: list[VerbSpec] = Field(
         default_factory=list,
         description="The provider's own verbs: POST them as action verb.<name>.",
     )
-    service: ServiceRow | None = Field(
-        None,
-        description="The process the host runs for this provider: started on the first "
-        "action, stopped when idle. Absent for a provider that runs in the host or elsewhere.",
-        exclude_if=lambda service: service is None,
+    service: ServiceRow | None = absent_when_none(
+        "The process the host runs for this provider: started on the first "
+        "action, stopped when idle. Absent for a provider that runs in the host or elsewhere."
     )
-    bridge: BridgeRow | None = Field(
-        None,
-        description="A browser elsewhere that dials in to /ext/bridge: whether one is "
-        "connected. Absent for every other provider.",
-        exclude_if=lambda bridge: bridge is None,
+    bridge: BridgeRow | None = absent_when_none(
+        "A browser elsewhere that dials in to /ext/bridge: whether one is "
+        "connected. Absent for every other provider."
     )
-    capacity: CapacityRow | None = Field(
-        None,
-        description="The free and busy slots where this provider's browsers run (a Selenium "
-        "Grid), counted as the listing is asked. Absent for browsers on this machine.",
-        exclude_if=lambda capacity: capacity is None,
+    capacity: CapacityRow | None = absent_when_none(
+        "The free and busy slots where this provider's browsers run (a Selenium "
+        "Grid), counted as the listing is asked. Absent for browsers on this machine."
     )
-    launch: LaunchRow | None = Field(
-        None,
-        description="How to launch instances of this provider, when it can.",
-        exclude_if=lambda launch: launch is None,
+    launch: LaunchRow | None = absent_when_none(
+        "How to launch instances of this provider, when it can."
     )
-    instance: InstanceRow | None = Field(
-        None,
-        description="The launched instance this row routes to (id provider~name).",
-        exclude_if=lambda instance: instance is None,
+    instance: InstanceRow | None = absent_when_none(
+        "The launched instance this row routes to (id provider~name)."
     )
 
 
