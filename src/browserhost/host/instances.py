@@ -21,9 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import re
-import tempfile
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -40,6 +38,7 @@ from browserhost.contract.errors import (
     UnsupportedError,
 )
 from browserhost.contract.limits import INSTANCE_NAME_PATTERN, INSTANCE_SEPARATOR
+from browserhost.files import replace_atomically
 
 from .catalog import Catalog, InstalledProvider, InstallError, read_record
 from .control import Controls
@@ -306,18 +305,7 @@ class Instances:
         ]
         persistent = [i.remembered() for i in self.all() if i.persistence == "persistent"]
         payload = json.dumps({"instances": kept + persistent}, indent=2).encode()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        # mkstemp creates the file 0600, and replace keeps that mode.
-        fd, temp = tempfile.mkstemp(dir=self.data_dir, prefix=".instances-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        replace_atomically(self.path, payload, ".instances-")
 
 
 def _violation(error: SchemaViolation, schema: Mapping[str, Any]) -> str:

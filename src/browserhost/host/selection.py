@@ -10,13 +10,13 @@ than :data:`STALE_TEMPORARY_S`.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from pathlib import Path
 
+from browserhost.files import TEMPORARY_SUFFIX, replace_atomically
+
 SELECTION_FILE = "browser-provider-selection.json"
-_TEMPORARY = (".selection-", ".tmp")
+_TEMPORARY_PREFIX = ".selection-"
 STALE_TEMPORARY_S = 60.0
 """A write holds its temporary file for milliseconds. Removing one still in use is safe anyway:
 that writer's replace fails and reports that the previous choice stays."""
@@ -53,34 +53,17 @@ class SelectionStore:
         return selected
 
     def write(self, provider_id: str) -> None:
-        folder = self.path.parent
         payload = json.dumps({"selectedId": provider_id}).encode()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY[0], suffix=_TEMPORARY[1])
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(payload)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.replace(temp, self.path)
-            except BaseException:
-                Path(temp).unlink(missing_ok=True)
-                raise
-            folder_fd = os.open(folder, os.O_RDONLY)
-            try:
-                os.fsync(folder_fd)
-            finally:
-                os.close(folder_fd)
+            replace_atomically(self.path, payload, _TEMPORARY_PREFIX)
         except OSError as exc:
             raise SelectionWriteError(f"cannot write {self.path}: {exc.strerror}") from exc
 
     def remove_stale_temporaries(self) -> None:
         """Remove the temporary files of writes killed midway (best effort, never raises)."""
-        prefix, suffix = _TEMPORARY
         cutoff = time.time() - STALE_TEMPORARY_S
         try:
-            leftovers = list(self.path.parent.glob(f"{prefix}*{suffix}"))
+            leftovers = list(self.path.parent.glob(f"{_TEMPORARY_PREFIX}*{TEMPORARY_SUFFIX}"))
         except OSError:
             return
         for leftover in leftovers:
