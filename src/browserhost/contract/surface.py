@@ -157,6 +157,10 @@ class SurfaceSession(WireModel):
     )
 
 
+class SessionsAnswer(WireModel):
+    sessions: list[SurfaceSession]
+
+
 @dataclass(frozen=True)
 class Frame:
     """One picture of the surface."""
@@ -237,6 +241,10 @@ def read_resize(raw: object) -> Size | None:
 
 def read_clipboard(raw: object) -> ClipboardAnswer | None:
     return _read(ClipboardAnswer, raw)
+
+
+def read_sessions(raw: object) -> SessionsAnswer | None:
+    return _read(SessionsAnswer, raw)
 
 
 INPUT_EVENT: TypeAdapter[InputEvent] = TypeAdapter(InputEvent)

@@ -12,16 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-
 from browserhost.contract import surface as contract
 from browserhost.contract.bridge import FRAME_MARGIN_S, SURFACE_CALL_TIMEOUT_S, SurfaceResult
 from browserhost.contract.surface import Controller, Frame, InputEvent, Size, SurfaceSession
 
 from .base import BadAnswerError, LostError, NotSentError
 from .bridge import BridgeTransport
-
-_SESSIONS: TypeAdapter[list[SurfaceSession]] = TypeAdapter(list[SurfaceSession])
 
 
 class BridgeSurface(contract.Surface):
@@ -70,15 +66,10 @@ class BridgeSurface(contract.Surface):
         return answer.text
 
     async def sessions(self) -> list[SurfaceSession]:
-        answer = await self._call("sessions", {})
-        try:
-            if not isinstance(answer, dict):
-                raise TypeError
-            return _SESSIONS.validate_python(answer["sessions"])
-        except (KeyError, TypeError, ValidationError):
-            raise BadAnswerError(
-                "The bridge's browser's sessions are not {sessions: [...]}."
-            ) from None
+        answer = contract.read_sessions(await self._call("sessions", {}))
+        if answer is None:
+            raise BadAnswerError("The bridge's browser's sessions are not {sessions: [...]}.")
+        return answer.sessions
 
     async def show(self, session_id: str | None) -> None:
         await self._call("show", {"id": session_id})

@@ -13,7 +13,6 @@ import json
 from typing import Final
 
 import httpx
-from pydantic import TypeAdapter, ValidationError
 
 from browserhost.contract import surface as contract
 from browserhost.contract.surface import Controller, Frame, InputEvent, Size, SurfaceSession
@@ -31,7 +30,6 @@ JSON_MAX_BYTES: Final = 4 * 1024 * 1024
 """A JSON answer: a clipboard text or a list of sessions."""
 
 _CONNECT_TIMEOUT_S = 5.0
-_SESSIONS: TypeAdapter[list[SurfaceSession]] = TypeAdapter(list[SurfaceSession])
 
 
 class _NoAnswerInTimeError(LostError):
@@ -96,15 +94,10 @@ class LoopbackSurface(contract.Surface):
     async def sessions(self) -> list[SurfaceSession]:
         response, body = await self._call("GET", contract.SESSIONS_PATH)
         self._expect(response, 200)
-        answer = _json(body)
-        try:
-            if not isinstance(answer, dict):
-                raise TypeError
-            return _SESSIONS.validate_python(answer["sessions"])
-        except (KeyError, TypeError, ValidationError):
-            raise BadAnswerError(
-                "The provider service's sessions are not {sessions: [...]}."
-            ) from None
+        answer = contract.read_sessions(_json(body))
+        if answer is None:
+            raise BadAnswerError("The provider service's sessions are not {sessions: [...]}.")
+        return answer.sessions
 
     async def show(self, session_id: str | None) -> None:
         shown = {"id": session_id}
