@@ -127,6 +127,17 @@ PAGES: dict[str, str] = {
         '.then((r) => r.text()).then((t) => { app.innerHTML = "<h1>Loaded " + t + "</h1>"'
         ' + "<button>Go</button>" }))</script>',
     ),
+    # Pages that start drawing at their load event (in the frame after it, or the task after
+    # it) and finish 30 ms later, within the quiet time: a page hydrating behind a spinner.
+    **{
+        f"/{name}-at-load": _page(
+            f"{name.capitalize()} at load",
+            '<p>Loading</p><main id="app"></main><script>addEventListener("load", () => '
+            f'{start}(() => {{ app.textContent = "..."; setTimeout(() => {{ app.innerHTML = '
+            f'"<h1>{name.capitalize()} ready</h1><button>Go</button>" }}, 30) }}))</script>',
+        )
+        for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
+    },
     "/intl": _page(
         "Intl",
         '<p id="intl"></p><script>document.getElementById("intl").textContent = "language: " '

@@ -52,3 +52,17 @@ async def test_open_waits_for_a_page_filled_in_after_its_load_event(
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert "Loaded ready" in snapshot["text"]
     assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
+
+
+@pytest.mark.parametrize(
+    ("path", "shown"), [("/drawn-at-load", "Drawn"), ("/queued-at-load", "Queued")]
+)
+async def test_open_waits_for_what_a_page_draws_right_after_its_load_event(
+    provider: ChromiumProvider, site: Site, ctx: Context, path: str, shown: str
+) -> None:
+    for _ in range(3):  # the page's own reloads too: each document is watched from its start
+        opened = await ok(provider, ctx, "browser.open", url=site.url(path))
+        assert opened["settled"] is True
+        snapshot = await ok(provider, ctx, "browser.snapshot")
+        assert f"{shown} ready" in snapshot["text"]
+        assert [element.get("label") for element in snapshot["elements"]] == ["Go"]

@@ -538,6 +538,33 @@ async def test_controls_beyond_text_fields_are_set_and_read(
     assert (await ok(provider, ctx, "browser.snapshot"))["url"].endswith("#two")
 
 
+async def test_fields_take_a_value_as_a_person_enters_it_and_refuse_one_they_cannot_take(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "controls.html")
+    typed = await ok(provider, ctx, "browser.type", selector="#when", value="2026-12-24")
+    assert typed["value"] == "2026-12-24"
+    assert await out_line(provider, ctx) == "out: when 2026-12-24"
+    error = await refused(provider, ctx, "browser.type", selector="#when", value="next Friday")
+    assert "date field and does not take 'next Friday'" in error
+    error = await refused(provider, ctx, "browser.type", selector="#qty", value="a dozen")
+    assert error.startswith("#qty takes a number")
+    error = await refused(provider, ctx, "browser.type", selector="#size", value="M")
+    assert error == '#size\'s option "M" is disabled; nothing was chosen.'
+    seen = await _by_label(provider, ctx)
+    assert (seen["Deliver on"]["value"], seen["Quantity"]["value"], seen["Size"]["value"]) == (
+        "2026-12-24",
+        "1",
+        "S",
+    )
+    assert await out_line(provider, ctx) == "out: when 2026-12-24"  # nothing refused changed
+    assert (await ok(provider, ctx, "browser.type", selector="#qty", value="12"))["value"] == "12"
+    assert await out_line(provider, ctx) == "out: qty 12"
+    note = await ok(provider, ctx, "browser.type", selector="#note", value="Ship on Friday")
+    assert note["value"] == "Ship on Friday"  # what it held is replaced, not added to
+    assert await out_line(provider, ctx) == "out: note Ship on Friday"
+
+
 async def test_a_control_inside_its_label_is_named_by_the_labels_own_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -25,6 +25,7 @@ from browserhost.contract import data
 from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError
 
+from . import pagescript
 from .addresses import ALLOWED_SCHEMES, AddressPolicy
 from .errors import blocked_message
 from .launch import ENV_MAX_CONTEXTS, IDLE_S, MAX_CONTEXTS, DialogMode
@@ -69,7 +70,6 @@ RENEW_AFTER_LOADS = 100
 :meth:`Tab.fresh_for_open`)."""
 STUCK_CLOSE_S = 5.0
 CLOSE_S = 5.0
-WARM_S = 5.0
 FAILED_LOAD_PREFIX = "Failed to load resource"
 # Requests a page waits on before it is done changing (as the DevTools protocol names their
 # types); media, beacons, websockets and event streams may never finish and hold nothing back.
@@ -159,7 +159,6 @@ class Tab:
         self._loading: dict[Page, set[str]] = {}  # request ids in flight
         self._loads: dict[Page, int] = {}  # documents each page loaded
         self._watching: dict[Page, asyncio.Task[None]] = {}
-        self._warming: set[asyncio.Task[None]] = set()
         self._loaded = asyncio.Event()
         self._dialogs: list[data.Dialog] = []
         self.acting = False
@@ -182,7 +181,7 @@ class Tab:
                 with contextlib.suppress(PlaywrightError):  # a crashed page may not answer
                     await stale.close()
         if not self._pages:
-            self._adopt(await self.context.new_page())
+            self._adopt(await self._new_page())
         page = self._pages[-1]
         watching = self._watching.pop(page, None)
         if watching is not None:
@@ -275,9 +274,14 @@ class Tab:
         await self._replace(page)
         return await self.page()
 
+    async def _new_page(self) -> Page:
+        page = await self.context.new_page()
+        await page.add_init_script(pagescript.LOAD_WATCH)
+        return page
+
     async def _replace(self, page: Page) -> Page:
         """A new page where ``page`` was (current or not, same tab number); ``page`` closes."""
-        fresh = await self.context.new_page()
+        fresh = await self._new_page()
         self._adopt(fresh)
         self._pages.remove(fresh)
         self._opened.remove(fresh)
@@ -497,10 +501,6 @@ class Tab:
         why = self.policy.refusal(frame.url)
         if why is not None:
             self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}", why)
-        elif frame.url != "about:blank":
-            warming = asyncio.get_running_loop().create_task(_warm(frame))
-            self._warming.add(warming)
-            warming.add_done_callback(self._warming.discard)
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
         if request.url == self.opened:
@@ -514,19 +514,6 @@ class Tab:
             self._blocked = blocked_message(
                 f"{request.url[:200]} redirected to an address that is not http or https"
             )
-
-
-async def _warm(frame: Frame) -> None:
-    """Have Playwright set up its own script in a new document now, while the agent reads
-    the answer, instead of in the first fill or key press (30-50 ms): asking it for an element
-    handle does that."""
-    from playwright.async_api import Error as PlaywrightError
-
-    with contextlib.suppress(PlaywrightError, TimeoutError):
-        async with asyncio.timeout(WARM_S):
-            handle = await frame.query_selector(":root")
-            if handle is not None:
-                await handle.dispose()
 
 
 def _retrieved(task: asyncio.Task[None]) -> None:

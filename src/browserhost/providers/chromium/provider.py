@@ -36,7 +36,7 @@ from browserhost.contract.verbs import VERB_TIMEOUT_S
 from browserhost.sdk import ActionError, refusal
 from browserhost.sdk.provider import Answer
 
-from . import pagescript, targets
+from . import fields, pagescript, targets
 from .addresses import ERROR_PAGE_SCHEME, AddressPolicy
 from .contexts import (
     ContextPool,
@@ -316,7 +316,7 @@ class ChromiumProvider(ChromiumVerbs):
                     if probe == "stuck":  # since the last action
                         raise PageStuckError() from None
                     raise
-            settled = await self._settle(tab, page, waits.open_settle_s)
+            settled = await self._settle(tab, page, waits.open_settle_s, opened=True)
             return data.OpenData(
                 url=page.url,
                 title=await settled.title(page) or "",
@@ -416,28 +416,14 @@ class ChromiumProvider(ChromiumVerbs):
                 )
             if info.get("readonly"):
                 raise ActionError(f"{selector} is read-only; nothing was typed.")
-            element = await aimed.handle()
-            with playwright_errors(
-                "browser.type",
-                selector=selector,
-                on_timeout=f"{selector} cannot be typed into (hidden, covered, disabled or "
-                "read-only); take a new snapshot.",
-            ):
-                if info["tag"] == "select":
-                    # A multiple select takes several labels, comma-separated: "Olives, Ham".
-                    wanted = value.split(",") if info.get("multiple") else [value]
-                    options = [
-                        targets.option_value(selector, info["choices"], one.strip())
-                        for one in wanted
-                    ]
-                    await element.select_option(value=options, timeout=self.timeouts.act_s * 1000)
-                else:
-                    await element.fill(value, timeout=self.timeouts.act_s * 1000)
+            with playwright_errors("browser.type", selector=selector):
+                await fields.fill(page, aimed, selector, value)
                 if parameters.submit:
-                    await element.press("Enter", timeout=self.timeouts.act_s * 1000)
-            shown, settled = page, Settled(done=True)
+                    await pagescript.answering(page.keyboard.press("Enter"))
             if parameters.submit:
                 shown, settled = await self._after_input(tab, page, None)
+            else:  # nothing to wait for: the field, its page's address and title, read once
+                shown, settled = page, Settled(done=True, read=await _read_state(aimed))
             return data.TypeData(
                 selector=selector,
                 url=shown.url,
@@ -570,12 +556,15 @@ class ChromiumProvider(ChromiumVerbs):
             shown = tab.current() or shown
         return shown, settled
 
-    async def _settle(self, tab: Tab, page: Page, budget_s: float) -> Settled:
+    async def _settle(
+        self, tab: Tab, page: Page, budget_s: float, *, opened: bool = False
+    ) -> Settled:
         """Wait (within ``budget_s``) for the load event, then for the page to stop changing:
         none of its requests in flight and no change to the document for ``quiet_s``. A page
-        with nothing in flight and nothing moving by its next frame is settled then; one that
-        was busy must stay still for the whole quiet time. A page built by script after its
-        load event is waited for; one that never stops changing is not, past the budget."""
+        with nothing in flight and nothing moving by its next frame is settled then (after an
+        open, the frame after its load event, which the page watched itself: ``opened``); one
+        that was busy must stay still for the whole quiet time. A page built by script after
+        its load event is waited for; one that never stops changing is not, past the budget."""
         from playwright.async_api import Error as PlaywrightError
 
         loop = asyncio.get_running_loop()
@@ -591,6 +580,8 @@ class ChromiumProvider(ChromiumVerbs):
                         maxMs=left * 1000,
                         glance=glance,
                         load=True,
+                        opened=opened,
+                        new=opened and glance,
                     )
                     if not read["quiet"]:
                         return Settled(done=False, read=read)
@@ -785,21 +776,28 @@ _NOT_AFTER_ACTION = frozenset({"options", "focused", "multiple"})
 
 async def _state_after(aimed: targets.Target, settled: Settled, shown: Page) -> dict[str, Any]:
     """The acted-on element's state after the action, when it is still there."""
-    from playwright.async_api import Error as PlaywrightError
-
     read = settled.read
-    frame = aimed.located.frame
-    if read is None or frame is not shown.main_frame:
-        if frame.is_detached():
-            return {}
-        try:
-            read = await pagescript.run(frame, "state")
-        except PlaywrightError:
-            return {}
+    if read is None or aimed.located.frame is not shown.main_frame:
+        read = await _read_state(aimed)
     state = read.get("state") if read else None
     if not state:
         return {}
     return _fields(data.ElementState, state, exclude=_NOT_AFTER_ACTION)
+
+
+async def _read_state(aimed: targets.Target) -> dict[str, Any] | None:
+    """The acted-on element's state with its frame's address and title; ``None`` when the
+    frame went away."""
+    from playwright.async_api import Error as PlaywrightError
+
+    frame = aimed.located.frame
+    if frame.is_detached():
+        return None
+    try:
+        read: dict[str, Any] = await pagescript.run(frame, "state")
+    except PlaywrightError:
+        return None
+    return read
 
 
 def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str | None:

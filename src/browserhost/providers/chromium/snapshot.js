@@ -15,8 +15,10 @@
 //   scroll    {direction?, selector?}         -> the new scroll position
 //   position  {}                              -> the scroll position
 //   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
-//              load?}                            stops changing
+//              load?, opened?}                   stops changing
 //   state     {}                              -> the stashed element's state, the url and title
+//   fill      {value} or {values}             -> the stashed field made ready for text to be
+//                                                typed (focused, its text selected), or set
 //
 // Selectors are CSS, matched in one document or shadow root; ` >> ` steps into the iframe or
 // the open shadow root of the element named before it (`#pay >> #card`, `todo-app >> .add`).
@@ -27,7 +29,8 @@ async (request) => {
   const doc = document;
   const quirks = doc.compatMode === "BackCompat";
   const STORE = Symbol.for("browserhost");
-  const store = window[STORE] || (window[STORE] = { remembered: new Map(), target: null });
+  const store = window[STORE] || (window[STORE] = {}); // the provider may have made it
+  store.remembered ||= new Map();
   const ROLES = [
     "button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox",
     "menuitemradio", "option", "switch", "combobox", "textbox", "searchbox", "slider",
@@ -47,6 +50,8 @@ async (request) => {
     color: "", date: "", "datetime-local": "", file: "", month: "", time: "", week: "",
   };
   const NOT_TYPABLE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file"]);
+  // Fields the browser takes no typed text for: their value is set, as a picker would.
+  const SET_VALUE = new Set(["color", "date", "time", "datetime-local", "month", "range", "week"]);
   const NO_VALUE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "password"]);
   // A class that says what state an element is in, not what it is: it moves between elements.
   const STATE_CLASS = new RegExp(
@@ -937,7 +942,7 @@ async (request) => {
   // once is done by the time its input is answered, and whatever it starts later (a
   // request, a timer, a frame callback) shows in that frame or as pending. With `load`, the
   // wait starts at the document's load event (within maxMs), in the same round trip.
-  async function quiet({ quietMs, maxMs, glance, load }) {
+  async function quiet({ quietMs, maxMs, glance, load, opened }) {
     const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     const called = performance.now();
     if (load && doc.readyState !== "complete") {
@@ -947,6 +952,18 @@ async (request) => {
       });
       if (doc.readyState !== "complete") return { quiet: false, ...stateNow() };
       maxMs -= performance.now() - called;
+    }
+    const empty = () => !doc.body ||
+      (!clean(doc.body.innerText) && !doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`));
+    const waiting = () => (store.timers ? store.timers.pending.size : 0) > 0 ||
+      doc.querySelector("[aria-busy=true]") !== null;
+    // A document an open just loaded had its glance taken at its load event, by the watch
+    // the provider adds to each new document (pagescript.LOAD_WATCH): no frame to wait now.
+    const afterLoad = opened && glance ? store.afterLoad : undefined;
+    if (afterLoad) {
+      store.afterLoad = null;
+      if (!(await afterLoad) && !empty() && !waiting()) return { quiet: true, ...stateNow() };
+      glance = false; // it was still changing at its load: it must stay still for quietMs
     }
     return new Promise((resolve) => {
       const start = performance.now();
@@ -972,10 +989,6 @@ async (request) => {
         if (list.getEntries().some((entry) => entry.initiatorType !== "other")) last = performance.now();
       });
       resources.observe({ type: "resource" });
-      const empty = () => !doc.body ||
-        (!clean(doc.body.innerText) && !doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`));
-      const waiting = () => (store.timers ? store.timers.pending.size : 0) > 0 ||
-        doc.querySelector("[aria-busy=true]") !== null;
       const finish = (calm) => {
         observer.disconnect();
         resources.disconnect();
@@ -1083,6 +1096,70 @@ async (request) => {
     return { total, elements: found };
   }
 
+  // Readies the stashed field for a new value, as a person would: a text field is focused
+  // with all its text selected, so the text the keyboard types next replaces it
+  // (`{typeIt: true}`); a select gets the options whose values are `values` chosen, a date,
+  // time, colour or range field gets `value`, each with the input and change events a
+  // picker sends. A value such a field does not take leaves it as it was.
+  function fill({ value, values }) {
+    const el = store.target;
+    if (!el || !el.isConnected) return { error: "gone" };
+    const tag = tagOf(el);
+    const changedBy = (field) => {
+      field.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+      field.dispatchEvent(new Event("change", { bubbles: true }));
+      return {};
+    };
+    if (tag === "select") {
+      const chosen = [];
+      for (const wanted of values) {
+        const option = [...el.options].find((one) => one.value === wanted && !chosen.includes(one));
+        if (!option) return { error: "option", option: wanted };
+        if (option.disabled || (option.parentElement && option.parentElement.disabled)) {
+          return { error: "disabledOption", option: clean(option.label) };
+        }
+        chosen.push(option);
+        if (!el.multiple) break;
+      }
+      el.focus();
+      for (const option of el.options) option.selected = chosen.includes(option);
+      return changedBy(el);
+    }
+    if (tag === "input") {
+      const type = (el.getAttribute("type") || "text").toLowerCase();
+      if (SET_VALUE.has(type)) {
+        const before = el.value;
+        el.focus();
+        el.value = value.trim();
+        if (el.value !== value.trim()) {
+          el.value = before;
+          return { error: "malformed", type };
+        }
+        return changedBy(el);
+      }
+      if (type === "number" && Number.isNaN(Number(value.trim()))) return { error: "number" };
+      el.select();
+      el.focus();
+      return { typeIt: true };
+    }
+    if (tag === "textarea") {
+      el.selectionStart = 0;
+      el.selectionEnd = el.value.length;
+      el.focus();
+      return { typeIt: true };
+    }
+    if (!el.isContentEditable) return { error: "untypable" };
+    let host = el;
+    while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
+    host.focus();
+    const range = doc.createRange();
+    range.selectNodeContents(el);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return { typeIt: true };
+  }
+
   function scroll({ direction, selector }) {
     const box = scroller();
     watchTimers();
@@ -1104,7 +1181,7 @@ async (request) => {
   }
 
   // A timer watch that no wait ended (the action was refused) ends at the next question.
-  if (store.timers && !["quiet", "state", "stashed", "position"].includes(request.op)) unwatchTimers();
+  if (store.timers && !["quiet", "state", "stashed", "position", "fill"].includes(request.op)) unwatchTimers();
 
   switch (request.op) {
     case "snapshot": return snapshot(request);
@@ -1118,6 +1195,7 @@ async (request) => {
     case "position": return position(scroller());
     case "quiet": return quiet(request);
     case "state": return stateNow();
+    case "fill": return fill(request);
     default: throw new Error("unknown op " + request.op);
   }
 }

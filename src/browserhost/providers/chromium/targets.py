@@ -217,16 +217,3 @@ def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None
             f"was {verb}. Close or dismiss what covers it first (a dialog's close button, a "
             "banner's accept button), then try again."
         )
-
-
-def option_value(selector: str, options: list[dict[str, str]], wanted: str) -> str:
-    """The value of the select option whose label (else value) is ``wanted``."""
-    for key in ("label", "value"):
-        for option in options:
-            if option[key] == wanted:
-                return option["value"]
-    for option in options:
-        if option["label"].casefold() == wanted.casefold():
-            return option["value"]
-    listed = ", ".join(f'"{option["label"]}"' for option in options[:20])
-    raise ActionError(f'{selector} has no option "{wanted}"; its options are {listed}.')

@@ -21,7 +21,7 @@ from pydantic import Field
 from browserhost.contract import Context
 from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
-from . import pagescript, targets
+from . import fields, pagescript, targets
 from .errors import playwright_errors
 
 if TYPE_CHECKING:
@@ -109,7 +109,9 @@ class ChromiumVerbs(Provider):
         _pool: ContextPool
 
         def _using(self, context: Context, action: str) -> AbstractAsyncContextManager[Tab]: ...
-        async def _settle(self, tab: Tab, page: Page, budget_s: float) -> Settled: ...
+        async def _settle(
+            self, tab: Tab, page: Page, budget_s: float, *, opened: bool = False
+        ) -> Settled: ...
 
     def registration(self) -> dict[str, Any]:
         record = super().registration()
@@ -188,8 +190,7 @@ class ChromiumVerbs(Provider):
             filled = []
             for field in arguments.fields:
                 aimed = await targets.target(page, field.selector, "inspect")
-                info, element = aimed.info, await aimed.handle()
-                wait_ms = self.timeouts.act_s * 1000
+                info = aimed.info
                 with playwright_errors("verb.fill_form", selector=field.selector):
                     if info.get("type") in ("checkbox", "radio"):
                         wanted = _checked(field, info["type"])
@@ -200,11 +201,12 @@ class ChromiumVerbs(Provider):
                         raise ActionError(
                             f"{field.selector} takes text, not {field.value}; nothing more set."
                         )
-                    elif info["tag"] == "select":
-                        value = targets.option_value(field.selector, info["choices"], field.value)
-                        await element.select_option(value=value, timeout=wait_ms)
+                    elif info.get("readonly"):
+                        raise ActionError(f"{field.selector} is read-only; nothing more set.")
                     elif info["typable"]:
-                        await element.fill(field.value, timeout=wait_ms)
+                        # Checked as browser.type checks it: shown, enabled, not covered.
+                        aimed = await targets.target(page, field.selector, "type")
+                        await fields.fill(page, aimed, field.selector, field.value)
                     else:
                         raise ActionError(f"{field.selector} is not a field; nothing more set.")
                 state = await pagescript.run(aimed.located.frame, "state")
