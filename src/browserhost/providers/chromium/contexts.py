@@ -276,7 +276,7 @@ class Tab:
 
     async def _new_page(self) -> Page:
         page = await self.context.new_page()
-        await page.add_init_script(pagescript.LOAD_WATCH)
+        await page.add_init_script(pagescript.at_document_start())
         return page
 
     async def _replace(self, page: Page) -> Page:

@@ -1,9 +1,10 @@
 """Running ``snapshot.js``, the page-side half of the provider, one evaluation per question.
 
-The script is sent whole once per document, which keeps it (under its digest, on the symbol
-the script keeps its own state on); later calls send a one-line caller. A document that has
-not kept it (new, or reached by navigation since) answers ``false`` to the caller, and gets
-the whole script in a second evaluation.
+Each document keeps the script (under its digest, on the symbol the script keeps its own
+state on): the provider's pages are given it at every document's start
+(:func:`at_document_start`), and calls send a one-line caller. A document that started
+before its page was given the script answers ``false`` to the caller, and gets the whole
+script in a second evaluation, which it then keeps.
 
 A page that is navigating has no document to read for a moment; an evaluation that lands in
 that moment is retried once the new document exists, so an agent never sees "execution
@@ -39,46 +40,51 @@ def source() -> str:
     return resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
 
 
+STORE = "window[Symbol.for('browserhost')]"
+"""Where ``snapshot.js`` keeps what it remembers in a document, and the document keeps it."""
+
+
 @cache
-def _kept_as() -> str:
-    """Where a document keeps the script between calls: named by the script's digest, so a
-    document another version of the provider worked in is given this version's own."""
-    digest = hashlib.sha256(source().encode()).hexdigest()[:16]
-    return f"window[Symbol.for('browserhost')]?.['script {digest}']"
+def _key() -> str:
+    """The script's name in a document's store: its digest, so that a document another
+    version of the provider worked in is given this version's own."""
+    return json.dumps("script " + hashlib.sha256(source().encode()).hexdigest()[:16])
+
+
+@cache
+def _keeping_statement() -> str:
+    return f"({STORE} ||= {{}})[{_key()}] = ({source()})"
 
 
 @cache
 def _calling() -> str:
-    """Calls the script the document keeps; ``false`` when it keeps none yet. Sending the
-    whole 50 KB script costs about 2 ms a call more than this, every call."""
+    """Calls the script the document keeps; ``false`` when it keeps none. Sending the whole
+    50 KB script costs about 2 ms a call more than this, every call. The script answers JSON
+    text: Playwright carries one string far faster than the same answer as an object it must
+    walk and rebuild (a 1,000-element snapshot, 4x)."""
     return (
-        f"async (request) => {{ const script = {_kept_as()}; "
+        f"async (request) => {{ const script = {STORE}?.[{_key()}]; "
         "return script ? JSON.stringify(await script(request)) ?? null : false; }"
     )
 
 
 @cache
 def _keeping() -> str:
-    """The whole script: kept in the document for the next calls, then called. It answers
-    JSON text: Playwright carries one string far faster than the same answer as an object it
-    must walk and rebuild (a 1,000-element snapshot, 4x)."""
-    kept = _kept_as().replace("?.[", "[")
+    """The whole script: kept in the document for the next calls, then called."""
     return (
-        "async (request) => { window[Symbol.for('browserhost')] ||= {}; "
-        f"const script = {kept} = ({source()}); "
+        f"async (request) => {{ const script = {_keeping_statement()}; "
         "return JSON.stringify(await script(request)) ?? null; }"
     )
 
 
-async def run(page: Document, op: str, *, new: bool = False, **arguments: object) -> Any:
-    """Answer ``op`` (see ``snapshot.js``) for the page's (or frame's) current document;
-    ``new`` for a document known to be new (just opened), which is sent the script at once."""
+async def run(page: Document, op: str, **arguments: object) -> Any:
+    """Answer ``op`` (see ``snapshot.js``) for the page's (or frame's) current document."""
     request = {"op": op, **arguments}
     waits_s = float(arguments.get("maxMs") or 0) / 1000  # type: ignore[arg-type]
 
     async def once() -> str | None:
-        text = False if new else await page.evaluate(_calling(), request)
-        if text is False:  # a document the script has not run in yet
+        text = await page.evaluate(_calling(), request)
+        if text is False:  # a document that started before its page was given the script
             text = await page.evaluate(_keeping(), request)
         return cast("str | None", text)
 
@@ -86,8 +92,8 @@ async def run(page: Document, op: str, *, new: bool = False, **arguments: object
     return None if text is None else json.loads(text)
 
 
-LOAD_WATCH = """(() => {
-  const store = (window[Symbol.for("browserhost")] ||= {});
+_LOAD_WATCH = """(() => {
+  const store = window[Symbol.for("browserhost")];
   const [later, frame] = [setTimeout.bind(window), requestAnimationFrame.bind(window)];
   addEventListener("load", () => {
     let moved = false;
@@ -110,15 +116,24 @@ LOAD_WATCH = """(() => {
       later(look, 20);
     });
   }, { once: true });
-})()"""
-"""Added to every page at its start: from each document's load event to the task after the
-next frame (20 ms at most, as ``snapshot.js``'s glance), whether the document changed or a
-resource finished loading. The wait after an ``open`` reads it (``quiet`` with ``opened``)
-instead of waiting for a frame of its own, which on a page that loaded before the question
-reached it is up to a whole frame (16 ms) more."""
+})();"""
 
 
-STASHED = "() => (window[Symbol.for('browserhost')] || {}).target || null"
+@cache
+def at_document_start() -> str:
+    """What every document of the provider's pages runs at its start (an init script).
+
+    It keeps the page script, so that even a new document's first call sends only the caller
+    (parsing an uncalled function costs the document next to nothing). And it watches, from
+    the load event to the task after the next frame (20 ms at most, as ``snapshot.js``'s
+    glance), whether the document changed or a resource finished loading: the wait after an
+    ``open`` reads that (``quiet`` with ``opened``) instead of waiting for a frame of its
+    own, which on a page that loaded before the question reached it is up to 16 ms more.
+    """
+    return f"{_keeping_statement()};\n{_LOAD_WATCH}"
+
+
+STASHED = f"() => ({STORE} || {{}}).target || null"
 """The element the latest ``target`` or ``hop`` found, read without the whole script."""
 
 

@@ -581,7 +581,6 @@ class ChromiumProvider(ChromiumVerbs):
                         glance=glance,
                         load=True,
                         opened=opened,
-                        new=opened and glance,
                     )
                     if not read["quiet"]:
                         return Settled(done=False, read=read)

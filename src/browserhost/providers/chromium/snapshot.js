@@ -958,7 +958,7 @@ async (request) => {
     const waiting = () => (store.timers ? store.timers.pending.size : 0) > 0 ||
       doc.querySelector("[aria-busy=true]") !== null;
     // A document an open just loaded had its glance taken at its load event, by the watch
-    // the provider adds to each new document (pagescript.LOAD_WATCH): no frame to wait now.
+    // the provider adds to each new document (pagescript.at_document_start): no frame to wait.
     const afterLoad = opened && glance ? store.afterLoad : undefined;
     if (afterLoad) {
       store.afterLoad = null;
