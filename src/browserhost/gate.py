@@ -13,6 +13,7 @@ Standard library only at run time: the provider SDK imports this without a web f
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 from collections.abc import Iterable
@@ -141,6 +142,7 @@ class Gate:
         return None
 
 
+@functools.lru_cache(maxsize=64)  # the same few Host headers come with every request
 def _hostname(authority: str) -> str | None:
     try:
         return urlsplit(f"//{authority}").hostname

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from browserhost.contract.errors import UserInControlError
 from browserhost.contract.surface import AGENT_HOLD_S
-from browserhost.host import Host
+from browserhost.host import Host, control
 from browserhost.host.control import Controls
 from tests.recording import Recorder
 
@@ -108,4 +109,24 @@ async def test_a_request_that_was_never_sent_gives_the_agent_no_hold(
 ) -> None:
     with pytest.raises(Exception, match="requires selector or text"):
         await host.dispatch("browser.click", {})
+    assert host.controls.controller("rec") == "none"
+
+
+async def test_viewers_are_woken_when_the_hold_after_the_last_action_ends(
+    tmp_path: Path, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not when the first action's hold would have ended: the agent still holds it then."""
+    monkeypatch.setattr(control, "AGENT_HOLD_S", 0.2)
+    host = Host(tmp_path)  # the real clock: the wake-up is an event loop timer
+    host.catalog.install(recorder.record())
+    host.select(recorder.id)
+    await host.dispatch("browser.snapshot")
+    loop = asyncio.get_running_loop()
+    halfway = loop.create_future()
+    loop.call_later(0.1, halfway.set_result, None)
+    async with asyncio.timeout(5):
+        await halfway
+        await host.dispatch("browser.snapshot")
+        assert host.controls.controller("rec") == "agent"
+        await host.controls.of("rec").changed().wait()
     assert host.controls.controller("rec") == "none"

@@ -19,7 +19,7 @@ from browserhost.contract.errors import (
     ProviderNotFoundError,
     SelectionUnavailableError,
 )
-from browserhost.host import Host
+from browserhost.host import Host, selection
 from browserhost.host.selection import (
     SELECTION_FILE,
     STALE_TEMPORARY_S,
@@ -68,6 +68,34 @@ def test_a_corrupt_selection_file_is_an_error_not_no_selection(host: Host, conte
     with pytest.raises(CatalogUnavailableError) as refused:
         host.providers()
     assert refused.value.status == 503
+
+
+def test_a_selection_written_by_another_process_is_read_at_the_next_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Even once the file's status stands for its content, a new file is read."""
+    monkeypatch.setattr(selection, "_SETTLED_NS", -1)  # every file counts as settled
+    store = SelectionStore(tmp_path)
+    store.write("alpha")
+    assert store.read() == "alpha"
+    assert store.read() == "alpha"
+    SelectionStore(tmp_path).write("beta")  # `browserhost select` in another process
+    assert store.read() == "beta"
+    store.path.unlink()
+    assert store.read() is None
+
+
+def test_a_same_size_rewrite_in_place_right_after_a_read_is_seen(tmp_path: Path) -> None:
+    """Within one tick of the filesystem's clock a rewrite can leave the status unchanged;
+    a file changed that recently is read again."""
+    store = SelectionStore(tmp_path)
+    store.path.write_text('{"selectedId": "alpha"}')
+    assert store.read() == "alpha"
+    store.path.write_text('{"selectedId": "gamma"}')
+    assert store.read() == "gamma"
+    store.path.write_text('{"selectedId": 12345}')
+    with pytest.raises(SelectionReadError):
+        store.read()
 
 
 def test_a_null_selected_id_is_no_selection(host: Host) -> None:

@@ -64,7 +64,8 @@ def create_app(
     )
     app.state.host = host
     app.state.token = token
-    app.router.routes.append(action_route)
+    # First: every agent action takes it, and each route before it is one more path match.
+    app.router.routes.insert(0, action_route)
     app.include_router(router)
     app.router.routes.append(WebSocketRoute(SOCKET_PATH, viewer.surface_socket))
     # Before the viewer's files, which would otherwise answer for every path under them.

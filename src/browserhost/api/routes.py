@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -73,19 +74,46 @@ async def select_provider(body: SelectionBody, host: HostDep) -> dict[str, objec
 
 async def run_action(request: Request) -> Response:
     """Run one browser action on the selected provider (or ``providerId``)."""
-    body = read_body(ActionRequestBody, await request.body())
-    host: Host = request.app.state.host
+    return await _act(request.app.state.host, await request.body())
+
+
+async def _act(host: Host, raw: bytes) -> Response:
+    body = read_body(ActionRequestBody, raw)
     outcome = await host.dispatch(
         body.action, body.parameters, Context.read(body.context), body.provider_id
     )
     return JSONResponse(outcome.to_wire())
 
 
-# Every agent action takes this route, and FastAPI's handling of a route (its body parameter,
-# dependencies, answer model) costs as much server time as the host's own work: a plain
-# Starlette route serves it, and a FastAPI declaration of the same endpoint, never mounted,
-# writes the OpenAPI document.
-action_route = Route(ACTIONS_PATH, run_action, methods=["POST"])
+class _ActionApp:
+    """:func:`run_action` as a bare ASGI app.
+
+    Every agent action takes this route, and what a framework does around a handler costs
+    as much server time as the host's own work: FastAPI's body parameter, dependencies and
+    answer model, and even Starlette's request object, body stream and second round of
+    exception handling (the app's own handlers, which catch what this raises, are the same).
+    The gate (auth.py) has already read the body, whole.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await _act(scope["app"].state.host, await _whole_body(receive))
+        await response(scope, receive, send)
+
+
+async def _whole_body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            raise ClientDisconnect  # as Request.body() does
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+# The bare app serves the route (Starlette takes an endpoint that is not a function as ASGI),
+# and a FastAPI declaration of the same endpoint, never mounted, writes the OpenAPI document.
+action_route = Route(ACTIONS_PATH, _ActionApp(), methods=["POST"])
 documented = APIRouter()
 documented.add_api_route(
     ACTIONS_PATH,

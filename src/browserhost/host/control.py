@@ -112,6 +112,7 @@ class ProviderControl:
         """Connections open per viewer id."""
         self._changed = asyncio.Event()
         self._expiry: asyncio.TimerHandle | None = None
+        self._expiry_loop: asyncio.AbstractEventLoop | None = None
 
     def changed(self) -> asyncio.Event:
         """An event set at the next change of control or of the agent's last action."""
@@ -122,10 +123,26 @@ class ProviderControl:
         self._changed = asyncio.Event()
 
     def announce_when_the_hold_ends(self) -> None:
-        """Wake the viewers when the agent's hold runs out (control becomes nobody's)."""
-        if self._expiry is not None:
-            self._expiry.cancel()
-        self._expiry = asyncio.get_running_loop().call_later(AGENT_HOLD_S + 0.05, self.announce)
+        """Wake the viewers when the agent's hold runs out (control becomes nobody's).
+
+        An agent acts many times within one hold. Rather than cancel a timer and set another
+        on every action (each one more entry in the event loop's timer heap), one timer
+        waits, and when it fires before the hold ends it waits out what is left."""
+        loop = asyncio.get_running_loop()
+        if self._expiry is None or self._expiry_loop is not loop:  # none, or a stopped loop's
+            self._wake_after(loop, AGENT_HOLD_S)
+
+    def _wake_after(self, loop: asyncio.AbstractEventLoop, delay_s: float) -> None:
+        self._expiry_loop = loop
+        self._expiry = loop.call_later(delay_s + 0.05, self._hold_timer_fired)
+
+    def _hold_timer_fired(self) -> None:
+        left = self.control.agent_left_s()
+        if left > 0:
+            self._wake_after(asyncio.get_running_loop(), left)
+        else:
+            self._expiry = None
+            self.announce()
 
 
 class Controls:
