@@ -158,7 +158,7 @@ class Tab:
         self._blocked: str | None = None
         self._loading: dict[Page, set[str]] = {}  # request ids in flight
         self._loads: dict[Page, int] = {}  # documents each page loaded
-        self._watching: dict[Page, asyncio.Task[None]] = {}
+        self._preparing: dict[Page, asyncio.Task[None]] = {}
         self._loaded = asyncio.Event()
         self._dialogs: list[data.Dialog] = []
         self.acting = False
@@ -181,12 +181,12 @@ class Tab:
                 with contextlib.suppress(PlaywrightError):  # a crashed page may not answer
                     await stale.close()
         if not self._pages:
-            self._adopt(await self._new_page())
+            self._adopt(await self.context.new_page())
         page = self._pages[-1]
-        watching = self._watching.pop(page, None)
-        if watching is not None:
+        preparing = self._preparing.pop(page, None)
+        if preparing is not None:
             with contextlib.suppress(PlaywrightError):  # it closed already: found next time
-                await watching
+                await preparing
         if page in self._unsized:
             self._unsized.discard(page)
             size = self.custom_size or data.VIEWPORT_SIZES.get(self.viewport_mode)
@@ -274,14 +274,9 @@ class Tab:
         await self._replace(page)
         return await self.page()
 
-    async def _new_page(self) -> Page:
-        page = await self.context.new_page()
-        await page.add_init_script(pagescript.at_document_start())
-        return page
-
     async def _replace(self, page: Page) -> Page:
         """A new page where ``page`` was (current or not, same tab number); ``page`` closes."""
-        fresh = await self._new_page()
+        fresh = await self.context.new_page()
         self._adopt(fresh)
         self._pages.remove(fresh)
         self._opened.remove(fresh)
@@ -362,18 +357,21 @@ class Tab:
         page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
         page.on("requestfailed", lambda request: self._on_request_failed(page, request))
         page.on("dialog", self._on_dialog)
-        watching = asyncio.get_running_loop().create_task(self._watch_network(page))
-        watching.add_done_callback(_retrieved)  # a page that closed at once is not watched
-        self._watching[page] = watching
+        preparing = asyncio.get_running_loop().create_task(self._prepare(page))
+        preparing.add_done_callback(_retrieved)  # a page that closed at once is not prepared
+        self._preparing[page] = preparing
 
-    async def _watch_network(self, page: Page) -> None:
-        """Count the page's requests in flight from the DevTools protocol's own events.
+    async def _prepare(self, page: Page) -> None:
+        """Ready a page before its first action (a popup too): give it the script each of its
+        documents runs at its start (:func:`.pagescript.at_document_start`), and count its
+        requests in flight from the DevTools protocol's own events.
 
         Playwright's request events would do, but a page that listens to them keeps every
         request and response it ever made (in the host and in Playwright's driver) until it
         closes: memory that grows with every action in a long session. Failed requests are
         few, so Playwright still reports those (a blocked redirect).
         """
+        await page.add_init_script(pagescript.at_document_start())
         session = self._cdp[page] = await self.context.new_cdp_session(page)
         tree = await session.send("Page.getFrameTree")
         main = tree["frameTree"]["frame"]["id"]
@@ -472,9 +470,9 @@ class Tab:
         with contextlib.suppress(ValueError):
             self._opened.remove(page)
         self._cdp.pop(page, None)
-        watching = self._watching.pop(page, None)
-        if watching is not None:
-            watching.cancel()
+        preparing = self._preparing.pop(page, None)
+        if preparing is not None:
+            preparing.cancel()
         self._loading.pop(page, None)
         self._loads.pop(page, None)
         self._loaded.set()
