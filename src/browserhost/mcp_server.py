@@ -58,7 +58,7 @@ from starlette.types import Receive, Scope, Send
 
 from browserhost.client import Client, describe
 from browserhost.contract import ACTIONS, ActionSpec, Context, VerbSpec, normalize
-from browserhost.contract.data import element_kind, element_notes, snapshot_notes
+from browserhost.contract.data import element_kind, element_notes, quoted, snapshot_notes
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
 from browserhost.host import Host
 
@@ -512,7 +512,7 @@ def _snapshot_text(snapshot: Mapping[str, Any]) -> str:
     for number, element in enumerate(elements, 1):
         notes = element_notes(element)
         suffix = f" ({', '.join(notes)})" if notes else ""
-        label = json.dumps(element.get("label") or "", ensure_ascii=False)
+        label = quoted(element.get("label") or "")
         lines.append(f"{number}. {element.get('selector')} {element_kind(element)} {label}{suffix}")
     text = snapshot.get("text") or ""
     lines.extend(["text:", text])

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from browserhost.contract.data import element_kind, element_notes, snapshot_notes
+import json
+
+import pytest
+
+from browserhost.contract.data import element_kind, element_notes, quoted, snapshot_notes
 
 
 def test_a_kind_names_the_role_and_a_type_that_adds_to_it() -> None:
@@ -18,6 +22,16 @@ def test_notes_say_the_state_a_person_sees() -> None:
     assert element_notes({"checked": "mixed", "pressed": True}) == ["checked=mixed", "pressed"]
     assert element_notes({"selected": False, "covered": True}) == ["not selected", "covered"]
     assert element_notes({"disabled": False, "inViewport": True}) == []
+
+
+@pytest.mark.parametrize("value", ["Näme — ✓", 'say "hi"\n', "", 7, 1.5, None, True, ["ä", 2]])
+def test_labels_and_values_are_quoted_as_json_with_non_ascii_kept(value: object) -> None:
+    assert quoted(value) == json.dumps(value, ensure_ascii=False)
+
+
+def test_notes_quote_values_and_options_keeping_non_ascii() -> None:
+    select = {"value": "Zürich", "options": ["Zürich", "Genève"], "multiple": True}
+    assert element_notes(select) == ['value="Zürich"', 'several of options "Zürich", "Genève"']
 
 
 def test_snapshot_notes_say_what_was_left_out_and_the_notice() -> None:

@@ -117,14 +117,19 @@ def element_kind(element: Mapping[str, Any]) -> str:
     return f"{kind}[{kind_type}]" if kind_type and kind_type != kind else str(kind)
 
 
-_FLAGS = ("required", "invalid", "readonly", "focused", "disabled")
+_FLAGS = ("required", "invalid", "readonly", "focused", "disabled", "covered")
+
+quoted = json.JSONEncoder(ensure_ascii=False).encode
+"""``value`` as JSON with non-ASCII kept, as ``json.dumps(value, ensure_ascii=False)`` writes
+it; one encoder for every label and value of a listing, where ``json.dumps`` with options
+builds a new one per call (most of the cost of quoting a short string)."""
 
 
 def element_notes(element: Mapping[str, Any]) -> list[str]:
     """What a one-line listing adds about a wire ``Element``: its state, then off-screen."""
     notes = []
     if "value" in element:
-        notes.append(f"value={json.dumps(element['value'], ensure_ascii=False)}")
+        notes.append(f"value={quoted(element['value'])}")
     for name, yes, no in (
         ("checked", "checked", "unchecked"),
         ("selected", "selected", "not selected"),
@@ -140,9 +145,9 @@ def element_notes(element: Mapping[str, Any]) -> list[str]:
         notes.append(f"sorted {element['sort']}")
     if element.get("options"):
         many = "several of " if element.get("multiple") else ""
-        listed = ", ".join(json.dumps(option, ensure_ascii=False) for option in element["options"])
+        listed = ", ".join(quoted(option) for option in element["options"])
         notes.append(f"{many}options {listed}")
-    notes += [flag for flag in (*_FLAGS, "covered") if element.get(flag) is True]
+    notes += [flag for flag in _FLAGS if element.get(flag) is True]
     if element.get("inViewport") is False:
         notes.append("off-screen")
     return notes
