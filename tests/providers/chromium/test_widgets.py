@@ -549,14 +549,17 @@ async def test_fields_take_a_value_as_a_person_enters_it_and_refuse_one_they_can
     assert "date field and does not take 'next Friday'" in error
     error = await refused(provider, ctx, "browser.type", selector="#qty", value="a dozen")
     assert error.startswith("#qty takes a number")
+    error = await refused(provider, ctx, "browser.type", selector="#code", value="B-2")
+    assert error == "#code is read-only; nothing was typed."  # and it was not even focused
     error = await refused(provider, ctx, "browser.type", selector="#size", value="M")
     assert error == '#size\'s option "M" is disabled; nothing was chosen.'
     seen = await _by_label(provider, ctx)
-    assert (seen["Deliver on"]["value"], seen["Quantity"]["value"], seen["Size"]["value"]) == (
+    assert [seen[label]["value"] for label in ("Deliver on", "Quantity", "Code", "Size")] == [
         "2026-12-24",
         "1",
+        "A-1",
         "S",
-    )
+    ]
     assert await out_line(provider, ctx) == "out: when 2026-12-24"  # nothing refused changed
     assert (await ok(provider, ctx, "browser.type", selector="#qty", value="12"))["value"] == "12"
     assert await out_line(provider, ctx) == "out: qty 12"

@@ -27,11 +27,12 @@ async def fill(page: Page, aimed: Target, selector: str, value: str) -> None:
     (several, comma-separated, for a multiple select), otherwise the text itself. A value
     the field cannot take is refused, and the field is left as it was."""
     info = aimed.info
-    if info["tag"] == "select":
+    ready = info.get("ready")  # readied when it was checked, with the text (targets.target)
+    if ready is None and info["tag"] == "select":
         wanted = value.split(",") if info.get("multiple") else [value]
         values = [option_value(selector, info["choices"], one.strip()) for one in wanted]
         ready = await pagescript.run(aimed.located.frame, "fill", values=values)
-    else:
+    elif ready is None:
         ready = await pagescript.run(aimed.located.frame, "fill", value=value)
     _check_ready(ready, selector, value)
     if ready.get("typeIt"):

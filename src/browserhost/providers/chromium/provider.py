@@ -402,20 +402,9 @@ class ChromiumProvider(ChromiumVerbs):
         selector, value = parameters.selector, parameters.value
         async with self._using(context, "browser.type") as tab:
             page = await tab.page()
-            aimed = await targets.target(page, selector, "type", watch=parameters.submit)
-            info = aimed.info
-            if not info["typable"]:
-                if info["tag"] != "input":
-                    raise ActionError(
-                        f"{selector} is not a text field; take a new snapshot and pick an input, "
-                        "a select, a textarea or an editable element."
-                    )
-                raise ActionError(
-                    f"{selector} is a {info['type']} input, not a text field; use browser.click "
-                    "for it."
-                )
-            if info.get("readonly"):
-                raise ActionError(f"{selector} is read-only; nothing was typed.")
+            aimed = await targets.target(
+                page, selector, "type", watch=parameters.submit, text=value
+            )
             with playwright_errors("browser.type", selector=selector):
                 await fields.fill(page, aimed, selector, value)
                 if parameters.submit:

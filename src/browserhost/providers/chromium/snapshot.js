@@ -6,7 +6,8 @@
 //   snapshot  {scope?, textMax, elementsMax}  -> url, title, scroll, text around the viewport,
 //                                                 interactive elements with their state, frames
 //   target    {selector, purpose, styles?,    -> the one element a selector names, checked for
-//              fresh?, watch?}                    the purpose (click: where to press it)
+//              fresh?, watch?, text?}             the purpose (click: where to press it; type
+//                                                with text: a text field readied for it)
 //   stashed   {}                              -> that element, as a handle for Playwright
 //   hop       {selector}                      -> where a selector steps into an iframe, if it does
 //   frames    {elements, within?}             -> selector and content box of iframe elements
@@ -850,7 +851,7 @@ async (request) => {
     return best;
   }
 
-  async function target({ selector, purpose, styles, fresh, watch }) {
+  async function target({ selector, purpose, styles, fresh, watch, text }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -882,6 +883,14 @@ async (request) => {
     if (purpose === "click" || purpose === "type") {
       if (!out.changed && !out.disabled) Object.assign(out, { aim: await aim(el, face, purpose) });
       if (watch && out.aim && out.aim.x !== undefined) watchTimers();
+    }
+    // Text to type into a field nothing stands in the way of: readied in this same call. The
+    // conditions are the ones the provider refuses a type on (targets.py, provider.type), so
+    // a field readied here is never one the provider then refuses.
+    const clear = !out.changed && !out.disabled && out.typable && !out.readonly &&
+      out.aim !== undefined && out.aim.x !== undefined;
+    if (purpose === "type" && typeof text === "string" && clear && takesText(el)) {
+      out.ready = readyForText(el, text);
     }
     return out;
   }
@@ -1104,13 +1113,12 @@ async (request) => {
   function fill({ value, values }) {
     const el = store.target;
     if (!el || !el.isConnected) return { error: "gone" };
-    const tag = tagOf(el);
     const changedBy = (field) => {
       field.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
       field.dispatchEvent(new Event("change", { bubbles: true }));
       return {};
     };
-    if (tag === "select") {
+    if (tagOf(el) === "select") {
       const chosen = [];
       for (const wanted of values) {
         const option = [...el.options].find((one) => one.value === wanted && !chosen.includes(one));
@@ -1125,38 +1133,47 @@ async (request) => {
       for (const option of el.options) option.selected = chosen.includes(option);
       return changedBy(el);
     }
+    if (takesText(el)) return readyForText(el, value);
+    if (tagOf(el) !== "input") return { error: "untypable" };
+    const type = (el.getAttribute("type") || "text").toLowerCase();
+    const before = el.value;
+    el.focus();
+    el.value = value.trim();
+    if (el.value !== value.trim()) {
+      el.value = before;
+      return { error: "malformed", type };
+    }
+    return changedBy(el);
+  }
+
+  // Whether the keyboard types into the field (a text field, a textarea, an editable box),
+  // rather than a picker setting its value.
+  function takesText(el) {
+    if (tagOf(el) === "input") return !SET_VALUE.has((el.getAttribute("type") || "text").toLowerCase());
+    return tagOf(el) === "textarea" || (tagOf(el) !== "select" && el.isContentEditable);
+  }
+
+  // Focus the field and select what it holds, for typed text to replace it.
+  function readyForText(el, value) {
+    const tag = tagOf(el);
     if (tag === "input") {
-      const type = (el.getAttribute("type") || "text").toLowerCase();
-      if (SET_VALUE.has(type)) {
-        const before = el.value;
-        el.focus();
-        el.value = value.trim();
-        if (el.value !== value.trim()) {
-          el.value = before;
-          return { error: "malformed", type };
-        }
-        return changedBy(el);
-      }
-      if (type === "number" && Number.isNaN(Number(value.trim()))) return { error: "number" };
+      if (el.type === "number" && Number.isNaN(Number(value.trim()))) return { error: "number" };
       el.select();
       el.focus();
-      return { typeIt: true };
-    }
-    if (tag === "textarea") {
+    } else if (tag === "textarea") {
       el.selectionStart = 0;
       el.selectionEnd = el.value.length;
       el.focus();
-      return { typeIt: true };
+    } else {
+      let host = el;
+      while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
+      host.focus();
+      const range = doc.createRange();
+      range.selectNodeContents(el);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
     }
-    if (!el.isContentEditable) return { error: "untypable" };
-    let host = el;
-    while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
-    host.focus();
-    const range = doc.createRange();
-    range.selectNodeContents(el);
-    const selection = window.getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
     return { typeIt: true };
   }
 

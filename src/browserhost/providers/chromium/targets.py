@@ -101,12 +101,18 @@ async def target(
     styles: list[str] | None = None,
     fresh: bool = False,
     watch: bool = False,
+    text: str | None = None,
 ) -> Target:
     """The one element ``selector`` names, checked for ``purpose``; refuses with what to do.
 
     ``fresh`` is for a selector just found on the page (a click by text), not one from a
     snapshot: it is not compared with what the latest snapshot listed. ``watch`` starts
     watching the timers the page sets, for the wait after the action (see ``snapshot.js``).
+    ``text``, to type: a text field that passes every check is readied for it in the same
+    call (focused, its text selected; ``info["ready"]``, see :mod:`.fields`), a round trip
+    less; a field that does not take text is refused. The page script readies one only on
+    the conditions refused here (:func:`_check_usable`, :func:`_check_takes_text`), so a
+    field it readied is never refused after.
     """
     located = await locate(page, selector)
     info = await pagescript.run(
@@ -117,6 +123,7 @@ async def target(
         styles=styles,
         fresh=fresh,
         watch=watch,
+        text=text,
     )
     check_found(info, selector)
     check_count(int(info["count"]), selector)
@@ -127,6 +134,8 @@ async def target(
         )
     if purpose != "inspect":
         _check_usable(selector, info, purpose)
+    if text is not None:
+        _check_takes_text(selector, info)
     return Target(located, info)
 
 
@@ -158,6 +167,20 @@ async def child_frames(located: Located) -> list[Located]:
         for child, box in zip(children, boxes, strict=True)
         if box is not None
     ]
+
+
+def _check_takes_text(selector: str, info: dict[str, Any]) -> None:
+    if not info["typable"]:
+        if info["tag"] != "input":
+            raise ActionError(
+                f"{selector} is not a text field; take a new snapshot and pick an input, a "
+                "select, a textarea or an editable element."
+            )
+        raise ActionError(
+            f"{selector} is a {info['type']} input, not a text field; use browser.click for it."
+        )
+    if info.get("readonly"):
+        raise ActionError(f"{selector} is read-only; nothing was typed.")
 
 
 def check_found(answer: dict[str, Any], selector: str | None) -> None:

@@ -205,7 +205,7 @@ class ChromiumVerbs(Provider):
                         raise ActionError(f"{field.selector} is read-only; nothing more set.")
                     elif info["typable"]:
                         # Checked as browser.type checks it: shown, enabled, not covered.
-                        aimed = await targets.target(page, field.selector, "type")
+                        aimed = await targets.target(page, field.selector, "type", text=field.value)
                         await fields.fill(page, aimed, field.selector, field.value)
                     else:
                         raise ActionError(f"{field.selector} is not a field; nothing more set.")
