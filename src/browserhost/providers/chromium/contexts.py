@@ -25,7 +25,7 @@ from browserhost.contract import data
 from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError
 
-from . import pagescript
+from . import devtools, pagescript
 from .addresses import ALLOWED_SCHEMES, AddressPolicy
 from .errors import blocked_message
 from .launch import ENV_MAX_CONTEXTS, IDLE_S, MAX_CONTEXTS, DialogMode
@@ -163,6 +163,9 @@ class Tab:
         self._dialogs: list[data.Dialog] = []
         self.acting = False
         """True while an action runs: a dialog then is reported in its answer."""
+        self.frame_due = False
+        """The latest open answered before its page's first frame after load; the next
+        action waits for that frame first (see the provider's ``_settle``)."""
         self.dialog_plan: tuple[bool, str | None] | None = None
         """How to answer the next dialog (accept?, prompt text), set by the dialog verb;
         without one, dialogs are dismissed."""
@@ -372,7 +375,7 @@ class Tab:
         few, so Playwright still reports those (a blocked redirect).
         """
         await page.add_init_script(pagescript.at_document_start())
-        session = self._cdp[page] = await self.context.new_cdp_session(page)
+        session = self._cdp[page] = await devtools.session(page)
         tree = await session.send("Page.getFrameTree")
         main = tree["frameTree"]["frame"]["id"]
         session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))

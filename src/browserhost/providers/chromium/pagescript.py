@@ -4,7 +4,8 @@ Each document keeps the script (under its digest, on the symbol the script keeps
 state on): the provider's pages are given it at every document's start
 (:func:`at_document_start`), and calls send a one-line caller. A document that started
 before its page was given the script answers ``false`` to the caller, and gets the whole
-script in a second evaluation, which it then keeps.
+script in a second evaluation, which it then keeps. Calls to a page's main document go over
+the DevTools protocol (:mod:`.devtools`); an iframe's through Playwright's ``evaluate``.
 
 A page that is navigating has no document to read for a moment; an evaluation that lands in
 that moment is retried once the new document exists, so an agent never sees "execution
@@ -22,6 +23,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from . import devtools
 from .errors import PAGE_ANSWER_S, PageStuckError, navigated
 
 if TYPE_CHECKING:
@@ -82,10 +84,18 @@ async def run(page: Document, op: str, **arguments: object) -> Any:
     request = {"op": op, **arguments}
     waits_s = float(arguments.get("maxMs") or 0) / 1000  # type: ignore[arg-type]
 
+    # Element handles (the frames op's) travel only through Playwright's own evaluate.
+    main = _main_page(page) if _plain(request) else None
+
+    async def evaluate(function: str) -> object:
+        if main is not None:
+            return await devtools.evaluate(main, function, request)
+        return await page.evaluate(function, request)
+
     async def once() -> str | None:
-        text = await page.evaluate(_calling(), request)
+        text = await evaluate(_calling())
         if text is False:  # a document that started before its page was given the script
-            text = await page.evaluate(_keeping(), request)
+            text = await evaluate(_keeping())
         return cast("str | None", text)
 
     text = await _retrying(page, once, waits_s)
@@ -96,21 +106,20 @@ _LOAD_WATCH = """(() => {
   const store = window[Symbol.for("browserhost")];
   const [later, frame] = [setTimeout.bind(window), requestAnimationFrame.bind(window)];
   addEventListener("load", () => {
-    let moved = false;
-    const changes = new MutationObserver(() => { moved = true; });
+    const watch = (store.afterLoad = { moved: false, looked: false });
+    const changes = new MutationObserver(() => { watch.moved = true; });
     changes.observe(document, { subtree: true, childList: true, characterData: true });
     const loads = new PerformanceObserver((list) => {
-      if (list.getEntries().some((entry) => entry.initiatorType !== "other")) moved = true;
+      if (list.getEntries().some((entry) => entry.initiatorType !== "other")) watch.moved = true;
     });
     loads.observe({ type: "resource" });
-    store.afterLoad = new Promise((resolve) => {
-      let looked = false;
+    watch.done = new Promise((resolve) => {
       const look = () => {
-        if (looked) return;
-        looked = true;
+        if (watch.looked) return;
+        watch.looked = true;
         changes.disconnect();
         loads.disconnect();
-        resolve(moved);
+        resolve(watch.moved);
       };
       frame(() => later(look, 0));
       later(look, 20);
@@ -126,11 +135,31 @@ def at_document_start() -> str:
     It keeps the page script, so that even a new document's first call sends only the caller
     (parsing an uncalled function costs the document next to nothing). And it watches, from
     the load event to the task after the next frame (20 ms at most, as ``snapshot.js``'s
-    glance), whether the document changed or a resource finished loading: the wait after an
-    ``open`` reads that (``quiet`` with ``opened``) instead of waiting for a frame of its
-    own, which on a page that loaded before the question reached it is up to 16 ms more.
+    glance), whether the document changed or a resource finished loading (``afterLoad``):
+    an ``open`` answers once its page has loaded with nothing moving, and its first frame
+    after that is waited for by the next action (``quiet`` with ``opened``), not by the
+    open; when the agent thinks between the two, that frame has long passed.
     """
     return f"{_keeping_statement()};\n{_LOAD_WATCH}"
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is JSON all the way down (no element handles in it)."""
+    if isinstance(value, dict):
+        return all(_plain(item) for item in value.values())
+    if isinstance(value, list | tuple):
+        return all(_plain(item) for item in value)
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _main_page(document: Document) -> Page | None:
+    """The page whose main document ``document`` is (calls to it go over
+    :mod:`.devtools`); ``None`` for an iframe's."""
+    from playwright.async_api import Frame
+
+    if not isinstance(document, Frame):
+        return document
+    return document.page if document.parent_frame is None else None
 
 
 STASHED = f"() => ({STORE} || {{}}).target || null"

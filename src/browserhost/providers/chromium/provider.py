@@ -104,6 +104,9 @@ QUIET_GRACE_S = 2.0
 """How far past its budget a settle wait may run before it is cut off (a page that does not
 answer at all)."""
 
+Opened = Literal["early", "due"] | None
+"""Which wait after an open a settle is (see :meth:`ChromiumProvider._settle`)."""
+
 INSPECT_STYLES = (
     "display",
     "visibility",
@@ -316,7 +319,8 @@ class ChromiumProvider(ChromiumVerbs):
                     if probe == "stuck":  # since the last action
                         raise PageStuckError() from None
                     raise
-            settled = await self._settle(tab, page, waits.open_settle_s, opened=True)
+            settled = await self._settle(tab, page, waits.open_settle_s, opened="early")
+            tab.frame_due = settled.frame_due
             return data.OpenData(
                 url=page.url,
                 title=await settled.title(page) or "",
@@ -546,14 +550,19 @@ class ChromiumProvider(ChromiumVerbs):
         return shown, settled
 
     async def _settle(
-        self, tab: Tab, page: Page, budget_s: float, *, opened: bool = False
+        self, tab: Tab, page: Page, budget_s: float, *, opened: Opened = None
     ) -> Settled:
         """Wait (within ``budget_s``) for the load event, then for the page to stop changing:
         none of its requests in flight and no change to the document for ``quiet_s``. A page
-        with nothing in flight and nothing moving by its next frame is settled then (after an
-        open, the frame after its load event, which the page watched itself: ``opened``); one
-        that was busy must stay still for the whole quiet time. A page built by script after
-        its load event is waited for; one that never stops changing is not, past the budget."""
+        with nothing in flight and nothing moving by its next frame is settled then; one that
+        was busy must stay still for the whole quiet time. A page built by script after its
+        load event is waited for; one that never stops changing is not, past the budget.
+
+        After an open (``opened``) the frame is the first after the load event, which the page
+        watches itself. ``"early"`` (the open's own wait) answers once the page has loaded
+        with nothing moving, that frame still due (:attr:`Settled.frame_due`); the next
+        action waits for it first (``"due"``, in :meth:`_using`), and by then, when an agent
+        has read the answer and thought, it has long passed."""
         from playwright.async_api import Error as PlaywrightError
 
         loop = asyncio.get_running_loop()
@@ -569,7 +578,8 @@ class ChromiumProvider(ChromiumVerbs):
                         maxMs=left * 1000,
                         glance=glance,
                         load=True,
-                        opened=opened,
+                        opened=opened is not None,
+                        early=opened == "early",
                     )
                     if not read["quiet"]:
                         return Settled(done=False, read=read)
@@ -632,6 +642,10 @@ class ChromiumProvider(ChromiumVerbs):
                         if action == "browser.open"
                         else f"{gone} and the page is blank."
                     )
+                due, tab.frame_due = tab.frame_due, False
+                current = tab.current()
+                if due and action != "browser.open" and current is not None:
+                    await self._settle(tab, current, self.timeouts.input_settle_s, opened="due")
                 # Between actions, only a page left on a forbidden address matters; a blocked
                 # redirect there left Chromium's error page, which the next snapshot shows.
                 earlier, current = tab.take_blocked(), tab.current()
@@ -739,6 +753,11 @@ class Settled:
 
     done: bool
     read: dict[str, Any] | None = None
+
+    @property
+    def frame_due(self) -> bool:
+        """An open answered before its page's first frame after load: see :meth:`_settle`."""
+        return bool(self.read and self.read.get("due"))
 
     async def title(self, page: Page) -> str | None:
         """The page's title; ``None`` for a page that closed itself (``window.close()``)."""

@@ -16,7 +16,7 @@
 //   scroll    {direction?, selector?}         -> the new scroll position
 //   position  {}                              -> the scroll position
 //   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
-//              load?, opened?}                   stops changing
+//              load?, opened?, early?}           stops changing
 //   state     {}                              -> the stashed element's state, the url and title
 //   fill      {value} or {values}             -> the stashed field made ready for text to be
 //                                                typed (focused, its text selected), or set
@@ -70,6 +70,7 @@ async (request) => {
   const HOP = " >> ";
   const TIMER_MAX = 1000;
   const TIMER_WATCH_MS = 5000;
+  const LEAVE_MS = 1000;
   const FRAME_MS = 20; // a little over one frame at 60 Hz
   const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
@@ -932,7 +933,15 @@ async (request) => {
       pending.delete(id);
       return original.clear.call(window, id);
     };
-    store.timers = { original, pending };
+    // A navigation the action starts (a link, a form submitted by Enter) begins in a task of
+    // its own, maybe after the first frame: until the new document replaces this one, this
+    // one is not quiet (for LEAVE_MS at most; the provider then sees its request in flight).
+    const leaving = { at: 0 };
+    const navigated = (event) => {
+      if (!event.destination.sameDocument) leaving.at = performance.now();
+    };
+    if (window.navigation) navigation.addEventListener("navigate", navigated);
+    store.timers = { original, pending, leaving, navigated };
   }
 
   function unwatchTimers() {
@@ -940,6 +949,7 @@ async (request) => {
     if (!timers) return;
     window.setTimeout = timers.original.set;
     window.clearTimeout = timers.original.clear;
+    if (window.navigation) navigation.removeEventListener("navigate", timers.navigated);
     store.timers = null;
   }
 
@@ -951,7 +961,7 @@ async (request) => {
   // once is done by the time its input is answered, and whatever it starts later (a
   // request, a timer, a frame callback) shows in that frame or as pending. With `load`, the
   // wait starts at the document's load event (within maxMs), in the same round trip.
-  async function quiet({ quietMs, maxMs, glance, load, opened }) {
+  async function quiet({ quietMs, maxMs, glance, load, opened, early }) {
     const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     const called = performance.now();
     if (load && doc.readyState !== "complete") {
@@ -964,14 +974,21 @@ async (request) => {
     }
     const empty = () => !doc.body ||
       (!clean(doc.body.innerText) && !doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`));
+    const leaving = () => (store.timers ? store.timers.leaving.at : 0);
     const waiting = () => (store.timers ? store.timers.pending.size : 0) > 0 ||
+      (leaving() > 0 && performance.now() - leaving() < LEAVE_MS) ||
       doc.querySelector("[aria-busy=true]") !== null;
-    // A document an open just loaded had its glance taken at its load event, by the watch
-    // the provider adds to each new document (pagescript.at_document_start): no frame to wait.
+    // A document an open loaded has its glance taken from its load event by the watch the
+    // provider adds to each new document (pagescript.at_document_start). With `early`, a
+    // page that has loaded with nothing moving is answered at once, the frame still `due`:
+    // the next action asks again without `early`, and waits for it then.
     const afterLoad = opened && glance ? store.afterLoad : undefined;
     if (afterLoad) {
+      const calm = () => !afterLoad.moved && !empty() && !waiting();
+      if (early && !afterLoad.looked && calm()) return { quiet: true, due: true, ...stateNow() };
       store.afterLoad = null;
-      if (!(await afterLoad) && !empty() && !waiting()) return { quiet: true, ...stateNow() };
+      await afterLoad.done;
+      if (calm()) return { quiet: true, ...stateNow() };
       glance = false; // it was still changing at its load: it must stay still for quietMs
     }
     return new Promise((resolve) => {

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from .contexts import ContextPool, Tab
     from .launch import ChromiumConfig
-    from .provider import Settled, Timeouts
+    from .provider import Opened, Settled, Timeouts
 
 FIND_LIMIT_MAX = 100
 WAIT_MAX_S = 15.0
@@ -110,7 +110,7 @@ class ChromiumVerbs(Provider):
 
         def _using(self, context: Context, action: str) -> AbstractAsyncContextManager[Tab]: ...
         async def _settle(
-            self, tab: Tab, page: Page, budget_s: float, *, opened: bool = False
+            self, tab: Tab, page: Page, budget_s: float, *, opened: Opened = None
         ) -> Settled: ...
 
     def registration(self) -> dict[str, Any]:
