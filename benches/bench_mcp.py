@@ -12,7 +12,8 @@ done directly with Playwright, and against @playwright/mcp, on the same page in 
   ``benches/.peers/`` on first use) with the same Chromium, headless and isolated; its
   ``target`` takes the same CSS selectors. Left out, in one line, where npm cannot install it.
 
-Each round runs the four steps once on each side, sides interleaved so drift hits all three;
+Each round runs the four steps once on each side, sides interleaved so drift hits all three
+and each round started by the next side;
 "sequence" is the four steps of one round together. Prints medians with ratios and writes
 ``benches/results/bench_mcp.json``.
 """
@@ -28,11 +29,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from playwright.async_api import Page, async_playwright
 
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.conftest import free_port
 
 RESULTS = Path(__file__).parent / "results" / "bench_mcp.json"
 PEERS = Path(__file__).parent / ".peers"
@@ -64,29 +67,36 @@ PAGE = (
 Step = Callable[[int], Awaitable[object]]
 
 
-class _Page(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(PAGE)))
-        self.end_headers()
-        self.wfile.write(PAGE)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet."""
-
-
 @contextmanager
 def serve_page() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Page)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    """The page, served by a process of its own (Python's ``http.server``): a server thread in
+    this process would wait for the interpreter lock behind whichever side's client is busy,
+    and slow that side's loads, not the other's."""
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "index.html").write_bytes(PAGE)
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+            cwd=folder,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    with direct.open(url, timeout=1):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)  # a starting server gives nothing to wait on
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
 
 
 def _caller(client: Client) -> Callable[[str, dict[str, Any]], Awaitable[None]]:
@@ -179,8 +189,12 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
     samples: dict[str, dict[str, list[float]]] = {
         side: {step: [] for step in (*STEPS, "sequence")} for side in sides
     }
+    names = list(sides)
     for i in range(WARMUP + rounds):
-        for side, steps in sides.items():
+        # Each round starts with another side, so that none always follows the same one
+        # (and whatever that one's browser is still doing).
+        for side in names[i % len(names) :] + names[: i % len(names)]:
+            steps = sides[side]
             began = time.perf_counter()
             for step in STEPS:
                 started = time.perf_counter()
