@@ -28,7 +28,7 @@ _sessions: WeakKeyDictionary[Page, asyncio.Task[CDPSession]] = WeakKeyDictionary
 async def session(page: Page) -> CDPSession:
     """The page's session, opened on first use (once, however many ask at the same time)."""
     opening = _sessions.get(page)
-    if opening is None or (opening.done() and opening.exception() is not None):
+    if opening is None or (opening.done() and (opening.cancelled() or opening.exception())):
         opening = asyncio.get_running_loop().create_task(page.context.new_cdp_session(page))
         _sessions[page] = opening
     return await asyncio.shield(opening)
@@ -51,8 +51,11 @@ async def evaluate(page: Page, function: str, argument: object) -> Any:
             },
         )
     except PlaywrightError as exc:
-        if _LEFT in str(exc) and not page.is_closed():
+        if page.is_closed():
+            raise
+        if _LEFT in str(exc):
             raise PlaywrightError(_DESTROYED) from exc
+        _sessions.pop(page, None)  # a session that broke off: the next call opens another
         raise
     thrown = answer.get("exceptionDetails")
     if thrown is not None:
