@@ -9,7 +9,7 @@ import pytest
 import pytest_asyncio
 
 from browserhost.contract import Context
-from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, contexts
+from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, contexts, devtools
 
 from .driving import TEST_TIMEOUTS, act, ok, refused
 from .site import Site
@@ -165,3 +165,15 @@ async def test_past_the_most_contexts_the_least_recently_used_idle_one_is_closed
             assert (await task)["ok"] is True
     finally:
         await two.aclose()
+
+
+async def test_a_devtools_session_that_broke_off_is_opened_again(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/form"))
+    await ok(provider, ctx, "browser.snapshot")  # and the wait for the first frame is done
+    page = provider.page_for(ctx)
+    assert page is not None
+    await (await devtools.session(page)).detach()
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert (snapshot["title"], snapshot["url"]) == ("Form", site.url("/form"))

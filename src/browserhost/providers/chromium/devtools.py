@@ -22,6 +22,9 @@ _DESTROYED = "Execution context was destroyed, most likely because of a navigati
 """What Playwright's evaluate says when the document goes away under it, which callers know
 to wait out (:func:`.errors.navigated`); the protocol itself says :data:`_LEFT`."""
 
+_SESSION_GONE = "has been closed"
+"""What sending on a session that broke off says (the page itself still open)."""
+
 _sessions: WeakKeyDictionary[Page, asyncio.Task[CDPSession]] = WeakKeyDictionary()
 
 
@@ -40,23 +43,25 @@ async def evaluate(page: Page, function: str, argument: object) -> Any:
     ``Error`` with the message Playwright's own ``evaluate`` would give."""
     from playwright.async_api import Error as PlaywrightError
 
-    try:
-        answer = await (await session(page)).send(
-            "Runtime.evaluate",
-            {
-                "expression": f"({function})({json.dumps(argument)})",
-                "awaitPromise": True,
-                "returnByValue": True,
-                "userGesture": True,  # as Playwright's evaluate: focus and selection behave so
-            },
-        )
-    except PlaywrightError as exc:
-        if page.is_closed():
-            raise
-        if _LEFT in str(exc):
-            raise PlaywrightError(_DESTROYED) from exc
-        _sessions.pop(page, None)  # a session that broke off: the next call opens another
-        raise
+    parameters = {
+        "expression": f"({function})({json.dumps(argument)})",
+        "awaitPromise": True,
+        "returnByValue": True,
+        "userGesture": True,  # as Playwright's evaluate: focus and selection behave so
+    }
+    for attempt in (1, 2):
+        try:
+            answer = await (await session(page)).send("Runtime.evaluate", parameters)
+            break
+        except PlaywrightError as exc:
+            if page.is_closed():
+                raise
+            if _LEFT in str(exc):
+                raise PlaywrightError(_DESTROYED) from exc
+            _sessions.pop(page, None)  # a session that broke off: the next call opens another
+            if attempt == 2 or _SESSION_GONE not in str(exc):
+                raise
+            # A session that is gone sent nothing: the call is made again on a new one.
     thrown = answer.get("exceptionDetails")
     if thrown is not None:
         exception = thrown.get("exception") or {}
