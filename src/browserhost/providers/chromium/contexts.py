@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from playwright.async_api import (
         Browser,
         BrowserContext,
-        CDPSession,
         ConsoleMessage,
         Dialog,
         Frame,
@@ -153,7 +152,6 @@ class Tab:
         self._opened: list[Page] = []  # the same pages in the order they opened
         self._unsized: set[Page] = set()
         self._crashed: set[Page] = set()
-        self._cdp: dict[Page, CDPSession] = {}
         self._problems: deque[data.ConsoleProblem] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
         self._blocked: str | None = None
         self._loading: dict[Page, set[str]] = {}  # request ids in flight
@@ -327,7 +325,7 @@ class Tab:
     async def history(self) -> tuple[int, list[str]]:
         """The current page's session history: (current index, urls)."""
         page = await self.page()
-        history = await self._cdp[page].send("Page.getNavigationHistory")
+        history = await (await devtools.session(page)).send("Page.getNavigationHistory")
         return int(history["currentIndex"]), [str(entry["url"]) for entry in history["entries"]]
 
     async def close(self) -> None:
@@ -375,7 +373,7 @@ class Tab:
         few, so Playwright still reports those (a blocked redirect).
         """
         await page.add_init_script(pagescript.at_document_start())
-        session = self._cdp[page] = await devtools.session(page)
+        session = await devtools.session(page)
         tree = await session.send("Page.getFrameTree")
         main = tree["frameTree"]["frame"]["id"]
         session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))
@@ -472,7 +470,6 @@ class Tab:
             self._pages.remove(page)
         with contextlib.suppress(ValueError):
             self._opened.remove(page)
-        self._cdp.pop(page, None)
         preparing = self._preparing.pop(page, None)
         if preparing is not None:
             preparing.cancel()

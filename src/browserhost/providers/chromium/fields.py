@@ -1,11 +1,11 @@
 """A value put into a form field the way a person would, once :mod:`.targets` has checked it.
 
-``snapshot.js`` readies the field in the page (``fill``): a text field is focused with its text
-selected; a select, a date, a time, a colour or a range gets its value set with the events a
-picker sends. Text is then typed by the keyboard (CDP ``Input.insertText``, which reaches a
-focused field in a cross-origin iframe too), so the page sees the input a person's typing
-makes. Two round trips, and none of Playwright's own page script: a type costs what the page
-takes to answer, not Playwright's injection of its script into each new document.
+``snapshot.js`` readies the field in the page: a text field is focused with its text selected
+(in the same call that checks it, when there is text to type: ``info["ready"]``), a select, a
+date, a time, a colour or a range gets its value set with the events a picker sends (``fill``).
+Text is then typed by the keyboard (CDP ``Input.insertText``, which reaches a focused field
+in a cross-origin iframe too), so the page sees the input a person's typing makes. None of
+Playwright's own page script is needed, nor its injection into each new document.
 """
 
 from __future__ import annotations

@@ -886,8 +886,8 @@ async (request) => {
       if (watch && out.aim && out.aim.x !== undefined) watchTimers();
     }
     // Text to type into a field nothing stands in the way of: readied in this same call. The
-    // conditions are the ones the provider refuses a type on (targets.py, provider.type), so
-    // a field readied here is never one the provider then refuses.
+    // conditions are the ones targets.py refuses a type on, so a field readied here is never
+    // one the provider then refuses.
     const clear = !out.changed && !out.disabled && out.typable && !out.readonly &&
       out.aim !== undefined && out.aim.x !== undefined;
     if (purpose === "type" && typeof text === "string" && clear && takesText(el)) {
@@ -1152,13 +1152,12 @@ async (request) => {
     }
     if (takesText(el)) return readyForText(el, value);
     if (tagOf(el) !== "input") return { error: "untypable" };
-    const type = (el.getAttribute("type") || "text").toLowerCase();
     const before = el.value;
     el.focus();
     el.value = value.trim();
     if (el.value !== value.trim()) {
       el.value = before;
-      return { error: "malformed", type };
+      return { error: "malformed", type: el.type };
     }
     return changedBy(el);
   }
@@ -1166,7 +1165,7 @@ async (request) => {
   // Whether the keyboard types into the field (a text field, a textarea, an editable box),
   // rather than a picker setting its value.
   function takesText(el) {
-    if (tagOf(el) === "input") return !SET_VALUE.has((el.getAttribute("type") || "text").toLowerCase());
+    if (tagOf(el) === "input") return !SET_VALUE.has(el.type);
     return tagOf(el) === "textarea" || (tagOf(el) !== "select" && el.isContentEditable);
   }
 
