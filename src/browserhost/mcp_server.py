@@ -43,7 +43,6 @@ import anyio
 import mcp_types as types
 from mcp.server import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
-from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared._stream_protocols import (  # the stream types Server.run is declared with
@@ -61,6 +60,7 @@ from browserhost.contract import ACTIONS, ActionSpec, Context, VerbSpec, normali
 from browserhost.contract.data import element_kind, element_notes, quoted, snapshot_notes
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
 from browserhost.host import Host
+from browserhost.mcp_stdio import stdio_streams
 
 PROVIDERS_TOOL = "browser_providers"
 ROOTS_WAIT_S = 5.0
@@ -550,7 +550,7 @@ def _version() -> str:
 async def serve_stdio(backend: Backend) -> None:
     """Serve MCP over this process's stdin and stdout until the client closes them."""
     server = build_server(backend, stdio=True)
-    async with stdio_server() as (read, write):
+    async with stdio_streams() as (read, write):
         # tools/list_changed: the verb tools follow the user's selection.
         options = server.create_initialization_options(NotificationOptions(tools_changed=True))
         await server.run(_AnsweringBadLines(read, write), write, options)

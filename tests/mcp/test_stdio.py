@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pathlib
 import sys
 
 import anyio
@@ -230,3 +231,43 @@ async def test_a_line_that_is_not_json_gets_a_parse_error_and_serving_goes_on(
     }
     assert answers[2]["id"] == 1
     assert answers[2]["result"]["serverInfo"]["name"]
+
+
+ECHO_ONE = """
+import asyncio, os
+from browserhost.mcp_stdio import stdio_streams
+
+async def main():
+    async with stdio_streams() as (read, write):
+        print("stray print", flush=True)
+        os.system("echo stray child")
+        async with read, write:
+            await write.send(await read.receive())
+    print("after serving", flush=True)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("stdin", ["pipe", "file"])
+async def test_stray_output_never_lands_on_the_wire(tmp_path: pathlib.Path, stdin: str) -> None:
+    """While serving, what the process or its children print goes to stderr; a pipe is
+    served on the event loop, a file by the SDK's own reader, and both keep the wire clean."""
+    request = {"jsonrpc": "2.0", "id": 3, "method": "ping"}
+    line = json.dumps(request).encode() + b"\n"
+    source = tmp_path / "request.jsonl"
+    source.write_bytes(line)
+    with source.open("rb") as file:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", ECHO_ONE,
+            stdin=asyncio.subprocess.PIPE if stdin == "pipe" else file,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        async with asyncio.timeout(60):
+            out, err = await process.communicate(line if stdin == "pipe" else None)
+    assert process.returncode == 0, err.decode()
+    lines = out.decode().splitlines()
+    assert [json.loads(lines[0]), lines[1:]] == [request, ["after serving"]]
+    assert "stray print" in err.decode()
+    assert "stray child" in err.decode()

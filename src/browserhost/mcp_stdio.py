@@ -1,0 +1,117 @@
+"""MCP's stdio wire, read and written on the event loop.
+
+The SDK's ``stdio_server`` reads every line and writes every answer through a worker thread
+(anyio's ``wrap_file``): three hand-offs between threads per call, each waiting for the
+interpreter lock behind the browser's own events. When stdin and stdout are pipes or
+sockets, as an MCP client starts its servers, this module gives the SDK non-blocking streams
+on the event loop instead, and the SDK frames and parses the messages as usual.
+
+While serving it keeps the SDK's guard for the wire: descriptor 0 reads the null device and
+descriptor 1 writes to stderr, so a stray ``print`` or a child process's output can never
+land between two messages; both are restored on exit. A terminal or a file on stdin or
+stdout gets the SDK's own handling unchanged (a non-blocking terminal would leak into the
+shell that shares it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import os
+import stat
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any, Self
+
+from mcp.server.stdio import stdio_server
+
+# The SDK reads a line of any length; this only bounds what is buffered before a newline.
+_LINE_LIMIT = 1 << 30
+
+
+@asynccontextmanager
+async def stdio_streams() -> AsyncIterator[Any]:
+    """The SDK's ``(read, write)`` stream pair for this process's stdin and stdout."""
+    if not (_is_pipe(0) and _is_pipe(1)):
+        async with stdio_server() as streams:
+            yield streams
+        return
+    async with AsyncExitStack() as stack:
+        wire_in = stack.enter_context(_claimed(0, os.open(os.devnull, os.O_RDONLY)))
+        wire_out = stack.enter_context(_claimed(1, os.dup(2)))
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+        reading, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), _unowned(wire_in, "rb")
+        )
+        stack.callback(reading.close)
+        writing, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, _unowned(wire_out, "wb")
+        )
+        stack.callback(writing.close)
+        writer = asyncio.StreamWriter(writing, protocol, None, loop)
+        lines, answers = _Lines(reader), _Answers(writer)
+        async with stdio_server(lines, answers) as streams:  # type: ignore[arg-type]
+            yield streams
+
+
+def _is_pipe(fd: int) -> bool:
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+class _claimed:
+    """Descriptor ``fd`` pointed at ``diversion`` while the wire is served from a private,
+    close-on-exec copy of it; the wire (blocking again) goes back to ``fd`` on exit."""
+
+    def __init__(self, fd: int, diversion: int) -> None:
+        self._fd = fd
+        self._diversion = diversion
+
+    def __enter__(self) -> int:
+        self._wire = fcntl.fcntl(self._fd, fcntl.F_DUPFD_CLOEXEC, 3)
+        os.dup2(self._diversion, self._fd)
+        os.close(self._diversion)
+        return self._wire
+
+    def __exit__(self, *exc_info: object) -> None:
+        os.set_blocking(self._wire, True)
+        os.dup2(self._wire, self._fd)
+        os.close(self._wire)
+
+
+def _unowned(fd: int, mode: str) -> Any:
+    # The transport closes its file when done; the descriptor stays ours to put back.
+    return os.fdopen(fd, mode, buffering=0, closefd=False)
+
+
+class _Lines:
+    """The request lines, as the SDK iterates a text file."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+class _Answers:
+    """The answer stream, as the SDK writes a text file."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+
+    async def write(self, text: str) -> None:
+        self._writer.write(text.encode())
+
+    async def flush(self) -> None:
+        await self._writer.drain()
