@@ -138,6 +138,21 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # A page whose own load listener changes it (its title too): the open answers for the
+    # page as that listener left it.
+    "/changed-at-load": _page(
+        "Changed later",
+        '<p>Before load</p><script>addEventListener("load", () => { document.title = '
+        '"Changed at load"; document.body.innerHTML = "<h1>Changed</h1><button>Go</button>" '
+        "})</script>",
+    ),
+    # A page that wipes what the provider keeps in each document before its load event, so
+    # the document cannot tell of its load itself: the provider must find out by asking.
+    "/wiped-before-load": _page(
+        "Wiped",
+        '<h1>Wiped</h1><button>Go</button><script>const kept = window[Symbol.for("browserhost")]'
+        " || {}; for (const key of Object.keys(kept)) delete kept[key];</script>",
+    ),
     "/intl": _page(
         "Intl",
         '<p id="intl"></p><script>document.getElementById("intl").textContent = "language: " '

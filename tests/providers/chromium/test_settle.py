@@ -7,6 +7,8 @@ snapshot taken at once show the end of it, never the page halfway.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from browserhost.contract import Context
@@ -66,3 +68,28 @@ async def test_open_waits_for_what_a_page_draws_right_after_its_load_event(
         snapshot = await ok(provider, ctx, "browser.snapshot")
         assert f"{shown} ready" in snapshot["text"]
         assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
+
+
+async def test_open_answers_for_the_page_its_load_listeners_left(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/changed-at-load"))
+    assert opened["title"] == "Changed at load"
+    assert opened["settled"] is True
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "Changed" in snapshot["text"]
+    assert "Before load" not in snapshot["text"]
+
+
+async def test_open_of_a_page_that_cannot_tell_of_its_load_asks_it_instead(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    started = time.monotonic()
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/wiped-before-load"))
+    took_s = time.monotonic() - started
+    assert opened["title"] == "Wiped"
+    assert opened["settled"] is True
+    # Not the whole wait an open allows (10 s): the load Playwright saw ends it.
+    assert took_s < provider.timeouts.open_settle_s / 2
+    clicked = await ok(provider, ctx, "browser.click", selector="button")
+    assert clicked["title"] == "Wiped"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -74,6 +75,9 @@ FAILED_LOAD_PREFIX = "Failed to load resource"
 # types); media, beacons, websockets and event streams may never finish and hold nothing back.
 AWAITED_RESOURCES = frozenset({"Document", "Fetch", "XHR", "Script", "Stylesheet"})
 AUTOMATIC_FAVICON_PATH = "/favicon.ico"
+TOLD_GRACE_S = 0.25
+"""How long after Playwright saw a page's load its document's own word of it may come (it
+is sent in the load event itself); a document that says nothing by then is asked."""
 
 
 def _source(message: ConsoleMessage) -> str | None:
@@ -158,6 +162,8 @@ class Tab:
         self._loads: dict[Page, int] = {}  # documents each page loaded
         self._preparing: dict[Page, asyncio.Task[None]] = {}
         self._loaded = asyncio.Event()
+        self._told: dict[Page, dict[str, Any]] = {}  # each page's latest word at a load event
+        self._told_more = asyncio.Event()
         self._dialogs: list[data.Dialog] = []
         self.acting = False
         """True while an action runs: a dialog then is reported in its answer."""
@@ -306,6 +312,42 @@ class Tab:
         """How many of the page's own requests are in flight (see :data:`AWAITED_RESOURCES`)."""
         return len(self._loading.get(page, ()))
 
+    async def told_loaded(self, page: Page, since_ms: float, timeout_s: float) -> Any:
+        """What the page's document that started after ``since_ms`` (epoch ms) told at its
+        load event (``snapshot.js``'s ``loaded``), waiting up to ``timeout_s``; ``None`` when
+        it did not load by then, or did not tell within :data:`TOLD_GRACE_S` of the load
+        Playwright saw. The time origin tells the document waited for from an earlier one
+        whose load came late."""
+
+        async def told() -> Any:
+            while not page.is_closed():
+                news = self._told.get(page)
+                if news is not None and news["origin"] >= since_ms:
+                    return news
+                self._told_more.clear()
+                await self._told_more.wait()
+            return None
+
+        async def silent() -> None:
+            await page.wait_for_load_state("load", timeout=0)
+            await asyncio.sleep(TOLD_GRACE_S)
+
+        telling, loading = asyncio.ensure_future(told()), asyncio.ensure_future(silent())
+        try:
+            await asyncio.wait(
+                (telling, loading), timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            for task in (telling, loading):
+                task.cancel()
+                task.add_done_callback(_retrieved)
+        return telling.result() if telling.done() and not telling.cancelled() else None
+
+    def _on_told(self, page: Page, called: dict[str, Any]) -> None:
+        if called["name"] == pagescript.LOADED_BINDING:
+            self._told[page] = json.loads(called["payload"])
+            self._told_more.set()
+
     async def network_quiet(self, page: Page, timeout_s: float) -> bool:
         """Wait (bounded) until none of the page's requests is in flight."""
         try:
@@ -374,6 +416,9 @@ class Tab:
         """
         await page.add_init_script(pagescript.at_document_start())
         session = await devtools.session(page)
+        session.on("Runtime.bindingCalled", lambda called: self._on_told(page, called))
+        await session.send("Runtime.enable")
+        await session.send("Runtime.addBinding", {"name": pagescript.LOADED_BINDING})
         tree = await session.send("Page.getFrameTree")
         main = tree["frameTree"]["frame"]["id"]
         session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))
@@ -476,6 +521,8 @@ class Tab:
         self._loading.pop(page, None)
         self._loads.pop(page, None)
         self._loaded.set()
+        self._told.pop(page, None)
+        self._told_more.set()
         self._unsized.discard(page)
         self._crashed.discard(page)
 
@@ -514,7 +561,7 @@ class Tab:
             )
 
 
-def _retrieved(task: asyncio.Task[None]) -> None:
+def _retrieved(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()
 

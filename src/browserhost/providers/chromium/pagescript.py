@@ -125,7 +125,20 @@ _LOAD_WATCH = """(() => {
       later(look, 20);
     });
   }, { once: true });
+  // The top document tells the provider of its load, after the listeners its own scripts
+  // added by then (as their changes show in what it tells).
+  const tell = window[%(binding)s];
+  if (window !== top || !tell) return;
+  addEventListener("DOMContentLoaded", () => addEventListener("load", () => {
+    Promise.resolve(store[%(key)s]({ op: "loaded" }))
+      .then((told) => tell(JSON.stringify(told)))
+      .catch(() => {});
+  }, { once: true }), { once: true });
 })();"""
+
+LOADED_BINDING = "__browserhostLoaded"
+"""The DevTools binding a page's top document calls at its load event with what
+``snapshot.js``'s ``loaded`` answers then (:meth:`.Tab.told_loaded`)."""
 
 
 @cache
@@ -138,9 +151,11 @@ def at_document_start() -> str:
     glance), whether the document changed or a resource finished loading (``afterLoad``):
     an ``open`` answers once its page has loaded with nothing moving, and its first frame
     after that is waited for by the next action (``quiet`` with ``opened``), not by the
-    open; when the agent thinks between the two, that frame has long passed.
+    open; when the agent thinks between the two, that frame has long passed. A top document
+    tells of its load itself (:data:`LOADED_BINDING`), so the open need not ask.
     """
-    return f"{_keeping_statement()};\n{_LOAD_WATCH}"
+    watch = _LOAD_WATCH % {"binding": json.dumps(LOADED_BINDING), "key": _key()}
+    return f"{_keeping_statement()};\n{watch}"
 
 
 def _plain(value: object) -> bool:

@@ -18,6 +18,7 @@
 //   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
 //              load?, opened?, early?}           stops changing
 //   state     {}                              -> the stashed element's state, the url and title
+//   loaded    {}                              -> at the load event: calm?, time origin, url, title
 //   fill      {value} or {values}             -> the stashed field made ready for text to be
 //                                                typed (focused, its text selected), or set
 //
@@ -953,6 +954,31 @@ async (request) => {
     store.timers = null;
   }
 
+  // A page with nothing on it yet (a shell its script has still to fill) is not done. The
+  // elements are looked for first: innerText lays the page out, which a page that has any
+  // (most) is spared at its load event.
+  function blank() {
+    return !doc.body ||
+      (!doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`) && !clean(doc.body.innerText));
+  }
+
+  // Something the page or the action started is still to come: a timer the action set, a
+  // navigation it began, or an element marked aria-busy.
+  function waiting() {
+    const leaving = store.timers ? store.timers.leaving.at : 0;
+    return (store.timers ? store.timers.pending.size : 0) > 0 ||
+      (leaving > 0 && performance.now() - leaving < LEAVE_MS) ||
+      doc.querySelector("[aria-busy=true]") !== null;
+  }
+
+  // What a document tells the provider at its load event (pagescript.at_document_start):
+  // whether it is calm then (as `quiet` with `early` would answer), and which document it
+  // is (its time origin, epoch ms).
+  function loaded() {
+    const calm = !store.afterLoad?.moved && !blank() && !waiting();
+    return { calm, origin: performance.timeOrigin, ...stateNow() };
+  }
+
   // Resolves once the document has not changed for quietMs, no resource finished loading in
   // that time, no timer the action set is pending and nothing is marked aria-busy; or after
   // maxMs. A page with nothing on it yet counts as still changing; a text that changes again
@@ -972,19 +998,13 @@ async (request) => {
       if (doc.readyState !== "complete") return { quiet: false, ...stateNow() };
       maxMs -= performance.now() - called;
     }
-    const empty = () => !doc.body ||
-      (!clean(doc.body.innerText) && !doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`));
-    const leaving = () => (store.timers ? store.timers.leaving.at : 0);
-    const waiting = () => (store.timers ? store.timers.pending.size : 0) > 0 ||
-      (leaving() > 0 && performance.now() - leaving() < LEAVE_MS) ||
-      doc.querySelector("[aria-busy=true]") !== null;
     // A document an open loaded has its glance taken from its load event by the watch the
     // provider adds to each new document (pagescript.at_document_start). With `early`, a
     // page that has loaded with nothing moving is answered at once, the frame still `due`:
     // the next action asks again without `early`, and waits for it then.
     const afterLoad = opened && glance ? store.afterLoad : undefined;
     if (afterLoad) {
-      const calm = () => !afterLoad.moved && !empty() && !waiting();
+      const calm = () => !afterLoad.moved && !blank() && !waiting();
       if (early && !afterLoad.looked && calm()) return { quiet: true, due: true, ...stateNow() };
       store.afterLoad = null;
       await afterLoad.done;
@@ -1023,7 +1043,7 @@ async (request) => {
       };
       const check = () => {
         const now = performance.now();
-        const calm = now - last >= quietMs && !empty() && !waiting();
+        const calm = now - last >= quietMs && !blank() && !waiting();
         if (calm || now - start >= maxMs) return finish(calm);
         later(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
       };
@@ -1032,7 +1052,7 @@ async (request) => {
       const look = () => {
         if (looked) return;
         looked = true;
-        if (last === start && !empty() && !waiting()) return finish(true);
+        if (last === start && !blank() && !waiting()) return finish(true);
         later(check, Math.max(10, quietMs - (performance.now() - last)));
       };
       requestAnimationFrame(() => later(look, 0));
@@ -1228,6 +1248,7 @@ async (request) => {
     case "position": return position(scroller());
     case "quiet": return quiet(request);
     case "state": return stateNow();
+    case "loaded": return loaded();
     case "fill": return fill(request);
     default: throw new Error("unknown op " + request.op);
   }
