@@ -406,13 +406,17 @@ class Tab:
 
     async def _prepare(self, page: Page) -> None:
         """Ready a page before its first action (a popup too): give it the script each of its
-        documents runs at its start (:func:`.pagescript.at_document_start`), and count its
-        requests in flight from the DevTools protocol's own events.
+        documents runs at its start (:func:`.pagescript.at_document_start`) and the binding
+        through which they tell of their load (:meth:`told_loaded`), and count its requests
+        in flight from the DevTools protocol's own events.
 
         Playwright's request events would do, but a page that listens to them keeps every
         request and response it ever made (in the host and in Playwright's driver) until it
         closes: memory that grows with every action in a long session. Failed requests are
-        few, so Playwright still reports those (a blocked redirect).
+        few, so Playwright still reports those (a blocked redirect). Playwright's own
+        ``expose_binding`` would do for the load too, but it answers each call with another
+        evaluation in the page, just when the page draws its first frame; a protocol binding
+        answers nothing (and needs the ``Runtime`` domain on).
         """
         await page.add_init_script(pagescript.at_document_start())
         session = await devtools.session(page)

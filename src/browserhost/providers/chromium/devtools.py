@@ -1,6 +1,7 @@
 """One DevTools protocol session per page, for the parts of the provider that speak the
-protocol directly: the page script's calls in a page's own document (:mod:`.pagescript`) and
-the tab's count of requests in flight (:mod:`.contexts`).
+protocol directly: the page script's calls in a page's own document (:mod:`.pagescript`),
+and the tab's count of requests in flight and the word each document sends of its load
+(:mod:`.contexts`).
 
 The page script goes through ``Runtime.evaluate`` rather than Playwright's ``evaluate``,
 which first sets up a helper script of its own in each new document: about 7 ms on the first
