@@ -122,7 +122,7 @@ _LOAD_WATCH = """(() => {
         resolve(watch.moved);
       };
       frame(() => later(look, 0));
-      later(look, 20);
+      later(look, document.hidden ? 20 : 100); // as snapshot.js's FRAME_MS, FRAME_LATE_MS
     });
   }, { once: true });
   // The top document tells the provider of its load, after the listeners its own scripts
@@ -147,12 +147,13 @@ def at_document_start() -> str:
 
     It keeps the page script, so that even a new document's first call sends only the caller
     (parsing an uncalled function costs the document next to nothing). And it watches, from
-    the load event to the task after the next frame (20 ms at most, as ``snapshot.js``'s
-    glance), whether the document changed or a resource finished loading (``afterLoad``):
-    an ``open`` answers once its page has loaded with nothing moving, and its first frame
-    after that is waited for by the next action (``quiet`` with ``opened``), not by the
-    open; when the agent thinks between the two, that frame has long passed. A top document
-    tells of its load itself (:data:`LOADED_BINDING`), so the open need not ask.
+    the load event to the task after the next frame (100 ms at most, 20 on a hidden page, as
+    ``snapshot.js``'s glance), whether the document changed or a resource finished loading
+    (``afterLoad``): an ``open`` answers once its page has loaded with nothing moving, and
+    its first frame after that is waited for by the next action (``quiet`` with
+    ``opened``), not by the open; when the agent thinks between the two, that frame has long
+    passed. A top document tells of its load itself (:data:`LOADED_BINDING`), so the open
+    need not ask.
     """
     watch = _LOAD_WATCH % {"binding": json.dumps(LOADED_BINDING), "key": _key()}
     return f"{_keeping_statement()};\n{watch}"
