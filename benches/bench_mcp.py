@@ -1,7 +1,7 @@
 """The agent's path: open, snapshot, click and type over stdio MCP, against the same steps
 done directly with Playwright, and against @playwright/mcp, on the same page in one run.
 
-    .venv/bin/python benches/bench_mcp.py [--rounds 30] [--chromium /usr/bin/chromium]
+    .venv/bin/python benches/bench_mcp.py [--rounds 100] [--chromium /usr/bin/chromium]
 
 - **browserhost**: the official MCP SDK client spawns ``browserhost mcp`` (an embedded host
   with the Chromium provider) and times each ``tools/call`` round trip.
@@ -13,8 +13,9 @@ done directly with Playwright, and against @playwright/mcp, on the same page in 
   ``target`` takes the same CSS selectors. Left out, in one line, where npm cannot install it.
 
 Each round runs the four steps once on each side, sides interleaved so drift hits all three
-and each round started by the next side;
-"sequence" is the four steps of one round together. Prints medians with ratios and writes
+and each round started by the next side; "sequence" is the four steps of one round together.
+A page load on a shared machine varies by a quarter either way, so a median needs about a
+hundred rounds to hold still within a few percent. Prints medians with ratios and writes
 ``benches/results/bench_mcp.json``.
 """
 
@@ -212,7 +213,7 @@ def median(samples: list[float]) -> float:
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     options = parser.parse_args()
     without_peer = install_peer()

@@ -146,12 +146,13 @@ PAGES: dict[str, str] = {
         '"Changed at load"; document.body.innerHTML = "<h1>Changed</h1><button>Go</button>" '
         "})</script>",
     ),
-    # A page that wipes what the provider keeps in each document before its load event, so
-    # the document cannot tell of its load itself: the provider must find out by asking.
-    "/wiped-before-load": _page(
+    # A page that wipes what the provider keeps in each document, in its own load listener,
+    # so the document cannot tell of its load itself: the provider must find out by asking.
+    "/wiped-at-load": _page(
         "Wiped",
-        '<h1>Wiped</h1><button>Go</button><script>const kept = window[Symbol.for("browserhost")]'
-        " || {}; for (const key of Object.keys(kept)) delete kept[key];</script>",
+        '<h1>Wiped</h1><button>Go</button><script>addEventListener("load", () => { const kept '
+        '= window[Symbol.for("browserhost")] || {}; for (const key of Object.keys(kept)) '
+        "delete kept[key]; })</script>",
     ),
     "/intl": _page(
         "Intl",

@@ -85,7 +85,7 @@ async def test_open_of_a_page_that_cannot_tell_of_its_load_asks_it_instead(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     started = time.monotonic()
-    opened = await ok(provider, ctx, "browser.open", url=site.url("/wiped-before-load"))
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/wiped-at-load"))
     took_s = time.monotonic() - started
     assert opened["title"] == "Wiped"
     assert opened["settled"] is True

@@ -126,19 +126,30 @@ _LOAD_WATCH = """(() => {
     });
   }, { once: true });
   // The top document tells the provider of its load, after the listeners its own scripts
-  // added by then (as their changes show in what it tells).
+  // added by then (as their changes show in what it tells): whether it is calm, as
+  // snapshot.js's `quiet` with `early` would answer, and which document it is (its time
+  // origin, epoch ms). Not by calling the kept script, whose first call compiles all of it
+  // while the page waits to draw. Its elements are a part of snapshot.js's (a page with
+  // only others, and no text, is judged still blank: asked, never answered too early), and
+  // looked for before innerText, which lays the page out.
   const tell = window[%(binding)s];
   if (window !== top || !tell) return;
   addEventListener("DOMContentLoaded", () => addEventListener("load", () => {
-    Promise.resolve(store[%(key)s]({ op: "loaded" }))
-      .then((told) => tell(JSON.stringify(told)))
-      .catch(() => {});
+    try {
+      const body = document.body;
+      const blank = !body || (!body.querySelector(
+        "a,button,input,select,textarea,img,svg,canvas,video,iframe") && !body.innerText.trim());
+      const busy = document.querySelector("[aria-busy=true]") !== null;
+      const calm = !store.afterLoad.moved && !blank && !busy;
+      const origin = performance.timeOrigin;
+      tell(JSON.stringify({ calm, origin, url: location.href, title: document.title }));
+    } catch {} // a page that broke the watch says nothing, and is asked
   }, { once: true }), { once: true });
 })();"""
 
 LOADED_BINDING = "__browserhostLoaded"
-"""The DevTools binding a page's top document calls at its load event with what
-``snapshot.js``'s ``loaded`` answers then (:meth:`.Tab.told_loaded`)."""
+"""The DevTools binding a page's top document calls at its load event: whether it is calm
+then, its time origin, url and title (:meth:`.Tab.told_loaded`)."""
 
 
 @cache

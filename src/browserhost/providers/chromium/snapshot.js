@@ -18,7 +18,6 @@
 //   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
 //              load?, opened?, early?}           stops changing
 //   state     {}                              -> the stashed element's state, the url and title
-//   loaded    {}                              -> at the load event: calm?, time origin, url, title
 //   fill      {value} or {values}             -> the stashed field made ready for text to be
 //                                                typed (focused, its text selected), or set
 //
@@ -959,7 +958,7 @@ async (request) => {
 
   // A page with nothing on it yet (a shell its script has still to fill) is not done. The
   // elements are looked for first: innerText lays the page out, which a page that has any
-  // (most) is spared at its load event.
+  // (most) is spared. (pagescript.at_document_start judges a page at its load the same way.)
   function blank() {
     return !doc.body ||
       (!doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`) && !clean(doc.body.innerText));
@@ -972,14 +971,6 @@ async (request) => {
     return (store.timers ? store.timers.pending.size : 0) > 0 ||
       (leaving > 0 && performance.now() - leaving < LEAVE_MS) ||
       doc.querySelector("[aria-busy=true]") !== null;
-  }
-
-  // What a document tells the provider at its load event (pagescript.at_document_start):
-  // whether it is calm then (as `quiet` with `early` would answer), and which document it
-  // is (its time origin, epoch ms).
-  function loaded() {
-    const calm = !store.afterLoad?.moved && !blank() && !waiting();
-    return { calm, origin: performance.timeOrigin, ...stateNow() };
   }
 
   // Resolves once the document has not changed for quietMs, no resource finished loading in
@@ -1251,7 +1242,6 @@ async (request) => {
     case "position": return position(scroller());
     case "quiet": return quiet(request);
     case "state": return stateNow();
-    case "loaded": return loaded();
     case "fill": return fill(request);
     default: throw new Error("unknown op " + request.op);
   }
