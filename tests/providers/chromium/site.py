@@ -138,6 +138,13 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # A page that asks for data at its load event and shows it 300 ms later.
+    "/fetches-at-load": _page(
+        "Fetches at load",
+        '<h1>Fetching</h1><p id="state">waiting</p><script>addEventListener("load", () => '
+        'fetch("/answer-later?ms=300").then((r) => r.text()).then((t) => { state.textContent '
+        '= "fetched " + t; }))</script>',
+    ),
     # A page whose own load listener changes it (its title too): the open answers for the
     # page as that listener left it.
     "/changed-at-load": _page(

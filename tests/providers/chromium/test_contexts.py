@@ -177,3 +177,9 @@ async def test_a_devtools_session_that_broke_off_is_opened_again(
     await (await devtools.session(page)).detach()
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert (snapshot["title"], snapshot["url"]) == ("Form", site.url("/form"))
+    # The new session watches the page's requests again: what the page fetches at its load
+    # is waited for, by the open or by the snapshot after it.
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/fetches-at-load"))
+    assert opened["title"] == "Fetches at load"
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "fetched ready" in snapshot["text"]

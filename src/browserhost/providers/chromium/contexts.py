@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from playwright.async_api import (
         Browser,
         BrowserContext,
+        CDPSession,
         ConsoleMessage,
         Dialog,
         Frame,
@@ -419,16 +420,23 @@ class Tab:
         answers nothing (and needs the ``Runtime`` domain on).
         """
         await page.add_init_script(pagescript.at_document_start())
-        session = await devtools.session(page)
-        session.on("Runtime.bindingCalled", lambda called: self._on_told(page, called))
-        await session.send("Runtime.enable")
-        await session.send("Runtime.addBinding", {"name": pagescript.LOADED_BINDING})
-        tree = await session.send("Page.getFrameTree")
-        main = tree["frameTree"]["frame"]["id"]
-        session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))
-        session.on("Network.loadingFinished", lambda done: self._on_request_done(page, done))
-        session.on("Network.loadingFailed", lambda failed: self._on_request_done(page, failed))
-        await session.send("Network.enable")
+
+        async def watching(session: CDPSession) -> None:
+            # A session that replaces one that broke off never hears of requests that were
+            # in flight on the old one: the count starts again.
+            self._loading.pop(page, None)
+            self._loaded.set()
+            session.on("Runtime.bindingCalled", lambda called: self._on_told(page, called))
+            await session.send("Runtime.enable")
+            await session.send("Runtime.addBinding", {"name": pagescript.LOADED_BINDING})
+            tree = await session.send("Page.getFrameTree")
+            main = tree["frameTree"]["frame"]["id"]
+            session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))
+            session.on("Network.loadingFinished", lambda done: self._on_request_done(page, done))
+            session.on("Network.loadingFailed", lambda fail: self._on_request_done(page, fail))
+            await session.send("Network.enable")
+
+        await devtools.watch(page, watching)
 
     def _is_current(self, page: Page) -> bool:
         return bool(self._pages) and self._pages[-1] is page

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -26,16 +27,34 @@ to wait out (:func:`.errors.navigated`); the protocol itself says :data:`_LEFT`.
 _SESSION_GONE = "has been closed"
 """What sending on a session that broke off says (the page itself still open)."""
 
+Setup = Callable[["CDPSession"], Awaitable[None]]
+
 _sessions: WeakKeyDictionary[Page, asyncio.Task[CDPSession]] = WeakKeyDictionary()
+_setups: WeakKeyDictionary[Page, Setup] = WeakKeyDictionary()
 
 
 async def session(page: Page) -> CDPSession:
     """The page's session, opened on first use (once, however many ask at the same time)."""
     opening = _sessions.get(page)
     if opening is None or (opening.done() and (opening.cancelled() or opening.exception())):
-        opening = asyncio.get_running_loop().create_task(page.context.new_cdp_session(page))
+        opening = asyncio.get_running_loop().create_task(_open(page))
         _sessions[page] = opening
     return await asyncio.shield(opening)
+
+
+async def watch(page: Page, setup: Setup) -> None:
+    """Run ``setup`` (listeners, domains, bindings) on the page's session, and again on each
+    session that replaces one that broke off. Called before anything else opens one."""
+    _setups[page] = setup
+    await session(page)
+
+
+async def _open(page: Page) -> CDPSession:
+    opened = await page.context.new_cdp_session(page)
+    setup = _setups.get(page)
+    if setup is not None:
+        await setup(opened)
+    return opened
 
 
 async def evaluate(page: Page, function: str, argument: object) -> Any:
