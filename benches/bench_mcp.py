@@ -31,12 +31,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import mcp_types as types
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -46,6 +46,7 @@ from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.conftest import free_port
+from tests.processes import wait_until
 
 RESULTS = Path(__file__).parent / "results" / "bench_mcp.json"
 PEERS = Path(__file__).parent / ".peers"
@@ -84,20 +85,19 @@ def serve_page() -> Iterator[str]:
         )
         try:
             url = f"http://127.0.0.1:{port}/"
-            direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    with direct.open(url, timeout=1):
-                        break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.05)  # a starting server gives nothing to wait on
+            wait_until(lambda: _answers(url), f"the page server did not start on {url}")
             yield url
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+
+def _answers(url: str) -> bool:
+    try:
+        httpx.get(url, timeout=1, trust_env=False)
+    except httpx.TransportError:
+        return False
+    return True
 
 
 def _caller(client: Client) -> Callable[[str, dict[str, Any]], Awaitable[None]]:

@@ -157,9 +157,9 @@ PAGES: dict[str, str] = {
     # so the document cannot tell of its load itself: the provider must find out by asking.
     "/wiped-at-load": _page(
         "Wiped",
-        '<h1>Wiped</h1><button>Go</button><script>addEventListener("load", () => { const kept '
-        '= window[Symbol.for("browserhost")] || {}; for (const key of Object.keys(kept)) '
-        "delete kept[key]; })</script>",
+        "<h1>Wiped</h1><button onclick=\"this.textContent = 'Gone'\">Go</button><script>"
+        'addEventListener("load", () => { const kept = window[Symbol.for("browserhost")] || '
+        "{}; for (const key of Object.keys(kept)) delete kept[key]; })</script>",
     ),
     "/intl": _page(
         "Intl",

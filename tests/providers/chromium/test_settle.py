@@ -93,3 +93,5 @@ async def test_open_of_a_page_that_cannot_tell_of_its_load_asks_it_instead(
     assert took_s < provider.timeouts.open_settle_s / 2
     clicked = await ok(provider, ctx, "browser.click", selector="button")
     assert clicked["title"] == "Wiped"
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert [element.get("label") for element in snapshot["elements"]] == ["Gone"]

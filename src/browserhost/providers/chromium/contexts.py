@@ -315,7 +315,7 @@ class Tab:
 
     async def told_loaded(self, page: Page, since_ms: float, timeout_s: float) -> Any:
         """What the page's document that started after ``since_ms`` (epoch ms) told at its
-        load event (``snapshot.js``'s ``loaded``), waiting up to ``timeout_s``; ``None`` when
+        load event (:data:`.pagescript.LOADED_BINDING`), waiting up to ``timeout_s``; ``None`` when
         it did not load by then, or did not tell within :data:`TOLD_GRACE_S` of the load
         Playwright saw. The time origin tells the document waited for from an earlier one
         whose load came late."""

@@ -28,12 +28,13 @@ async def fill(page: Page, aimed: Target, selector: str, value: str) -> None:
     the field cannot take is refused, and the field is left as it was."""
     info = aimed.info
     ready = info.get("ready")  # readied when it was checked, with the text (targets.target)
-    if ready is None and info["tag"] == "select":
-        wanted = value.split(",") if info.get("multiple") else [value]
-        values = [option_value(selector, info["choices"], one.strip()) for one in wanted]
-        ready = await pagescript.run(aimed.located.frame, "fill", values=values)
-    elif ready is None:
-        ready = await pagescript.run(aimed.located.frame, "fill", value=value)
+    if ready is None:
+        if info["tag"] == "select":
+            wanted = value.split(",") if info.get("multiple") else [value]
+            values = [option_value(selector, info["choices"], one.strip()) for one in wanted]
+            ready = await pagescript.run(aimed.located.frame, "fill", values=values)
+        else:
+            ready = await pagescript.run(aimed.located.frame, "fill", value=value)
     _check_ready(ready, selector, value)
     if ready.get("typeIt"):
         # An empty value deletes the selected text, as a person clearing a field would.

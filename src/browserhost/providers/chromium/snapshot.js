@@ -977,10 +977,11 @@ async (request) => {
   // that time, no timer the action set is pending and nothing is marked aria-busy; or after
   // maxMs. A page with nothing on it yet counts as still changing; a text that changes again
   // and again (a clock, a ticker) counts once. With `glance`, a page on which nothing at all
-  // moved by the next frame (and the task after it; FRAME_LATE_MS at most) is quiet then: what an action does at
-  // once is done by the time its input is answered, and whatever it starts later (a
-  // request, a timer, a frame callback) shows in that frame or as pending. With `load`, the
-  // wait starts at the document's load event (within maxMs), in the same round trip.
+  // moved by the next frame (and the task after it; FRAME_LATE_MS at most) is quiet then:
+  // what an action does at once is done by the time its input is answered, and whatever it
+  // starts later (a request, a timer, a frame callback) shows in that frame or as pending.
+  // With `load`, the wait starts at the document's load event (within maxMs), in the same
+  // round trip.
   async function quiet({ quietMs, maxMs, glance, load, opened, early }) {
     const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     const called = performance.now();
