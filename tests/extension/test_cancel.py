@@ -24,6 +24,7 @@ from browserhost.host.bridge import Bridge
 from browserhost.transports.base import LostError
 from tests.conftest import TOKEN, free_port
 from tests.extension.conftest import WAIT_S, Loaded, bridge_url
+from tests.processes import wait_until
 from tests.providers.chromium.site import Site
 
 T = TypeVar("T")
@@ -86,6 +87,8 @@ def hosted(tmp_path: Path) -> Iterator[Hosted]:
 def linked(extension: Loaded, hosted: Hosted) -> Hosted:
     extension.dial(bridge_url(hosted.url))
     extension.wait_status("on")
+    # The badge can still show the connection to an earlier test's host: this host says.
+    wait_until(lambda: hosted.bridge.transport.link is not None, "the extension did not connect")
     return hosted
 
 
