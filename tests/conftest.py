@@ -140,32 +140,47 @@ def chromium_path() -> str:
         pytest.fail(f"browser tests need Chromium: {exc}")
 
 
+def _stub_verb(name: str) -> dict[str, object]:
+    """One of the stub's pointer verbs as it declares it (their schemas are chromium's too,
+    from ``browserhost.providers.pointer_verbs``); press_key shows a verb spelled out."""
+    from browserhost.providers.stub import StubProvider
+
+    return StubProvider.verbs[name].spec.to_wire()
+
+
+STUB_VERBS: list[dict[str, object]] = [
+    _stub_verb("drag"),
+    _stub_verb("hover"),
+    _stub_verb("mouse"),
+    {
+        "name": "press_key",
+        "description": "Press one key on the page. Enter on the search form submits it.",
+        "inputSchema": {
+            "type": "object",
+            "title": "PressKeyArguments",
+            "properties": {
+                "key": {
+                    "type": "string",
+                    "title": "Key",
+                    "description": "A key name: Enter, Escape, a.",
+                    "minLength": 1,
+                    "maxLength": 32,
+                }
+            },
+            "required": ["key"],
+            "additionalProperties": False,
+        },
+        "changesPage": True,
+    },
+    _stub_verb("select_text"),
+]
+"""The stub's verbs in its row of a providers listing."""
+
 STUB_ROW = {
     "id": "stub",
     "name": "Stub (no browser)",
     "surface": True,
     "panel": {"dock": "top", "size": 40},
-    "verbs": [
-        {
-            "name": "press_key",
-            "description": "Press one key on the page. Enter on the search form submits it.",
-            "inputSchema": {
-                "type": "object",
-                "title": "PressKeyArguments",
-                "properties": {
-                    "key": {
-                        "type": "string",
-                        "title": "Key",
-                        "description": "A key name: Enter, Escape, a.",
-                        "minLength": 1,
-                        "maxLength": 32,
-                    }
-                },
-                "required": ["key"],
-                "additionalProperties": False,
-            },
-            "changesPage": True,
-        }
-    ],
+    "verbs": STUB_VERBS,
 }
 """The stub's row in a providers listing, as a caller sees it."""

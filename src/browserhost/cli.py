@@ -1013,8 +1013,7 @@ def _typed_pairs(pairs: list[str], schema: Mapping[str, Any]) -> dict[str, objec
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise typer.BadParameter(f"--arg takes KEY=VALUE, not {pair!r}.")
-        wanted = (properties.get(key) or {}).get("type")
-        if wanted == "string":
+        if _json_type(properties.get(key) or {}) == "string":
             typed[key] = value
             continue
         try:
@@ -1022,6 +1021,15 @@ def _typed_pairs(pairs: list[str], schema: Mapping[str, Any]) -> dict[str, objec
         except ValueError:
             typed[key] = value  # the host's schema check says what is wrong with it
     return typed
+
+
+def _json_type(schema: Mapping[str, Any]) -> object:
+    """A property's JSON type; an optional one's (``anyOf`` a type and null) is that type, so
+    that ``--arg text=42`` stays the text "42" where text may be left out."""
+    if "type" in schema:
+        return schema["type"]
+    kinds = {variant.get("type") for variant in schema.get("anyOf") or []} - {"null"}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 async def _verb_schema(client: Client, verb: str, provider: str | None) -> Mapping[str, Any]:

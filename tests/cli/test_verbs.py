@@ -19,7 +19,7 @@ import pytest
 import websockets
 
 from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED
-from tests.conftest import STUB_ROW, TOKEN, LiveServer, free_port
+from tests.conftest import STUB_ROW, STUB_VERBS, TOKEN, LiveServer, free_port
 
 USAGE_ERROR = 2
 
@@ -141,16 +141,20 @@ def test_capture_saves_into_the_project_or_to_a_file(selected: Shell) -> None:
 
 
 def test_providers_and_select(shell: Shell) -> None:
-    verb_line = (
+    verb_lines = [f"    call {verb['name']}  {verb['description']}" for verb in STUB_VERBS]
+    assert verb_lines[3] == (
         "    call press_key  Press one key on the page. Enter on the search form submits it."
     )
     assert shell.ok("providers").splitlines() == [
         "  stub  Stub (no browser)",
-        verb_line,
+        *verb_lines,
         "None is selected; choose one with: browserhost select ID",
     ]
     assert shell.ok("select", "stub") == "Selected stub.\n"
-    assert shell.ok("providers").splitlines() == ["* stub  Stub (no browser) (selected)", verb_line]
+    assert shell.ok("providers").splitlines() == [
+        "* stub  Stub (no browser) (selected)",
+        *verb_lines,
+    ]
     assert shell.answer("providers") == {
         "providers": [STUB_ROW],
         "selectedId": "stub",
@@ -307,9 +311,21 @@ def test_call_runs_a_verb_with_typed_arguments(selected: Shell) -> None:
     refused = selected("call", "press_key", "--arg", "key=")
     assert refused.status == 3
     assert "verb.press_key was refused" in refused.err + refused.out
-    unknown = selected("call", "hover", "--arg", "selector=#q")
+    unknown = selected("call", "find", "--arg", "text=q")
     assert unknown.status == 3
-    assert "has no verb 'hover'; this provider offers: press_key." in unknown.err + unknown.out
+    offered = "drag, hover, mouse, press_key, select_text"
+    assert f"has no verb 'find'; this provider offers: {offered}." in unknown.err + unknown.out
+
+
+def test_call_keeps_an_optional_text_argument_a_string_even_when_it_looks_like_a_number(
+    selected: Shell,
+) -> None:
+    selected.ok("open", "https://site.test/")
+    hovered = selected("call", "hover", "--arg", "text=42")
+    assert hovered.status == 3
+    assert "No element is labelled '42'" in hovered.err + hovered.out  # the stub looked for it
+    dragged = selected("call", "drag", "--json", '{"text": "Home", "offsetX": 30}')
+    assert "The stub's pages have nothing to drag" in dragged.err + dragged.out
 
 
 def _one_line(ran: Ran, status: int) -> str:

@@ -340,12 +340,14 @@ def test_the_readme_example_runs(tmp_path: Path) -> None:
 async def test_call_runs_a_verb_and_its_refusals_raise_like_actions(host: Host) -> None:
     async with in_process(host, session_id="verbs") as client:
         listing = await client.providers()
-        assert [verb.name for verb in listing.providers[0].verbs] == ["press_key"]
+        assert [verb.name for verb in listing.providers[0].verbs] == [
+            "drag", "hover", "mouse", "press_key", "select_text",
+        ]  # fmt: skip
         await client.open("https://site.test/form")
         await client.type("#q", "owls")
         pressed = await client.call("press_key", key="Enter")
         assert pressed == {"key": "Enter", "url": "https://site.test/search?q=owls"}
         with pytest.raises(InvalidActionError, match=r"verb\.press_key was refused: key: "):
             await client.call("press_key", key="")
-        with pytest.raises(UnsupportedError, match="has no verb 'hover'"):
-            await client.call("hover", selector="#q")
+        with pytest.raises(UnsupportedError, match="has no verb 'find'"):
+            await client.call("find", text="q")

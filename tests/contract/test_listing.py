@@ -24,6 +24,13 @@ def test_notes_say_the_state_a_person_sees() -> None:
     assert element_notes({"disabled": False, "inViewport": True}) == []
 
 
+def test_a_value_cut_short_says_how_much_is_left_and_how_to_read_it() -> None:
+    cut = {"value": "x" * 199 + "…", "valueTotalChars": 1433}
+    assert element_notes(cut) == [f'value="{"x" * 199}…" (+1,234 chars; inspect it to read all)']
+    huge = {"value": "y…", "valueTotalChars": 30_000}
+    assert element_notes(huge) == ['value="y…" (+29,999 chars; inspect reads the first 20,000)']
+
+
 @pytest.mark.parametrize("value", ["Näme — ✓", 'say "hi"\n', "", 7, 1.5, None, True, ["ä", 2]])
 def test_labels_and_values_are_quoted_as_json_with_non_ascii_kept(value: object) -> None:
     assert quoted(value) == json.dumps(value, ensure_ascii=False)

@@ -59,10 +59,12 @@ def test_browserhost_providers_says_the_extension_is_connected(
     extension: Loaded, server: LiveServer, tmp_path: Path
 ) -> None:
     shell = Shell(server, tmp_path)
-    assert shell.ok("providers").splitlines() == [
+    listed = shell.ok("providers").splitlines()
+    assert listed[:2] == [
         "* bridge  Bridge (a browser that connects in) (selected)",
         "    browser connected: Chrome extension",
     ]
+    assert [line.strip().split("  ")[0] for line in listed[2:]] == ["call drag", "call select_text"]
     [row] = shell.answer("providers")["providers"]
     assert row["bridge"] == {"connected": True, "provider": "Chrome extension"}
 

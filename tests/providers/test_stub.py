@@ -203,6 +203,11 @@ async def test_each_session_has_its_own_page_and_history(host: Host) -> None:
         ("browser.type", {"selector": "#about", "value": "x"}, "is not a text field"),
         ("browser.forward", {}, "no later page"),
         ("browser.inspect", {"selector": "#q"}, "No element matches #q"),
+        ("verb.hover", {"text": "Nowhere"}, "No element is labelled 'Nowhere'"),
+        ("verb.mouse", {"action": "click", "x": 1280, "y": 0}, r"\(1280, 0\) is outside the "),
+        ("verb.mouse", {"action": "wheel", "x": 0, "y": 0}, "wheel needs deltaX or deltaY"),
+        ("verb.drag", {"selector": "#about", "toSelector": "#home"}, "nothing to drag"),
+        ("verb.select_text", {"text": "Welcome"}, "text cannot be selected"),
     ],
 )
 async def test_what_the_page_cannot_do_is_refused_with_advice(
@@ -211,6 +216,45 @@ async def test_what_the_page_cannot_do_is_refused_with_advice(
     await act(host, "browser.open", {"url": "https://stub.test/"})
     with pytest.raises(ProviderRejectedError, match=refusal):
         await act(host, action, parameters)
+
+
+async def test_hover_and_mouse_tell_what_is_under_the_pointer_where_it_starts_and_ends(
+    host: Host,
+) -> None:
+    await act(host, "browser.open", {"url": "https://stub.test/"})
+    about = {"selector": "#about", "tag": "a", "label": "About"}
+    hovered = await act(host, "verb.hover", {"text": "About"})
+    assert hovered == {
+        "hovered": "#about",
+        "label": "About",
+        "start": {"x": 116, "y": 136, "under": about},  # where nothing had put it yet
+        "end": {"x": 116, "y": 136, "under": about},
+        "url": "https://stub.test/",
+        "title": "Stub home",
+    }
+    moved = await act(host, "verb.mouse", {"action": "move", "x": 600, "y": 400})
+    assert (moved["start"]["under"], moved["end"]["under"]) == (
+        about,
+        {"selector": "body", "tag": "body"},
+    )
+
+
+async def test_a_mouse_click_at_a_point_acts_on_the_element_drawn_there(host: Host) -> None:
+    await act(host, "browser.open", {"url": "https://stub.test/"})
+    await act(host, "verb.mouse", {"action": "click", "x": 100, "y": 250})  # "Show more"
+    assert (await act(host, "browser.snapshot"))["text"].endswith("Here is more.")
+    await act(host, "verb.mouse", {"action": "down", "x": 100, "y": 90})  # Home
+    up = await act(host, "verb.mouse", {"action": "up", "x": 100, "y": 130})  # About
+    assert up["url"] == "https://stub.test/"  # pressed on one link, released on another
+    await act(host, "verb.mouse", {"action": "down", "x": 100, "y": 130})
+    up = await act(host, "verb.mouse", {"action": "up", "x": 110, "y": 140})
+    assert (up["url"], up["title"]) == ("https://stub.test/about", "About the stub")
+
+
+async def test_the_mouse_wheel_scrolls_the_stubs_page(host: Host) -> None:
+    await act(host, "browser.open", {"url": "https://stub.test/long"})
+    await act(host, "verb.mouse", {"action": "wheel", "x": 300, "y": 300, "deltaY": 240})
+    assert (await act(host, "browser.snapshot"))["scrollY"] == 240
 
 
 async def test_back_from_the_first_page_is_refused(host: Host) -> None:

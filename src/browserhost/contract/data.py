@@ -12,6 +12,7 @@ from typing import Any, Literal, Self
 from pydantic import ConfigDict, Field, model_serializer
 
 from .base import WireModel
+from .limits import SNAPSHOT_TEXT_MAX
 
 ViewportMode = Literal["mobile", "tablet", "desktop", "fill"]
 
@@ -61,10 +62,22 @@ class ElementState(Data):
     ``checked`` on checkboxes, radios and switches (true or false), ``value`` on fields,
     selects, comboboxes, sliders and spinbuttons, ``selected``/``expanded``/``pressed`` where
     the page declares them; the flags ``required``, ``invalid``, ``readonly``, ``focused`` and
-    ``disabled`` only when true. A password field's value is never reported."""
+    ``disabled`` only when true. A password field's value is never reported. A snapshot of
+    the page cuts a long value (then ``valueTotalChars`` says its length); ``browser.inspect``
+    and a snapshot scoped to the element give it whole, up to ``SNAPSHOT_TEXT_MAX`` characters.
+    """
 
     value: str | None = Field(
-        None, description="The current value: text typed, the chosen option(s), the number."
+        None,
+        description="The current value: text typed, the chosen option(s), the number. A value "
+        "cut short ends in …",
+    )
+    value_total_chars: int | None = Field(
+        None,
+        ge=1,
+        description="Present only when value was cut short: how many characters it has in "
+        "all. browser.inspect, or a snapshot scoped to the element, gives it whole (up to "
+        f"{SNAPSHOT_TEXT_MAX:,} characters).",
     )
     options: list[str] | None = Field(
         None, description="A select's option labels (the first 25), for browser.type."
@@ -102,6 +115,12 @@ class Element(ElementState):
     role: str | None = None
     label: str | None = None
     missing_accessible_name: bool | None = None
+    label_guessed: bool | None = Field(
+        None,
+        description="The page names the element nowhere: label is a guess from its icon's "
+        'class or sprite (fa-star: "star"), not text a person reads; listed as "(guessed '
+        'label)".',
+    )
     covered: bool | None = Field(
         None,
         description="Something else (a dialog, an overlay) is drawn over its centre: a "
@@ -126,10 +145,11 @@ builds a new one per call (most of the cost of quoting a short string)."""
 
 
 def element_notes(element: Mapping[str, Any]) -> list[str]:
-    """What a one-line listing adds about a wire ``Element``: its state, then off-screen."""
-    notes = []
+    """What a one-line listing adds about a wire ``Element``: whether its label is a guess,
+    its state, then off-screen."""
+    notes = ["guessed label"] if element.get("labelGuessed") else []
     if "value" in element:
-        notes.append(f"value={quoted(element['value'])}")
+        notes.append(f"value={quoted(element['value'])}{_value_rest(element)}")
     for name, yes, no in (
         ("checked", "checked", "unchecked"),
         ("selected", "selected", "not selected"),
@@ -151,6 +171,17 @@ def element_notes(element: Mapping[str, Any]) -> list[str]:
     if element.get("inViewport") is False:
         notes.append("off-screen")
     return notes
+
+
+def _value_rest(element: Mapping[str, Any]) -> str:
+    """What a listing adds to a value cut short: how much is left, and how to read it."""
+    total = element.get("valueTotalChars")
+    if not isinstance(total, int) or not isinstance(element["value"], str):
+        return ""
+    left = total - len(element["value"].removesuffix("…"))
+    if total > SNAPSHOT_TEXT_MAX:
+        return f" (+{left:,} chars; inspect reads the first {SNAPSHOT_TEXT_MAX:,})"
+    return f" (+{left:,} chars; inspect it to read all)"
 
 
 def snapshot_notes(snapshot: Mapping[str, Any]) -> list[str]:
@@ -254,7 +285,9 @@ class SnapshotData(Data):
 
 class ClickData(ElementState):
     """The click, and the page after it. The state fields are the clicked element's after the
-    click (absent when it went away)."""
+    click (absent when it went away). A click by text that named part of an element's text
+    (one word of "Reply Forward") pressed that text: ``clicked`` is the element the press
+    landed on and ``label`` the text."""
 
     clicked: str
     label: str

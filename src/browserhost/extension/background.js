@@ -1,9 +1,9 @@
 // browserhost's Chrome extension: the user's own browser as the host's "bridge" provider.
 //
 // It dials the host's bridge (src/browserhost/contract/bridge.py) and answers the ten actions
-// through chrome.debugger (CDP): the agent's input arrives as trusted events, as a person's
-// would. It acts only in tabs the user shared (from its popup) and tabs it opened itself (kept
-// in a tab group); any other tab is never attached to.
+// and the verbs drag and select_text through chrome.debugger (CDP): the agent's input arrives
+// as trusted events, as a person's would. It acts only in tabs the user shared (from its
+// popup) and tabs it opened itself (kept in a tab group); any other tab is never attached to.
 //
 //   which tab   each agent session (the host's directory and session id) gets a tab of its
 //               own on its first browser.open; until then it acts in the tab the user shared
@@ -253,7 +253,7 @@ async function connect() {
   setStatus("off", `Dialling ${link.url}`);
   socket.onopen = () => {
     socket.send(JSON.stringify({
-      t: "hello", token, actions: ACTIONS, name: "Chrome extension", pageScript: true,
+      t: "hello", token, actions: ACTIONS, verbs: VERBS, name: "Chrome extension", pageScript: true,
     }));
   };
   socket.onmessage = (event) => { if (link.socket === socket) receive(socket, event.data); };
@@ -553,6 +553,11 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   }
   if (method === "Page.javascriptDialogOpening") {
     dialogOpened(source, params);
+    return;
+  }
+  if (method === "Input.dragIntercepted") {
+    const handOver = drags.get(tabId);
+    if (handOver) handOver(params.data);
     return;
   }
   if (method.startsWith("Runtime.executionContext") || method.startsWith("Target.")) {
@@ -984,7 +989,9 @@ const ACTIONS_BY_NAME = {
 
   "browser.click": async (tabId, { selector, text }) => {
     const chosen = selector || await byText(tabId, text || "");
-    const { info, located } = await target(tabId, chosen, "click", { fresh: !selector, watch: true });
+    const { info, located } = await target(tabId, chosen, "click", {
+      fresh: !selector, watch: true, byText: selector ? null : text,
+    });
     const x = located.x + Number(info.aim.x);
     const y = located.y + Number(info.aim.y);
     const mouse = { x, y, button: "left", clickCount: 1 };
@@ -993,8 +1000,12 @@ const ACTIONS_BY_NAME = {
     await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...mouse });
     const settled = await settle(tabId);
     const now = settled.url ? settled : await location(tabId);
+    // A click on part of an element's text names the element it landed on, and that text.
+    const part = info.aim.text !== undefined;
+    const clicked = part && info.aim.hit ? located.prefix + info.aim.hit : chosen;
     return {
-      clicked: chosen, label: info.label, url: now.url, title: now.title, ...takeDialogs(tabId),
+      clicked, label: part ? info.aim.text : info.label, url: now.url, title: now.title,
+      ...takeDialogs(tabId),
       ...await stateAfter(located, settled),
     };
   },
@@ -1066,6 +1077,9 @@ const ACTIONS_BY_NAME = {
     await resize(tabId, mode);
     return { viewport: viewport(tabId) };
   },
+
+  "verb.drag": (tabId, args) => drawing(tabId, () => drag(tabId, args)),
+  "verb.select_text": (tabId, args) => drawing(tabId, () => selectText(tabId, args)),
 };
 
 function refusalToOpen(url) {
@@ -1171,16 +1185,23 @@ function pngSize(base64) {
 
 // --- the element an agent names: the chromium provider's checks (targets.py), same words ----
 
-async function target(tabId, selector, purpose, { styles = null, fresh = false, watch = false } = {}) {
+// `byText`, to click: the text the element was found by; when it is only part of the
+// element's text, the click is aimed at that text's own box (as the chromium provider does).
+async function target(tabId, selector, purpose, { styles = null, fresh = false, watch = false,
+  done = null, byText = null } = {}) {
   const located = await locate(tabId, selector);
-  const info = await page(located, "target", { selector: located.selector, purpose, styles, fresh, watch });
+  const info = await page(located, "target", {
+    selector: located.selector, purpose, styles, fresh, watch, byText,
+  });
   checkFound(info, selector);
   checkCount(Number(info.count), selector);
   if (info.changed) {
     throw new Refusal(`${selector} no longer names the element your latest snapshot listed ` +
       "(the page changed); take a new snapshot.");
   }
-  if (purpose !== "inspect") checkUsable(selector, info, purpose);
+  if (purpose !== "inspect") {
+    checkUsable(selector, info, done || (purpose === "click" ? "clicked" : "typed"));
+  }
   return { info, located };
 }
 
@@ -1204,8 +1225,7 @@ function checkCount(count, selector) {
   }
 }
 
-function checkUsable(selector, info, purpose) {
-  const verb = purpose === "click" ? "clicked" : "typed";
+function checkUsable(selector, info, verb) {
   if (info.disabled) {
     throw new Refusal(`${selector} is disabled, so nothing was ${verb}; do what enables it first ` +
       "(fill the required fields, pick an option), then take a new snapshot.");
@@ -1218,6 +1238,26 @@ function checkUsable(selector, info, purpose) {
   if (aim.inert) {
     throw new Refusal(`${selector} does not take clicks (its style lets them through to what is ` +
       `under it), so nothing was ${verb}; the page does not offer it now.`);
+  }
+  if (aim.moving) {
+    throw new Refusal(`${selector} kept moving (the page animates it), so nothing was ${verb} at ` +
+      "a point it may have left; take a new snapshot, or try again once it stops.");
+  }
+  const part = aim.text;
+  if (aim.repeated) {
+    throw new Refusal(`"${part}" appears ${aim.repeated} times in the text of ${selector}, so ` +
+      "nothing was clicked; take a new snapshot and click by selector.");
+  }
+  if (aim.noText) {
+    throw new Refusal(`"${part}" is not drawn as text inside ${selector}, so nothing was ` +
+      "clicked; take a new snapshot and click by selector.");
+  }
+  if (aim.offText) {
+    const off = aim.offText;
+    const label = off.label ? ` "${off.label}"` : "";
+    throw new Refusal(`A press in the middle of "${part}" in ${selector} would reach ` +
+      `${off.selector} (${off.tag}${label}) and not that text, so nothing was clicked; take a ` +
+      "new snapshot and click by selector.");
   }
   if (aim.outside) {
     throw new Refusal(`${selector} is outside the visible part of its container, so nothing was ` +
@@ -1232,9 +1272,12 @@ function checkUsable(selector, info, purpose) {
   }
 }
 
+// What byText's refusals tell the agent to do instead.
+const CLICKING = { done: "clicked", instead: "click by selector", pick: "click one by its selector" };
+
 /** The selector of the one element an agent means by `text`, looking into iframes when the
  * page itself has none. */
-async function byText(tabId, text) {
+async function byText(tabId, text, words = CLICKING) {
   const found = await page(tabId, "findText", { text, limit: TEXT_CANDIDATES_MAX });
   if (found.total === 0) {
     for (const inner of await childFrames(mainPlace(tabId))) {
@@ -1250,15 +1293,458 @@ async function byText(tabId, text) {
     }
   }
   if (found.total === 0) {
-    throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and click by selector.`);
+    throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.`);
   }
   if (found.total > 1) {
     const listed = found.matches.map((m) => `${m.selector} (${m.tag} "${m.label}")`).join("; ");
     const more = found.total > found.matches.length ? `; and ${found.total - found.matches.length} more` : "";
     throw new Refusal(`"${text}" matches ${found.total} elements: ${listed}${more}. Nothing was ` +
-      "clicked; click one by its selector.");
+      `${words.done}; ${words.pick}.`);
   }
   return found.matches[0].selector;
+}
+
+// --- verbs beyond the ten: drag and select_text, as the chromium provider answers them -------
+
+// Their arguments, exactly as src/browserhost/providers/pointer_verbs.py declares them
+// (DragArguments and SelectTextArguments, model_json_schema()); a test holds them equal.
+const DRAG_SCHEMA = {
+  additionalProperties: false,
+  properties: {
+    selector: {
+      anyOf: [{ minLength: 1, type: "string" }, { type: "null" }],
+      default: null,
+      description: "The element to drag, as listed by a snapshot.",
+      title: "Selector",
+    },
+    text: {
+      anyOf: [{ minLength: 1, type: "string" }, { type: "null" }],
+      default: null,
+      description: "Or its visible text.",
+      title: "Text",
+    },
+    toSelector: {
+      anyOf: [{ minLength: 1, type: "string" }, { type: "null" }],
+      default: null,
+      description: "Drop it on this element, as listed by a snapshot.",
+      title: "Toselector",
+    },
+    toText: {
+      anyOf: [{ minLength: 1, type: "string" }, { type: "null" }],
+      default: null,
+      description: "Or on the element with this visible text.",
+      title: "Totext",
+    },
+    offsetX: {
+      anyOf: [{ maximum: 100000.0, minimum: -100000.0, type: "number" }, { type: "null" }],
+      default: null,
+      description: "Or move it this many CSS pixels right (negative: left) of where it starts.",
+      title: "Offsetx",
+    },
+    offsetY: {
+      anyOf: [{ maximum: 100000.0, minimum: -100000.0, type: "number" }, { type: "null" }],
+      default: null,
+      description: "And/or this many CSS pixels down (negative: up).",
+      title: "Offsety",
+    },
+  },
+  title: "DragArguments",
+  type: "object",
+};
+const SELECT_TEXT_SCHEMA = {
+  additionalProperties: false,
+  properties: {
+    text: {
+      description: "The text to select, as the page shows it (its first occurrence).",
+      maxLength: 1000,
+      minLength: 1,
+      title: "Text",
+      type: "string",
+    },
+    selector: {
+      anyOf: [{ minLength: 1, type: "string" }, { type: "null" }],
+      default: null,
+      description: "Look only inside this element (default: the page).",
+      title: "Selector",
+    },
+  },
+  required: ["text"],
+  title: "SelectTextArguments",
+  type: "object",
+};
+const VERBS = [
+  {
+    name: "drag",
+    description: "Drag an element (selector or text) onto another (toSelector or toText) or by " +
+      "an offset, with the mouse as a person does: HTML5 drag and drop, sortable lists, " +
+      "sliders. Answers where the pointer started and ended and what was under it there.",
+    inputSchema: DRAG_SCHEMA,
+    changesPage: true,
+  },
+  {
+    name: "select_text",
+    description: "Select a text with the mouse as a person does (its first occurrence on the " +
+      "page, or inside an element), for pages that act on a selection: highlight, comment, quote.",
+    inputSchema: SELECT_TEXT_SCHEMA,
+    changesPage: true,
+  },
+];
+// Moves between the press and the release: libraries that start a drag past a threshold, or
+// on the second move, see the pointer travel.
+const DRAG_STEPS = 10;
+const SELECT_STEPS = 5;
+// How long Chrome may take to hand over a drag the page started (Input.dragIntercepted).
+const DRAG_HANDOVER_MS = 2000;
+const UNDER_LABEL_MAX = 60; // snapshot.js's describeCover
+const DRAGGING = { done: "dragged", instead: "drag by selector", pick: "drag one by its selector" };
+const DROPPING = {
+  done: "dragged", instead: "name where to drop it by toSelector", pick: "name one by toSelector",
+};
+const drags = new Map(); // tab id -> what takes the data of the drag a page started in it
+const PRESS = { button: "left", buttons: 1, clickCount: 1 };
+const HELD = { button: "left", buttons: 1 };
+const RELEASE = { button: "left", buttons: 0, clickCount: 1 };
+
+const given = (value) => value !== undefined && value !== null;
+const rounded = ({ x, y }) => ({ x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10 });
+const between = (from, to, part) =>
+  ({ x: from.x + (to.x - from.x) * part, y: from.y + (to.y - from.y) * part });
+
+/** `work`, with the tab drawing frames at full rate all along. A tab in the background draws
+ * one frame a second, or none, and the page gets a held mouse's moves with its frames: ten
+ * moves would take ten seconds. A screencast keeps it drawing (its frames go unread). */
+async function drawing(tabId, work) {
+  await cdp(tabId, "Page.startScreencast", { format: "jpeg", quality: 1, maxWidth: 8, maxHeight: 8 });
+  try {
+    return await work();
+  } finally {
+    await chrome.debugger.sendCommand({ tabId }, "Page.stopScreencast").catch(() => {});
+  }
+}
+
+/** `fn`, a function of this file that uses nothing outside itself, called in a frame with the
+ * page script and `args` (a function among them passed as its source); its JSON answer. */
+function inPage(place, fn, ...args) {
+  const passed = args.map((arg) => (typeof arg === "function" ? `(${arg})` : JSON.stringify(arg)));
+  return evaluate(place, `(${fn})(${[link.pageScript, ...passed].join(", ")})`);
+}
+
+// In the page: what is drawn at a point of this frame, named as the page script names a cover
+// (selector, tag, label), or null.
+async function pageUnder(script, x, y) {
+  let el = document.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  const [box] = el ? await script({ op: "frames", elements: [el] }) : [null];
+  if (!box || !box.selector) return null;
+  const out = { selector: box.selector, tag: el.localName };
+  const { label } = await script({ op: "target", selector: box.selector, purpose: "inspect" });
+  if (label) out.label = label;
+  return out;
+}
+
+/** What is drawn at a page point, asked in the frame of `place`. */
+async function underAt(place, point) {
+  return named(place, await inPage(place, pageUnder, point.x - place.x, point.y - place.y));
+}
+
+/** pageUnder's answer in `place`, as the agent reads it: its selector steps into the frame. */
+function named(place, under) {
+  if (!under) return null;
+  const out = { ...under, selector: place.prefix + under.selector };
+  if (out.label && out.label.length > UNDER_LABEL_MAX) {
+    out.label = `${out.label.slice(0, UNDER_LABEL_MAX - 1)}…`;
+  }
+  return out;
+}
+
+async function viewSize(tabId) {
+  const { cssVisualViewport: view } = await cdp(tabId, "Page.getLayoutMetrics");
+  return { width: view.clientWidth, height: view.clientHeight };
+}
+
+async function drag(tabId, { selector, text, toSelector, toText, offsetX, offsetY }) {
+  if (given(selector) === given(text)) {
+    throw new Refusal("Give selector or text (one of them) for what to drag; nothing was dragged.");
+  }
+  const offset = given(offsetX) || given(offsetY);
+  if (given(toSelector) + given(toText) + offset !== 1) {
+    throw new Refusal("Give one destination: toSelector, toText, or an offset (offsetX, " +
+      "offsetY); nothing was dragged.");
+  }
+  const chosen = selector || await byText(tabId, text, DRAGGING);
+  const checks = { fresh: !given(selector), done: "dragged" };
+  // Aimed first to bring it into view: the drop point is read in the view the drag sees.
+  let { info, located } = await target(tabId, chosen, "click", checks);
+  let from = { x: located.x + Number(info.aim.x), y: located.y + Number(info.aim.y) };
+  let to;
+  let toPlace = located;
+  const view = await viewSize(tabId);
+  if (offset) {
+    to = { x: from.x + Number(offsetX || 0), y: from.y + Number(offsetY || 0) };
+    if (to.x < 0 || to.y < 0 || to.x >= view.width || to.y >= view.height) {
+      throw new Refusal(`Dragging ${chosen} by that offset would end at (${Math.round(to.x)}, ` +
+        `${Math.round(to.y)}), outside the ${view.width}x${view.height} view, so nothing was ` +
+        "dragged; use a smaller offset, or scroll first.");
+    }
+  } else {
+    const destination = toSelector || await byText(tabId, toText, DROPPING);
+    ({ point: to, place: toPlace } = await dropPoint(tabId, destination, view));
+  }
+  const startUnder = await underAt(located, from);
+  // Checked again, the page's timers watched from here: the wait after the drop waits for
+  // what the drop sets off (the reads above would have ended the watch).
+  ({ info, located } = await target(tabId, chosen, "click", { ...checks, watch: true }));
+  const press = { x: located.x + Number(info.aim.x), y: located.y + Number(info.aim.y) };
+  if (offset) to = { x: to.x + press.x - from.x, y: to.y + press.y - from.y };
+  from = press;
+  await dragAlong(tabId, located, from, to);
+  const settled = await settle(tabId);
+  const now = settled.url ? settled : await location(tabId);
+  return {
+    dragged: chosen, label: info.label,
+    start: { ...rounded(from), under: startUnder },
+    end: { ...rounded(to), under: await underAt(toPlace, to) },
+    url: now.url, title: now.title, ...takeDialogs(tabId),
+  };
+}
+
+/** The middle of the part of `destination` the view shows, and the place of its frame. */
+async function dropPoint(tabId, destination, view) {
+  const { info, located } = await target(tabId, destination, "inspect");
+  const box = info.bounds;
+  if (!box.width || !box.height) {
+    throw new Refusal(`${destination} is not visible, so nothing was dragged; open what ` +
+      "contains it, or take a new snapshot.");
+  }
+  const left = Math.max(located.x + box.x, 0);
+  const right = Math.min(located.x + box.x + box.width, view.width);
+  const top = Math.max(located.y + box.y, 0);
+  const bottom = Math.min(located.y + box.y + box.height, view.height);
+  if (right <= left || bottom <= top) {
+    throw new Refusal(`${destination} is out of view while what is dragged is in it, so nothing ` +
+      "was dragged; scroll so that both show (browser.scroll), or drag by an offset.");
+  }
+  return { point: { x: (left + right) / 2, y: (top + bottom) / 2 }, place: located };
+}
+
+// In the page: note whether the next mouse move starts an HTML5 drag (a dragstart the page
+// does not cancel), as Playwright does to know that Chrome will hand the drag over.
+function pageWatchDragStart() {
+  const store = window[Symbol.for("browserhost")] || (window[Symbol.for("browserhost")] = {});
+  if (store.dragWatch) removeEventListener("dragstart", store.dragWatch, true);
+  store.dragStart = null;
+  store.dragWatch = (event) => { store.dragStart = event; };
+  addEventListener("dragstart", store.dragWatch, { capture: true, once: true });
+}
+
+function pageDragStarted() {
+  const store = window[Symbol.for("browserhost")];
+  return Boolean(store && store.dragStart && !store.dragStart.defaultPrevented);
+}
+
+/** Press at `from`, move there in steps, release at `to`. Mouse events alone never run the
+ * browser's own drag and drop: a drag the page starts is taken over from Chrome
+ * (Input.setInterceptDrags) and carried on with drag events, as Playwright does. */
+async function dragAlong(tabId, located, from, to) {
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...from });
+  await inPage(located, pageWatchDragStart);
+  let handOver;
+  const handed = new Promise((resolve) => { handOver = resolve; });
+  drags.set(tabId, handOver);
+  let data = null;
+  let dropped = false;
+  await cdp(tabId, "Input.setInterceptDrags", { enabled: true });
+  try {
+    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...from, ...PRESS });
+    for (let step = 1; step <= DRAG_STEPS; step += 1) {
+      const at = between(from, to, step / DRAG_STEPS);
+      if (data) {
+        await cdp(tabId, "Input.dispatchDragEvent", { type: "dragOver", ...at, data });
+        continue;
+      }
+      await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...at, ...HELD });
+      if (!await inPage(located, pageDragStarted)) continue;
+      const timeout = sleep(DRAG_HANDOVER_MS).then(() => null);
+      data = await until(Promise.race([handed, timeout]), stops.get(tabId));
+      if (!data) throw new Error("The page started a drag Chrome did not hand over; it may have run.");
+      await cdp(tabId, "Input.dispatchDragEvent", { type: "dragEnter", ...at, data });
+    }
+    if (data) await cdp(tabId, "Input.dispatchDragEvent", { type: "drop", ...to, data });
+    else await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...to, ...RELEASE });
+    dropped = true;
+  } finally {
+    drags.delete(tabId);
+    // Sent past a stop too (cdp would refuse them then): the person's own drags in this tab
+    // must reach the page again, and a drag left half-way is let go.
+    const send = (method, params) =>
+      chrome.debugger.sendCommand({ tabId }, method, params).catch(() => {});
+    if (data && !dropped) await send("Input.dispatchDragEvent", { type: "dragCancel", ...to, data });
+    await send("Input.setInterceptDrags", { enabled: false });
+  }
+}
+
+// In the page: the first occurrence of `text` in what the stashed element (`scoped`) or the
+// page shows, read as a person reads it (a run of whitespace, or a block's edge, is one
+// space), in its own case first, then in any. It is kept as a Range and scrolled into view;
+// the answer is where its first character starts and its last one ends, or null.
+async function pageTextRange(script, text, scoped) {
+  const root = scoped ? await script({ op: "stashed" }) : document.body || document.documentElement;
+  const store = window[Symbol.for("browserhost")] || (window[Symbol.for("browserhost")] = {});
+  const fold = (value) => value.split("").map((ch) => {
+    const lower = ch.toLowerCase();
+    return lower.length === 1 ? lower : ch; // keeps the indexes of the text it folds
+  }).join("");
+  const blocks = new Map();
+  const blockOf = (el) => {
+    for (let at = el; at; at = at.parentElement) {
+      if (!blocks.has(at)) blocks.set(at, !/^(inline|contents)/.test(getComputedStyle(at).display));
+      if (blocks.get(at)) return at;
+    }
+    return null;
+  };
+  const nodes = [];
+  const chars = [];
+  const owner = []; // per character of the text read: its node's index (-1: a space between)
+  const offset = []; // and its offset in that node
+  let gap = false;
+  let block = null;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || /^(script|style|noscript|template|title)$/.test(parent.localName)) continue;
+    if (parent.checkVisibility && !parent.checkVisibility({ visibilityProperty: true })) continue;
+    const own = blockOf(parent);
+    if (own !== block) gap = true;
+    block = own;
+    for (let i = 0; i < node.data.length; i += 1) {
+      if (/\s/.test(node.data[i])) {
+        gap = true;
+        continue;
+      }
+      if (gap && chars.length) {
+        chars.push(" ");
+        owner.push(-1);
+        offset.push(-1);
+      }
+      gap = false;
+      chars.push(node.data[i]);
+      owner.push(nodes.length);
+      offset.push(i);
+    }
+    nodes.push(node);
+  }
+  const read = chars.join("");
+  const wanted = text.replace(/\s+/g, " ").trim();
+  let first = wanted ? read.indexOf(wanted) : -1;
+  if (first < 0 && wanted) first = fold(read).indexOf(fold(wanted));
+  if (first < 0) return null;
+  const last = first + wanted.length - 1;
+  const range = document.createRange();
+  range.setStart(nodes[owner[first]], offset[first]);
+  range.setEnd(nodes[owner[last]], offset[last] + 1);
+  const box = range.getBoundingClientRect();
+  if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth) {
+    const at = range.startContainer.parentElement;
+    at.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+    // What the page does on scroll is drawn by the next frame (a page not drawing has none).
+    await new Promise((resolve) => { requestAnimationFrame(resolve); setTimeout(resolve, 100); });
+  }
+  const charBox = (at, end) => {
+    const piece = document.createRange();
+    piece.setStart(nodes[owner[at]], offset[at]);
+    piece.setEnd(nodes[owner[at]], offset[at] + 1);
+    const rects = piece.getClientRects();
+    return rects.length ? rects[end ? rects.length - 1 : 0] : piece.getBoundingClientRect();
+  };
+  // Just inside the first character's left edge and the last one's right edge: the caret a
+  // press there places is before the one and after the other.
+  const head = charBox(first, false);
+  const tail = charBox(last, true);
+  store.selecting = { range, text: read.slice(first, last + 1) };
+  return {
+    start: { x: head.left + Math.min(1, head.width / 4), y: head.top + head.height / 2 },
+    end: { x: tail.right - Math.min(1, tail.width / 4), y: tail.top + tail.height / 2 },
+  };
+}
+
+// In the page, after the mouse selected: the exact range set where the mouse selected another
+// (a press a link or a cover took, a page that snaps to words), and what is selected now.
+async function pageSelected(script, under, start, end) {
+  const store = window[Symbol.for("browserhost")];
+  const selecting = store && store.selecting;
+  if (!selecting) return null; // the document was replaced meanwhile
+  store.selecting = null;
+  const { range, text } = selecting;
+  const selection = getSelection();
+  if (selection.toString().replace(/\s+/g, " ").trim() !== text) {
+    const { startContainer, startOffset, endContainer, endOffset } = range;
+    selection.setBaseAndExtent(startContainer, startOffset, endContainer, endOffset);
+  }
+  let holder = range.commonAncestorContainer;
+  if (holder.nodeType !== Node.ELEMENT_NODE) holder = holder.parentElement;
+  const [box] = await script({ op: "frames", elements: [holder] });
+  return {
+    selected: selection.toString(), selector: box ? box.selector : null,
+    start: await under(script, start.x, start.y), end: await under(script, end.x, end.y),
+  };
+}
+
+/** Looks in the element `selector` names (an iframe: in its document, as a snapshot of it
+ * reads), else in the page, and in its iframes when the page itself does not show the text. */
+async function selectText(tabId, { text, selector }) {
+  if (!text.trim()) throw new Refusal("Give the text to select, not only spaces; nothing was selected.");
+  let located = mainPlace(tabId);
+  let found;
+  if (given(selector)) {
+    let element = await target(tabId, selector, "inspect");
+    if (element.info.tag === "iframe" || element.info.tag === "frame") {
+      element = await target(tabId, `${selector}${HOP}:root`, "inspect");
+    }
+    located = element.located;
+    found = await inPage(located, pageTextRange, text, true);
+  } else {
+    found = await inPage(located, pageTextRange, text, false);
+    for (const inner of found ? [] : await childFrames(located)) {
+      if (inner.unreachable) continue;
+      found = await inPage(inner, pageTextRange, text, false).catch((error) => {
+        if (fatal(error)) throw error;
+        return null; // a frame that went away shows no text
+      });
+      if (found) {
+        located = inner;
+        break;
+      }
+    }
+  }
+  if (!found) {
+    const where = given(selector) ? `inside ${selector}` : "on the page";
+    throw new Refusal(`"${text}" is not ${where}, so nothing was selected; take a new snapshot ` +
+      "and give the text as it shows there.");
+  }
+  const from = { x: located.x + found.start.x, y: located.y + found.start.y };
+  const to = { x: located.x + found.end.x, y: located.y + found.end.y };
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...from });
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...from, ...PRESS });
+  for (let step = 1; step <= SELECT_STEPS; step += 1) {
+    const at = between(from, to, step / SELECT_STEPS);
+    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...at, ...HELD });
+  }
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...to, ...RELEASE });
+  const inFrame = (point) => ({ x: point.x - located.x, y: point.y - located.y });
+  const done = await inPage(located, pageSelected, pageUnder, inFrame(from), inFrame(to));
+  if (!done) throw new Error("The page was replaced as its text was selected; it may have run.");
+  const settled = await settle(tabId);
+  const now = settled.url ? settled : await location(tabId);
+  return {
+    selected: done.selected, selector: done.selector && located.prefix + done.selector,
+    start: { ...rounded(from), under: named(located, done.start) },
+    end: { ...rounded(to), under: named(located, done.end) },
+    url: now.url, title: now.title, ...takeDialogs(tabId),
+  };
 }
 
 // A service worker is started again on any event; each start dials the host.

@@ -37,6 +37,12 @@ from pydantic import Field
 from browserhost.contract import Context, ProviderRequest, data
 from browserhost.contract import actions as params
 from browserhost.contract.data import ViewportMode
+from browserhost.providers.pointer_verbs import (
+    DragArguments,
+    HoverArguments,
+    MouseArguments,
+    SelectTextArguments,
+)
 from browserhost.sdk import (
     ActionError,
     Frame,
@@ -130,6 +136,10 @@ class Tab:
     checked: set[str] = field(default_factory=set)
     revealed: list[str] = field(default_factory=list)
     focus: str | None = None
+    pointer: tuple[float, float] | None = None
+    """Where the agent's pointer verbs left the mouse, in viewport pixels."""
+    pressed: StubElement | None = None
+    """What the agent's ``mouse down`` pressed, until its ``mouse up``."""
     last_used: float = 0.0
 
     @property
@@ -152,6 +162,7 @@ class Tab:
 
     def _reset(self) -> None:
         self.scroll_y = 0
+        self.pointer = self.pressed = None
         self.values.clear()
         self.checked.clear()
         self.revealed.clear()
@@ -167,6 +178,13 @@ class Tab:
             self.submit(self.values.get("#q", ""))
         elif element.type == "checkbox":
             self.checked ^= {element.selector}
+
+    def click(self, element: StubElement) -> None:
+        """A click on ``element`` by a pointer: a text field takes focus, the rest act."""
+        if _is_text_field(element):
+            self.focus = element.selector
+        else:
+            self.activate(element)
 
     def submit(self, query: str) -> None:
         self.go(urljoin(self.url, "/search?q=" + query))
@@ -194,6 +212,64 @@ class Tab:
                 return index, element
         raise ActionError(f"No element matches {selector}; take a new snapshot.")
 
+    def labelled(self, text: str, doing: str = "click") -> StubElement:
+        """The one element labelled ``text``, for an agent ``doing`` something to it."""
+        matches = [e for e in self.page.elements if e.label == text]
+        if not matches:
+            raise ActionError(f"No element is labelled {text!r}; take a new snapshot.")
+        if len(matches) > 1:
+            listed = ", ".join(e.selector for e in matches)
+            raise ActionError(
+                f"{len(matches)} elements are labelled {text!r} ({listed}); {doing} one by "
+                "selector."
+            )
+        return matches[0]
+
+    def element_at(self, x: float, y: float) -> StubElement | None:
+        """The element drawn at viewport point (``x``, ``y``)."""
+        page_y = y + self.scroll_y
+        for index, element in enumerate(self.page.elements):
+            bounds = element.bounds(index)
+            if bounds.x <= x < bounds.x + bounds.width and bounds.y <= page_y < bounds.y + (
+                bounds.height
+            ):
+                return element
+        return None
+
+    def under(self, x: float, y: float) -> dict[str, Any] | None:
+        """What the pointer verbs say is under a viewport point: the element, else the page;
+        nothing outside the viewport."""
+        width, height = self.size()
+        if not (0 <= x < width and 0 <= y < height):
+            return None
+        element = self.element_at(x, y)
+        if element is None:
+            return {"selector": "body", "tag": "body"}
+        return {"selector": element.selector, "tag": element.tag, "label": element.label}
+
+    def centre(self, element: StubElement) -> tuple[float, float]:
+        """Where a pointer goes over ``element``, in viewport pixels: its centre, scrolled
+        into view first when it is not in view."""
+        index = self.page.elements.index(element)
+        bounds = element.bounds(index)
+        x, y = bounds.x + bounds.width / 2, bounds.y + bounds.height / 2
+        if not self.scroll_y <= y < self.scroll_y + self.size()[1]:
+            self.scroll_y = min(max(int(bounds.y), 0), self.max_scroll())
+        return x, y - self.scroll_y
+
+    def pointed(
+        self, start: tuple[float, float], before: dict[str, Any] | None, end: tuple[float, float]
+    ) -> dict[str, Any]:
+        """A pointer verb's answer once the pointer is at ``end``: where it started (and what
+        was ``before`` it there) and ended, what is under it now, the page."""
+        self.pointer = end
+        return {
+            "start": {"x": start[0], "y": start[1], "under": before},
+            "end": {"x": end[0], "y": end[1], "under": self.under(*end)},
+            "url": self.url,
+            "title": self.page.title,
+        }
+
 
 class PressKeyArguments(VerbArguments):
     key: str = Field(min_length=1, max_length=32, description="A key name: Enter, Escape, a.")
@@ -211,6 +287,80 @@ class StubProvider(Provider):
         if arguments.key == "Enter" and urlsplit(tab.url).path == "/form":
             tab.submit(tab.values.get("#q", ""))
         return {"key": arguments.key, "url": tab.url}
+
+    @verb(
+        "Move the mouse over an element, by selector or by its label. Answers what was under "
+        "the pointer before (start) and after (end)."
+    )
+    async def hover(self, arguments: HoverArguments, context: Context) -> dict[str, Any]:
+        tab = self._tab(context)
+        if arguments.selector is not None:
+            _, element = tab.find(arguments.selector)
+        else:
+            element = tab.labelled(arguments.text or "", "hover")
+        known = tab.pointer
+        before = None if known is None else tab.under(*known)
+        end = tab.centre(element)
+        if known is None:
+            before = tab.under(*end)
+        return {
+            "hovered": element.selector,
+            "label": element.label,
+            **tab.pointed(known or end, before, end),
+        }
+
+    @verb(
+        "Use the mouse at a point of the viewport (CSS pixels from its top left corner): "
+        "move, click (clickCount 2 for a double click), down, up, or wheel (deltaY scrolls "
+        "the page). Answers what was under the pointer before (start) and after (end)."
+    )
+    async def mouse(self, arguments: MouseArguments, context: Context) -> dict[str, Any]:
+        tab = self._tab(context)
+        action, point = arguments.action, (arguments.x, arguments.y)
+        width, height = tab.size()
+        if not (arguments.x < width and arguments.y < height):
+            raise ActionError(
+                f"({point[0]:g}, {point[1]:g}) is outside the viewport, which is "
+                f"{width}x{height} CSS pixels (x and y from 0 up to those); nothing was done."
+            )
+        if action == "wheel" and not (arguments.delta_x or arguments.delta_y):
+            raise ActionError(
+                "wheel needs deltaX or deltaY, the pixels to scroll; nothing was done."
+            )
+        start = tab.pointer or point
+        before = tab.under(*start)
+        left = arguments.button == "left"
+        if action == "click" and left:
+            for _ in range(arguments.click_count):  # a double click is two clicks
+                hit = tab.element_at(*point)
+                if hit is None:
+                    tab.focus = None  # a click on nothing blurs the field, as on a page
+                else:
+                    tab.click(hit)
+        elif action == "down" and left:
+            tab.pressed = tab.element_at(*point)
+        elif action == "up" and left:
+            hit, pressed = tab.element_at(*point), tab.pressed
+            tab.pressed = None
+            if hit is not None and hit == pressed:
+                tab.click(hit)
+        elif action == "wheel":
+            tab.scroll_y = min(max(tab.scroll_y + int(arguments.delta_y), 0), tab.max_scroll())
+        return tab.pointed(start, before, point)
+
+    @verb("Drag an element onto another, or by an offset. The stub has nothing to drag.")
+    async def drag(self, arguments: DragArguments, context: Context) -> dict[str, Any]:
+        raise ActionError(
+            "The stub's pages have nothing to drag (links, buttons and fields only); nothing "
+            "was done. A browser provider (chromium) drags."
+        )
+
+    @verb("Select text with the mouse. The stub's text cannot be selected.")
+    async def select_text(self, arguments: SelectTextArguments, context: Context) -> dict[str, Any]:
+        raise ActionError(
+            "The stub's text cannot be selected; nothing was done. A browser provider "
+            "(chromium) selects text."
+        )
 
     def __init__(
         self, *, idle_s: float = SESSION_IDLE_S, clock: Callable[[], float] = time.monotonic
@@ -301,18 +451,7 @@ class StubProvider(Provider):
         if parameters.selector is not None:
             _, element = tab.find(parameters.selector)
         else:
-            matches = [e for e in tab.page.elements if e.label == parameters.text]
-            if not matches:
-                raise ActionError(
-                    f"No element is labelled {parameters.text!r}; take a new snapshot."
-                )
-            if len(matches) > 1:
-                listed = ", ".join(e.selector for e in matches)
-                raise ActionError(
-                    f"{len(matches)} elements are labelled {parameters.text!r} ({listed}); "
-                    "click one by selector."
-                )
-            element = matches[0]
+            element = tab.labelled(parameters.text or "")
         label = element.label
         tab.activate(element)
         return data.ClickData(
@@ -554,22 +693,10 @@ class StubSurface(Surface):
         if hit is None and pressed is None:
             tab.focus = None  # a click on nothing blurs the field, as on a page
         elif hit is not None and hit == pressed:
-            if _is_text_field(hit):
-                tab.focus = hit.selector
-            else:
-                tab.activate(hit)
+            tab.click(hit)
 
     def _hit(self, tab: Tab, x: float, y: float) -> StubElement | None:
-        if y < TITLE_BAR_HEIGHT:
-            return None
-        page_y = y + tab.scroll_y
-        for index, element in enumerate(tab.page.elements):
-            bounds = element.bounds(index)
-            if bounds.x <= x < bounds.x + bounds.width and bounds.y <= page_y < bounds.y + (
-                bounds.height
-            ):
-                return element
-        return None
+        return None if y < TITLE_BAR_HEIGHT else tab.element_at(x, y)
 
     def _key(self, tab: Tab, event: KeyEvent) -> None:
         if event.action != "down":

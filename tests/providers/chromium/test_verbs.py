@@ -17,7 +17,8 @@ from .widgetsite import ZEBRA_TEXT
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 VERBS = {
-    "find", "press_key", "hover", "wait_for", "fill_form", "dialog", "upload", "tabs",
+    "find", "press_key", "hover", "drag", "select_text", "mouse", "wait_for", "fill_form",
+    "dialog", "upload", "tabs",
 }  # fmt: skip
 
 

@@ -178,6 +178,8 @@ class Tab:
         """True from the start of a click or a type until the next action: a window the page
         opens then is the agent's doing and becomes the current page. A window the page opens
         by itself is listed by the tabs verb but not shown, and the next snapshot says so."""
+        self.pointer: tuple[Page, float, float] | None = None
+        """Where the agent's actions left the mouse, and on which page (each has its own)."""
 
     async def page(self) -> Page:
         """The current page, opening a new one when it closed or crashed."""

@@ -384,9 +384,16 @@ class ChromiumProvider(ChromiumVerbs):
                 selector = await _by_text(page, parameters.text or "")
             # A selector found by text now names what the agent means, whatever a snapshot said.
             aimed = await targets.target(
-                page, selector, "click", fresh=parameters.text is not None, watch=True
+                page,
+                selector,
+                "click",
+                fresh=parameters.text is not None,
+                watch=True,
+                by_text=parameters.text,
             )
-            tab.partial = {"clicked": selector, "label": aimed.info["label"]}
+            inner, label = aimed.clicked
+            clicked = inner or selector
+            tab.partial = {"clicked": clicked, "label": label}
             popup = _NextPopup(page) if aimed.info["opensWindow"] else None
             try:
                 await self._press(tab, page, aimed)
@@ -395,8 +402,8 @@ class ChromiumProvider(ChromiumVerbs):
                 if popup is not None:
                     popup.close()
             return data.ClickData(
-                clicked=selector,
-                label=aimed.info["label"],
+                clicked=clicked,
+                label=label,
                 url=shown.url,
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
@@ -487,7 +494,13 @@ class ChromiumProvider(ChromiumVerbs):
         selector = parameters.selector
         async with self._using(context, "browser.inspect") as tab:
             page = await tab.page()
-            aimed = await targets.target(page, selector, "inspect", styles=list(INSPECT_STYLES))
+            aimed = await targets.target(
+                page,
+                selector,
+                "inspect",
+                styles=list(INSPECT_STYLES),
+                value_max=SNAPSHOT_TEXT_MAX,  # the whole value, where a snapshot cuts it
+            )
             facts = _fields(data.InspectData, aimed.info)
             return data.InspectData.model_validate({**facts, "selector": selector})
 
@@ -524,6 +537,7 @@ class ChromiumProvider(ChromiumVerbs):
         """Press the mouse where a person would: the point :func:`targets.target` checked is
         not covered by anything else."""
         x, y = aimed.point
+        tab.pointer = (page, x, y)
         try:
             with playwright_errors("browser.click"):
                 # The press is answered once the page has handled it: a handler that never
@@ -637,7 +651,7 @@ class ChromiumProvider(ChromiumVerbs):
             if tab.held is not None and action != DIALOG_VERB:  # it showed while we waited
                 tab.lock.release()
                 raise ActionError(f"{held_notice(tab.held)} {action} was not run.")
-            tab.welcome_popups = action in ("browser.click", "browser.type")
+            tab.welcome_popups = action in ("browser.click", "browser.type", "verb.mouse")
             tab.partial = {}
             tab.notices = []
             tab.take_dialogs()  # left by an action that was refused after a dialog showed
@@ -868,9 +882,9 @@ async def _read_frames(located: Located, read: dict[str, Any], depth: int = 0) -
         read["textTotalChars"] += sub["textTotalChars"]
 
 
-async def _by_text(page: Page, text: str) -> str:
+async def _by_text(page: Page, text: str, doing: tuple[str, str] = ("click", "clicked")) -> str:
     """The selector of the one element an agent means by ``text``, looking into iframes when
-    the page itself has none."""
+    the page itself has none. ``doing``: the action, and what it did, for the refusals."""
     from playwright.async_api import Error as PlaywrightError
 
     found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX)
@@ -890,14 +904,15 @@ async def _by_text(page: Page, text: str) -> str:
             total += more["total"]
     if total == 0:
         raise ActionError(
-            f'No visible element has the text "{text}"; take a new snapshot and click by selector.'
+            f'No visible element has the text "{text}"; take a new snapshot and {doing[0]} by '
+            "selector."
         )
     if total > 1:
         listed = "; ".join(f'{m["selector"]} ({m["tag"]} "{m["label"]}")' for m in matches)
         more = f"; and {total - len(matches)} more" if total > len(matches) else ""
         raise ActionError(
-            f'"{text}" matches {total} elements: {listed}{more}. Nothing was clicked; click one '
-            "by its selector."
+            f'"{text}" matches {total} elements: {listed}{more}. Nothing was {doing[1]}; '
+            f"{doing[0]} one by its selector."
         )
     return str(matches[0]["selector"])
 

@@ -6,13 +6,15 @@
 //   snapshot  {scope?, textMax, elementsMax}  -> url, title, scroll, text around the viewport,
 //                                                 interactive elements with their state, frames
 //   target    {selector, purpose, styles?,    -> the one element a selector names, checked for
-//              fresh?, watch?, text?}             the purpose (click: where to press it; type
+//              fresh?, watch?, text?,             the purpose (click: where to press it, or
+//              valueMax?, byText?}                the part of its text byText names; type
 //                                                with text: a text field readied for it)
 //   stashed   {}                              -> that element, as a handle for Playwright
 //   hop       {selector}                      -> where a selector steps into an iframe, if it does
 //   frames    {elements, within?}             -> selector and content box of iframe elements
 //   findText  {text, limit}                   -> the elements an agent means by a visible label
-//   find      {text, regex, limit}            -> every element whose text matches, with context
+//   find      {text, regex, limit}            -> interactive elements whose text matches, and
+//                                                other visible text with the elements near it
 //   scroll    {direction?, selector?}         -> the new scroll position
 //   position  {}                              -> the scroll position
 //   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
@@ -20,6 +22,12 @@
 //   state     {}                              -> the stashed element's state, the url and title
 //   fill      {value} or {values}             -> the stashed field made ready for text to be
 //                                                typed (focused, its text selected), or set
+//   pointer   {points, watch?}                -> the element under each viewport point, and
+//                                                the viewport's size
+//   dropTarget {selector, fresh?}             -> where to drop the dragged (stashed) element on
+//                                                another, checked as a click's target
+//   selectText {text, selector?}              -> where a press and release select the text
+//   selected  {set?}                          -> the selection after them, set exactly if off
 //
 // Selectors are CSS, matched in one document or shadow root; ` >> ` steps into the iframe or
 // the open shadow root of the element named before it (`#pay >> #card`, `todo-app >> .add`).
@@ -42,6 +50,17 @@ async (request) => {
     "summary", "[contenteditable]:not([contenteditable=false])", "[onclick]",
     "[tabindex]:not([tabindex='-1'])", ...ROLES.map((role) => `[role=${role}]`),
   ].join(",");
+  // Icon fonts name their picture in a class (`fa fa-star`, `icon-reply`, `glyphicon
+  // glyphicon-retweet`, `bi bi-trash`); the word is the best guess at an unnamed icon's name.
+  // FONT_ICON_STYLE is a class of the same prefix that sizes or animates it, not a picture.
+  const FONT_ICON = /^(?:fa|glyphicon|icon|bi|mdi|ti|la|bx|octicon)-([a-z][\w-]*)$/i;
+  const FONT_ICON_STYLE = new RegExp("^(?:\\d*x[sl]?|lg|sm|fw|li|ul|border|inverse|spin|" +
+    "pulse|beat|fade|bounce|shake|flip(?:-\\w+)?|stack(?:-\\w+)?|rotate-\\d+|pull-\\w+|solid|" +
+    "regular|light|thin|duotone|brands|sharp|layers)$", "i");
+  const GENERIC_CLASS = new RegExp("^(?:btn|button|icon|icons|ico|action|actions|control|" +
+    "controls|ctrl|link|item|clickable|pointer|js|ui|css|sc|tool|tools|toolbar|wrap|wrapper|" +
+    "inner|outer|container|box|small|large|big|left|right|top|bottom|primary|secondary)$");
+  const ICON_VARIANT = /-(?:o|outline|outlined|fill|filled|line|alt|solid|round|rounded)$/i;
   const STABLE_ATTRS = [
     "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "data-id", "data-value",
   ];
@@ -67,10 +86,26 @@ async (request) => {
   const OPTIONS_MAX = 25;
   const ATTR_VALUE_MAX = 80;
   const CHUNK_MAX = 2000;
+  const FOUND_TEXT_MAX = 160;
+  const NEAR_MAX = 3;
+  // What a text found on the page belongs with: its list item, row, section or form.
+  const NEAR_SCOPE = "li, tr, [role=row], [role=listitem], section, article, form, fieldset, " +
+    "dialog, [role=dialog], details";
   const HOP = " >> ";
   const TIMER_MAX = 1000;
   const TIMER_WATCH_MS = 5000;
   const LEAVE_MS = 1000;
+  // How long the wait after an action waits for what it set moving (a transition, an
+  // animation, a panel stepped open by script, a dialog still empty), and how long a click
+  // waits for its element to hold still.
+  const MOTION_MS = 1000;
+  const FRAMES_AWAITED = 3;
+  const STILL_MS = 50;
+  // Animations that started this long before the action are taken as its own: an
+  // animation's start time is the time of the frame it starts in, which may be before the
+  // action's input (a transition started in an input's handler, between frames).
+  const INPUT_LEAD_MS = 250;
+  const DIALOGS = "dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]";
   // The next frame is waited for up to a little over one frame at 60 Hz on a hidden page,
   // which draws none; a visible one's comes later on a busy machine, and is waited for.
   const FRAME_MS = 20;
@@ -171,7 +206,41 @@ async (request) => {
       if (alt) return alt;
     }
     const svgTitle = el.querySelector("svg title");
-    return clean(svgTitle && svgTitle.textContent) || clean(el.getAttribute("title"));
+    return clean(svgTitle && svgTitle.textContent) || clean(el.getAttribute("title")) ||
+      clean(el.getAttribute("alt"));
+  }
+
+  // For an element with no name at all: the picture its icon class or sprite names
+  // (`fa-star`, `<use href="#icon-reply">`), as words; "" when there is none. A guess.
+  function iconWord(el) {
+    for (const node of [el, ...el.querySelectorAll("[class], use")]) {
+      let words;
+      if (tagOf(node) === "use") {
+        const href = node.getAttribute("href") || node.getAttribute("xlink:href") || "";
+        words = [(href.split("#")[1] || "").replace(/^icon-/i, "")];
+      } else {
+        words = [...node.classList].map((name) => (FONT_ICON.exec(name) || [])[1]);
+      }
+      for (const word of words) {
+        if (word && !FONT_ICON_STYLE.test(word)) {
+          return clean(word.replace(ICON_VARIANT, "").replace(/[-_]/g, " "));
+        }
+      }
+    }
+    return classWord(el);
+  }
+
+  // Last: what a plain class of the element's own says it is (`<span class="reply">`,
+  // `btn-like`), past generic and state words. Only for an element of one or two classes:
+  // utility classes (`flex p-2 rounded`) and generated ones (`sc-bdVaJa`) name no picture.
+  function classWord(el) {
+    if (el.classList.length > 2) return "";
+    for (const name of el.classList) {
+      const words = name.split(/[-_]+/).filter((word) =>
+        /^[a-z]{2,}$/.test(word) && !GENERIC_CLASS.test(word) && !STATE_CLASS.test(word));
+      if (words.length) return words.join(" ");
+    }
+    return "";
   }
 
   // What an element is called; a control hidden behind its label goes by the label's text.
@@ -217,8 +286,8 @@ async (request) => {
 
   // What a person sees of a control's state: its value, checked, selected, expanded, pressed,
   // and whether it is required, invalid, read-only or focused. Only what applies is set.
-  // A password's value is never read.
-  function state(el) {
+  // A password's value is never read. A value longer than valueMax is cut, and says its length.
+  function state(el, valueMax = VALUE_MAX) {
     const out = {};
     const tag = tagOf(el);
     const role = roleOf(el);
@@ -231,20 +300,20 @@ async (request) => {
     if (tag === "select") {
       if (el.multiple) out.multiple = true;
       const chosen = [...el.selectedOptions].map((option) => clean(option.label));
-      out.value = cap(chosen.join(", "), VALUE_MAX);
+      valueIn(out, chosen.join(", "), valueMax);
       out.options = [...el.options].slice(0, OPTIONS_MAX).map((option) => clean(option.label));
     } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
-      if (type !== "file") out.value = cap(el.value, VALUE_MAX);
+      if (type !== "file") valueIn(out, el.value, valueMax);
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
       const value = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
-      if (value !== null) out.value = cap(clean(value), VALUE_MAX);
+      if (value !== null) valueIn(out, clean(value), valueMax);
     } else if (el.isContentEditable && tagOf(el) !== "input") {
-      out.value = cap(textOf(el), VALUE_MAX);
+      valueIn(out, textOf(el), valueMax);
     } else if (role === "combobox") {
-      out.value = cap(textOf(el), VALUE_MAX);
+      valueIn(out, textOf(el), valueMax);
     } else if (role === "listbox") {
       const chosen = [...el.querySelectorAll("[aria-selected=true]")].map(textOf).join(", ");
-      if (chosen) out.value = cap(chosen, VALUE_MAX);
+      if (chosen) valueIn(out, chosen, valueMax);
     }
     const selected = el.getAttribute("aria-selected");
     if (selected !== null) out.selected = selected === "true";
@@ -268,6 +337,13 @@ async (request) => {
     if (deepActive() === el) out.focused = true;
     if (disabled(el)) out.disabled = true;
     return out;
+  }
+
+  // A value cut short says how long it is whole (valueTotalChars), for the agent to read it
+  // with inspect or a snapshot scoped to it.
+  function valueIn(out, value, max) {
+    out.value = cap(value, max);
+    if (value.length > max) out.valueTotalChars = value.length;
   }
 
   function safeMatches(el, selector) {
@@ -541,28 +617,88 @@ async (request) => {
 
   // --- reading the page ---------------------------------------------------------------------
 
-  // Elements styled as clickable: the outermost of a run of `cursor: pointer` (the cursor is
-  // inherited, so the children of a clickable card all have it too).
-  function pointerRoot(el) {
+  // Handlers a page assigns as properties or attributes, which script can see (those added
+  // with addEventListener it cannot: they show as a pointer cursor at best). A hover handler
+  // marks a target too: a tooltip's trigger, a chart's shape. Each read costs, on every
+  // element of every snapshot: these four are the ones pages use.
+  function handled(el) {
+    return Boolean(el.onclick || el.onmousedown || el.onpointerdown || el.onmouseover);
+  }
+
+  // Elements styled as clickable. The cursor is inherited, so the children of a clickable
+  // card all have `cursor: pointer` too: of a run of them the outermost is a target, and an
+  // element inside it only when the page set the cursor on that element itself (a style rule
+  // that selects it, or its style attribute): each action of a row of them, a star on a
+  // clickable card. What merely inherits it (a card's title and price) is part of the card;
+  // words told apart only by a handler on their container are invisible to script, and a
+  // click by text aims at the word itself.
+  function pointerTarget(el) {
     if (el.children.length > 50) return false;
     const style = getComputedStyle(el);
     if (style.cursor !== "pointer") return false;
     const parent = el.parentElement || (el.parentNode && el.parentNode.host);
-    return !parent || getComputedStyle(parent).cursor !== "pointer";
+    return !parent || getComputedStyle(parent).cursor !== "pointer" || pointerSetOn(el);
   }
 
-  function interactive(top) {
+  // Per document or shadow root, the selectors of its style rules that set `cursor: pointer`
+  // (a rule that selects by position alone, `.toolbar *`, names no element); read once per
+  // question, and only for a page with pointer cursors inside pointer cursors. Another
+  // origin's stylesheet cannot be read.
+  const pointerRules = new Map();
+  function pointerSetOn(el) {
+    if (el.hasAttribute("style") && el.style.cursor === "pointer") return true;
+    const root = el.getRootNode();
+    let selector = pointerRules.get(root);
+    if (selector === undefined) {
+      const found = [];
+      const read = (rules) => {
+        for (const rule of rules) {
+          if (rule instanceof CSSStyleRule) {
+            const text = rule.selectorText;
+            if (rule.style.cursor === "pointer" && !/\*\s*(,|$)/.test(text)) found.push(text);
+          } else if (rule.styleSheet) {
+            readSheet(rule.styleSheet);
+          } else if (rule.cssRules && !(rule.media && !matchMedia(rule.media.mediaText).matches)) {
+            read(rule.cssRules);
+          }
+        }
+      };
+      const readSheet = (sheet) => {
+        if (sheet.disabled) return;
+        try {
+          read(sheet.cssRules);
+        } catch {
+          // another origin's
+        }
+      };
+      for (const sheet of root.styleSheets || []) readSheet(sheet);
+      for (const sheet of root.adoptedStyleSheets || []) readSheet(sheet);
+      // One rule Chromium keeps but matches() refuses would spoil the whole list.
+      selector = found.filter((text) => {
+        try {
+          el.matches(text);
+          return true;
+        } catch {
+          return false;
+        }
+      }).join(",");
+      pointerRules.set(root, selector);
+    }
+    return selector !== "" && safeMatches(el, selector);
+  }
+
+  // `roots` gets the open shadow roots found under `top`, after it.
+  function interactive(top, roots = [top]) {
     const found = new Set();
     const loose = [];
     if (top.matches && top.matches(INTERACTIVE)) found.add(top);
     // The top and every open shadow root under it, found as the loop goes.
-    const roots = [top];
     for (let i = 0; i < roots.length; i++) {
       for (const el of roots[i].querySelectorAll(INTERACTIVE)) found.add(el);
       // Handlers assigned as properties are visible; addEventListener ones show as a pointer.
       for (const el of roots[i].querySelectorAll("*")) {
         if (el.shadowRoot) roots.push(el.shadowRoot);
-        if (!found.has(el) && (el.onclick || pointerRoot(el))) loose.push(el);
+        if (!found.has(el) && (handled(el) || pointerTarget(el))) loose.push(el);
       }
     }
     const faces = new Map();
@@ -602,7 +738,7 @@ async (request) => {
     return ha === a && hb === b ? 0 : order(ha, hb);
   }
 
-  function element({ el, rect, face }) {
+  function element({ el, rect, face }, valueMax = VALUE_MAX) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
     out.inViewport = inViewport(rect);
     if (out.inViewport) {
@@ -622,8 +758,12 @@ async (request) => {
     if (role && role !== out.tag) out.role = role;
     const label = cap(labelOf(el, face));
     if (label) out.label = label;
-    else out.missingAccessibleName = true;
-    Object.assign(out, state(el));
+    else {
+      out.missingAccessibleName = true;
+      const guess = cap(iconWord(el));
+      if (guess) Object.assign(out, { label: guess, labelGuessed: true });
+    }
+    Object.assign(out, state(el, valueMax));
     return out;
   }
 
@@ -758,7 +898,13 @@ async (request) => {
     }
     const keptSet = new Set(kept);
     const left = shown.filter((item) => !keptSet.has(item));
-    const elements = kept.map((item) => ({ el: item.el, out: element(item) }));
+    // Scoped to a part of the page, values are whole while they fit in textMax together.
+    let room = scope ? textMax : 0;
+    const elements = kept.map((item) => {
+      const out = element(item, Math.max(VALUE_MAX, room));
+      room -= out.value === undefined ? 0 : out.value.length;
+      return { el: item.el, out };
+    });
     remember(elements, !scope);
     return {
       url: location.href,
@@ -793,6 +939,140 @@ async (request) => {
     return out;
   }
 
+  // --- a click on part of an element's text ------------------------------------------------
+
+  // The text `el` shows, read as flatText reads it, lower-cased one character at a time: each
+  // character with the text node and offset it is drawn from, and as the page writes it.
+  // A line break or a block between two pieces reads as a space, drawn from nowhere.
+  function shownChars(el) {
+    const lower = [];
+    const raw = [];
+    const at = [];
+    const space = (node, offset) => {
+      if (!lower.length || lower[lower.length - 1] === " ") return;
+      lower.push(" ");
+      raw.push(" ");
+      at.push(node ? [node, offset] : null);
+    };
+    const walk = (node) => {
+      if (node.nodeType === Node.TEXT_NODE) {
+        for (let i = 0; i < node.data.length; i++) {
+          const ch = node.data[i];
+          if (/\s/.test(ch)) {
+            space(node, i);
+            continue;
+          }
+          [...ch.toLowerCase()].forEach((low, k) => {
+            lower.push(low);
+            raw.push(k ? "" : ch);
+            at.push([node, i]);
+          });
+        }
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(node))) return;
+      if (node.getAttribute("aria-hidden") === "true") return;
+      const slot = tagOf(node) === "slot";
+      if (!slot && node.checkVisibility && !node.checkVisibility({ visibilityProperty: true })) return;
+      const apart = tagOf(node) === "br" || !/^(inline|contents)/.test(getComputedStyle(node).display);
+      if (apart) space(null);
+      const assigned = slot ? node.assignedNodes({ flatten: true }) : [];
+      for (const child of assigned.length ? assigned : node.childNodes) walk(child);
+      if (apart) space(null);
+    };
+    for (const child of el.childNodes) walk(child);
+    return { lower: lower.join(""), raw, at };
+  }
+
+  // For a click by text that names only part of what `el` shows (one file of a folder whose
+  // files have no element of their own, one word of "Reply Forward"): that text, as a Range
+  // and as the page writes it. Null when `wanted` is the element's whole text or its name,
+  // is not in its text, or `el` is a control (a button, a link, a widget role), which is one
+  // target wherever it is pressed: it is clicked as any other. The text must be there once:
+  // as a word, else as part of one.
+  function textPart(el, face, wanted) {
+    const lower = clean(wanted).toLowerCase();
+    if (!lower || ROLES.includes(roleOf(el))) return null;
+    const own = textOf(el).toLowerCase();
+    if (own === lower || !own.includes(lower) || labelOf(el, face).toLowerCase() === lower) return null;
+    const shown = shownChars(el);
+    const starts = [];
+    for (let i = shown.lower.indexOf(lower); i >= 0; i = shown.lower.indexOf(lower, i + 1)) starts.push(i);
+    const letter = /[\p{L}\p{N}]/u;
+    const words = starts.filter((i) =>
+      !letter.test(shown.lower[i - 1] || "") && !letter.test(shown.lower[i + lower.length] || ""));
+    const found = words.length ? words : starts;
+    if (found.length !== 1) {
+      const text = clean(wanted);
+      return found.length ? { repeated: found.length, text } : { noText: true, text };
+    }
+    const [first, last] = [shown.at[found[0]], shown.at[found[0] + lower.length - 1]];
+    const range = doc.createRange();
+    range.setStart(first[0], first[1]);
+    range.setEnd(last[0], last[1] + 1);
+    return { range, text: shown.raw.slice(found[0], found[0] + lower.length).join("") };
+  }
+
+  // Where a press at a point puts the caret: a text node and offset, where the page can tell.
+  function caretAt(x, y) {
+    if (doc.caretPositionFromPoint) {
+      const at = doc.caretPositionFromPoint(x, y);
+      return at && { node: at.offsetNode, offset: at.offset };
+    }
+    const range = doc.caretRangeFromPoint && doc.caretRangeFromPoint(x, y);
+    return range && { node: range.startContainer, offset: range.startOffset };
+  }
+
+  // Where a click on part of `el`'s text lands: the middle of that text's own box (its first
+  // line, when it wraps), once a press there reaches an element that holds the text and,
+  // where the page can tell, puts the caret inside it. Else why not: what covers it, or what
+  // inside `el` a press there would reach instead (a badge drawn over the word).
+  async function aimAtText(el, part) {
+    if (!part.range) return part;
+    const { range } = part;
+    const box = () => [...range.getClientRects()].find((rect) => rect.width > 0 && rect.height > 0);
+    let rect = box();
+    if (!rect) return { hidden: true };
+    const fits = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+    if (!fits(rect)) {
+      const holder = range.startContainer.parentElement || el;
+      holder.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      rect = box();
+      // A holder taller than the view: the text itself is brought to its middle.
+      if (rect && !fits(rect)) {
+        scrollBy({
+          left: rect.x + rect.width / 2 - innerWidth / 2,
+          top: rect.y + rect.height / 2 - innerHeight / 2,
+          behavior: "instant",
+        });
+      }
+      await frame();
+    }
+    let hit = null;
+    for (let tries = 0; tries < 5; tries++) {
+      if (tries) await frame();
+      rect = box();
+      if (!rect) return { hidden: true };
+      const x = Math.min(Math.max(rect.x + rect.width / 2, 1), innerWidth - 1);
+      const y = Math.min(Math.max(rect.y + rect.height / 2, 1), innerHeight - 1);
+      hit = hitAt(x, y);
+      const holds = hit && landsOn(hit, el) &&
+        (reaches(range.startContainer, hit) || reaches(range.endContainer, hit));
+      const caret = holds ? caretAt(x, y) : null;
+      const onText = !caret || caret.node.nodeType !== Node.TEXT_NODE ||
+        range.isPointInRange(caret.node, caret.offset);
+      if (holds && onText) {
+        const out = { x, y, text: part.text };
+        if (hit !== el) out.hit = selectorFor(hit);
+        return out;
+      }
+    }
+    if (hit && landsOn(hit, el)) return { offText: describeCover(hit), text: part.text };
+    if (getComputedStyle(el).pointerEvents === "none") return { inert: true };
+    if (!hit || reaches(el, hit)) return { outside: true };
+    return { coveredBy: describeCover(coverOf(hit)) };
+  }
+
   // Where a click on `el` lands, after bringing it into view and letting it stop moving; or
   // what covers it. A transient cover (a closing menu, a fading overlay) is waited out briefly.
   async function aim(el, face, purpose) {
@@ -816,6 +1096,13 @@ async (request) => {
       if (purpose === "click") await frame();
       rect = rendered(target);
       if (!rect) return { hidden: true };
+    }
+    // Something on the page is moving (an animation that will end, or script that restyled
+    // the page until the last wait ended): press where the element rests, not where it
+    // passes. One that does not hold still through a frame within MOTION_MS is refused.
+    if (motions(-Infinity).length || store.restless) {
+      rect = await still(target);
+      if (!rect) return { moving: true };
     }
     // In view and clear at its centre now: the common case needs no more frames to pass.
     const clear = clearAt(rect);
@@ -844,6 +1131,25 @@ async (request) => {
     return { coveredBy: describeCover(coverOf(hit)) };
   }
 
+  // The element's box once it held still for two frames and STILL_MS (within MOTION_MS),
+  // else null: a slow glide moves less than a pixel from one frame to the next.
+  async function still(el) {
+    const until = performance.now() + MOTION_MS;
+    let before = el.getBoundingClientRect();
+    let since = performance.now();
+    let frames = 0;
+    while (performance.now() < until) {
+      await frame();
+      const now = el.getBoundingClientRect();
+      if (["x", "y", "width", "height"].some((side) => now[side] !== before[side])) {
+        [before, since, frames] = [now, performance.now(), 0];
+      } else if (++frames >= 2 && performance.now() - since >= STILL_MS) {
+        return rendered(el);
+      }
+    }
+    return null;
+  }
+
   // The element to name as a cover: the outermost ancestor that is fixed or absolute (an
   // overlay, a dialog, a banner), else the element hit.
   function coverOf(hit) {
@@ -855,7 +1161,7 @@ async (request) => {
     return best;
   }
 
-  async function target({ selector, purpose, styles, fresh, watch, text }) {
+  async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -871,7 +1177,7 @@ async (request) => {
       typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
         (["input", "textarea", "select"].includes(tagOf(el)) || el.isContentEditable),
       opensWindow: opensWindow(el),
-      ...state(el),
+      ...state(el, valueMax || VALUE_MAX),
     };
     const role = roleOf(el);
     if (role && role !== out.tag) out.role = role;
@@ -885,7 +1191,11 @@ async (request) => {
       out.styles = Object.fromEntries(styles.map((name) => [name, computed.getPropertyValue(name)]));
     }
     if (purpose === "click" || purpose === "type") {
-      if (!out.changed && !out.disabled) Object.assign(out, { aim: await aim(el, face, purpose) });
+      if (!out.changed && !out.disabled) {
+        // A click by text that names part of the element's text is aimed at that text.
+        const part = purpose === "click" && byText ? textPart(el, face, byText) : null;
+        Object.assign(out, { aim: part ? await aimAtText(el, part) : await aim(el, face, purpose) });
+      }
       if (watch && out.aim && out.aim.x !== undefined) watchTimers();
     }
     // Text to type into a field nothing stands in the way of: readied in this same call. The
@@ -911,9 +1221,29 @@ async (request) => {
   // handler scheduled again and again is a loop (a clock, a poll), and is let go.
   function watchTimers() {
     unwatchTimers();
-    const original = { set: window.setTimeout, clear: window.clearTimeout };
+    const original = {
+      set: window.setTimeout, clear: window.clearTimeout,
+      frame: window.requestAnimationFrame, cancelFrame: window.cancelAnimationFrame,
+    };
     const pending = new Map();
     const seen = new Set();
+    // Animation frames the page asks for from now on: script that animates (jQuery's
+    // animations) steps in them, and its first steps may change nothing yet.
+    const frames = { pending: new Set(), ran: 0 };
+    window.requestAnimationFrame = function (callback) {
+      if (typeof callback !== "function") return original.frame.call(window, callback);
+      const id = original.frame.call(window, (time) => {
+        frames.pending.delete(id);
+        frames.ran++;
+        callback(time);
+      });
+      frames.pending.add(id);
+      return id;
+    };
+    window.cancelAnimationFrame = function (id) {
+      frames.pending.delete(id);
+      return original.cancelFrame.call(window, id);
+    };
     const until = performance.now() + TIMER_WATCH_MS;
     window.setTimeout = function (handler, delay, ...rest) {
       const ms = Number(delay) || 0;
@@ -944,7 +1274,7 @@ async (request) => {
       if (!event.destination.sameDocument) leaving.at = performance.now();
     };
     if (window.navigation) navigation.addEventListener("navigate", navigated);
-    store.timers = { original, pending, leaving, navigated };
+    store.timers = { original, pending, frames, leaving, navigated, since: performance.now() };
   }
 
   function unwatchTimers() {
@@ -952,6 +1282,8 @@ async (request) => {
     if (!timers) return;
     window.setTimeout = timers.original.set;
     window.clearTimeout = timers.original.clear;
+    window.requestAnimationFrame = timers.original.frame;
+    window.cancelAnimationFrame = timers.original.cancelFrame;
     if (window.navigation) navigation.removeEventListener("navigate", timers.navigated);
     store.timers = null;
   }
@@ -962,6 +1294,43 @@ async (request) => {
   function blank() {
     return !doc.body ||
       (!doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`) && !clean(doc.body.innerText));
+  }
+
+  // Animations and transitions under way that will end (an infinite one, a spinner, never
+  // does) and began at `since` or later (performance.now() time; a pending one has yet to).
+  function motions(since) {
+    if (!doc.getAnimations) return [];
+    // A document's list leaves out its shadow trees' animations: each root keeps its own.
+    const all = [doc, ...shadowRoots(doc)].flatMap((root) => root.getAnimations());
+    return all.filter((animation) => {
+      if (animation.playState !== "running" && !animation.pending) return false;
+      const timing = animation.effect && animation.effect.getComputedTiming();
+      if (!timing || !Number.isFinite(timing.endTime)) return false;
+      return animation.startTime === null || animation.startTime >= since;
+    });
+  }
+
+  function shadowRoots(top) {
+    const roots = [];
+    for (const el of top.querySelectorAll("*")) {
+      if (el.shadowRoot) roots.push(el.shadowRoot, ...shadowRoots(el.shadowRoot));
+    }
+    return roots;
+  }
+
+  // A dialog that opened with nothing in it yet: the page is still drawing it. Looked for in
+  // the document and, from the element drawn at the middle of the view up, in the shadow
+  // roots that hold it (a web component's dialog).
+  function emptyDialog() {
+    const found = [...doc.querySelectorAll(DIALOGS)];
+    for (let at = hitAt(innerWidth / 2, innerHeight / 2); at; at = at.parentNode || at.host) {
+      if (at.nodeType !== Node.ELEMENT_NODE) continue;
+      if (at.matches(DIALOGS)) found.push(at);
+      if (at.shadowRoot) found.push(...at.shadowRoot.querySelectorAll(DIALOGS));
+    }
+    return found.some((el) => !el.querySelector(INTERACTIVE) &&
+      !(el.shadowRoot && el.shadowRoot.querySelector(INTERACTIVE)) && rendered(el) &&
+      !clean(flatText(el)));
   }
 
   // Something the page or the action started is still to come: a timer the action set, a
@@ -985,6 +1354,10 @@ async (request) => {
   async function quiet({ quietMs, maxMs, glance, load, opened, early }) {
     const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     const called = performance.now();
+    // What the action set moving is waited for until MOTION_MS from here, and no longer.
+    const since = opened ? -Infinity : (store.timers ? store.timers.since : called) - INPUT_LEAD_MS;
+    const restless = () =>
+      performance.now() - called < MOTION_MS && (motions(since).length > 0 || emptyDialog());
     if (load && doc.readyState !== "complete") {
       await new Promise((resolve) => {
         window.addEventListener("load", resolve, { once: true });
@@ -999,7 +1372,7 @@ async (request) => {
     // the next action asks again without `early`, and waits for it then.
     const afterLoad = opened && glance ? store.afterLoad : undefined;
     if (afterLoad) {
-      const calm = () => !afterLoad.moved && !blank() && !waiting();
+      const calm = () => !afterLoad.moved && !blank() && !waiting() && !restless();
       if (early && !afterLoad.looked && calm()) return { quiet: true, due: true, ...stateNow() };
       store.afterLoad = null;
       await afterLoad.done;
@@ -1009,9 +1382,17 @@ async (request) => {
     return new Promise((resolve) => {
       const start = performance.now();
       let last = start;
+      let restyled = 0;
       const ticking = new Set();
       const changed = (records) => {
         for (const record of records) {
+          if (record.type === "attributes") {
+            // Script stepping styles frame by frame (jQuery's animations) moves the page
+            // without changing its content; a loop that never ends is let go at MOTION_MS.
+            restyled = performance.now();
+            if (restyled - called < MOTION_MS) last = restyled;
+            continue;
+          }
           const textOnly = record.type === "characterData" ||
             [...record.addedNodes, ...record.removedNodes].every((n) => n.nodeType === Node.TEXT_NODE);
           if (textOnly) {
@@ -1023,7 +1404,10 @@ async (request) => {
         }
       };
       const observer = new MutationObserver(changed);
-      observer.observe(doc, { subtree: true, childList: true, characterData: true });
+      observer.observe(doc, {
+        subtree: true, childList: true, characterData: true,
+        attributes: true, attributeFilter: ["style", "class", "hidden", "open"],
+      });
       // A resource the page itself loaded may change it; the browser's own fetch of the
       // favicon (initiator "other") does not.
       const resources = new PerformanceObserver((list) => {
@@ -1034,23 +1418,41 @@ async (request) => {
         observer.disconnect();
         resources.disconnect();
         unwatchTimers();
+        // Still restyled as the wait ended: the next click makes sure its element holds still.
+        store.restless = restyled > 0 && performance.now() - restyled < FRAME_LATE_MS;
         resolve({ quiet: calm, ...stateNow() });
       };
       const check = () => {
         const now = performance.now();
-        const calm = now - last >= quietMs && !blank() && !waiting();
+        // Moving counts as changing: what the page does when it comes to rest (at
+        // transitionend, say) is waited for too. Frames the page asked for count for their
+        // first few (a loop that then changes nothing, a canvas, is let go).
+        const stepping = frames && frames.pending.size > 0 && frames.ran < FRAMES_AWAITED;
+        if (restless() || (stepping && now - called < MOTION_MS)) last = now;
+        const calm = now - last >= quietMs && settledFrame(now) && !blank() && !waiting();
         if (calm || now - start >= maxMs) return finish(calm);
         later(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
       };
+      // What the action started by the next frame (a transition, a step of script) shows only
+      // once that frame has come; on a busy machine it comes late, and is waited for (up to
+      // MOTION_MS). A hidden page draws none.
+      let drawn = false;
+      const settledFrame = (now) => drawn || doc.hidden || now - start >= MOTION_MS;
+      const frames = store.timers ? store.timers.frames : null;
+      (store.timers ? store.timers.original.frame : requestAnimationFrame).call(window, () => {
+        drawn = true;
+      });
       if (!glance) return later(check, quietMs);
       let looked = false;
       const look = () => {
         if (looked) return;
         looked = true;
-        if (last === start && !blank() && !waiting()) return finish(true);
+        const stepping = frames && frames.pending.size > 0;
+        const still = last === start && !stepping && settledFrame(performance.now());
+        if (still && !blank() && !waiting() && !restless()) return finish(true);
         later(check, Math.max(10, quietMs - (performance.now() - last)));
       };
-      requestAnimationFrame(() => later(look, 0));
+      (frames ? store.timers.original.frame : requestAnimationFrame).call(window, () => later(look, 0));
       later(look, doc.hidden ? FRAME_MS : FRAME_LATE_MS); // one not drawing is looked at then
     });
   }
@@ -1083,6 +1485,12 @@ async (request) => {
       }
     }
     if (!matches.length) {
+      // An unnamed icon goes by the name a snapshot guessed for it (`span "star"`).
+      matches = items.filter((item) => !item.name && iconWord(item.el).toLowerCase() === lower)
+        .map((item) => item.el);
+      if (matches.length) how = "guessed";
+    }
+    if (!matches.length) {
       // Elements made clickable with addEventListener and no pointer cursor are invisible to
       // the query above; the innermost element whose visible text is exactly the label stands in.
       const walker = doc.createTreeWalker(doc.body || doc.documentElement, NodeFilter.SHOW_TEXT);
@@ -1107,34 +1515,129 @@ async (request) => {
     };
   }
 
-  // Interactive elements anywhere on the page whose name or text matches, with the text
-  // around each (its container's), without scrolling.
+  // What matches anywhere on the page, without scrolling, in reading order: interactive
+  // elements whose name or text matches, as a snapshot lists them with the text around each
+  // (their container's); and any other visible text (a heading, a list item, a cell), as the
+  // innermost element that shows it, with the interactive elements nearest to it.
   function find({ text, regex, limit }) {
-    let test;
+    // `absent`: nothing under the element can match; `unlikely`: the element's own shown text
+    // (innerText, which costs a layout walk) need not be read.
+    let test, at, absent, unlikely;
     if (regex) {
+      let pattern;
       try {
-        const pattern = new RegExp(text, "i");
-        test = (value) => pattern.test(value);
+        pattern = new RegExp(text, "i");
       } catch {
         return { error: "regex" };
       }
+      test = (value) => pattern.test(value);
+      at = (value) => value.search(pattern);
+      // An anchored pattern (^zone) may match an element's text and not its container's, so
+      // each element is judged by its own textContent, which runs blocks together unspaced.
+      absent = () => false;
+      unlikely = (el) => !pattern.test(clean(el.textContent));
     } else {
       const lower = clean(text).toLowerCase();
+      const squashed = lower.replace(/\s/g, "");
       test = (value) => value.toLowerCase().includes(lower);
+      at = (value) => value.toLowerCase().indexOf(lower);
+      // textContent runs blocks together where the layout puts a space: compared unspaced.
+      absent = (el) => !el.textContent.toLowerCase().replace(/\s/g, "").includes(squashed);
+      unlikely = () => false;
     }
-    const found = [];
-    let total = 0;
-    for (const item of interactive(doc.body || doc.documentElement)) {
-      const name = labelOf(item.el, item.face);
-      if (!test(name) && !test(textOf(item.el))) continue;
-      total++;
-      if (found.length >= limit) continue;
-      const out = element(item);
-      const around = item.el.parentElement ? clean(item.el.parentElement.textContent) : "";
-      if (around && around !== name) out.context = cap(around, 160);
-      found.push(out);
+    const top = doc.body || doc.documentElement;
+    const roots = [top];
+    const shown = interactive(top, roots);
+    const controls = new Set(shown.map((item) => item.el));
+    const hits = [];
+    // Text inside a matching control, or naming one (its label), is that control's match.
+    const theirs = new Set();
+    for (const item of shown) {
+      if (!test(labelOf(item.el, item.face)) && !test(textOf(item.el))) continue;
+      hits.push({ el: item.el, item });
+      theirs.add(item.el);
+      if (item.face) theirs.add(item.face);
+      for (const label of item.el.labels || []) theirs.add(label);
+      for (const id of clean(item.el.getAttribute("aria-labelledby")).split(" ")) {
+        const named = id && byId(item.el, id);
+        if (named) theirs.add(named);
+      }
     }
-    return { total, elements: found };
+    const ownText = (el) =>
+      [...el.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && test(clean(node.data)));
+    // The innermost element whose shown text matches; one whose own words match too (a list
+    // item "sum()" that holds a link "sum of squares"). True when `el` or one inside it matched.
+    const visit = (el) => {
+      if (UNREAD.has(tagOf(el)) || absent(el)) return false;
+      let inner = false;
+      for (const child of el.children) if (visit(child)) inner = true;
+      if (controls.has(el)) return inner || theirs.has(el);
+      if (inner ? !ownText(el) : unlikely(el)) return inner;
+      const rect = rendered(el); // innerText of an element not drawn is its source text
+      const shownText = rect ? textOf(el) : "";
+      if (!test(shownText)) return inner;
+      if (!within(el, theirs)) hits.push({ el, rect, text: shownText });
+      return true;
+    };
+    for (const root of roots) {
+      if (root === top) visit(top);
+      else for (const child of root.children) visit(child);
+    }
+    hits.sort((a, b) => order(a.el, b.el));
+    const found = hits.slice(0, limit).map((hit) => {
+      if (hit.item) {
+        const out = element(hit.item);
+        const around = hit.el.parentElement ? clean(hit.el.parentElement.textContent) : "";
+        if (around && around !== labelOf(hit.el, hit.item.face)) out.context = cap(around, 160);
+        return out;
+      }
+      const out = { text: excerpt(hit.text, at(hit.text)), tag: tagOf(hit.el) };
+      const selector = selectorFor(hit.el);
+      if (selector) out.selector = selector;
+      out.inViewport = inViewport(hit.rect);
+      out.near = nearby(hit.el, shown, top).map((item) => element(item));
+      return out;
+    });
+    return { total: hits.length, elements: found };
+  }
+
+  function within(el, set) {
+    for (let up = el; up; up = up.parentElement || (up.parentNode && up.parentNode.host)) {
+      if (set.has(up)) return true;
+    }
+    return false;
+  }
+
+  // `value` cut to FOUND_TEXT_MAX characters around `index`, where the match starts.
+  function excerpt(value, index) {
+    if (value.length <= FOUND_TEXT_MAX) return value;
+    const start = Math.max(0, Math.min(index - 40, value.length - FOUND_TEXT_MAX + 1));
+    const head = start > 0 ? "…" : "";
+    const piece = value.slice(start, start + FOUND_TEXT_MAX - head.length);
+    return start + piece.length < value.length ? head + piece.slice(0, -1) + "…" : head + piece;
+  }
+
+  // The interactive elements that go with a text, nearest first in reading order: those inside
+  // it, then those after it in its list item, row or section, then those before it there.
+  function nearby(el, shown, top) {
+    let scope = null;
+    for (let at = el; at && !scope; at = at.getRootNode().host) scope = at.closest(NEAR_SCOPE);
+    scope ||= top;
+    let next = 0;
+    let end = shown.length;
+    while (next < end) {
+      const middle = (next + end) >> 1;
+      if (order(shown[middle].el, el) <= 0) next = middle + 1;
+      else end = middle;
+    }
+    const near = [];
+    for (let i = next; i < shown.length && near.length < NEAR_MAX && reaches(shown[i].el, scope); i++) {
+      near.push(shown[i]);
+    }
+    for (let i = next - 1; i >= 0 && near.length < NEAR_MAX && reaches(shown[i].el, scope); i--) {
+      near.push(shown[i]);
+    }
+    return near;
   }
 
   // Readies the stashed field for a new value, as a person would: a text field is focused
@@ -1208,6 +1711,233 @@ async (request) => {
     return { typeIt: true };
   }
 
+  // --- the pointer: what is under it, where a drag drops, text to select -------------------
+
+  // The element drawn at a viewport point, named as a snapshot names elements (the page
+  // itself without its text as a label); null outside the viewport or over nothing.
+  function under(x, y) {
+    if (!(x >= 0 && y >= 0 && x < innerWidth && y < innerHeight)) return null;
+    const hit = hitAt(x, y);
+    if (!hit) return null;
+    if (hit === doc.body || hit === doc.documentElement) return { selector: selectorFor(hit), tag: tagOf(hit) };
+    return describeCover(hit);
+  }
+
+  // What is under each point, and the viewport's size. With `watch`, the timers the page
+  // sets from now on are watched for the wait after the pointer acts, as a click's `target`
+  // watches them: this is then the last question before the input.
+  function pointer({ points, watch }) {
+    if (watch) watchTimers();
+    return { width: innerWidth, height: innerHeight, under: points.map(({ x, y }) => under(x, y)) };
+  }
+
+  // The middle of the part of a box inside the viewport; null when none of it is.
+  function visibleCentre(rect) {
+    const left = Math.max(rect.left, 0);
+    const right = Math.min(rect.right, innerWidth);
+    const top = Math.max(rect.top, 0);
+    const bottom = Math.min(rect.bottom, innerHeight);
+    if (right <= left || bottom <= top) return null;
+    return { x: (left + right) / 2, y: (top + bottom) / 2 };
+  }
+
+  // Where to drop the element the latest `target` found (the one dragged) on the element
+  // `selector` names: the middle of its visible part, brought into view (`from` is then where
+  // the dragged element moved to, still in view). Refused as a click's target is, except
+  // that the dragged element may be what covers it.
+  async function dropTarget({ selector, fresh }) {
+    const found = resolve(selector);
+    if (found.error || found.enterFrame) return found;
+    if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
+    if (found.list.length !== 1) return { error: "count", count: found.list.length };
+    const el = found.list[0];
+    const dragged = store.target;
+    if (!dragged || !dragged.isConnected) return { gone: true };
+    if (!fresh && changed(selector, el)) return { changed: true };
+    if (reaches(el, dragged)) return { inside: true };
+    let rect = rendered(el);
+    if (!rect) return { hidden: true };
+    let to = visibleCentre(rect);
+    let from;
+    if (!to) {
+      el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
+      await frame();
+      rect = rendered(el);
+      to = rect && visibleCentre(rect);
+      if (!to) return { hidden: true };
+      const box = rendered(dragged);
+      from = box && visibleCentre(box);
+      if (!from || !landsOn(hitAt(from.x, from.y), dragged)) return { apart: true };
+    }
+    const hit = hitAt(to.x, to.y);
+    if (!landsOn(hit, el) && !(hit && reaches(hit, dragged))) {
+      if (!hit || reaches(el, hit)) return { outside: true };
+      return { coveredBy: describeCover(coverOf(hit)) };
+    }
+    return { count: 1, tag: tagOf(el), label: cap(labelOf(el, null)), to, from };
+  }
+
+  // The text a person reads under `top`, whitespace collapsed, and where each of its
+  // characters is in the DOM ([text node, offset]; null for a space between blocks). Open
+  // shadow trees are read as drawn; what is not drawn, and fields' text, are left out.
+  function readableText(top) {
+    let text = "";
+    const at = [];
+    let broken = false;
+    const add = (ch, place) => {
+      if (ch === " " && (!text || text.endsWith(" "))) return;
+      text += ch;
+      at.push(place);
+    };
+    const visit = (node) => {
+      if (node.nodeType === Node.TEXT_NODE) {
+        const data = node.data;
+        for (let i = 0; i < data.length; i++) {
+          if (/\s/.test(data[i])) {
+            add(" ", [node, i]);
+            continue;
+          }
+          if (broken) add(" ", null);
+          broken = false;
+          add(data[i], [node, i]);
+        }
+        return;
+      }
+      if (node.nodeType === Node.DOCUMENT_FRAGMENT_NODE) {
+        for (const child of node.childNodes) visit(child);
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE) return;
+      const tag = tagOf(node);
+      if (UNREAD.has(tag) || tag === "textarea" || tag === "select") return;
+      const style = getComputedStyle(node);
+      if (style.display === "none") return;
+      const contents = style.display === "contents";
+      if (!contents && node.checkVisibility &&
+          !node.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return;
+      const block = !contents && !style.display.startsWith("inline");
+      if (block) broken = true;
+      const slotted = tag === "slot" ? node.assignedNodes({ flatten: true }) : [];
+      const children = node.shadowRoot ? [node.shadowRoot] : slotted.length ? slotted : node.childNodes;
+      for (const child of children) visit(child);
+      if (block) broken = true;
+    };
+    visit(top);
+    return { text, at };
+  }
+
+  // A lower-case copy of the same length, so that an index in it is one in the original.
+  const lowerSameLength = (value) =>
+    [...value].map((ch) => (ch.toLowerCase().length === ch.length ? ch.toLowerCase() : ch)).join("");
+
+  function charRect(node, offset) {
+    const range = doc.createRange();
+    range.setStart(node, offset);
+    range.setEnd(node, Math.min(offset + 1, node.data.length));
+    return range.getBoundingClientRect();
+  }
+
+  // Where a press pulls a selection of `text` from, to where it ends: the first occurrence in
+  // `selector`'s element (or the page) of the text as shown, whitespace collapsed, matched
+  // case-sensitively first, then not. It is brought into view, and must be drawn, selectable
+  // and not covered. `mouse` is false where a press would do something else (a link's text
+  // drags the link, a button's is pressed): the selection is then set without it. Watches
+  // selection changes until `selected`, to tell a page that took the selection (a highlighter
+  // that wraps it and clears it) from a mouse that selected nothing.
+  async function selectText({ text, selector }) {
+    let top = doc.body || doc.documentElement;
+    if (selector) {
+      const found = resolve(selector);
+      if (found.error || found.enterFrame) return found;
+      if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
+      if (found.list.length !== 1) return { error: "count", count: found.list.length };
+      top = found.list[0];
+      if (tagOf(top) === "iframe" || tagOf(top) === "frame") return { frame: true };
+    }
+    const read = readableText(top);
+    const wanted = clean(text);
+    let index = read.text.indexOf(wanted);
+    if (index < 0) index = lowerSameLength(read.text).indexOf(lowerSameLength(wanted));
+    if (index < 0) return { missing: true };
+    const [startNode, startOffset] = read.at[index];
+    const [endNode, endOffset] = read.at[index + wanted.length - 1];
+    // A text node right under a shadow root is drawn as part of its host.
+    const owner = (node) => node.parentElement || node.parentNode.host;
+    const first = owner(startNode);
+    const last = owner(endNode);
+    const unselectable = (el) => (getComputedStyle(el).userSelect || getComputedStyle(el).webkitUserSelect) === "none";
+    if (unselectable(first) || unselectable(last)) return { unselectable: true };
+    const inView = (rect) => rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
+    let start = charRect(startNode, startOffset);
+    if (!inView(start) || !inView(charRect(endNode, endOffset))) {
+      // Its line in the upper part of the view, where most of what follows it fits too.
+      first.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
+      start = charRect(startNode, startOffset);
+      if (start.top < 0 || start.bottom > innerHeight / 2) scrollBy({ top: start.top - innerHeight / 4, behavior: "instant" });
+      await frame();
+      start = charRect(startNode, startOffset);
+    }
+    const end = charRect(endNode, endOffset);
+    if (!inView(start)) return { hidden: true };
+    if (!inView(end)) return { long: true };
+    // A quarter into the first character and three quarters into the last: the caret goes
+    // before the one and after the other.
+    const from = { x: start.left + start.width / 4, y: start.top + start.height / 2 };
+    const to = { x: end.right - end.width / 4, y: end.top + end.height / 2 };
+    for (const [point, el] of [[from, first], [to, last]]) {
+      const hit = hitAt(point.x, point.y);
+      if (!landsOn(hit, el) && !(hit && hit.shadowRoot && reaches(el, hit))) {
+        return { coveredBy: describeCover(coverOf(hit || el)) };
+      }
+    }
+    let around = first;
+    while (around && !reaches(endNode, around)) around = around.parentElement || (around.parentNode && around.parentNode.host);
+    const pressy = "a[href], area[href], button, label, summary, [draggable=true], [role=button], [role=link], [onclick]";
+    const mouse = !first.closest(pressy) && !last.closest(pressy);
+    // A press inside a selection would drag the selected text: it goes first, as a person's
+    // click elsewhere would clear it.
+    if (mouse && !getSelection().isCollapsed) getSelection().removeAllRanges();
+    const matched = read.text.slice(index, index + wanted.length);
+    const seen = { matched: false };
+    const watch = () => {
+      if (clean(getSelection().toString()) === matched) seen.matched = true;
+    };
+    if (store.selecting) unwatchSelection(store.selecting.watch);
+    // Read at the release too, before the page's own listeners can take the selection.
+    doc.addEventListener("selectionchange", watch);
+    window.addEventListener("mouseup", watch, true);
+    store.selecting = { startNode, startOffset, endNode, endOffset: endOffset + 1, matched, seen, watch };
+    return { from, to, mouse, selector: selectorFor(around || first) };
+  }
+
+  // The selection once the press and release that made it are handled (or, with `set`,
+  // instead of them): what the page reports as selected. A selection the mouse left off by
+  // some characters is set exactly, with nothing more dispatched; one the page took away
+  // after it was made is left as the page has it.
+  function selected({ set }) {
+    const wanted = store.selecting;
+    store.selecting = null;
+    if (!wanted) return { gone: true };
+    unwatchSelection(wanted.watch);
+    const selection = getSelection();
+    const now = selection.toString();
+    const exact = clean(now) === wanted.matched;
+    const taken = !now && wanted.seen.matched;
+    if (set || (!exact && !taken)) {
+      try {
+        selection.setBaseAndExtent(wanted.startNode, wanted.startOffset, wanted.endNode, wanted.endOffset);
+      } catch {
+        return { gone: true }; // the page rewrote the text under it
+      }
+    }
+    return { selected: selection.toString() };
+  }
+
+  function unwatchSelection(watch) {
+    doc.removeEventListener("selectionchange", watch);
+    window.removeEventListener("mouseup", watch, true);
+  }
+
   function scroll({ direction, selector }) {
     const box = scroller();
     watchTimers();
@@ -1244,6 +1974,10 @@ async (request) => {
     case "quiet": return quiet(request);
     case "state": return stateNow();
     case "fill": return fill(request);
+    case "pointer": return pointer(request);
+    case "dropTarget": return dropTarget(request);
+    case "selectText": return selectText(request);
+    case "selected": return selected(request);
     default: throw new Error("unknown op " + request.op);
   }
 }

@@ -58,6 +58,17 @@ class Target:
         aim = self.info["aim"]
         return self.located.x + float(aim["x"]), self.located.y + float(aim["y"])
 
+    @property
+    def clicked(self) -> tuple[str | None, str]:
+        """What a click at :attr:`point` presses: for a click on part of an element's text, the
+        element it lands on inside (``None``: the element itself) and that text as the page
+        writes it; else ``None`` and the element's label."""
+        aim = self.info.get("aim") or {}
+        if "text" not in aim:
+            return None, str(self.info["label"])
+        inner = aim.get("hit")
+        return (None if inner is None else self.located.prefix + inner), str(aim["text"])
+
     async def handle(self) -> ElementHandle:
         """The element itself, for Playwright's own input (fill, select)."""
         handle = await pagescript.stashed(self.located.frame)
@@ -102,6 +113,8 @@ async def target(
     fresh: bool = False,
     watch: bool = False,
     text: str | None = None,
+    value_max: int | None = None,
+    by_text: str | None = None,
 ) -> Target:
     """The one element ``selector`` names, checked for ``purpose``; refuses with what to do.
 
@@ -112,7 +125,11 @@ async def target(
     call (focused, its text selected; ``info["ready"]``, see :mod:`.fields`), a round trip
     less; a field that does not take text is refused. The page script readies one only on
     the conditions refused here (:func:`_check_usable`, :func:`_check_takes_text`), so a
-    field it readied is never refused after.
+    field it readied is never refused after. ``value_max``: the longest value reported
+    whole (by default a snapshot's cut, ``VALUE_MAX`` in ``snapshot.js``). ``by_text``, to
+    click: the text the element was found by; when it is only part of the element's text (one
+    file of a folder whose files have no element of their own), the click is aimed at that
+    text's own box (:attr:`Target.clicked`), and refused when a press there would not reach it.
     """
     located = await locate(page, selector)
     info = await pagescript.run(
@@ -124,6 +141,8 @@ async def target(
         fresh=fresh,
         watch=watch,
         text=text,
+        valueMax=value_max,
+        byText=by_text,
     )
     check_found(info, selector)
     check_count(int(info["count"]), selector)
@@ -226,6 +245,30 @@ def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None
         raise ActionError(
             f"{selector} does not take clicks (its style lets them through to what is under "
             f"it), so nothing was {verb}; the page does not offer it now."
+        )
+    if aim.get("moving"):
+        raise ActionError(
+            f"{selector} kept moving (the page animates it), so nothing was {verb} at a point "
+            "it may have left; take a new snapshot, or try again once it stops."
+        )
+    part = aim.get("text")
+    if aim.get("repeated"):
+        raise ActionError(
+            f'"{part}" appears {aim["repeated"]} times in the text of {selector}, so nothing was '
+            "clicked; take a new snapshot and click by selector."
+        )
+    if aim.get("noText"):
+        raise ActionError(
+            f'"{part}" is not drawn as text inside {selector}, so nothing was clicked; take a new '
+            "snapshot and click by selector."
+        )
+    off = aim.get("offText")
+    if off is not None:
+        label = f' "{off["label"]}"' if off.get("label") else ""
+        raise ActionError(
+            f'A press in the middle of "{part}" in {selector} would reach {off["selector"]} '
+            f"({off['tag']}{label}) and not that text, so nothing was clicked; take a new "
+            "snapshot and click by selector."
         )
     if aim.get("outside"):
         raise ActionError(

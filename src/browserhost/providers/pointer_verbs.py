@@ -1,0 +1,103 @@
+"""The pointer verbs' arguments: ``hover``, ``drag``, ``select_text`` and ``mouse``.
+
+One declaration for every built-in provider that offers them (chromium, the stub, and the
+extension, whose JavaScript declares the same schemas), so an agent's call means the same
+thing whichever browser answers. Each verb answers where the pointer was at its ``start`` and
+``end``, and what was under it there (:class:`Under`), so the agent can tell that the pointer
+went where it meant.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from browserhost.sdk import VerbArguments
+
+SELECT_TEXT_MAX = 1_000
+"""The longest text ``select_text`` looks for."""
+
+COORDINATE_MAX = 100_000.0
+"""A bound on coordinates and offsets, in CSS pixels: far past any viewport."""
+
+
+class HoverArguments(VerbArguments):
+    selector: str | None = Field(
+        None, min_length=1, description="The element, as listed by a snapshot."
+    )
+    text: str | None = Field(
+        None, min_length=1, description="Or its visible text (as a click by text finds it)."
+    )
+
+    @model_validator(mode="after")
+    def _one_target(self) -> HoverArguments:
+        if (self.selector is None) == (self.text is None):
+            raise ValueError("give selector or text (one of them)")
+        return self
+
+
+class DragArguments(VerbArguments):
+    selector: str | None = Field(
+        None, min_length=1, description="The element to drag, as listed by a snapshot."
+    )
+    text: str | None = Field(None, min_length=1, description="Or its visible text.")
+    to_selector: str | None = Field(
+        None, min_length=1, description="Drop it on this element, as listed by a snapshot."
+    )
+    to_text: str | None = Field(
+        None, min_length=1, description="Or on the element with this visible text."
+    )
+    offset_x: float | None = Field(
+        None,
+        ge=-COORDINATE_MAX,
+        le=COORDINATE_MAX,
+        description="Or move it this many CSS pixels right (negative: left) of where it starts.",
+    )
+    offset_y: float | None = Field(
+        None,
+        ge=-COORDINATE_MAX,
+        le=COORDINATE_MAX,
+        description="And/or this many CSS pixels down (negative: up).",
+    )
+
+    @model_validator(mode="after")
+    def _one_source_one_destination(self) -> DragArguments:
+        if (self.selector is None) == (self.text is None):
+            raise ValueError("give selector or text (one of them) for what to drag")
+        offset = self.offset_x is not None or self.offset_y is not None
+        destinations = (self.to_selector is not None) + (self.to_text is not None) + offset
+        if destinations != 1:
+            raise ValueError(
+                "give one destination: toSelector, toText, or an offset (offsetX, offsetY)"
+            )
+        return self
+
+
+class SelectTextArguments(VerbArguments):
+    text: str = Field(
+        min_length=1,
+        max_length=SELECT_TEXT_MAX,
+        description="The text to select, as the page shows it (its first occurrence).",
+    )
+    selector: str | None = Field(
+        None, min_length=1, description="Look only inside this element (default: the page)."
+    )
+
+
+class MouseArguments(VerbArguments):
+    action: Literal["move", "click", "down", "up", "wheel"] = Field(
+        description="move the pointer, click, press or release a button, or turn the wheel."
+    )
+    x: float = Field(
+        ge=0, le=COORDINATE_MAX, description="CSS pixels from the viewport's left edge."
+    )
+    y: float = Field(ge=0, le=COORDINATE_MAX, description="CSS pixels from its top edge.")
+    button: Literal["left", "right", "middle"] = "left"
+    click_count: int = Field(1, ge=1, le=3, description="2 for a double click.")
+    delta_x: float = Field(
+        0, ge=-COORDINATE_MAX, le=COORDINATE_MAX, description="wheel: pixels to scroll right."
+    )
+    delta_y: float = Field(
+        0, ge=-COORDINATE_MAX, le=COORDINATE_MAX, description="wheel: pixels to scroll down."
+    )

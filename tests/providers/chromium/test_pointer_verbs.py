@@ -1,0 +1,320 @@
+"""The pointer verbs (hover, drag, select_text, mouse) on pages that listen as widget
+libraries do: each test reads what the page itself recorded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browserhost.contract import Context
+from browserhost.providers.chromium import ChromiumProvider
+
+from .driving import in_page, ok, out_line, refused
+from .site import Site
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+async def _open(provider: ChromiumProvider, site: Site, ctx: Context, page: str) -> Any:
+    return await ok(provider, ctx, "browser.open", url=site.url(f"/w/{page}"))
+
+
+def _under(end: dict[str, Any]) -> str:
+    under: dict[str, Any] = end["under"]
+    return f"{under['tag']} {under.get('label', '')}".strip()
+
+
+# --- hover ----------------------------------------------------------------------------------
+
+
+async def test_hover_by_text_moves_the_pointer_from_where_it_was(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "tabs.html")
+    first = await ok(provider, ctx, "verb.hover", text="Proin dolor")
+    assert (first["hovered"], first["label"]) == ('li[aria-controls="tabs-2"]', "Proin dolor")
+    assert first["start"] == first["end"]  # nothing had moved the pointer on this page yet
+    second = await ok(provider, ctx, "verb.hover", text="Aenean lacinia")
+    assert (second["start"]["x"], second["start"]["y"]) == (first["end"]["x"], first["end"]["y"])
+    assert _under(second["end"]) == "a Aenean lacinia"
+    assert second["title"] == "Tabs"
+    hovered = await in_page(
+        provider,
+        ctx,
+        "[...document.querySelectorAll('li.ui-state-hover')].map((li) => li.textContent)",
+    )
+    assert hovered == ["Aenean lacinia"]
+
+
+async def test_hover_by_text_refuses_a_text_that_names_no_element(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "tabs.html")
+    missing = await refused(provider, ctx, "verb.hover", text="No such tab")
+    assert missing == (
+        'No visible element has the text "No such tab"; take a new snapshot and hover by selector.'
+    )
+    neither = await refused(provider, ctx, "verb.hover")
+    assert "give selector or text" in neither
+
+
+# --- drag -----------------------------------------------------------------------------------
+
+
+async def test_drag_carries_an_html5_draggable_item_to_a_drop_zone(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "dragdrop.html")
+    dragged = await ok(provider, ctx, "verb.drag", text="Apples", to_selector="#basket")
+    assert await out_line(provider, ctx) == "out: dropped apples in basket"
+    assert await in_page(provider, ctx, "window.log[0]") == "dragstart apples"
+    assert dragged["label"] == "Apples"
+    assert _under(dragged["start"]) == "li Apples"
+    assert dragged["end"]["under"]["selector"] == "#basket"
+    basket = await in_page(provider, ctx, "document.querySelector('#basket').textContent")
+    assert "Apples" in basket
+
+
+async def test_drag_refuses_a_drop_zone_something_covers_and_presses_nothing(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "dragdrop.html")
+    covered = await refused(provider, ctx, "verb.drag", text="Pears", to_selector="#archive")
+    assert covered.startswith(
+        '#archive is covered by #notice (div "Archive is closed today"), so nothing was dragged.'
+    )
+    assert await in_page(provider, ctx, "window.log") == []
+
+
+async def test_drag_reorders_a_sortable_list_that_waits_for_motion(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "sortable.html")
+    await ok(provider, ctx, "verb.drag", text="Item 1", to_text="Item 3")
+    assert await out_line(provider, ctx) == "out: order 2,3,1,4"
+    await ok(provider, ctx, "verb.drag", text="Item 4", to_text="Item 2")
+    assert await out_line(provider, ctx) == "out: order 4,2,3,1"
+
+
+async def test_drag_by_offset_moves_a_draggable_box_by_that_much(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "sortable.html")
+    dragged = await ok(provider, ctx, "verb.drag", selector="#draggable", offset_x=120, offset_y=40)
+    assert await out_line(provider, ctx) == "out: box at 130,50"
+    start, end = dragged["start"], dragged["end"]
+    assert (end["x"] - start["x"], end["y"] - start["y"]) == (120, 40)
+    assert end["under"]["selector"] == "#draggable"  # it came along
+
+
+async def test_drag_by_offset_sets_a_sliders_value(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "slider.html")
+    await ok(provider, ctx, "verb.drag", text="Volume", offset_x=50)
+    assert await out_line(provider, ctx) == "out: value 75"
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    [handle] = [e for e in snapshot["elements"] if e.get("label") == "Volume"]
+    assert handle["value"] == "75"
+
+
+async def test_drag_refuses_a_drop_point_outside_the_viewport(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "slider.html")
+    outside = await refused(provider, ctx, "verb.drag", text="Volume", offset_x=5000)
+    assert "is outside the viewport, which is 1280x800 CSS pixels; nothing was dragged." in outside
+    assert await in_page(provider, ctx, "window.log") == []
+
+
+# --- select_text ----------------------------------------------------------------------------
+
+
+async def test_select_text_selects_with_the_mouse_across_inline_elements(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "highlight.html")
+    chosen = await ok(provider, ctx, "verb.select_text", text="quick  brown\n fox")
+    assert (chosen["selected"], chosen["selector"]) == ("quick brown fox", "#first")
+    assert await out_line(provider, ctx) == 'out: selected "quick brown fox"'
+    assert _under(chosen["start"]).startswith("p The quick brown")
+    assert _under(chosen["end"]) == "b fox jumps"
+    again = await ok(provider, ctx, "verb.select_text", text="brown fox jumps over")
+    assert again["selected"] == "brown fox jumps over"  # pressed inside the first selection
+    assert await out_line(provider, ctx) == 'out: selected "brown fox jumps over"'
+
+
+async def test_select_text_matches_case_only_when_no_exact_match_exists(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "highlight.html")
+    chosen = await ok(provider, ctx, "verb.select_text", text="the quick test", selector="#story")
+    assert chosen["selected"] == "The QUICK test"
+    assert await out_line(provider, ctx) == 'out: selected "The QUICK test"'
+
+
+async def test_select_text_reaches_text_drawn_in_a_shadow_root(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "highlight.html")
+    chosen = await ok(provider, ctx, "verb.select_text", text="begun is half")
+    assert (chosen["selected"], chosen["selector"]) == (
+        "begun is half",
+        "#story > pull-quote",
+    )
+    assert await out_line(provider, ctx) == 'out: selected "begun is half"'
+
+
+async def test_select_text_scrolls_to_text_below_the_fold(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "highlight.html")
+    chosen = await ok(provider, ctx, "verb.select_text", text="judge my vow")
+    assert chosen["selected"] == "judge my vow"
+    assert await in_page(provider, ctx, "scrollY > 0") is True
+    assert await in_page(provider, ctx, "window.log.at(-1)") == 'out: selected "judge my vow"'
+
+
+async def test_select_text_in_a_link_selects_it_without_following_or_clicking_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "highlight.html")
+    chosen = await ok(provider, ctx, "verb.select_text", text="terms of service")
+    assert chosen["selected"] == "terms of service"
+    assert await in_page(provider, ctx, "window.getSelection().toString()") == "terms of service"
+    assert await in_page(provider, ctx, "[window.clicks, location.hash]") == [[], ""]
+
+
+async def test_select_text_leaves_a_selection_the_page_took_as_the_page_has_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "highlight.html")
+    chosen = await ok(provider, ctx, "verb.select_text", text="what you select")
+    assert chosen["selected"] == ""
+    assert await in_page(provider, ctx, "window.log.at(-1)") == "out: marked what you select"
+    assert await in_page(provider, ctx, "document.querySelectorAll('mark').length") == 1
+
+
+async def test_select_text_refuses_text_a_person_could_not_select(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "highlight.html")
+    hidden = await refused(provider, ctx, "verb.select_text", text="A hidden sentence")
+    assert hidden == (
+        'No visible text "A hidden sentence" on the page, so nothing was selected; take a new '
+        "snapshot and copy the text as it shows it."
+    )
+    elsewhere = await refused(
+        provider, ctx, "verb.select_text", text="lazy dog", selector="#second"
+    )
+    assert elsewhere.startswith('No visible text "lazy dog" in #second')
+    locked = await refused(provider, ctx, "verb.select_text", text="cannot be copied")
+    assert locked.startswith('"cannot be copied" cannot be selected: the page turned selection')
+    assert await in_page(provider, ctx, "[window.log, window.getSelection().toString()]") == [
+        [],
+        "",
+    ]
+
+
+# --- mouse ----------------------------------------------------------------------------------
+
+
+async def test_mouse_clicks_at_a_point_of_a_canvas(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "canvas.html")
+    clicked = await ok(provider, ctx, "verb.mouse", action="click", x=120, y=80)
+    assert await out_line(provider, ctx) == "out: click 120,80 detail 1"
+    assert "stamp 120,80" in await in_page(provider, ctx, "window.log")  # waited for
+    assert (
+        clicked["start"]
+        == clicked["end"]
+        == {
+            "x": 120,
+            "y": 80,
+            "under": {"selector": "#board", "tag": "canvas"},
+        }
+    )
+    double = await ok(provider, ctx, "verb.mouse", action="click", x=60, y=40, click_count=2)
+    assert await out_line(provider, ctx) == "out: dblclick 60,40"
+    assert (double["start"]["x"], double["start"]["y"]) == (120, 80)
+    await ok(provider, ctx, "verb.mouse", action="click", x=10, y=20, button="right")
+    assert await in_page(provider, ctx, "window.log.slice(-3)") == [
+        "out: down 10,20 button 2",
+        "out: contextmenu 10,20",
+        "out: up 10,20",
+    ]
+
+
+async def test_mouse_down_move_and_up_draw_a_stroke(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "canvas.html")
+    await ok(provider, ctx, "verb.mouse", action="down", x=20, y=20)
+    await ok(provider, ctx, "verb.mouse", action="move", x=200, y=150)
+    await ok(provider, ctx, "verb.mouse", action="up", x=300, y=150)
+    log = await in_page(provider, ctx, "window.log")
+    assert "draw 200,150" in log
+    assert [line for line in log if line.startswith("out:")] == [
+        "out: down 20,20 button 0",
+        "out: up 300,150",
+        "out: click 300,150 detail 1",  # pressed and released on the canvas: a click
+    ]
+
+
+async def test_mouse_wheel_scrolls_what_is_under_the_point(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "canvas.html")
+    turned = await ok(provider, ctx, "verb.mouse", action="wheel", x=200, y=200, delta_y=400)
+    assert await in_page(provider, ctx, "[window.log, scrollY]") == [["wheel 400"], 400]
+    assert turned["end"]["under"]["tag"] == "div"  # the canvas scrolled away from the point
+
+
+async def test_mouse_refuses_a_point_outside_the_viewport(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "canvas.html")
+    outside = await refused(provider, ctx, "verb.mouse", action="click", x=1280, y=10)
+    assert outside == (
+        "(1280, 10) is outside the viewport, which is 1280x800 CSS pixels (x and y from 0 up "
+        "to those); nothing was done."
+    )
+    still = await refused(provider, ctx, "verb.mouse", action="wheel", x=10, y=10)
+    assert still == "wheel needs deltaX or deltaY, the pixels to scroll; nothing was done."
+    assert await in_page(provider, ctx, "[window.log, scrollY]") == [[], 0]
+
+
+PUSH_BINS_BELOW = """(gap) => {
+  const bins = document.querySelector(".bins");
+  const top = document.querySelector("#basket").getBoundingClientRect().top;
+  bins.style.marginTop = 24 + innerHeight + gap - top + "px";
+}"""
+
+
+async def test_drag_brings_a_drop_zone_below_the_fold_into_view_with_the_item(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "dragdrop.html")
+    page = provider.page_for(ctx)
+    assert page is not None
+    await page.evaluate(PUSH_BINS_BELOW, 20)
+    dragged = await ok(provider, ctx, "verb.drag", text="Plums", to_selector="#basket")
+    assert await out_line(provider, ctx) == "out: dropped plums in basket"
+    assert await in_page(provider, ctx, "scrollY > 0") is True
+    assert _under(dragged["start"]) == "li Plums"
+
+
+async def test_drag_refuses_a_drop_zone_too_far_to_see_with_the_item(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "dragdrop.html")
+    page = provider.page_for(ctx)
+    assert page is not None
+    await page.evaluate(PUSH_BINS_BELOW, 2000)
+    apart = await refused(provider, ctx, "verb.drag", text="Plums", to_selector="#basket")
+    assert apart.startswith(
+        '[data-id="plums"] and #basket do not fit in the viewport together, so nothing was dragged'
+    )
+    assert await in_page(provider, ctx, "window.log") == []

@@ -1,0 +1,133 @@
+"""Text with no element of its own, and controls with no name of their own (issue 24).
+
+A click by text that names part of an element's text (one file of a folder drawn as lines of
+one item, one word of an inbox item's "Reply Forward") presses that text, not the middle of
+the element. Icon-only controls and SVG shapes with handlers are listed, named by what the
+page offers or, as a marked guess, by their icon class. Each test checks what the page itself
+recorded (``widgets/filetree.html``, ``inbox.html``, ``icons.html``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browserhost.contract import Context
+from browserhost.contract.data import element_notes
+from browserhost.providers.chromium import ChromiumProvider
+
+from .driving import ok, out_line, refused
+from .site import Site
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+async def _open(provider: ChromiumProvider, site: Site, ctx: Context, page: str) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url(f"/w/{page}"))
+
+
+async def _elements(provider: ChromiumProvider, ctx: Context) -> list[dict[str, Any]]:
+    elements: list[dict[str, Any]] = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    return elements
+
+
+# --- a click by text on part of an element's text ---------------------------------------------
+
+
+async def test_a_click_by_text_presses_that_file_in_a_folder_drawn_as_one_item(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "filetree.html")
+    clicked = await ok(provider, ctx, "browser.click", text="Kasie")
+    assert (clicked["clicked"], clicked["label"]) == ("#people", "Kasie")
+    assert await out_line(provider, ctx) == "out: open people/Kasie"
+    await ok(provider, ctx, "browser.click", text="teodoro")
+    assert await out_line(provider, ctx) == "out: open people/Teodoro"
+    await ok(provider, ctx, "browser.click", text="todo.txt")  # words on one line
+    assert await out_line(provider, ctx) == "out: open drafts/todo.txt"
+
+
+async def test_a_click_by_text_presses_that_word_of_a_row_of_actions(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "inbox.html")
+    clicked = await ok(provider, ctx, "browser.click", text="Forward")
+    assert clicked["label"] == "Forward"
+    assert clicked["clicked"] == "#actions-1 > span:nth-of-type(2)"  # the element pressed
+    assert await out_line(provider, ctx) == "out: forward mail-1"
+    await ok(provider, ctx, "browser.click", text="Reply")
+    assert await out_line(provider, ctx) == "out: reply mail-1"
+
+
+async def test_a_file_drawn_under_something_else_is_refused_and_nothing_is_clicked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "filetree.html")
+    error = await refused(provider, ctx, "browser.click", text="photo.png")
+    assert error.startswith('A press in the middle of "photo.png" in #locked would reach ')
+    assert "nothing was clicked" in error
+    error = await refused(provider, ctx, "browser.click", text="copy.txt")
+    assert error.startswith('"copy.txt" appears 2 times in the text of #twice')
+    # Several elements hold the text: the candidates are listed, as for whole labels.
+    error = await refused(provider, ctx, "browser.click", text="readme.txt")
+    assert error.startswith('"readme.txt" matches 2 elements: #drafts (li "draft.txt')
+    assert "#old (li" in error
+    assert await out_line(provider, ctx) == "out: none"
+
+
+# --- what is clickable but unnamed, or was not listed ------------------------------------------
+
+
+async def test_icon_actions_inside_a_clickable_card_are_listed_with_guessed_names(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "icons.html")
+    elements = await _elements(provider, ctx)
+    tweet = [e for e in elements if e["tag"] in ("article", "span")][:5]
+    # The tweet, and each action with a cursor rule of its own; not the text it inherits to.
+    assert [(e["tag"], e.get("label")) for e in tweet] == [
+        ("article", "Shipping the new release today."),
+        ("span", "reply"),
+        ("span", "retweet"),
+        ("span", "star"),
+        ("span", "Delete"),
+    ]
+    star = tweet[3]
+    assert (star["labelGuessed"], star["missingAccessibleName"]) == (True, True)
+    assert element_notes(star)[0] == "guessed label"
+    assert "labelGuessed" not in tweet[4]  # its title names it
+    await ok(provider, ctx, "browser.click", selector=tweet[2]["selector"])
+    assert await out_line(provider, ctx) == "out: retweet"
+    await ok(provider, ctx, "browser.click", selector=star["selector"])
+    assert await out_line(provider, ctx) == "out: star"
+
+
+async def test_icons_named_only_by_a_plain_class_are_listed_with_it_and_clicked_by_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "icons.html")
+    elements = await _elements(provider, ctx)
+    controls = [e for e in elements if e.get("label") in ("reply", "like", "share")][1:]
+    assert [(e["label"], e["labelGuessed"]) for e in controls] == [
+        ("reply", True),
+        ("like", True),
+        ("share", True),
+    ]
+    await ok(provider, ctx, "browser.click", selector=controls[1]["selector"])
+    assert await out_line(provider, ctx) == "out: post-2 like"
+    await ok(provider, ctx, "browser.click", text="share")  # by the name it was listed with
+    assert await out_line(provider, ctx) == "out: post-2 btn-share"
+
+
+async def test_svg_shapes_with_handlers_are_listed_and_hovered(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "icons.html")
+    shapes = {e["selector"]: e for e in await _elements(provider, ctx) if e["tag"] != "span"}
+    assert {"#mon", "#tue", "#wed"} <= set(shapes)
+    assert shapes["#tue"]["label"] == "Tuesday"  # its <title>
+    await ok(provider, ctx, "verb.hover", selector="#mon")
+    assert await out_line(provider, ctx) == "out: tip Monday: 3 visits"
+    await ok(provider, ctx, "verb.hover", selector="#tue")
+    assert await out_line(provider, ctx) == "out: tip Tuesday: 5 visits"

@@ -1,0 +1,153 @@
+"""Long values read whole, and ``find`` over all the text a person sees (issue 24).
+
+``longvalue.html`` holds a textarea, an editable box and a combobox whose values run past what
+a snapshot of the page shows, each ending in a word of its own. ``docindex.html`` is shaped like
+the Python docs' index: an entry is plain text in a list item, with its links beside it or in a
+list nested under it, then a table whose rows end in a link.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browserhost.contract import Context, data
+from browserhost.contract.data import element_notes
+from browserhost.providers.chromium import ChromiumProvider
+
+from .driving import assert_shape, in_page, ok, out_line
+from .site import Site
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+VALUE_CUT = 200
+"""What a snapshot of the page shows of a value (``VALUE_MAX`` in ``snapshot.js``)."""
+FOUND_TEXT_MAX = 160
+
+
+async def _open(provider: ChromiumProvider, site: Site, ctx: Context, page: str) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url(f"/w/{page}"))
+
+
+async def _page_value(provider: ChromiumProvider, ctx: Context, selector: str) -> str:
+    """What the page itself holds in a field, or shows in an element."""
+    script = f"(() => {{ const el = document.querySelector({selector!r}); "
+    value: str = await in_page(provider, ctx, script + "return el.value ?? el.textContent; })()")
+    return value
+
+
+# --- values cut short ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("selector", "last"), [("#notes", "Quokka."), ("#story", "Pangolin."), ("#route", "Ocelot.")]
+)
+async def test_a_long_value_is_cut_in_a_page_snapshot_with_its_length_and_inspect_reads_it_all(
+    provider: ChromiumProvider, site: Site, ctx: Context, selector: str, last: str
+) -> None:
+    await _open(provider, site, ctx, "longvalue.html")
+    whole = await _page_value(provider, ctx, selector)
+    assert whole.endswith(last)
+    assert len(whole) > VALUE_CUT
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert_shape(data.SnapshotData, snapshot)  # valueTotalChars is documented
+    [listed] = [e for e in snapshot["elements"] if e["selector"] == selector]
+    assert len(listed["value"]) == VALUE_CUT
+    assert listed["value"].endswith("…")
+    assert last not in listed["value"]
+    assert listed["valueTotalChars"] == len(whole)
+    left = len(whole) - (VALUE_CUT - 1)
+    assert f"(+{left:,} chars; inspect it to read all)" in element_notes(listed)[0]
+
+    inspected = await ok(provider, ctx, "browser.inspect", selector=selector)
+    assert inspected["value"] == whole
+    assert "valueTotalChars" not in inspected
+
+
+async def test_a_snapshot_scoped_to_a_field_gives_its_whole_value(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "longvalue.html")
+    scoped = await ok(provider, ctx, "browser.snapshot", selector="#notes")
+    [notes] = scoped["elements"]
+    assert notes["value"] == await _page_value(provider, ctx, "#notes")
+    assert notes["value"].endswith("Quokka.")
+    assert "valueTotalChars" not in notes
+
+
+async def test_typing_a_long_value_answers_it_cut_with_its_length(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "longvalue.html")
+    text = "Rain all day. " * 32 + "Wombat"
+    typed = await ok(provider, ctx, "browser.type", selector="#notes", value=text)
+    assert (len(typed["value"]), typed["valueTotalChars"]) == (VALUE_CUT, len(text))
+    assert await out_line(provider, ctx) == f"out: notes {len(text)} chars, ending Wombat"
+    assert (await ok(provider, ctx, "browser.inspect", selector="#notes"))["value"] == text
+
+
+# --- find over all visible text -------------------------------------------------------------
+
+
+async def _find(provider: ChromiumProvider, ctx: Context, text: str) -> list[dict[str, Any]]:
+    found = await ok(provider, ctx, "verb.find", text=text)
+    assert found["total"] == len(found["elements"])
+    elements: list[dict[str, Any]] = found["elements"]
+    return elements
+
+
+async def test_find_matches_plain_text_in_a_list_item_and_names_the_link_under_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The Python docs' index: "sum()" is text, its link "built-in function" is nested."""
+    await _open(provider, site, ctx, "docindex.html")
+    [entry] = await _find(provider, ctx, "sum()")  # not the hidden "sum() of hidden things"
+    assert (entry["tag"], entry["text"], entry["inViewport"]) == (
+        "li",
+        "sum() built-in function",
+        True,
+    )
+    script = f"document.querySelector({entry['selector']!r}).firstChild.data.trim()"
+    assert await in_page(provider, ctx, script) == "sum()"  # the selector names that item
+    link = entry["near"][0]
+    assert (link["tag"], link["label"]) == ("a", "built-in function")
+    await ok(provider, ctx, "browser.click", selector=link["selector"])
+    assert await out_line(provider, ctx) == "out: open library/functions.html#sum"
+
+
+@pytest.mark.parametrize(
+    ("text", "tag", "href"),
+    [
+        ("sorted()", "li", "library/functions.html#sorted"),
+        ("absolute value", "td", "library/functions.html#abs"),
+        ("see also the glossary", "p", "glossary.html"),
+    ],
+)
+async def test_find_names_the_link_in_the_same_item_or_row_not_a_neighbours(
+    provider: ChromiumProvider, site: Site, ctx: Context, text: str, tag: str, href: str
+) -> None:
+    await _open(provider, site, ctx, "docindex.html")
+    [entry] = await _find(provider, ctx, text)
+    assert entry["tag"] == tag
+    assert text in entry["text"]
+    assert len(entry["text"]) <= FOUND_TEXT_MAX  # the long paragraph is cut around the match
+    await ok(provider, ctx, "browser.click", selector=entry["near"][0]["selector"])
+    assert await out_line(provider, ctx) == f"out: open {href}"
+
+
+async def test_find_lists_a_control_once_not_again_as_its_label_or_text(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "docindex.html")
+    [field] = await _find(provider, ctx, "Quick search")  # the <label> is the field's name
+    assert (field["selector"], field["label"], "near" in field) == ("#q", "Quick search", False)
+    found = await _find(provider, ctx, "built-in function")
+    links = [e for e in found if e["tag"] == "a"]
+    assert len(links) == 4
+    assert not any("near" in link for link in links)
+    [heading] = [e for e in found if e["tag"] != "a"]
+    assert (heading["tag"], heading["selector"]) == ("h2", "#builtins")
+    assert [e["label"] for e in heading["near"][:2]] == ["abs docs", "all docs"]
+    await ok(provider, ctx, "browser.type", selector=field["selector"], value="sum")
+    assert await _page_value(provider, ctx, "#q") == "sum"
