@@ -9,9 +9,59 @@ from browserhost.contract import ACTIONS, ProviderRequest
 
 Reply = Callable[[ProviderRequest], Awaitable[object]]
 
+VIEWPORT = {"mode": "desktop", "width": 1280, "height": 800}
+PIXEL_PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9"
+    "awAAAABJRU5ErkJggg=="
+)
+"""A PNG of one pixel, base64."""
+FITTING: dict[str, dict[str, Any]] = {
+    "browser.open": {"url": "about:blank", "title": "", "settled": True, "viewport": VIEWPORT},
+    "browser.snapshot": {
+        "url": "about:blank",
+        "title": "",
+        "scope": "page",
+        "scrollY": 0,
+        "maxScrollY": 0,
+        "text": "",
+        "elements": [],
+        "viewport": VIEWPORT,
+    },
+    "browser.click": {"clicked": "#it", "label": "", "url": "about:blank"},
+    "browser.type": {"selector": "#it", "url": "about:blank"},
+    "browser.scroll": {"scrollY": 0, "maxScrollY": 0, "atTop": True, "atBottom": True},
+    "browser.back": {"url": "about:blank", "title": ""},
+    "browser.forward": {"url": "about:blank", "title": ""},
+    "browser.inspect": {
+        "selector": "#it",
+        "tag": "div",
+        "label": "",
+        "bounds": {"x": 0, "y": 0, "width": 1, "height": 1},
+        "inViewport": True,
+        "styles": {},
+    },
+    "browser.capture": {
+        "base64": PIXEL_PNG,
+        "mime": "image/png",
+        "width": 1,
+        "height": 1,
+        "url": "about:blank",
+        "title": "",
+        "viewport": VIEWPORT,
+    },
+    "browser.resize": {"viewport": VIEWPORT},
+}
+"""The least data that fits each action's answer (:mod:`browserhost.contract.data`): the host
+takes no other as a result."""
+
+
+def fitting(action: str, **extra: Any) -> dict[str, Any]:
+    """Data that fits ``action``'s answer (nothing for a verb), with ``extra`` fields."""
+    return {**FITTING.get(action, {}), **extra}
+
 
 async def ok_empty(request: ProviderRequest) -> object:
-    return {"ok": True, "data": {"echo": request.action}}
+    return {"ok": True, "data": fitting(request.action, echo=request.action)}
 
 
 class Recorder:

@@ -17,9 +17,11 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import errno
 import json
 import logging
 import os
+import socket
 import threading
 import typing
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
@@ -145,6 +147,10 @@ def serve(
     except config.DataDirError as exc:
         err.print(Text(str(exc)))
         raise typer.Exit(USAGE_ERROR) from None
+    # Bound before anything is printed: a port that is taken is said in one line, no token.
+    api_sockets = _bound(host, port, "--port")
+    bridge_address = None if bridge_listen is None else _bridge_address(bridge_listen)
+    bridge_sockets = None if bridge_address is None else _bound(*bridge_address, "--bridge-listen")
     # The browser this host drives must never show the host itself (its API, its docs): a
     # page's text could send the agent there. Providers read where it listens from here.
     os.environ[config.OWN_ADDRESS_ENV] = f"{host}:{port}"
@@ -153,6 +159,12 @@ def serve(
     browser_host.catalog.discover(enabled)
     browser_host.instances.restore()  # persistent instances, listed stopped until used
     on = not no_bridge and bridge_offered(enabled)
+    if not on and bridge_listen is not None:
+        err.print(
+            "--bridge-listen needs the bridge: leave out --no-bridge, and list bridge in "
+            "BROWSERHOST_PROVIDERS when you set it."
+        )
+        raise typer.Exit(USAGE_ERROR)
     bridge = Bridge(browser_host, extension_id=extension_id) if on else None
     if select is not None:
         try:
@@ -176,43 +188,76 @@ def serve(
         selected = "unreadable; choose one with: browserhost select ID"
         _print_error(exc)
     err.print(f"  providers  {names}; selected: {selected}")
-    servers = [uvicorn.Server(uvicorn.Config(api, host=host, port=port, log_level="warning"))]
-    if bridge is None and bridge_listen is not None:
-        err.print(
-            "--bridge-listen needs the bridge: leave out --no-bridge, and list bridge in "
-            "BROWSERHOST_PROVIDERS when you set it."
-        )
-        raise typer.Exit(USAGE_ERROR)
-    if bridge is not None and bridge_listen is not None:
-        servers.append(_bridge_server(bridge, token, bridge_listen, allow_host or ()))
+    api_server = uvicorn.Server(uvicorn.Config(api, host=host, port=port, log_level="warning"))
+    servers = [(api_server, api_sockets)]
+    if bridge is not None and bridge_sockets is not None:
+        servers.append((_bridge_server(bridge, token, allow_host or ()), bridge_sockets))
+        err.print(f"  bridge     also ws://{bridge_listen}/ext/bridge (the bridge only)")
     if bridge is not None:
         err.print(f"  bridge     {url.replace('http', 'ws', 1)}/ext/bridge")
     asyncio.run(_serve_all(servers))
 
 
-def _bridge_server(bridge: Bridge, token: str, listen: str, allowed: Sequence[str]) -> Server:
-    import uvicorn
-
-    from browserhost.api.bridge import bridge_app
-
+def _bridge_address(listen: str) -> tuple[str, int]:
     address, _, port = listen.rpartition(":")
     if not address or not port.isdigit():
         err.print(f"--bridge-listen takes HOST:PORT, e.g. 0.0.0.0:7879, not {listen!r}")
         raise typer.Exit(USAGE_ERROR)
+    return address.strip("[]"), int(port)
+
+
+def _bound(host: str, port: int, option: str) -> list[socket.socket]:
+    """Sockets bound to ``host:port`` as asyncio binds a server's (every address the name
+    resolves to, IPv6 ones for IPv6 alone), for uvicorn to listen on; or exit 2 saying why in
+    one line."""
+    try:
+        found = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except (OSError, UnicodeError, OverflowError) as exc:
+        err.print(Text(f"cannot listen on {host}:{port}: {exc}; check {option}."))
+        raise typer.Exit(USAGE_ERROR) from None
+    bound: list[socket.socket] = []
+    try:
+        for family, kind, protocol, _, address in dict.fromkeys(found):
+            listener = socket.socket(family, kind, protocol)
+            bound.append(listener)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            listener.bind(address)
+    except OSError as exc:
+        for listener in bound:
+            listener.close()
+        err.print(
+            Text(
+                f"port {port} is taken: another program (another browserhost serve?) listens "
+                f"on {host}:{port}; stop it, or choose another port with {option}."
+                if exc.errno == errno.EADDRINUSE
+                else f"cannot listen on {host}:{port}: {exc.strerror}; check {option}."
+            )
+        )
+        raise typer.Exit(USAGE_ERROR) from None
+    return bound
+
+
+def _bridge_server(bridge: Bridge, token: str, allowed: Sequence[str]) -> Server:
+    import uvicorn
+
+    from browserhost.api.bridge import bridge_app
+
     app = bridge_app(bridge, token, tuple(allowed))
-    err.print(f"  bridge     also ws://{listen}/ext/bridge (the bridge only)")
-    settings = uvicorn.Config(
-        app, host=address.strip("[]"), port=int(port), log_level="warning", lifespan="off"
-    )
+    # The address is the bound sockets' (_bound); the config's is not used.
+    settings = uvicorn.Config(app, log_level="warning", lifespan="off")
     return uvicorn.Server(settings)
 
 
-async def _serve_all(servers: list[Server]) -> None:
-    """Run the servers together; when one stops (a signal reaches only the last one that
-    installed its handlers), stop the others."""
-    running = [asyncio.ensure_future(server.serve()) for server in servers]
+async def _serve_all(servers: list[tuple[Server, list[socket.socket]]]) -> None:
+    """Run the servers together, each on its bound sockets; when one stops (a signal reaches
+    only the last one that installed its handlers), stop the others."""
+    running = [asyncio.ensure_future(server.serve(sockets)) for server, sockets in servers]
     await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-    for server in servers:
+    for server, _ in servers:
         server.should_exit = True
     await asyncio.gather(*running)
 

@@ -5,14 +5,17 @@ dir. The token is ``BROWSERHOST_TOKEN`` when set; otherwise it is generated once
 ``token`` (mode 0600) in the data dir and reused on every start. The file is written whole or
 not at all (temporary file, fsync, link into place); an empty one, which an older version left
 when it crashed mid-write, holds no token any client could use, so a new token replaces it.
-A data dir or token file that cannot be used raises :class:`DataDirError`, whose message is
-the one line a user needs.
+A token file that other users may read is made 0600, with a warning in the log. A data dir or
+token file that cannot be used raises :class:`DataDirError`, whose message is the one line a
+user needs.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
+import stat
 import tempfile
 from pathlib import Path
 
@@ -24,6 +27,8 @@ DEFAULT_PORT = 7878
 OWN_ADDRESS_ENV = "BROWSERHOST_OWN_ADDRESS"
 """Where ``browserhost serve`` listens (``host:port``), for the providers it runs: a browser
 must not show the host's own pages."""
+
+log = logging.getLogger(__name__)
 
 
 class DataDirError(Exception):
@@ -78,6 +83,7 @@ def ensure_token(directory: Path) -> str:
     path = token_path(directory)
     stored = _stored_token(path)
     if stored:
+        _keep_private(path)
         return stored
     prepare_data_dir(directory)
     token = secrets.token_urlsafe(32)
@@ -90,6 +96,30 @@ def ensure_token(directory: Path) -> str:
             "or set BROWSERHOST_TOKEN."
         ) from None
     return token
+
+
+def _keep_private(path: Path) -> None:
+    """Make a token file that other users may read 0600, saying so: the token is the API's
+    only key."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:  # gone since it was read: the token in hand is still the one served
+        return
+    if not mode & 0o077:
+        return
+    try:
+        os.chmod(path, 0o600)
+    except OSError as exc:
+        raise DataDirError(
+            f"{path} can be read by other users (mode {mode:04o}) and could not be made 0600 "
+            f"({exc.strerror}); run: chmod 600 {path}, or set BROWSERHOST_TOKEN."
+        ) from None
+    log.warning(
+        "%s could be read by other users (mode %04o); it is now 0600. If someone else may "
+        "have read it, delete it and restart: a new token is written.",
+        path,
+        mode,
+    )
 
 
 def stored_token(path: Path) -> str | None:

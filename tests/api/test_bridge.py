@@ -25,13 +25,14 @@ from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 from tests.conftest import TOKEN, free_port
+from tests.recording import fitting
 
 PROVIDERS = "/api/browser-providers"
 ACTIONS_PATH = "/api/browser-providers/actions"
 OPEN = {"action": "browser.open", "parameters": {"url": "https://example.com"}}
 OPENED = {
     "ok": True,
-    "data": {"url": "https://example.com/", "title": "Example", "viewport": "desktop"},
+    "data": fitting("browser.open", url="https://example.com/", title="Example"),
 }
 
 

@@ -13,7 +13,7 @@ from browserhost.contract.errors import UnknownResultError
 from browserhost.host import Host
 from browserhost.host.captures import save_capture
 from browserhost.providers.stub import register
-from tests.recording import Recorder, replying
+from tests.recording import Recorder, fitting, replying
 
 CAPTURE_NAME = re.compile(r"^\d{8}T\d{12}Z-(?P<label>[A-Za-z0-9_-]+)\.png$")
 
@@ -112,16 +112,16 @@ async def test_a_project_where_the_folder_cannot_be_made_gets_the_image_without_
 @pytest.mark.parametrize(
     ("answer", "reason"),
     [
-        ({"base64": "not base64!!", "mime": "image/png"}, "not valid base64"),
+        ({"base64": "not base64!!"}, "not valid base64"),
         ({"base64": "AAAA", "mime": "text/html"}, "no base64 PNG"),
-        ({"mime": "image/png"}, "no base64 PNG"),
+        ({"mime": "image/gif"}, "no base64 PNG"),
     ],
 )
 async def test_a_capture_answer_without_a_usable_image_is_an_unknown_result(
     tmp_path: Path, answer: dict[str, object], reason: str
 ) -> None:
     host = Host(tmp_path / "data")
-    recorder = Recorder(replying({"ok": True, "data": answer}))
+    recorder = Recorder(replying({"ok": True, "data": fitting("browser.capture", **answer)}))
     host.catalog.install(recorder.record())
     with pytest.raises(UnknownResultError, match=reason) as refused:
         await host.dispatch(

@@ -24,7 +24,7 @@ from browserhost.contract.errors import (
 )
 from browserhost.host import Host
 from browserhost.host.selection import SELECTION_FILE
-from tests.recording import Recorder, replying
+from tests.recording import Recorder, fitting, replying
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ async def test_the_provider_receives_request_id_action_normalized_parameters_and
     assert outcome.to_wire() == {
         "ok": True,
         "providerId": "rec",
-        "data": {"echo": "browser.type"},
+        "data": fitting("browser.type", echo="browser.type"),
     }
     [envelope] = recorder.wire
     assert envelope.pop("requestId").startswith("browser-")

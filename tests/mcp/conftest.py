@@ -4,6 +4,7 @@ and a small web site served by the test for the browser to load."""
 from __future__ import annotations
 
 import base64
+import re
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -163,6 +164,16 @@ async def http_mcp(
 
 def text_of(result: types.CallToolResult) -> str:
     return "\n".join(block.text for block in result.content if isinstance(block, types.TextContent))
+
+
+def page_text(result: types.CallToolResult) -> str:
+    """The text of a successful result, checked to be marked as the page's (untrusted), without
+    the marking lines."""
+    first, *inner, last = text_of(result).split("\n")
+    opened = re.fullmatch(r"\[page content ([0-9a-f]{8})\]", first)
+    assert opened is not None, first
+    assert last == f"[end of page content {opened.group(1)}]", last
+    return "\n".join(inner)
 
 
 def image_of(result: types.CallToolResult) -> bytes:

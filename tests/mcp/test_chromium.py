@@ -19,7 +19,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import LiveServer, start_server
-from tests.mcp.conftest import Setup, call_ok, http_mcp, image_of, stdio_mcp, text_of
+from tests.mcp.conftest import Setup, call_ok, http_mcp, image_of, page_text, stdio_mcp
 
 BROWSER_WAIT_S = 120
 
@@ -75,7 +75,7 @@ async def test_open_read_click_by_text_and_capture(
 
     assert opened["title"] == "Home page"
     assert opened["settled"] is True
-    text = text_of(snapshot)
+    text = page_text(snapshot)
     assert text.startswith(f"Home page — {site}/")
     assert "Welcome home" in text
     assert '"About"' in text

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.conftest import TOKEN, LiveServer, start_server
-from tests.mcp.conftest import ELEVEN_TOOLS, call_ok, http_mcp, image_of, text_of
+from tests.mcp.conftest import ELEVEN_TOOLS, call_ok, http_mcp, image_of, page_text, text_of
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ async def test_open_snapshot_click_capture_with_the_stub(
             clicked = await call_ok(client, "browser_click", {"text": "About"})
             captured = await client.call_tool("browser_capture", {})
     assert opened["url"] == f"{site}/"
-    assert '2. #about a "About"' in text_of(snapshot)
+    assert '2. #about a "About"' in page_text(snapshot)
     assert clicked["url"] == f"{site}/about"
     assert not captured.is_error
     assert image_of(captured).startswith(b"\x89PNG")

@@ -17,6 +17,7 @@ from tests.mcp.conftest import (
     Setup,
     call_ok,
     image_of,
+    page_text,
     stdio_mcp,
     text_of,
 )
@@ -55,7 +56,7 @@ async def test_open_snapshot_click_capture_with_the_stub(
             captured = await client.call_tool("browser_capture", {"label": "about"})
 
     assert opened["title"] == "Stub home"
-    text = text_of(snapshot)
+    text = page_text(snapshot)
     assert text.startswith(f"Stub home — {site}/")
     assert '2. #about a "About"' in text
     assert snapshot.structured_content is not None

@@ -16,7 +16,7 @@ from mcp.shared.subscriptions import ToolsListChanged
 from browserhost import mcp_server
 from browserhost.host import Host
 from browserhost.providers.stub import StubProvider
-from tests.mcp.conftest import text_of
+from tests.mcp.conftest import page_text, text_of
 from tests.recording import Recorder
 
 
@@ -49,7 +49,7 @@ async def test_the_selected_providers_verbs_are_tools_that_reach_it(host: Host) 
             await client.call_tool("browser_type", {"selector": "#q", "value": "cats"})
             pressed = await client.call_tool("browser_press_key", {"key": "Enter"})
             assert not pressed.is_error
-            assert json.loads(text_of(pressed))["url"] == "https://stub.test/search?q=cats"
+            assert json.loads(page_text(pressed))["url"] == "https://stub.test/search?q=cats"
 
             refused = await client.call_tool("browser_press_key", {"key": ""})
             assert refused.is_error

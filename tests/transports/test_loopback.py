@@ -46,6 +46,10 @@ from tests.loopback_service import (
     gzip_bomb,
     loopback_service,
 )
+from tests.recording import fitting
+
+CLICKED = fitting("browser.click", clicked="#save")
+BACK = fitting("browser.back")
 
 
 @pytest.fixture
@@ -74,7 +78,7 @@ async def dispatch(host: Host, action: str = "browser.back", parameters: object 
 
 
 async def test_the_service_receives_the_envelope_as_json_on_browser_control(host: Host) -> None:
-    async with loopback_service(answer({"ok": True, "data": {"clicked": "#save"}})) as service:
+    async with loopback_service(answer({"ok": True, "data": CLICKED})) as service:
         install(host, service.origin)
         async with asyncio.timeout(10):
             outcome = await host.dispatch(
@@ -83,7 +87,7 @@ async def test_the_service_receives_the_envelope_as_json_on_browser_control(host
                 Context(directory="/repo", session_id="ses_1"),
                 provider_id="svc",
             )
-    assert outcome.data == {"clicked": "#save"}
+    assert outcome.data == CLICKED
     [received] = service.received
     assert (received.method, received.path) == ("POST", "/browser-control")
     assert received.headers["content-type"] == "application/json"
@@ -97,7 +101,7 @@ async def test_the_service_receives_the_envelope_as_json_on_browser_control(host
 
 
 async def test_the_records_token_is_sent_as_a_bearer_token_and_never_listed(host: Host) -> None:
-    async with loopback_service(answer({"ok": True, "data": {}})) as service:
+    async with loopback_service(answer({"ok": True, "data": BACK})) as service:
         install(host, service.origin, token="s3cret-token")
         await dispatch(host)
     [received] = service.received
@@ -106,14 +110,14 @@ async def test_the_records_token_is_sent_as_a_bearer_token_and_never_listed(host
 
 
 async def test_without_a_token_no_authorization_is_sent(host: Host) -> None:
-    async with loopback_service(answer({"ok": True, "data": {}})) as service:
+    async with loopback_service(answer({"ok": True, "data": BACK})) as service:
         install(host, service.origin)
         await dispatch(host)
     assert "authorization" not in service.received[0].headers
 
 
 async def test_an_endpoint_with_a_path_is_posted_to_that_path(host: Host) -> None:
-    async with loopback_service(answer({"ok": True, "data": {}})) as service:
+    async with loopback_service(answer({"ok": True, "data": BACK})) as service:
         install(host, f"{service.origin}/v1/act?key=1")
         await dispatch(host)
     assert [r.path for r in service.received] == ["/v1/act?key=1"]
@@ -165,11 +169,11 @@ async def test_a_gzip_bomb_is_an_unknown_result_without_inflating_it(
 
 @pytest.mark.parametrize("encoding", ["gzip", "deflate"])
 async def test_a_compressed_answer_under_the_cap_is_read(host: Host, encoding: str) -> None:
-    plain = b'{"ok": true, "data": {"clicked": "#save"}}'
+    plain = json.dumps({"ok": True, "data": BACK}).encode()
     body = gzip.compress(plain) if encoding == "gzip" else zlib.compress(plain)
     async with loopback_service(answer(body, headers={"Content-Encoding": encoding})) as service:
         install(host, service.origin)
-        assert await dispatch(host) == {"clicked": "#save"}
+        assert await dispatch(host) == BACK
 
 
 async def test_an_answer_in_an_encoding_the_host_did_not_ask_for_is_an_unknown_result(
@@ -283,9 +287,9 @@ async def test_the_service_is_not_reached_through_a_proxy(
     monkeypatch.setenv("ALL_PROXY", f"http://127.0.0.1:{closed_port()}")
     for exempt in ("NO_PROXY", "no_proxy"):  # a machine's own exemption would hide a defect
         monkeypatch.delenv(exempt, raising=False)
-    async with loopback_service(answer({"ok": True, "data": {"direct": True}})) as service:
+    async with loopback_service(answer({"ok": True, "data": {**BACK, "direct": True}})) as service:
         install(host, service.origin)
-        assert await dispatch(host) == {"direct": True}
+        assert await dispatch(host) == {**BACK, "direct": True}
 
 
 async def test_an_uninstalled_service_is_not_found_and_not_contacted(host: Host) -> None:

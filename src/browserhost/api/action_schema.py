@@ -9,7 +9,9 @@ models' types suggest (see :mod:`browserhost.contract.actions`):
   documented as "a string" in its description and constrained only where a string is given;
 - a required field must be a string with something besides whitespace in it, unless the
   parameter model lists it in ``may_be_blank``; a model's ``at_least_one`` fields become an
-  ``anyOf``.
+  ``anyOf``;
+- a string longer than its model's ``maxLength`` is refused (``maxLength`` constrains only
+  strings, so it holds for the optional fields too).
 
 Whitespace is Python's (``str.strip``), spelled out, because JSON Schema regex engines
 disagree on what ``\\s`` means.
@@ -55,10 +57,18 @@ def _enum(field: dict[str, Any]) -> list[str] | None:
     return None
 
 
+def _max_length(field: dict[str, Any]) -> dict[str, Any]:
+    for option in [field, *field.get("anyOf", [])]:
+        if "maxLength" in option:
+            return {"maxLength": option["maxLength"]}
+    return {}
+
+
 def _field(
     field: dict[str, Any], *, required: bool, may_be_blank: bool, url: bool
 ) -> dict[str, Any]:
     described = {"description": field["description"]} if "description" in field else {}
+    described |= _max_length(field)
     options = _enum(field)
     if field.get("type") == "boolean":
         return {**described, "default": field.get("default", False)}  # only `true` counts

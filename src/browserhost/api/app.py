@@ -144,13 +144,14 @@ async def _invalid_body(request: Request, exc: Exception) -> JSONResponse:
 
 async def _unreadable_body(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)  # registered for this class only
-    # FastAPI answers a body it cannot decode (not UTF-8) with a bare 400 {"detail": ...}.
+    # FastAPI answers a body it cannot decode (not UTF-8, or nested deeper than Python's
+    # json reads) with a bare 400 {"detail": ...}.
     if exc.status_code == 400 and request.url.path in (
         ACTIONS_PATH,
         SELECTION_PATH,
         INSTANCES_PATH,
     ):
-        return _body_refusal(request, "body: not UTF-8 JSON")
+        return _body_refusal(request, "body: not UTF-8 JSON, or nested too deeply")
     return await http_exception_handler(request, exc)
 
 

@@ -85,7 +85,9 @@ async def bridge_socket(socket: WebSocket) -> None:
         return
     try:
         hello = Hello.model_validate(message)
-        bridge.check(hello)
+        # In a worker thread: checking the schemas of the verbs the far side declares takes
+        # time (cached, so installing them once the link is attached does not take it again).
+        await asyncio.to_thread(bridge.check, hello)
     except (ValidationError, InstallError) as exc:
         await socket.close(CLOSE_POLICY, _reason(f"bad hello: {_problem(exc)}"))
         return

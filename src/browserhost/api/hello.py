@@ -51,6 +51,6 @@ def _object(text: object) -> dict[str, Any] | None:
         return None
     try:
         message = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python reads
         return None
     return message if isinstance(message, dict) else None

@@ -124,7 +124,7 @@ async def _hello(socket: WebSocket) -> str | None:
 def _json(raw: str) -> dict[str, Any] | None:
     try:
         message = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python reads
         return None
     return message if isinstance(message, dict) else None
 

@@ -4,8 +4,9 @@ This module is the single source of truth for what an agent may ask. The HTTP sc
 tool schemas and the command-line verbs are all derived from :data:`ACTIONS`.
 
 Validation follows one rule set for every caller: strings are trimmed and an empty string
-counts as absent, unknown keys are dropped, and every refusal says what to change and ends
-with "Nothing was sent.". Only the normalized parameters ever reach a provider.
+counts as absent, a string over its limit (:mod:`.limits`) is refused, unknown keys are
+dropped, and every refusal says what to change and ends with "Nothing was sent.". Only the
+normalized parameters ever reach a provider.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from . import data
 from .base import WireModel
 from .data import ViewportMode
 from .errors import InvalidActionError
-from .limits import ACTION_TIMEOUT_S, OPEN_TIMEOUT_S
+from .limits import ACTION_TIMEOUT_S, OPEN_TIMEOUT_S, TEXT_MAX, URL_MAX, VALUE_MAX
 
 BLANK_PAGE = "about:blank"
 """The one address that is not http(s) an agent may open: an empty page."""
@@ -62,15 +63,19 @@ def _refuse(message: str) -> PydanticCustomError:
     return PydanticCustomError("invalid_action", f"{message} Nothing was sent.")
 
 
-def _text(value: object) -> str | None:
-    """A trimmed non-empty string, else ``None``: blanks and non-strings count as absent."""
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    return None
+def _text(value: object, name: str, limit: int = TEXT_MAX) -> str | None:
+    """A trimmed non-empty string, else ``None``: blanks and non-strings count as absent. One
+    over ``limit`` characters is refused, so no caller can send a provider megabytes."""
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        return None
+    if len(text) > limit:
+        raise _refuse(f"{name} is {len(text):,} characters; at most {limit:,} are taken.")
+    return text
 
 
 def _viewport(value: object, *, required: bool) -> str | None:
-    mode = _text(value)
+    mode = _text(value, "viewport")
     if mode is None:
         if required:
             raise _refuse("viewport is required for browser.resize.")
@@ -112,7 +117,8 @@ class Parameters(WireModel):
 class OpenParameters(Parameters):
     url: str = Field(
         description="Absolute http(s) URL to load, e.g. https://example.com/, or about:blank "
-        "for an empty page."
+        "for an empty page.",
+        max_length=URL_MAX,
     )
     viewport: ViewportMode | None = Field(
         None, description="Viewport to use: mobile, tablet, desktop, or fill. Omit to keep it."
@@ -123,7 +129,7 @@ class OpenParameters(Parameters):
     def _read(cls, raw: object) -> dict[str, object]:
         source = _fields(raw)
         viewport = _viewport(source.get("viewport"), required=False)
-        url = _text(source.get("url"))
+        url = _text(source.get("url"), "url", URL_MAX)
         if url is None:
             raise _refuse("url is required for browser.open.")
         if url == BLANK_PAGE:
@@ -142,47 +148,57 @@ class SnapshotParameters(Parameters):
         None,
         description="Selector (as for browser.click) to read one part of the page only: a "
         "section, a list, an iframe, a dialog.",
+        max_length=TEXT_MAX,
     )
 
     @model_validator(mode="before")
     @classmethod
     def _read(cls, raw: object) -> dict[str, object]:
-        return _present(selector=_text(_fields(raw).get("selector")))
+        return _present(selector=_text(_fields(raw).get("selector"), "selector"))
 
 
 class ClickParameters(Parameters):
     at_least_one = ("selector", "text")
 
-    selector: str | None = Field(None, description=_SELECTOR_HELP)
+    selector: str | None = Field(None, description=_SELECTOR_HELP, max_length=TEXT_MAX)
     text: str | None = Field(
-        None, description="Visible label or accessible name of the element to click."
+        None,
+        description="Visible label or accessible name of the element to click.",
+        max_length=TEXT_MAX,
     )
 
     @model_validator(mode="before")
     @classmethod
     def _read(cls, raw: object) -> dict[str, object]:
         source = _fields(raw)
-        present = _present(selector=_text(source.get("selector")), text=_text(source.get("text")))
+        present = _present(
+            selector=_text(source.get("selector"), "selector"),
+            text=_text(source.get("text"), "text"),
+        )
         return cls._require_one("browser.click", present)
 
 
 class TypeParameters(Parameters):
     may_be_blank = frozenset({"value"})
 
-    selector: str = Field(description=_SELECTOR_HELP)
-    value: str = Field(description="Text to put in the field; it replaces what is there.")
+    selector: str = Field(description=_SELECTOR_HELP, max_length=TEXT_MAX)
+    value: str = Field(
+        description="Text to put in the field; it replaces what is there.", max_length=VALUE_MAX
+    )
     submit: bool = Field(False, description="Press Enter after typing.")
 
     @model_validator(mode="before")
     @classmethod
     def _read(cls, raw: object) -> dict[str, object]:
         source = _fields(raw)
-        selector = _text(source.get("selector"))
+        selector = _text(source.get("selector"), "selector")
         if selector is None:
             raise _refuse("selector is required for browser.type.")
         value = source.get("value")
         if not isinstance(value, str):
             raise _refuse("value is required for browser.type.")
+        if len(value) > VALUE_MAX:
+            raise _refuse(f"value is {len(value):,} characters; at most {VALUE_MAX:,} are taken.")
         return {"selector": selector, "value": value, "submit": source.get("submit") is True}
 
 
@@ -192,13 +208,16 @@ class ScrollParameters(Parameters):
     direction: ScrollDirection | None = Field(
         None, description="up or down by one screen, or to the top or bottom of the page."
     )
-    selector: str | None = Field(None, description="Scroll this element into view instead.")
+    selector: str | None = Field(
+        None, description="Scroll this element into view instead.", max_length=TEXT_MAX
+    )
 
     @model_validator(mode="before")
     @classmethod
     def _read(cls, raw: object) -> dict[str, object]:
         source = _fields(raw)
-        selector, direction = _text(source.get("selector")), _text(source.get("direction"))
+        selector = _text(source.get("selector"), "selector")
+        direction = _text(source.get("direction"), "direction")
         cls._require_one("browser.scroll", _present(direction=direction, selector=selector))
         if direction is not None and direction not in SCROLL_DIRECTIONS:
             raise _refuse("direction must be up, down, top, or bottom.")
@@ -222,24 +241,26 @@ class ForwardParameters(NoParameters):
 
 
 class InspectParameters(Parameters):
-    selector: str = Field(description=_SELECTOR_HELP)
+    selector: str = Field(description=_SELECTOR_HELP, max_length=TEXT_MAX)
 
     @model_validator(mode="before")
     @classmethod
     def _read(cls, raw: object) -> dict[str, object]:
-        selector = _text(_fields(raw).get("selector"))
+        selector = _text(_fields(raw).get("selector"), "selector")
         if selector is None:
             raise _refuse("selector is required for browser.inspect.")
         return {"selector": selector}
 
 
 class CaptureParameters(Parameters):
-    label: str | None = Field(None, description="Short name for the image file, e.g. login-form.")
+    label: str | None = Field(
+        None, description="Short name for the image file, e.g. login-form.", max_length=TEXT_MAX
+    )
 
     @model_validator(mode="before")
     @classmethod
     def _read(cls, raw: object) -> dict[str, object]:
-        return _present(label=_text(_fields(raw).get("label")))
+        return _present(label=_text(_fields(raw).get("label"), "label"))
 
 
 class ResizeParameters(Parameters):

@@ -224,8 +224,8 @@ def read_frame(raw: str | bytes) -> tuple[str, Frame | None]:
     define (the receiver ignores it)."""
     try:
         message = json.loads(raw)
-    except ValueError:
-        raise UnreadableFrameError("not JSON") from None
+    except (ValueError, RecursionError):
+        raise UnreadableFrameError("not JSON, or nested too deeply") from None
     if not isinstance(message, dict) or not isinstance(message.get("t"), str):
         raise UnreadableFrameError('not an object with a string "t"')
     kind: str = message["t"]

@@ -18,6 +18,22 @@ ANSWER_MAX_BYTES: Final = 12_000_000
 REQUEST_BODY_MAX_BYTES: Final = 1024 * 1024
 """The largest request body the HTTP API accepts."""
 
+URL_MAX: Final = 8_192
+"""The longest URL ``browser.open`` takes, in characters (what web servers commonly accept)."""
+TEXT_MAX: Final = 4_096
+"""The longest selector, text to click or capture label, in characters."""
+VALUE_MAX: Final = 100_000
+"""The longest value ``browser.type`` takes, in characters."""
+
+VERBS_MAX: Final = 32
+"""The most verbs one provider may declare."""
+VERB_SCHEMA_MAX_BYTES: Final = 8_000
+"""The largest input schema a verb may declare, as JSON."""
+VERB_PATTERN_MAX_CHARS: Final = 1_000
+"""The longest ``pattern`` a verb's input schema may hold."""
+VERB_ARGUMENTS_MAX_BYTES: Final = 256_000
+"""The largest arguments a verb call may carry, as JSON."""
+
 ERROR_TEXT_MAX: Final = 2_000
 """A provider's ``ok: false`` error text is 1..2,000 characters."""
 

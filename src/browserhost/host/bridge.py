@@ -19,15 +19,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
-from jsonschema import Draft202012Validator
-
 from browserhost.contract import ACTIONS
 from browserhost.contract.bridge import PRIVILEGED_METHODS, RPC_METHODS, Hello, Rpc
 from browserhost.contract.errors import BrowserhostError
 from browserhost.transports.bridge import BridgeTransport, Link
 from browserhost.transports.bridge_surface import BridgeSurface
 
-from .catalog import InstalledProvider, InstallError, read_actions, read_verbs
+from .catalog import InstalledProvider, InstallError, read_actions, read_verbs, verb_checkers
 from .dispatch import Host
 
 BRIDGE_ID: Final = "bridge"
@@ -85,7 +83,7 @@ class Bridge:
             verbs = read_verbs(link.hello.verbs)
         except InstallError:  # checked before the link was attached
             return
-        checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
+        checkers = verb_checkers(verbs)
         surface = self.surface if link.hello.surface else None
         self.host.catalog.put(
             dataclasses.replace(

@@ -76,7 +76,12 @@ from jsonschema.exceptions import SchemaError
 from pydantic import ValidationError
 
 from browserhost.contract import ACTIONS, VerbSpec
-from browserhost.contract.limits import PROVIDER_ID_PATTERN, PROVIDER_NAME_MAX, PROVIDER_PATH
+from browserhost.contract.limits import (
+    PROVIDER_ID_PATTERN,
+    PROVIDER_NAME_MAX,
+    PROVIDER_PATH,
+    VERBS_MAX,
+)
 from browserhost.contract.surface import Surface
 from browserhost.transports.base import Transport
 from browserhost.transports.bridge import BridgeTransport
@@ -92,6 +97,7 @@ from .services import (
     ServiceRecordError,
     ServiceSettings,
 )
+from .verb_schemas import ArgumentChecker, SchemaRefusedError, read_schema
 
 ENTRY_POINT_GROUP = "browserhost.providers"
 BUILTIN_IDS: Final = frozenset({"stub", "chromium"})
@@ -148,7 +154,7 @@ class InstalledProvider:
     actions: frozenset[str]
     transport: Transport
     verbs: Mapping[str, VerbSpec] = field(default_factory=dict)
-    checkers: Mapping[str, Draft202012Validator] = field(default_factory=dict)
+    checkers: Mapping[str, ArgumentChecker] = field(default_factory=dict)
     """One argument checker per verb, built once at install."""
     surface: Surface | None = None
     panel: InstalledPanel | None = None
@@ -379,7 +385,7 @@ def read_record(
         )
         surface = LoopbackSurface(origin, token) if declared_surface is True else None
         transport = LoopbackTransport(url, token)
-    checkers = {name: Draft202012Validator(verb.input_schema) for name, verb in verbs.items()}
+    checkers = verb_checkers(verbs)
     launch = read_launch(record.get("launch"), in_process=callable(answer))
     return InstalledProvider(
         provider_id, name, supported, transport, verbs, checkers, surface, panel, service, None,
@@ -495,6 +501,10 @@ def read_verbs(declared: object) -> dict[str, VerbSpec]:
     provider never runs with half of what it meant to offer."""
     if not isinstance(declared, list | tuple):
         raise InstallError("verbs must be a list of verb declarations")
+    if len(declared) > VERBS_MAX:
+        raise InstallError(
+            f"{len(declared)} verbs are declared; a provider may declare at most {VERBS_MAX}"
+        )
     verbs: dict[str, VerbSpec] = {}
     for raw in declared:
         where = raw.get("name") if isinstance(raw, Mapping) else raw
@@ -504,15 +514,18 @@ def read_verbs(declared: object) -> dict[str, VerbSpec]:
             problem = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
             raise InstallError(f"verb {where!r} is not a valid declaration: {problem}") from None
         try:
-            Draft202012Validator.check_schema(verb.input_schema)
-        except SchemaError as exc:
-            raise InstallError(
-                f"verb {where!r} has an input schema that is not valid JSON Schema: {exc.message}"
-            ) from None
+            read_schema(verb.input_schema)
+        except SchemaRefusedError as exc:
+            raise InstallError(f"verb {where!r} is refused: {exc}") from None
         if verb.name in verbs:
             raise InstallError(f"verb {verb.name!r} is declared twice")
         verbs[verb.name] = verb
     return verbs
+
+
+def verb_checkers(verbs: Mapping[str, VerbSpec]) -> dict[str, ArgumentChecker]:
+    """One argument checker per verb of :func:`read_verbs` (which accepted each schema)."""
+    return {name: read_schema(verb.input_schema) for name, verb in verbs.items()}
 
 
 class Catalog:

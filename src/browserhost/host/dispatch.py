@@ -12,7 +12,8 @@
    INVALID_ACTION)
 4. send with a deadline and cancellation           → PROVIDER_UNAVAILABLE, CANCELLED,
                                                      REQUEST_FAILED
-5. parse the answer                                → PROVIDER_REJECTED, UNKNOWN_RESULT
+5. parse the answer, and check its data against    → PROVIDER_REJECTED, UNKNOWN_RESULT
+   the action's data model
 6. post-processing (a capture is saved into the project)
 7. the agent holds the provider's surface for a while (:mod:`.control`)
 
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from browserhost.contract import (
     VERB_PREFIX,
     Context,
@@ -38,7 +41,7 @@ from browserhost.contract import (
     parse_result,
     verb_name,
 )
-from browserhost.contract.actions import CaptureParameters
+from browserhost.contract.actions import ActionSpec, CaptureParameters
 from browserhost.contract.errors import (
     ActionCancelledError,
     BrowserhostError,
@@ -66,6 +69,7 @@ from .control import Controls
 from .instances import Instances
 from .selection import SelectionReadError, SelectionStore, SelectionWriteError
 from .services import ServiceSettings
+from .verb_schemas import UncheckableArgumentsError
 
 SERVICE_LOGS = "services"
 """The folder of the data dir where each provider service's output is logged (``<id>.log``)."""
@@ -185,6 +189,8 @@ class Host:
                 )
             if isinstance(result, Refusal):
                 raise ProviderRejectedError(result.error)
+            if call is not None:
+                _check_data(provider, call.spec, result.data)
         except BrowserhostError as error:
             outcome = error.code.value
             raise
@@ -272,7 +278,13 @@ def _verb_arguments(provider: InstalledProvider, verb: str, raw: object) -> Mapp
     arguments = read_arguments(raw)
     if arguments is None:
         raise InvalidActionError("parameters must be an object. Nothing was sent.")
-    problems = sorted(checker.iter_errors(arguments), key=lambda error: list(error.path))
+    try:
+        problems = sorted(checker.problems(arguments), key=lambda error: list(error.path))
+    except UncheckableArgumentsError as exc:
+        raise InvalidActionError(
+            f"{VERB_PREFIX}{verb} was refused: its arguments were not checked, as {exc}; send "
+            "smaller, simpler ones. Nothing was sent."
+        ) from None
     if problems:
         listed = "; ".join(
             f"{'.'.join(str(part) for part in error.path) or 'parameters'}: {error.message}"
@@ -280,6 +292,20 @@ def _verb_arguments(provider: InstalledProvider, verb: str, raw: object) -> Mapp
         )
         raise InvalidActionError(f"{VERB_PREFIX}{verb} was refused: {listed}. Nothing was sent.")
     return arguments
+
+
+def _check_data(provider: InstalledProvider, spec: ActionSpec, data: dict[str, Any]) -> None:
+    """An answer's data must be what the action answers (:mod:`browserhost.contract.data`):
+    anything else is not a result, whatever transport brought it."""
+    try:
+        spec.data.model_validate(data)
+    except ValidationError as exc:
+        problem = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "data"
+        raise UnknownResultError(
+            f"{provider.name} answered {spec.name} with data that does not fit it ({where}: "
+            f"{problem['msg']}). The page state is unknown; take a snapshot before acting again."
+        ) from None
 
 
 async def _deliver(

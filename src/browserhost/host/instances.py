@@ -137,7 +137,11 @@ class Instances:
         chosen = self._name(base.id, name)
         instance_id = f"{base.id}{INSTANCE_SEPARATOR}{chosen}"
         created_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-        row, start = self._create(base, chosen, options, created_at, fresh=True)
+        # In a worker thread: the provider may read files the options name (a storage-state
+        # file), and a slow one must not hold the host.
+        row, start = await asyncio.to_thread(
+            self._create, base, chosen, options, created_at, fresh=True
+        )
         try:
             await start()
         except Exception as exc:  # the provider's own failure to start, reported as its no

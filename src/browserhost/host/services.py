@@ -12,7 +12,8 @@ Each start gets a free loopback port and a fresh token, both through the environ
 (``BROWSERHOST_SERVICE_PORT``, ``BROWSERHOST_SERVICE_TOKEN``), never the command line. The
 host polls ``GET /browser-control`` with that token until the service says hello: the protocol
 version it speaks, the actions it implements, whether it has a surface. Nothing is sent before
-that; a start that fails is ``PROVIDER_UNAVAILABLE`` with the end of the service's stderr. After
+that; a start that fails is ``PROVIDER_UNAVAILABLE`` with the last line of the service's stderr
+(all of its output is in its log, ``<id>.log`` in :attr:`ServiceSettings.log_dir`). After
 :attr:`ServiceSettings.failed_starts` failed starts within
 :attr:`ServiceSettings.failure_window_s`, the host stops trying until the window has passed.
 
@@ -154,7 +155,7 @@ class Hello:
         try:
             wire = json.loads(body)
             version, actions, surface = wire["protocolVersion"], wire["actions"], wire["surface"]
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, RecursionError):
             return None
         if (
             isinstance(version, bool)
@@ -307,7 +308,13 @@ class ManagedService:
             except _StartError as exc:
                 self._failures.append(time.monotonic())
                 self.state, self.reason = "failed", str(exc)
-                log.warning("provider service %s did not start: %s", self.provider_id, exc)
+                where = self._log.path if self._log is not None else None
+                log.warning(
+                    "provider service %s did not start: %s%s",
+                    self.provider_id,
+                    exc,
+                    "" if where is None else f" (all of its output is in {where})",
+                )
                 raise NotSentError(str(exc)) from None
             self._run = run
             self.state = "running"
@@ -534,5 +541,5 @@ def _free_port() -> int:
 
 
 def _quoted(child: Child) -> str:
-    tail = child.stderr_tail()
-    return f". Its error output ended with: {tail}" if tail else " (it wrote nothing on stderr)"
+    line = child.stderr_line()
+    return f". Its error output ended with: {line}" if line else " (it wrote nothing on stderr)"

@@ -4,7 +4,7 @@ The child runs in a session of its own, so stopping it reaches the whole process
 made; on Linux it also gets a parent-death signal, so when the host dies, even by SIGKILL,
 the kernel kills it too (nothing is left for the next start to trip over). Stopping is
 SIGTERM to the group, then SIGKILL after a grace period. What it writes on stdout and stderr
-goes to one log file, rotated by size; the end of its stderr is kept for error messages.
+goes to one log file, rotated by size; the last line of its stderr is kept for error messages.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ LOG_MAX_BYTES: Final = 1_000_000
 LOG_BACKUPS: Final = 2
 """Rotated files kept beside the current one (``<id>.log.1``, ``<id>.log.2``)."""
 TAIL_BYTES: Final = 2_000
-"""How much of the end of a child's stderr an error message quotes."""
+"""How much of the end of a child's stderr is kept in memory, for its last line."""
+LINE_MAX: Final = 200
+"""How much of the last line of a child's stderr an agent's error message quotes."""
 _PUMP_DRAIN_S = 1.0
 _PR_SET_PDEATHSIG = 1
 
@@ -84,9 +86,12 @@ class Child:
     def running(self) -> bool:
         return self.process.returncode is None
 
-    def stderr_tail(self) -> str:
-        text = self._tail.decode(errors="replace").strip()
-        return text if len(self._tail) < TAIL_BYTES else "…" + text
+    def stderr_line(self) -> str:
+        """The last line the child wrote on stderr, cut to :data:`LINE_MAX` characters: what
+        an agent's error message quotes (a traceback, whole, would be most of it)."""
+        lines = self._tail.decode(errors="replace").strip().splitlines()
+        line = lines[-1].strip() if lines else ""
+        return line if len(line) <= LINE_MAX else line[: LINE_MAX - 1] + "…"
 
     async def wait(self) -> int:
         """The exit status once the process has ended and its output has been read."""

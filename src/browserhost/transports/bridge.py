@@ -286,8 +286,12 @@ def _answer(result: ToolResult) -> Any:
         raise LostError(f"the connected browser could not answer: {message or 'no reason given'}")
     try:
         size = len(json.dumps(result.result, separators=(",", ":"), allow_nan=False).encode())
-    except (TypeError, ValueError):
-        size = 0  # read from JSON text, so always JSON; parse_result judges its shape
+    except (ValueError, RecursionError):
+        # Python's json reads NaN and Infinity, which are not JSON (the API could not send
+        # them on), and a nesting it can read may be too deep to write again.
+        raise BadAnswerError(
+            "The connected browser's answer is not JSON (NaN, Infinity, or nested too deeply)."
+        ) from None
     if size > ANSWER_MAX_BYTES:
         raise too_large()
     return result.result

@@ -49,7 +49,7 @@ def _check_wire_size(answer: object) -> None:
     try:
         # allow_nan=False: NaN and Infinity are not JSON, and the API could not send them on.
         size = len(json.dumps(answer, separators=(",", ":"), allow_nan=False).encode())
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         raise BadAnswerError("The provider's answer is not JSON.") from None
     if size > ANSWER_MAX_BYTES:
         raise too_large()

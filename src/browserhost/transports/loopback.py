@@ -74,7 +74,7 @@ class LoopbackTransport:
             raise BadAnswerError(f"The provider service answered HTTP {response.status_code}.")
         try:
             return json.loads(body, parse_constant=_not_json)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise BadAnswerError("The provider service's answer is not JSON.") from None
 
     async def abandon(self, request_id: str) -> None:

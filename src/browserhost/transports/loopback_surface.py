@@ -159,7 +159,7 @@ class LoopbackSurface(contract.Surface):
 def _json(body: bytes) -> object:
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 

@@ -7,14 +7,20 @@ Chromium comes from, dialogs, evaluate, addresses) and the options. Nothing here
 binary or a command-line flag: a caller chooses among these options and nothing else.
 
 A ``profile`` keeps the browser's user data (cookies, local storage, logins) under the data
-dir, in ``providers/chromium/profiles/<name>``; the instance is then persistent. One profile
-is used by one instance at a time. Its sessions share the profile's one context, each with
-pages of its own (:class:`ProfileShare`), since a login is what a profile is for.
+dir, in ``providers/chromium/profiles/<name>``, a real folder (a symbolic link there is
+refused: the logins would be kept wherever it points); the instance is then persistent. One
+profile is used by one instance at a time. Its sessions share the profile's one context, each
+with pages of its own (:class:`ProfileShare`), since a login is what a profile is for.
+
+A ``storageState`` is read from a regular file of at most :data:`STORAGE_STATE_MAX_BYTES`
+(a FIFO or a device, which could block the read, is refused).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 import zoneinfo
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -171,6 +177,7 @@ def launch_record(
                     f"by one browser at a time. Close it first (browserhost close {holder})."
                 )
             profile_dir = home / PROFILES / chosen.profile
+            _refuse_links(home, profile_dir.parent, profile_dir)
             profile_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         # A restored profile already holds what was imported when it was launched.
         state = None
@@ -251,18 +258,37 @@ def _check_timezone(name: str) -> None:
         ) from None
 
 
+def _refuse_links(*folders: Path) -> None:
+    for folder in folders:
+        if folder.is_symlink():
+            raise ActionError(
+                f"{folder} is a symbolic link; a profile is kept only in a real folder under "
+                "the data dir, so its logins stay there. Remove the link, or move the folder "
+                "it points to in its place."
+            )
+
+
 def _storage_state(path: str) -> dict[str, Any]:
     """The storage state in ``path``, checked for its shape; its contents are never echoed."""
     try:
-        with open(path, "rb") as file:
-            raw = file.read(STORAGE_STATE_MAX_BYTES + 1)
+        # Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise ActionError(
             f"The storage-state file {path} cannot be read: {exc.strerror}."
         ) from None
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ActionError(f"The storage-state file {path} is not a regular file.")
+        try:
+            raw = file.read(STORAGE_STATE_MAX_BYTES + 1)
+        except OSError as exc:
+            raise ActionError(
+                f"The storage-state file {path} cannot be read: {exc.strerror}."
+            ) from None
     try:
         state = json.loads(raw) if len(raw) <= STORAGE_STATE_MAX_BYTES else None
-    except ValueError:
+    except (ValueError, RecursionError):
         state = None
     if (
         not isinstance(state, dict)
