@@ -1097,10 +1097,11 @@ async (request) => {
       rect = rendered(target);
       if (!rect) return { hidden: true };
     }
-    // Something on the page is moving (an animation that will end, or script that restyled
-    // the page until the last wait ended): press where the element rests, not where it
-    // passes. One that does not hold still through a frame within MOTION_MS is refused.
-    if (motions(-Infinity).length || store.restless) {
+    // Something on the page is moving (an animation that will end, in the document or the
+    // shadow trees around the element, or script that restyled the page until the last wait
+    // ended): press where the element rests, not where it passes. One that does not hold
+    // still within MOTION_MS is refused. Typing goes to the focused field wherever it is.
+    if (purpose === "click" && (motions(-Infinity, around(target)).length || store.restless)) {
       rect = await still(target);
       if (!rect) return { moving: true };
     }
@@ -1298,16 +1299,26 @@ async (request) => {
 
   // Animations and transitions under way that will end (an infinite one, a spinner, never
   // does) and began at `since` or later (performance.now() time; a pending one has yet to).
-  function motions(since) {
+  // `roots`: where to look (by default the document and every shadow root in it).
+  function motions(since, roots = null) {
     if (!doc.getAnimations) return [];
     // A document's list leaves out its shadow trees' animations: each root keeps its own.
-    const all = [doc, ...shadowRoots(doc)].flatMap((root) => root.getAnimations());
+    const all = (roots || [doc, ...shadowRoots(doc)]).flatMap((root) => root.getAnimations());
     return all.filter((animation) => {
       if (animation.playState !== "running" && !animation.pending) return false;
       const timing = animation.effect && animation.effect.getComputedTiming();
       if (!timing || !Number.isFinite(timing.endTime)) return false;
       return animation.startTime === null || animation.startTime >= since;
     });
+  }
+
+  // The document and the shadow roots that hold `el`.
+  function around(el) {
+    const roots = [doc];
+    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+      roots.push(root);
+    }
+    return roots;
   }
 
   function shadowRoots(top) {
