@@ -27,7 +27,7 @@ from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError
 
 from . import devtools, pagescript
-from .addresses import ALLOWED_SCHEMES, AddressPolicy
+from .addresses import ALLOWED_SCHEMES, ERROR_PAGE_SCHEME, AddressPolicy
 from .errors import blocked_message
 from .launch import ENV_MAX_CONTEXTS, IDLE_S, MAX_CONTEXTS, DialogMode
 
@@ -439,6 +439,14 @@ class Tab:
             await session.send("Network.enable")
 
         await devtools.watch(page, watching)
+        if page.url.startswith(ERROR_PAGE_SCHEME):
+            # A window whose first load failed before it could be listened to: one blocked
+            # in the network stack is told as :meth:`_on_request_failed` tells the others.
+            history = await (await devtools.session(page)).send("Page.getNavigationHistory")
+            failed = str(history["entries"][history["currentIndex"]]["url"])
+            why = self.policy.own_refusal(failed)
+            if why is not None:
+                self._blocked = blocked_message(f"The page navigated to {failed[:200]}", why)
 
     def _is_current(self, page: Page) -> bool:
         return bool(self._pages) and self._pages[-1] is page
@@ -565,14 +573,31 @@ class Tab:
         if request.url == self.opened:
             return  # the open reports its own failed load; its event may come late
         failure = request.failure or ""
-        if (
-            "ERR_UNSAFE_REDIRECT" in failure
-            and request.is_navigation_request()
-            and request.frame is page.main_frame
-        ):
+        top = _top_navigation(page, request)
+        own = self.policy.own_refusal(request.url) if top else None
+        if own is not None:
+            # Blocked in the network stack (:mod:`.own_address`), which leaves Chromium's
+            # error page: say why instead.
+            came = request.redirected_from
+            what = f"The page navigated to {request.url[:200]}"
+            if came is not None:
+                what = f"{came.url[:200]} redirected to {request.url[:200]}"
+            self._blocked = blocked_message(what, own)
+        elif "ERR_UNSAFE_REDIRECT" in failure and top:
             self._blocked = blocked_message(
                 f"{request.url[:200]} redirected to an address that is not http or https"
             )
+
+
+def _top_navigation(page: Page, request: Request) -> bool:
+    from playwright.async_api import Error as PlaywrightError
+
+    if not request.is_navigation_request():
+        return False
+    try:
+        return request.frame is page.main_frame
+    except PlaywrightError:
+        return True  # a window's first load, sent before its frame existed
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:

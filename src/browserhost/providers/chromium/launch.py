@@ -35,7 +35,8 @@ from browserhost.config import OWN_ADDRESS_ENV
 from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError
 
-from .addresses import ENV_PRIVATE_NETWORK, own_port
+from . import own_address
+from .addresses import ENV_PRIVATE_NETWORK, AddressPolicy, own_host, own_port
 from .errors import connect_failed, launch_failed
 
 if TYPE_CHECKING:
@@ -102,6 +103,8 @@ class ChromiumConfig:
     """Whether pages on loopback and private-network addresses may be shown."""
     own_port: int | None = None
     """Where browserhost itself listens, never shown (see :mod:`.addresses`)."""
+    own_host: str | None = None
+    """The address it listens on there."""
     profile_dir: str | None = None
     """A persistent profile's user data; ``None``: a throwaway profile per launch."""
     viewport: ViewportMode = "desktop"
@@ -127,6 +130,7 @@ class ChromiumConfig:
             max_contexts=int(_number(source, ENV_MAX_CONTEXTS, MAX_CONTEXTS, minimum=1)),
             private_network=source.get(ENV_PRIVATE_NETWORK, "").strip().lower() != "deny",
             own_port=own_port(source.get(OWN_ADDRESS_ENV, "")),
+            own_host=own_host(source.get(OWN_ADDRESS_ENV, "")),
         )
 
 
@@ -202,6 +206,7 @@ class Launcher:
         self._retired = False
         self._failed = False
         self._state_pending = config.storage_state is not None
+        self._own = AddressPolicy(own_port=config.own_port, own_host=config.own_host)
 
     @property
     def retired(self) -> bool:
@@ -280,12 +285,15 @@ class Launcher:
                 )
             try:
                 if scheme in ("ws", "wss") and not devtools_socket(endpoint):
-                    return await playwright.chromium.connect(
+                    connected = await playwright.chromium.connect(
                         endpoint, timeout=CONNECT_TIMEOUT_S * 1000
                     )
-                return await playwright.chromium.connect_over_cdp(
-                    endpoint, timeout=CONNECT_TIMEOUT_S * 1000
-                )
+                else:
+                    connected = await playwright.chromium.connect_over_cdp(
+                        endpoint, timeout=CONNECT_TIMEOUT_S * 1000
+                    )
+                await own_address.guard(connected, self._own)
+                return connected
             except PlaywrightError as exc:
                 raise connect_failed() from exc
         executable = find_chromium(self._config.executable, playwright.chromium.executable_path)
@@ -294,11 +302,11 @@ class Launcher:
             "executable_path": executable,
             "headless": config.headless,
             "chromium_sandbox": sandboxed(),
-            "args": list(LAUNCH_FLAGS),
+            "args": [*LAUNCH_FLAGS, *own_address.launch_args(self._own)],
             "timeout": LAUNCH_TIMEOUT_S * 1000,
         }
         if config.proxy is not None:
-            settings["proxy"] = dict(config.proxy)
+            settings["proxy"] = own_address.proxy_settings(config.proxy, self._own)
         try:
             if config.profile_dir is None:
                 return await playwright.chromium.launch(**settings)

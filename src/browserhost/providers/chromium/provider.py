@@ -158,7 +158,9 @@ class ChromiumProvider(ChromiumVerbs):
         self._grid = None if self.config.grid is None else Grid(self.config.grid, self.config)
         self._pool = ContextPool(
             policy=AddressPolicy(
-                own_port=self.config.own_port, private_network=self.config.private_network
+                own_port=self.config.own_port,
+                own_host=self.config.own_host,
+                private_network=self.config.private_network,
             ),
             idle_s=self.config.idle_s,
             max_contexts=self.config.max_contexts,
@@ -319,6 +321,9 @@ class ChromiumProvider(ChromiumVerbs):
                         raise gone("browser.open", crashed=True) from None
                     if probe == "stuck":  # since the last action
                         raise PageStuckError() from None
+                    blocked = tab.take_blocked()  # a redirect to browserhost's own address
+                    if blocked is not None:
+                        raise ActionError(blocked) from None
                     raise
             settled = await self._settle_open(tab, page, asked_ms)
             tab.frame_due = settled.frame_due
@@ -675,14 +680,10 @@ class ChromiumProvider(ChromiumVerbs):
                 current = tab.current()
                 if due and action != "browser.open" and current is not None:
                     await self._settle(tab, current, self.timeouts.input_settle_s, opened="due")
-                # Between actions, only a page left on a forbidden address matters; a blocked
-                # redirect there left Chromium's error page, which the next snapshot shows.
+                # Between actions, only a page left on a forbidden address, or on the error
+                # page of a blocked load, matters.
                 earlier, current = tab.take_blocked(), tab.current()
-                if (
-                    earlier is not None
-                    and current is not None
-                    and tab.policy.refusal(current.url) is not None
-                ):
+                if earlier is not None and current is not None and _on_blocked(tab, current):
                     where = await _leave_blocked(tab)
                     raise ActionError(f"{earlier} The page is now {where}; {action} was not run.")
                 try:
@@ -1023,6 +1024,12 @@ async def _leave_blocked(tab: Tab) -> str:
     page = tab.current()
     if page is None or page.is_closed():
         return "about:blank"
-    if tab.policy.refusal(page.url) is not None:
+    if _on_blocked(tab, page):
         await page.goto("about:blank")
     return page.url
+
+
+def _on_blocked(tab: Tab, page: Page) -> bool:
+    """Whether ``page`` shows a forbidden address, or Chromium's error page (for a load the
+    network stack blocked, just reported)."""
+    return tab.policy.refusal(page.url) is not None or page.url.startswith(ERROR_PAGE_SCHEME)
