@@ -1,34 +1,53 @@
-# The two commands of the README: `make run` and `make test`. Both set up what they need.
+# The README's commands: `make run` serves, `make check` is the fast tier (lint, types and the
+# tests that start no process), `make test` the whole suite (what CI runs). Each sets up what
+# it needs, and says so before a step that takes a while.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+SUM := $(shell cksum pyproject.toml | cut -d' ' -f1)
+SERVE_STAMP := $(VENV)/.installed-serve-$(SUM)
+DEV_STAMP := $(VENV)/.installed-dev-$(SUM)
+# Two workers: the suite waits on browsers and servers as much as it computes. Whole files go to
+# one worker, so that a module's browser is started once.
+WORKERS ?= 2
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup test-setup run check test lint bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[chromium,mcp,dev]'
-	rm -f $(VENV)/.installed-* && touch $@
+$(SERVE_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "Installing browserhost and what serving needs into $(VENV) with pip (once, about a minute)..."
+	@$(BIN)/python -m pip install -q --upgrade pip
+	@$(BIN)/python -m pip install -q -e '.[chromium,mcp]'
+	@rm -f $(VENV)/.installed-serve-* && touch $@
 
-setup: $(STAMP)
+$(DEV_STAMP): $(SERVE_STAMP)
+	@echo "Installing the development tools into $(VENV) with pip (once, about a minute)..."
+	@$(BIN)/python -m pip install -q -e '.[chromium,mcp,dev]'
+	@rm -f $(VENV)/.installed-dev-* && touch $@
+
+setup: $(SERVE_STAMP)
 	@scripts/ensure-chromium
+
+test-setup: setup $(DEV_STAMP)
 	@scripts/ensure-xvfb
 	@scripts/ensure-grid
 
 run: setup
 	$(BIN)/browserhost serve --select chromium $(ARGS)
 
-lint: setup
+lint: $(DEV_STAMP)
+	@echo "Linting (ruff) and type-checking (mypy --strict, about a minute on a first run)..."
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
-	$(BIN)/pytest --cov --cov-report=term:skip-covered $(ARGS)
+check: lint
+	$(BIN)/pytest -m "not browser and not slow" $(ARGS)
 
-bench: setup
+test: lint test-setup
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile --cov --cov-report=term:skip-covered $(ARGS)
+
+bench: setup $(DEV_STAMP)
 	$(BIN)/python benches/run.py
 
 clean:

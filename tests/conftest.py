@@ -1,4 +1,6 @@
-"""Fixtures shared by the whole suite: a real ``browserhost serve`` process on loopback."""
+"""Fixtures and hooks shared by the whole suite: a real ``browserhost serve`` process on
+loopback, the tiers (:mod:`tests.tiers`), and a run that ends cleanly however it ends: every
+process it started stopped (:mod:`tests.spawning`), a summary also after a Ctrl-C."""
 
 from __future__ import annotations
 
@@ -7,8 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,6 +17,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.spawning import spawn, stop, stop_all, wait_ready
+
+pytest_plugins = ("tests.tiers",)
 
 TOKEN = "test-token-0123456789"
 
@@ -46,12 +51,7 @@ class LiveServer:
         return httpx.Client(base_url=self.url, headers=self.headers, timeout=60, trust_env=False)
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop(self.process)
 
 
 def start_server(
@@ -83,24 +83,18 @@ def start_server(
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir.parent / f"serve-{port}.log"
     with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command, env=full_env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=log
-        )
+        process = spawn(command, env=full_env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=log)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
     with httpx.Client(trust_env=False) as probe:
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"browserhost serve exited early:\n{log_path.read_text()}")
+
+        def answers() -> bool:
             try:
                 probe.get(f"{url}/openapi.json", timeout=1)
-                break
             except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    process.kill()
-                    process.wait(timeout=10)
-                    raise TimeoutError("browserhost serve did not start within 30 s") from None
-                time.sleep(0.05)  # polling a starting process: there is no event to wait on
+                return False
+            return True
+
+        wait_ready(process, answers, "browserhost serve", log_path)
     return LiveServer(url, TOKEN, data_dir, process, log_path, full_env)
 
 
@@ -116,6 +110,27 @@ def serving_http(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+def pytest_unconfigure() -> None:
+    stop_all()
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> Generator[None, None, None]:
+    """After a Ctrl-C, a fixture whose process took the signal too fails to tear down
+    (Playwright's driver runs in pytest's process group): say so in a line each, instead of
+    crashing before the summary."""
+    try:
+        return (yield)
+    except Exception as exc:
+        if exitstatus != pytest.ExitCode.INTERRUPTED:
+            raise
+        errors = exc.exceptions if isinstance(exc, BaseExceptionGroup) else (exc,)
+        writer = session.config.get_terminal_writer()
+        for error in errors:
+            writer.line(f"teardown after the interrupt: {type(error).__name__}: {error}")
+        return None
 
 
 @pytest.fixture

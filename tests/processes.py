@@ -16,7 +16,9 @@ from pathlib import Path
 
 CHROMIUM_NAMES = frozenset({"chromium", "chrome", "chromium-browser", "headless_shell"})
 """Executable names of Chromium's own processes (the browser, its zygotes, renderers)."""
-PROCESS_WAIT_S = 10.0
+PROCESS_WAIT_S = 60.0
+"""How long a test waits for another process's exit or cleanup: generous, for a loaded machine;
+only a failing test waits this long."""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from tests.conftest import TOKEN, free_port, serving_http, start_server
 from tests.mcp.conftest import call_ok, text_of
 
+pytestmark = pytest.mark.slow
+
 PROJECT = Path(__file__).resolve().parents[1]
 PACKAGE = PROJECT / "src" / "browserhost"
 EXTRAS = "[chromium,mcp]"

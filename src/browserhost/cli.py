@@ -23,6 +23,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import typing
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -125,8 +126,9 @@ def serve(
         typer.Option(
             "--extension-id",
             metavar="ID",
-            help="Accept only this browser extension on the bridge (its id from "
-            "chrome://extensions); others are refused, token or not.",
+            help="Refuse every other browser extension on the bridge (its id from "
+            "chrome://extensions). A filter only: it lets nothing in, since any process can "
+            "claim an extension's origin.",
             show_default=False,
         ),
     ] = None,
@@ -369,7 +371,9 @@ def extension() -> None:
 
 
 bridge_commands = typer.Typer(
-    help="Serve a host elsewhere with a browser on this machine.", no_args_is_help=True
+    help="Serve a host elsewhere with a browser on this machine (connect), or decide which "
+    "browsers may connect to this host's bridge (pending, approve, deny, paired, forget).",
+    no_args_is_help=True,
 )
 app.add_typer(bridge_commands, name="bridge")
 
@@ -934,6 +938,151 @@ def _register_instances() -> None:
     )(close)
 
 
+def _register_pairing() -> None:
+    """``browserhost bridge pending``, ``paired``, ``approve ID``, ``deny ID``, ``forget ID``:
+    the viewer's Allow and Deny, from a terminal."""
+
+    def pending(**values: Any) -> None:
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            waiting = await client.pending()
+            if target.as_json:
+                _print_json([row.to_wire() for row in waiting])
+                return
+            for row in waiting:
+                ago = _duration(max(0.0, time.time() - row.since))
+                out.print(_pairing_line(row.id, row.name, row.origin, f"asked {ago} ago"))
+            if not waiting:
+                out.print("No browser is waiting for approval.")
+            else:
+                out.print(
+                    "Allow one whose browserhost button shows the same id: browserhost bridge "
+                    "approve ID (or deny ID)."
+                )
+
+        _run(target, None, act)
+
+    def paired(**values: Any) -> None:
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            found = await client.paired()
+            if target.as_json:
+                _print_json([row.to_wire() for row in found])
+                return
+            for row in found:
+                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.paired_at))
+                out.print(_pairing_line(row.id, row.name, row.origin, f"paired {when}"))
+            if not found:
+                out.print("No browser is paired.")
+
+        _run(target, None, act)
+
+    def approve(**values: Any) -> None:
+        pairing_id: str = values.pop("id")
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            record = await client.approve(pairing_id)
+            if target.as_json:
+                _print_json(record.to_wire())
+            else:
+                out.print(
+                    Text.assemble(
+                        "Approved ",
+                        (record.id, "bold"),
+                        f" ({record.name}): it is connected, and connects again with its own "
+                        "secret. Revoke it with: browserhost bridge forget ",
+                        record.id,
+                    )
+                )
+
+        _run(target, None, act)
+
+    def deny(**values: Any) -> None:
+        pairing_id: str = values.pop("id")
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            request = await client.deny(pairing_id)
+            if target.as_json:
+                _print_json(request.to_wire())
+            else:
+                out.print(
+                    Text.assemble(
+                        "Denied ", (request.id, "bold"), f" ({request.name}): it was disconnected."
+                    )
+                )
+
+        _run(target, None, act)
+
+    def forget(**values: Any) -> None:
+        pairing_id: str = values.pop("id")
+        target = _target(values)
+
+        async def act(client: Client) -> None:
+            record = await client.forget(pairing_id)
+            if target.as_json:
+                _print_json(record.to_wire())
+            else:
+                out.print(
+                    Text.assemble(
+                        "Forgot ",
+                        (record.id, "bold"),
+                        f" ({record.name}): it is disconnected, and must be approved again to "
+                        "connect.",
+                    )
+                )
+
+        _run(target, None, act)
+
+    def with_id(help_text: str) -> Signature:
+        return Signature(
+            [
+                Parameter(
+                    "id",
+                    Parameter.POSITIONAL_OR_KEYWORD,
+                    annotation=Annotated[str, typer.Argument(metavar="ID", help=help_text)],
+                ),
+                *_connection_parameters(),
+            ]
+        )
+
+    pending.__signature__ = Signature(_connection_parameters())  # type: ignore[attr-defined]  # read by typer
+    paired.__signature__ = Signature(_connection_parameters())  # type: ignore[attr-defined]  # read by typer
+    waiting_id = "The id the waiting browser shows (browserhost bridge pending lists them)."
+    approve.__signature__ = with_id(waiting_id)  # type: ignore[attr-defined]  # read by typer
+    deny.__signature__ = with_id(waiting_id)  # type: ignore[attr-defined]  # read by typer
+    forget.__signature__ = with_id(  # type: ignore[attr-defined]  # read by typer
+        "A paired browser's id (browserhost bridge paired lists them)."
+    )
+    bridge_commands.command(
+        "pending",
+        help="List the browsers waiting for your approval to connect to this host's bridge.",
+    )(pending)
+    bridge_commands.command(
+        "paired", help="List the browsers you approved; each connects with its own secret."
+    )(paired)
+    bridge_commands.command(
+        "approve",
+        help="Let a waiting browser connect (the viewer's Allow): it gets a secret of its own.",
+    )(approve)
+    bridge_commands.command(
+        "deny", help="Refuse a waiting browser (the viewer's Deny): it is disconnected."
+    )(deny)
+    bridge_commands.command(
+        "forget",
+        help="Revoke a paired browser: it is disconnected and must be approved again.",
+    )(forget)
+
+
+def _pairing_line(pairing_id: str, name: str, origin: str | None, when: str) -> Text:
+    return Text.assemble(
+        (pairing_id, "bold"), f"  {name}", f"  {origin}" if origin else "", f"  {when}"
+    )
+
+
 def _instance_line(row: InstanceInfo) -> Text:
     details = " ".join(
         key if value is True else f"{key}={value}"
@@ -1343,6 +1492,7 @@ del _spec
 _register_providers()
 _register_call()
 _register_instances()
+_register_pairing()
 
 
 def main() -> None:

@@ -38,7 +38,14 @@ import httpx
 from pydantic import Field, ValidationError
 
 from browserhost import config
-from browserhost.api.paths import ACTIONS_PATH, INSTANCES_PATH, PROVIDERS_PATH, SELECTION_PATH
+from browserhost.api.paths import (
+    ACTIONS_PATH,
+    INSTANCES_PATH,
+    PAIRED_PATH,
+    PENDING_PATH,
+    PROVIDERS_PATH,
+    SELECTION_PATH,
+)
 from browserhost.contract import ACTIONS, VERB_PREFIX, Context, VerbSpec, normalize, verb_name
 from browserhost.contract import data as answers
 from browserhost.contract.actions import ScrollDirection
@@ -146,6 +153,29 @@ class InstanceInfo(WireModel):
     """``ephemeral``, or ``persistent``: its data outlives the host."""
     operations: list[str]
     details: dict[str, Any]
+
+
+class PendingInfo(WireModel):
+    """A browser waiting for a person's approval to connect to the bridge."""
+
+    id: str
+    """The request's id, which the waiting browser shows too."""
+    name: str
+    """The name it gave itself: its own word, no proof."""
+    origin: str | None = Field(None, exclude_if=lambda origin: origin is None)
+    """The Origin its socket sent: its own word, no proof."""
+    since: float
+    """When it asked, in epoch seconds."""
+
+
+class PairedInfo(WireModel):
+    """A browser a person approved: it connects to the bridge with a secret of its own."""
+
+    id: str
+    name: str
+    origin: str | None = Field(None, exclude_if=lambda origin: origin is None)
+    paired_at: float
+    """When it was approved, in epoch seconds."""
 
 
 class ProviderInfo(WireModel):
@@ -269,6 +299,31 @@ class Client:
         path = f"{INSTANCES_PATH}/{quote(instance_id, safe='')}"
         body = await self._request("DELETE", path, wait_s=60.0)
         return InstanceInfo.model_validate(body)
+
+    async def pending(self) -> list[PendingInfo]:
+        """The browsers waiting for a person's approval to connect to the bridge."""
+        body = await self._request("GET", PENDING_PATH, may_have_run=False)
+        return [PendingInfo.model_validate(row) for row in body.get("pending", [])]
+
+    async def paired(self) -> list[PairedInfo]:
+        """The browsers a person approved."""
+        body = await self._request("GET", PAIRED_PATH, may_have_run=False)
+        return [PairedInfo.model_validate(row) for row in body.get("paired", [])]
+
+    async def approve(self, pairing_id: str) -> PairedInfo:
+        """Approve a waiting browser: it gets a secret of its own and connects."""
+        path = f"{PENDING_PATH}/{quote(pairing_id, safe='')}/approve"
+        return PairedInfo.model_validate(await self._request("POST", path))
+
+    async def deny(self, pairing_id: str) -> PendingInfo:
+        """Deny a waiting browser: its connection is closed."""
+        path = f"{PENDING_PATH}/{quote(pairing_id, safe='')}/deny"
+        return PendingInfo.model_validate(await self._request("POST", path))
+
+    async def forget(self, pairing_id: str) -> PairedInfo:
+        """Forget a paired browser: it must be approved again to connect."""
+        path = f"{PAIRED_PATH}/{quote(pairing_id, safe='')}"
+        return PairedInfo.model_validate(await self._request("DELETE", path))
 
     async def run(
         self,
@@ -447,6 +502,8 @@ __all__ = [
     "HostRefusedError",
     "HostUnavailableError",
     "InstanceInfo",
+    "PairedInfo",
+    "PendingInfo",
     "ProviderInfo",
     "Providers",
     "describe",

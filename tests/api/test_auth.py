@@ -39,7 +39,7 @@ class Refused:
     """One request the gate must refuse, as ``PUT /selection`` asking for the stub.
 
     ``{token}`` in a header value stands for the server's token, ``{prefix}`` for all of it
-    but its last character.
+    but its last character, ``{upper}`` for it in capitals.
     """
 
     status: int
@@ -53,7 +53,7 @@ class Refused:
         if self.with_token:
             headers["Authorization"] = f"Bearer {token}"
         headers |= {
-            name: value.format(token=token, prefix=token[:-1])
+            name: value.format(token=token, prefix=token[:-1], upper=token.upper())
             for name, value in self.headers.items()
         }
         if self.body == "large":
@@ -67,6 +67,8 @@ REFUSALS = {
     "missing-token": Refused(401, "UNAUTHORIZED", with_token=False),
     "wrong-token": Refused(401, "UNAUTHORIZED", {"Authorization": "Bearer {token}x"}),
     "token-prefix": Refused(401, "UNAUTHORIZED", {"Authorization": "Bearer {prefix}"}),
+    "empty-token": Refused(401, "UNAUTHORIZED", {"Authorization": "Bearer"}),
+    "token-other-case": Refused(401, "UNAUTHORIZED", {"Authorization": "Bearer {upper}"}),
     "basic-scheme": Refused(401, "UNAUTHORIZED", {"Authorization": "Basic {token}"}),
     "evil-host": Refused(421, "HOST_NOT_ALLOWED", {"Host": "evil.example"}),
     "rebinding-host": Refused(421, "HOST_NOT_ALLOWED", {"Host": "127.0.0.1.evil.example:7878"}),
@@ -188,6 +190,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(REFUSALS))
 async def test_the_live_server_refuses_and_the_selection_file_is_unchanged(
     live: LiveServer, name: str

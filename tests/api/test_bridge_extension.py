@@ -1,6 +1,7 @@
-"""Who may open the bridge's socket as the browser extension: the hello rule for a
-``chrome-extension://`` origin, over real sockets to the real app, some of them from this
-machine's non-loopback address."""
+"""Who may open the bridge's socket as the browser extension: a ``chrome-extension://``
+origin lets a socket say hello and nothing more (the token, a paired secret or a person's
+approval let it in: tests/security/test_pairing.py), over real sockets to the real app, some
+of them from this machine's non-loopback address."""
 
 from __future__ import annotations
 
@@ -80,9 +81,12 @@ async def greeted(url: str, origin: str | None, token: str = "", **fields: Any) 
             return await closing(connection)
 
 
-async def test_an_extension_on_this_machine_connects_without_a_token(tmp_path: Path) -> None:
+async def test_an_extension_origin_on_this_machine_without_the_token_waits_for_a_person(
+    tmp_path: Path,
+) -> None:
     async with serving(tmp_path) as served:
-        assert (await greeted(served.url(), EXTENSION))["t"] == "hello.ok"
+        assert await greeted(served.url(), EXTENSION) == (4002, "bad token")
+        assert (await greeted(served.url(), EXTENSION, pair=True))["t"] == "hello.pending"
 
 
 async def test_without_the_extension_origin_this_machine_still_needs_the_token(
@@ -116,14 +120,14 @@ async def test_a_host_pinned_to_one_extension_refuses_any_other_even_with_the_to
             4004,
             "extension not allowed",
         )
-        assert (await greeted(served.url(), EXTENSION))["t"] == "hello.ok"
+        assert (await greeted(served.url(), EXTENSION, TOKEN))["t"] == "hello.ok"
         assert (await greeted(served.url(), None, TOKEN))["t"] == "hello.ok"
 
 
 async def test_hello_ok_carries_the_chromium_page_script_only_when_asked(tmp_path: Path) -> None:
     async with serving(tmp_path) as served:
-        asked = await greeted(served.url(), EXTENSION, pageScript=True)
-        plain = await greeted(served.url(), EXTENSION)
+        asked = await greeted(served.url(), EXTENSION, TOKEN, pageScript=True)
+        plain = await greeted(served.url(), EXTENSION, TOKEN)
     assert asked["pageScript"] == page_script()
     assert asked["pageScript"].startswith("// The page side of browserhost's chromium provider.")
     assert "pageScript" not in plain
@@ -133,7 +137,7 @@ async def test_the_person_at_the_browser_takes_control_and_hands_it_back(tmp_pat
     async with serving(tmp_path) as served:
         headers = {"Origin": EXTENSION}
         async with websockets.connect(served.url(), additional_headers=headers) as connection:
-            await connection.send(hello())
+            await connection.send(hello(TOKEN))
             assert (await receive(connection))["t"] == "hello.ok"
             assert (await rpc(connection, "control.take"))["result"] == {"taken": True}
             assert served.host.controls.controller("bridge") == "user"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import select
 import shutil
 import stat
 import subprocess
@@ -26,6 +27,7 @@ import pytest
 from tests.conftest import LiveServer, serving_http, start_server
 from tests.processes import chromium_processes, wait_until
 from tests.providers.chromium.site import Site, serving
+from tests.spawning import spawn, stop, wait_ready
 
 ACTIONS = "/api/browser-providers/actions"
 INSTANCES = "/api/browser-providers/instances"
@@ -367,17 +369,22 @@ def test_a_headed_instance_shows_a_window_on_a_display(
     if xvfb is None:
         pytest.fail("the headed test needs Xvfb: apt-get install xvfb (make test installs it)")
     ready_r, ready_w = os.pipe()
+    printed = tmp_path / "xvfb.log"
     # -displayfd: Xvfb picks a free display and writes its number when it accepts clients.
-    display = subprocess.Popen(
-        [xvfb, "-displayfd", str(ready_w), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(ready_w,),
-        stderr=subprocess.DEVNULL,
-    )
+    with printed.open("wb") as log:
+        display = spawn(
+            [xvfb, "-displayfd", str(ready_w), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            pass_fds=(ready_w,),
+            stderr=log,
+        )
     os.close(ready_w)
     try:
         with os.fdopen(ready_r) as ready:
+            wait_ready(
+                display, lambda: bool(select.select([ready], [], [], 0.5)[0]), "Xvfb", printed
+            )
             number = ready.readline().strip()
-        assert number, "Xvfb did not start"
+        assert number, f"Xvfb did not start: {printed.read_text()}"
         env = {"BROWSERHOST_CHROMIUM": chromium_path, "DISPLAY": f":{number}"}
         server = start_server(tmp_path / "data", providers="chromium", env=env)
         try:
@@ -397,9 +404,7 @@ def test_a_headed_instance_shows_a_window_on_a_display(
         finally:
             server.stop()
     finally:
-        display.terminate()
-        display.wait(timeout=10)
-    wait_until(lambda: display.poll() is not None, "Xvfb did not stop")
+        stop(display)
 
 
 def test_closed_instances_leave_no_browser_running(server: LiveServer) -> None:

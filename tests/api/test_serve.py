@@ -18,6 +18,8 @@ from browserhost.host.selection import SELECTION_FILE
 from tests.api.conftest import ACTIONS, PROVIDERS, SELECTION
 from tests.conftest import STUB_ROW, TOKEN, LiveServer, free_port, start_server
 
+pytestmark = pytest.mark.slow
+
 USAGE_ERROR = 2
 
 

@@ -7,12 +7,16 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 import pytest_asyncio
 import websockets
 from playwright.async_api import Browser, async_playwright
+from websockets.asyncio.client import ClientConnection
 
+from browserhost.contract.surface import INPUT_BATCH_MAX
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
 from browserhost.providers.stub import StubProvider
 from tests.conftest import TOKEN
@@ -231,6 +235,68 @@ async def test_the_socket_refuses_a_bad_token_a_late_hello_and_a_foreign_page(
     async with websockets.connect(socket_url) as socket:
         await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v1"}))
         assert json.loads(await socket.recv()) == {"t": "ready", "viewer": "v1"}
+
+
+async def test_an_input_batch_over_input_batch_max_is_refused_and_types_nothing(
+    stub_host: Served,
+) -> None:
+    """A click on the field and keys to fill the batch: one event over is "not understood",
+    nothing of it reaches the page and nobody takes control; exactly at the limit, all of it
+    is typed."""
+    with stub_host.client() as http:
+        opened = http.post(
+            ACTIONS, json={"action": "browser.open", "parameters": {"url": "http://site.test/form"}}
+        )
+        assert opened.status_code == 200, opened.text
+        field = _inspect(http)["bounds"]
+    x, y = field["x"] + 5, field["y"] + 5
+    click = [
+        {"type": "pointer", "action": "down", "x": x, "y": y, "buttons": 1},
+        {"type": "pointer", "action": "up", "x": x, "y": y},
+    ]
+    key = {"type": "text", "text": "k"}
+    socket_url = stub_host.url.replace("http", "ws") + "/api/surface"
+    async with websockets.connect(socket_url) as socket:
+        await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v1"}))
+        over = click + [key] * (INPUT_BATCH_MAX + 1 - len(click))
+        await socket.send(json.dumps({"t": "input", "events": over}))
+        assert await _told_before_clipboard(socket) == [
+            {"t": "error", "message": "That input was not understood; nothing was sent."}
+        ]
+        with stub_host.client() as http:
+            assert _inspect(http)["value"] == ""  # answered, not 423: nobody took control
+        at_the_limit = click + [key] * (INPUT_BATCH_MAX - len(click))
+        await socket.send(json.dumps({"t": "input", "events": at_the_limit}))
+        await socket.send(json.dumps({"t": "handBack"}))
+        assert await _told_before_clipboard(socket) == []
+    with stub_host.client() as http:
+        assert _inspect(http)["value"] == "k" * (INPUT_BATCH_MAX - len(click))
+
+
+def _inspect(http: httpx.Client) -> dict[str, Any]:
+    inspected = http.post(
+        ACTIONS, json={"action": "browser.inspect", "parameters": {"selector": "#q"}}
+    )
+    assert inspected.status_code == 200, inspected.text
+    data: dict[str, Any] = inspected.json()["data"]
+    return data
+
+
+async def _told_before_clipboard(socket: ClientConnection) -> list[dict[str, Any]]:
+    """Ask for the clipboard, and gather the errors and refusals the host sends before its
+    answer: the viewer's messages are handled in order, so none can come after it."""
+    await socket.send(json.dumps({"t": "copy"}))
+    told: list[dict[str, Any]] = []
+    async with asyncio.timeout(10):
+        while True:
+            raw = await socket.recv()
+            if isinstance(raw, bytes):  # a picture
+                continue
+            message = json.loads(raw)
+            if message["t"] == "clipboard":
+                return told
+            if message["t"] in ("error", "refused"):
+                told.append(message)
 
 
 def _closing(closed: websockets.ConnectionClosed) -> tuple[int, str]:

@@ -25,10 +25,13 @@ from tests.cli.test_verbs import Shell
 from tests.conftest import TOKEN, LiveServer, free_port, start_server
 from tests.mcp.conftest import call_ok, http_mcp
 from tests.providers.chromium.site import Site, serving
+from tests.spawning import READY_WAIT_S, spawn
+
+pytestmark = pytest.mark.slow
 
 PROVIDERS = "/api/browser-providers"
 ACTIONS = "/api/browser-providers/actions"
-CONNECT_WAIT_S = 30.0
+CONNECT_WAIT_S = READY_WAIT_S
 AGENT = "The agent is working — click the picture to take over"
 YOU = "You are in control"
 
@@ -63,7 +66,7 @@ class Connector:
         }
         env.pop("BROWSERHOST_TOKEN", None)
         with log.open("ab") as errors:
-            self.process = subprocess.Popen(
+            self.process = spawn(
                 [sys.executable, "-m", "browserhost", "bridge", "connect", server.url,
                  "--provider", provider],
                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors,

@@ -6,6 +6,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 
 def complete(shell: str, **env: str) -> list[str]:
     done = subprocess.run(

@@ -22,6 +22,8 @@ from tests.conftest import LiveServer, free_port, start_server
 from tests.host.test_services import install_entry_point
 from tests.providers.chromium.grid_server import SLOTS, running_grid, write_config
 
+pytestmark = pytest.mark.slow
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 DOCTOR_WAIT_S = 120
 

@@ -18,9 +18,12 @@ import pytest
 
 from tests.conftest import LiveServer, serving_http, start_server
 from tests.host.test_services import install_entry_point
+from tests.spawning import READY_WAIT_S
+
+pytestmark = pytest.mark.slow
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-WAIT_S = 60
+WAIT_S = READY_WAIT_S
 WAITING_LINE = "Waiting for the browser… (a first action starts it)"
 
 

@@ -21,6 +21,8 @@ import websockets
 from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED
 from tests.conftest import STUB_ROW, STUB_VERBS, TOKEN, LiveServer, free_port
 
+pytestmark = pytest.mark.slow
+
 USAGE_ERROR = 2
 
 

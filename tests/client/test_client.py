@@ -296,6 +296,7 @@ async def test_a_request_lost_after_sending_may_have_run() -> None:
     assert len(service.received) == 1, "sent once, never replayed"
 
 
+@pytest.mark.slow
 def test_import_browserhost_stays_light() -> None:
     """Names load on first use: a script that only imports the package pays for nothing."""
     probe = (
@@ -312,6 +313,7 @@ def test_import_browserhost_stays_light() -> None:
         assert getattr(browserhost, name).__name__ == name
 
 
+@pytest.mark.slow
 def test_the_readme_example_runs(tmp_path: Path) -> None:
     """The Python section of the README, run as written against a live server (stub)."""
     readme = (Path(__file__).parents[2] / "README.md").read_text()

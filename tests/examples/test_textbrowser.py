@@ -65,6 +65,7 @@ def test_the_record_asks_the_host_to_run_the_provider_as_a_service() -> None:
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 async def test_a_host_starts_the_example_provider_and_drives_it(site: str, tmp_path: Path) -> None:
     settings = ServiceSettings(log_dir=tmp_path / "logs", grace_s=2.0)
     host = Host(tmp_path / "data", Catalog(settings))

@@ -1,6 +1,6 @@
 """The Chrome extension's fixtures: a real Chromium (one per test module) with the unpacked
-extension loaded, a real ``browserhost serve`` it is connected to, and a test site served on
-loopback."""
+extension loaded, a real ``browserhost serve`` it is connected to (paired: the test approves
+it through the API, as a person does), and a test site served on loopback."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Worker, sync_playwright
 
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS
-from tests.conftest import LiveServer, start_server
+from tests.conftest import TOKEN, LiveServer, start_server
 from tests.providers.chromium.site import Site, serving
 
 EXTENSION = Path(__file__).parents[2] / "src" / "browserhost" / "extension"
 PROVIDERS = "/api/browser-providers"
+PENDING = "/api/bridge/pending"
 ACTIONS = "/api/browser-providers/actions"
 WAIT_S = 15.0
 NO_TAB = "No tab is shared with the agent"
@@ -50,6 +51,18 @@ class Loaded:
         self.worker.evaluate(
             "([url, token]) => chrome.storage.local.set({url, token})", [url, token]
         )
+
+    def pair(self, host_url: str) -> str:
+        """Approve this browser's request to pair with the host at ``host_url`` through the API,
+        as ``browserhost bridge approve ID`` does, with the id the extension shows; that id."""
+        self.wait_status("pending")
+        pending = str(self.worker.evaluate("link.pending"))
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        with httpx.Client(base_url=host_url, headers=headers, trust_env=False) as http:
+            approved = http.post(f"{PENDING}/{pending}/approve")
+        assert approved.status_code == 200, approved.text
+        self.wait_status("on")
+        return pending
 
     def state_text(self) -> str:
         return str(self.worker.evaluate("chrome.storage.local.get('state')")["state"]["text"])
@@ -130,7 +143,7 @@ def loaded(
             worker = context.wait_for_event("serviceworker", timeout=WAIT_S * 1000)
         browser = Loaded(context, worker)
         browser.dial(bridge_url(server))
-        browser.wait_status("on")
+        browser.pair(server.url)
         yield browser
         context.close()
 

@@ -86,7 +86,7 @@ def hosted(tmp_path: Path) -> Iterator[Hosted]:
 @pytest.fixture
 def linked(extension: Loaded, hosted: Hosted) -> Hosted:
     extension.dial(bridge_url(hosted.url))
-    extension.wait_status("on")
+    extension.pair(hosted.url)
     # The badge can still show the connection to an earlier test's host: this host says.
     wait_until(lambda: hosted.bridge.transport.link is not None, "the extension did not connect")
     return hosted

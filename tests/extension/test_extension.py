@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 
 from tests.api.test_bridge_extension import own_address
 from tests.cli.test_verbs import Shell
@@ -29,6 +30,9 @@ from tests.extension.conftest import (
 )
 from tests.mcp.conftest import call_ok, http_mcp
 from tests.providers.chromium.site import Site
+from tests.spawning import spawn, stop
+
+pytestmark = pytest.mark.slow
 
 
 def test_browserhost_extension_prints_the_folder_to_load_unpacked() -> None:
@@ -45,13 +49,19 @@ def test_browserhost_extension_prints_the_folder_to_load_unpacked() -> None:
     assert (folder / manifest["action"]["default_popup"]).is_file()
 
 
-def test_on_this_machine_the_extension_connects_without_a_token(
+def test_on_this_machine_the_extension_connects_without_a_token_once_a_person_approved_it(
     extension: Loaded, server: LiveServer
 ) -> None:
     assert extension.worker.evaluate("chrome.storage.local.get('token')") == {"token": ""}
+    pairings = extension.worker.evaluate("chrome.storage.local.get('pairings')")["pairings"]
+    kept = pairings[bridge_url(server)]
     with server.client() as http:
         [row] = http.get(PROVIDERS).json()["providers"]
+        [paired] = http.get("/api/bridge/paired").json()["paired"]
     assert row["bridge"] == {"connected": True, "provider": "Chrome extension"}
+    assert (paired["id"], paired["name"]) == (kept["id"], "Chrome extension")
+    assert paired["origin"] == f"chrome-extension://{extension.extension_id}"
+    assert kept["secret"] not in (server.data_dir / "paired.json").read_text()
     assert extension.badge() == "on"
 
 
@@ -263,23 +273,23 @@ def test_the_extension_dials_again_when_the_host_comes_back(
     again: subprocess.Popen[bytes] | None = None
     try:
         extension.dial(bridge_url(first))
-        extension.wait_status("on")
+        extension.pair(first.url)
         first.stop()
         extension.wait_status("off")
         with (tmp_path / "again.log").open("wb") as log:
-            again = subprocess.Popen(
+            again = spawn(
                 [sys.executable, "-m", "browserhost", "serve", "--port", port,
                  "--data-dir", str(first.data_dir)],
                 env=first.env, stdout=subprocess.DEVNULL, stderr=log,
             )  # fmt: skip
-        extension.wait_status("on")
+        extension.wait_status("on")  # its pairing, kept in the data dir, lets it in unasked
         with first.client() as http:
             [row] = http.get(PROVIDERS).json()["providers"]
+            assert http.get("/api/bridge/pending").json() == {"pending": []}
         assert row["bridge"]["connected"] is True
     finally:
         if again is not None:
-            again.terminate()
-            again.wait(timeout=10)
+            stop(again)
 
 
 def test_the_actions_run_through_mcp_too(extension: Loaded, server: LiveServer, site: Site) -> None:

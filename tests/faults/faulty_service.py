@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.loopback_service import Behaviour, Received, answer, gzip_bomb, loopback_service
+from tests.spawning import READY_WAIT_S, spawn
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-START_S = 20.0
 SUCCESS = answer({"ok": True, "data": {"url": "http://fault.test/", "title": "Fault test"}})
 
 
@@ -108,7 +108,7 @@ class FaultyService:
     def start(self) -> None:
         log = self._log_dir / f"faulty-service-{len(list(self._log_dir.glob('faulty-*')))}.log"
         with log.open("w") as stderr:
-            self._process = subprocess.Popen(
+            self._process = spawn(
                 [sys.executable, "-m", "tests.faults.faulty_service", "--port", str(self.port)],
                 cwd=REPOSITORY,
                 env={**os.environ, "PYTHONPATH": str(REPOSITORY)},
@@ -135,7 +135,7 @@ class FaultyService:
 
         self._reader = threading.Thread(target=read, args=(self._process.stdout,), daemon=True)
         self._reader.start()
-        started.wait(START_S)
+        started.wait(READY_WAIT_S)  # set at once when the process ends
         if not listening:
             self.kill()
             raise RuntimeError(f"the faulty service did not start:\n{log.read_text()}")
@@ -144,7 +144,7 @@ class FaultyService:
     def wait_for_requests(self, count: int) -> list[dict[str, Any]]:
         """Block (bounded) until ``count`` requests have arrived; return them all."""
         with self._arrived:
-            self._arrived.wait_for(lambda: len(self.received) >= count, timeout=START_S)
+            self._arrived.wait_for(lambda: len(self.received) >= count, timeout=READY_WAIT_S)
             return list(self.received)
 
     def kill(self) -> None:

@@ -13,10 +13,13 @@ import threading
 from pathlib import Path
 
 import httpx
+import pytest
 
 from browserhost.host.selection import SELECTION_FILE
 from tests.conftest import LiveServer, start_server
 from tests.processes import Holdings
+
+pytestmark = pytest.mark.slow
 
 PROVIDERS = "/api/browser-providers"
 SELECTION = "/api/browser-providers/selection"

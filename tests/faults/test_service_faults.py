@@ -24,6 +24,8 @@ from tests.processes import Holdings
 
 from .faulty_service import FaultyService
 
+pytestmark = pytest.mark.slow
+
 DEADLINE_S = 1.5
 ANSWER_WAIT_S = 10.0
 

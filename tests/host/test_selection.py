@@ -203,6 +203,7 @@ for number in range(1000):
 """
 
 
+@pytest.mark.slow
 def test_a_reader_never_sees_a_partial_selection_while_a_writer_is_killed(
     tmp_path: Path,
 ) -> None:

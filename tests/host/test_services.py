@@ -28,10 +28,13 @@ from browserhost.host import Catalog, Host
 from browserhost.host.services import ManagedService, ServiceSettings
 from tests.conftest import start_server
 from tests.processes import descendants, processes, wait_until
+from tests.spawning import READY_WAIT_S
+
+pytestmark = pytest.mark.slow
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 PLAIN = Path(__file__).with_name("plain_service.py")
-WAIT_S = 20.0
+WAIT_S = READY_WAIT_S  # a service is a process: on a loaded machine it starts slowly
 IDLE_S = 0.5
 
 
@@ -273,6 +276,41 @@ async def test_the_runner_refuses_a_request_without_the_token_or_with_another(
     assert (without.status_code, wrong.status_code, hello.status_code) == (401, 401, 401)
     assert len(log_lines(host, provider.id, "received")) == 1  # the host's own action only
     assert environ["BROWSERHOST_SERVICE_TOKEN"] not in read_cmdline(pid)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ended", ["idle", "killed"])
+async def test_a_service_started_again_gets_a_new_token_and_the_old_one_is_refused(
+    tmp_path: Path, ended: str
+) -> None:
+    host = make_host(tmp_path, idle_s=IDLE_S if ended == "idle" else 600.0)
+    provider = host.catalog.install(python_record())
+    service = service_of(host, provider.id)
+    try:
+        async with asyncio.timeout(WAIT_S):
+            await host.dispatch("browser.back", provider_id=provider.id)
+        first = service.pid
+        assert first is not None
+        old = read_environ(first)["BROWSERHOST_SERVICE_TOKEN"]
+        if ended == "killed":
+            os.kill(first, signal.SIGKILL)
+        await until(lambda: service.state != "running", f"the service was not {ended}")
+        await until(lambda: not alive(first), f"the first service {first} is still running")
+        async with asyncio.timeout(WAIT_S):
+            await host.dispatch("browser.back", provider_id=provider.id)
+        provider.hold()  # not stopped for idleness while this test knocks
+        second = service.pid
+        assert second not in (None, first)
+        environ = read_environ(second)
+        url = f"http://127.0.0.1:{environ['BROWSERHOST_SERVICE_PORT']}/browser-control"
+        async with httpx.AsyncClient(trust_env=False) as client:
+            with_old = await client.get(url, headers={"Authorization": f"Bearer {old}"})
+            with_new = await client.get(
+                url, headers={"Authorization": f"Bearer {environ['BROWSERHOST_SERVICE_TOKEN']}"}
+            )
+        assert (with_old.status_code, with_new.status_code) == (401, 200)
+    finally:
+        await host.aclose()
 
 
 async def test_a_cancel_after_sending_abandons_the_action_in_the_service(host: Host) -> None:

@@ -13,6 +13,8 @@ import pytest
 from tests.conftest import TOKEN, LiveServer, start_server
 from tests.mcp.conftest import ELEVEN_TOOLS, call_ok, http_mcp, image_of, page_text, text_of
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def selected_server(tmp_path: Path) -> Iterator[LiveServer]:

@@ -22,6 +22,8 @@ from tests.mcp.conftest import (
     text_of,
 )
 
+pytestmark = pytest.mark.slow
+
 
 async def test_lists_exactly_the_eleven_tools(setup: Setup) -> None:
     async with stdio_mcp(setup) as client:

@@ -21,8 +21,13 @@ import pytest
 from browserhost.contract import ACTIONS, Context
 from browserhost.contract.errors import UnknownResultError
 from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
+from browserhost.contract.surface import INPUT_BATCH_MAX
 from browserhost.host import Host
+from tests import spawning
 from tests.conftest import free_port
+from tests.spawning import READY_WAIT_S, spawn, wait_ready
+
+pytestmark = pytest.mark.slow
 
 SERVICE_TOKEN = "service-token-0123456789"
 TWO_HUNDRED_MIB = 200 * 1024 * 1024
@@ -53,7 +58,7 @@ def start_service(tmp_path: Path, token: str | None) -> Service:
     if token is not None:
         env["BROWSERHOST_SERVICE_TOKEN"] = token
     with log_path.open("wb") as log:
-        process = subprocess.Popen(
+        process = spawn(
             [
                 sys.executable, "-m", "browserhost.sdk.service",
                 "browserhost.providers.stub:StubProvider", "--port", str(port),
@@ -63,26 +68,21 @@ def start_service(tmp_path: Path, token: str | None) -> Service:
             stderr=log,
         )  # fmt: skip
     service = Service(f"http://127.0.0.1:{port}", process, log_path)
-    deadline = time.monotonic() + 20
     with httpx.Client(trust_env=False) as probe:
-        while True:
+
+        def answers() -> bool:
             try:
                 probe.get(service.origin, timeout=1)
-                return service
             except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    stop(service)
-                    raise RuntimeError(f"no service:\n{log_path.read_text()}") from None
-                time.sleep(0.05)  # polling a starting process: there is no event to wait on
+                return False
+            return True
+
+        wait_ready(process, answers, "the service", log_path)
+    return service
 
 
 def stop(service: Service) -> None:
-    service.process.terminate()
-    try:
-        service.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        service.process.kill()
-        service.process.wait(timeout=10)
+    spawning.stop(service.process)
 
 
 @pytest.fixture
@@ -226,7 +226,7 @@ def test_a_200_mib_body_is_refused_without_the_service_growing(
 def test_a_service_started_without_a_token_makes_one_and_prints_it(tmp_path: Path) -> None:
     service = start_service(tmp_path, token=None)
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + READY_WAIT_S
         while not (printed := re.findall(r"token is (\S+)\.", service.log_path.read_text())):
             assert time.monotonic() < deadline, service.log_path.read_text()
             time.sleep(0.05)  # the line is written by another process: nothing to wait on
@@ -425,6 +425,41 @@ def test_input_calls_reach_the_provider_in_the_order_they_were_sent(
     assert copied.status_code == 204
     assert value == "owls"
     assert clipboard.json() == {"text": "owls"}
+
+
+@pytest.mark.slow
+def test_an_input_batch_over_input_batch_max_is_refused_400_and_types_nothing(
+    stub_service: Service,
+) -> None:
+    """A click on the field and keys to fill the batch: one event over, and nothing of it is
+    typed; exactly at the limit, all of it is."""
+    with surface_client(stub_service) as client:
+        open_page(client, "http://site.test/form")
+        field = client.post(
+            "/browser-control",
+            json=envelope("browser.inspect", {"selector": "#q"}, "watched"),
+            headers=authorized(),
+        ).json()["data"]["bounds"]
+        x, y = field["x"] + 5, field["y"] + 5
+        click = [
+            {"type": "pointer", "action": "down", "x": x, "y": y, "buttons": 1},
+            {"type": "pointer", "action": "up", "x": x, "y": y},
+        ]
+
+        def typed(keys: int) -> tuple[int, str]:
+            events = click + [{"type": "text", "text": "k"}] * keys
+            answer = client.post("/surface/input", json={"events": events}, headers=authorized())
+            value = client.post(
+                "/browser-control",
+                json=envelope("browser.inspect", {"selector": "#q"}, "watched"),
+                headers=authorized(),
+            ).json()["data"]["value"]
+            return answer.status_code, value
+
+        over = typed(INPUT_BATCH_MAX + 1 - len(click))
+        at_the_limit = typed(INPUT_BATCH_MAX - len(click))
+    assert over == (400, "")
+    assert at_the_limit == (204, "k" * (INPUT_BATCH_MAX - len(click)))
 
 
 def test_resize_sessions_show_and_control_answer_as_the_contract_says(

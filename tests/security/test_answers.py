@@ -134,6 +134,7 @@ async def test_over_mcp_an_answer_that_does_not_fit_is_an_unknown_result_tool_er
     }
 
 
+@pytest.mark.slow
 async def test_from_the_command_line_it_is_unknown_result_in_one_line(hosted: Hosted) -> None:
     async def snapshot() -> tuple[int, str, str]:
         process = await asyncio.create_subprocess_exec(

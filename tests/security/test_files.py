@@ -127,6 +127,7 @@ FAILING = "\n".join(
 """About 2 KB of stderr, the last line the one that says what went wrong."""
 
 
+@pytest.mark.slow
 async def test_a_failed_service_gives_the_agent_one_line_and_its_log_all(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     host = Host(tmp_path / "data", Catalog(ServiceSettings(log_dir=logs)))

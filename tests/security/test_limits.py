@@ -56,6 +56,7 @@ def setup(tmp_path: Path) -> Setup:
     return Setup(project, data_dir, logs)
 
 
+@pytest.mark.slow
 async def test_over_mcp_stdio_a_url_of_megabytes_is_refused_and_the_session_goes_on(
     setup: Setup,
 ) -> None:

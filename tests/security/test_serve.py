@@ -13,6 +13,8 @@ import pytest
 
 from tests.conftest import TOKEN, free_port
 
+pytestmark = pytest.mark.slow
+
 
 def serve(data_dir: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

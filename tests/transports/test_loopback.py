@@ -306,6 +306,7 @@ async def test_an_uninstalled_service_is_not_found_and_not_contacted(host: Host)
 # --- a provider service's surface ------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_loopback_surface_drives_a_real_services_surface(tmp_path: Path) -> None:
     from tests.sdk.test_service import SERVICE_TOKEN, envelope, start_service, stop
 

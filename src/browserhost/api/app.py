@@ -25,7 +25,7 @@ from browserhost.contract.errors import (
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 
-from . import viewer
+from . import pairing, viewer
 from .auth import AuthGate
 from .bridge import bridge_socket
 from .paths import ACTIONS_PATH, INSTANCES_PATH, SELECTION_PATH
@@ -67,6 +67,7 @@ def create_app(
     # First: every agent action takes it, and each route before it is one more path match.
     app.router.routes.insert(0, action_route)
     app.include_router(router)
+    app.include_router(pairing.router)
     app.router.routes.append(WebSocketRoute(SOCKET_PATH, viewer.surface_socket))
     # Before the viewer's files, which would otherwise answer for every path under them.
     app.router.routes.append(Route(f"{PANEL_PATH}/{{provider_id}}", viewer.panel_page))

@@ -1,12 +1,12 @@
 """``/ext/bridge``: the socket a browser elsewhere dials in on (:mod:`browserhost.contract.bridge`).
 
 It sits outside the ``/api`` bearer gate: the Host and Origin rules apply to the upgrade, and
-the token comes in the first message (:mod:`.hello`). The browser extension's socket needs no
-token when it comes from this machine, and none but the pinned extension's when the host pins
-one (see :mod:`browserhost.contract.bridge`). Once the hello is accepted the socket
-becomes the bridge provider's link (:mod:`browserhost.transports.bridge`), the host pings it,
-and its messages are read here: pongs, tool results, surface results (a picture's header and
-the binary message after it) and host method calls.
+the token comes in the first message (:mod:`.hello`), or a paired browser's secret, or a
+request to pair that waits here for a person (see :mod:`browserhost.contract.bridge`). Once the
+hello is accepted the socket becomes the bridge provider's link
+(:mod:`browserhost.transports.bridge`), the host pings it, and its messages are read here:
+pongs, tool results, surface results (a picture's header and the binary message after it) and
+host method calls.
 
 :func:`bridge_app` is the same route alone, for a listener on a public address that must not
 serve the API.
@@ -30,8 +30,13 @@ from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from browserhost.contract.bridge import (
+    APPROVAL_TIMEOUT_S,
     BRIDGE_PATH,
+    CLOSE_BAD_TOKEN,
+    CLOSE_DENIED,
     CLOSE_FOREIGN_EXTENSION,
+    CLOSE_NOT_APPROVED,
+    CLOSE_NOT_PAIRED,
     CLOSE_PING_TIMEOUT,
     CLOSE_POLICY,
     EXTENSION_SCHEME,
@@ -52,9 +57,10 @@ from browserhost.contract.limits import ACTION_TIMEOUT_S, ANSWER_MAX_BYTES, OPEN
 from browserhost.gate import Gate
 from browserhost.host.bridge import Bridge, RpcError
 from browserhost.host.catalog import InstallError
+from browserhost.host.pairing import APPROVED, DENIED
 from browserhost.transports.bridge import ChannelClosedError, Link
 
-from .hello import read_hello
+from .hello import read_hello, token_matches
 
 log = logging.getLogger(__name__)
 
@@ -73,25 +79,42 @@ async def bridge_socket(socket: WebSocket) -> None:
     if extension is not None and bridge.extension_id not in (None, extension):
         await socket.close(CLOSE_FOREIGN_EXTENSION, "extension not allowed")
         return
-    # The seed's zero-configuration mode: only an extension can send its origin, and only a
-    # process on this machine can reach a loopback socket.
-    message = await read_hello(
-        socket,
-        socket.app.state.token,
-        HELLO_TIMEOUT_S,
-        token_required=extension is None or not _loopback(socket),
-    )
+    # The hello is judged here: the token, a paired browser's secret, or a request to pair.
+    token = socket.app.state.token
+    message = await read_hello(socket, token, HELLO_TIMEOUT_S, token_required=False)
     if message is None:
         return
     try:
         hello = Hello.model_validate(message)
+    except ValidationError as exc:
+        await socket.close(CLOSE_POLICY, _reason(f"bad hello: {_problem(exc)}"))
+        return
+    loopback = _loopback(socket)
+    # No header lets a socket in (any process can send an Origin): the token, a paired
+    # browser's secret, or a person's approval of a request to pair made from this machine.
+    by_token = token_matches(hello.token, token)
+    paired: str | None = None
+    if not by_token and hello.pairing is not None:
+        record = bridge.pairing.check(hello.pairing.id, hello.pairing.secret)
+        if record is None:
+            await socket.close(CLOSE_NOT_PAIRED, "not paired")
+            return
+        paired = record.id
+    elif not by_token and not (hello.pair and hello.token == "" and loopback):
+        await socket.close(CLOSE_BAD_TOKEN, "bad token")
+        return
+    try:
         # In a worker thread: checking the schemas of the verbs the far side declares takes
         # time (cached, so installing them once the link is attached does not take it again).
         await asyncio.to_thread(bridge.check, hello)
-    except (ValidationError, InstallError) as exc:
+    except InstallError as exc:
         await socket.close(CLOSE_POLICY, _reason(f"bad hello: {_problem(exc)}"))
         return
-    link = Link(_Socket(socket), hello, _loopback(socket))
+    if not by_token and paired is None:
+        paired = await _approved(socket, bridge, hello)
+        if paired is None:
+            return
+    link = Link(_Socket(socket), hello, loopback, paired)
     try:
         greeting: dict[str, Any] = {"caps": _caps(hello), "policy": _policy(), "serverTime": _now()}
         if hello.page_script:
@@ -108,6 +131,69 @@ async def bridge_socket(socket: WebSocket) -> None:
         await bridge.transport.detach(link)
         with contextlib.suppress(asyncio.CancelledError):
             await pinging
+
+
+async def _approved(socket: WebSocket, bridge: Bridge, hello: Hello) -> str | None:
+    """Hold a socket that asked to pair until a person decides: the id it is paired as, or
+    ``None`` once it is closed. Meanwhile it is pinged (an extension's service worker must hear
+    from its socket to stay alive) and what it sends is read and dropped: it can do nothing."""
+    pending = bridge.pairing.request(hello.name or "A browser", socket.headers.get("origin"))
+    leaving = asyncio.ensure_future(_until_gone(socket))
+    either: set[asyncio.Future[Any]] = {pending.decided, leaving}
+    try:
+        waiting = (
+            f"Waiting for approval: allow {pending.id} in the browserhost viewer, or run "
+            f"browserhost bridge approve {pending.id}"
+        )
+        if not await _say(socket, frame("hello.pending", id=pending.id, message=waiting)):
+            return None
+        deadline = asyncio.get_running_loop().time() + APPROVAL_TIMEOUT_S
+        while not pending.decided.done():
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                await _close(socket, CLOSE_NOT_APPROVED, "approval timeout")
+                return None
+            done, _ = await asyncio.wait(
+                either, timeout=min(left, PING_INTERVAL_S), return_when=asyncio.FIRST_COMPLETED
+            )
+            if leaving in done or (not done and not await _say(socket, frame("ping"))):
+                return None
+        outcome = pending.decided.result()
+        if outcome == DENIED:
+            await _close(socket, CLOSE_DENIED, "denied")
+            return None
+        if outcome != APPROVED:
+            await _close(socket, CLOSE_NOT_APPROVED, "too many waiting")
+            return None
+        if not await _say(socket, frame("hello.paired", id=pending.id, secret=pending.secret)):
+            return None
+        return pending.id
+    finally:
+        bridge.pairing.withdraw(pending)
+        leaving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await leaving
+
+
+async def _until_gone(socket: WebSocket) -> None:
+    """Read and drop what a pending socket sends, until it goes."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while (await socket.receive())["type"] != "websocket.disconnect":
+            pass
+
+
+async def _say(socket: WebSocket, text: str) -> bool:
+    """Send ``text``; whether the socket took it."""
+    try:
+        await socket.send_text(text)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return False
+    return True
+
+
+async def _close(socket: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(RuntimeError, OSError):
+        await socket.close(code, reason)
 
 
 def bridge_app(bridge: Bridge, token: str, allowed_hosts: tuple[str, ...] = ()) -> ASGIApp:

@@ -6,7 +6,8 @@ both authenticate in their first message, the same way:
 - nothing within the hello timeout       → close 4001 "hello timeout"
 - not a JSON object with ``t: "hello"``  → close 1008 "hello first"
 - a token that does not match            → close 4002 "bad token" (compared in constant time),
-                                            unless the caller vouched for the socket otherwise
+                                            unless the caller judges the hello itself (the
+                                            bridge: a paired browser, or one asking to pair)
 """
 
 from __future__ import annotations
@@ -37,13 +38,18 @@ async def read_hello(
     if message is None or message.get("t") != "hello":
         await socket.close(CLOSE_POLICY, "hello first")
         return None
-    supplied = message.get("token")
-    if not token_required:
-        return message
-    if not isinstance(supplied, str) or not hmac.compare_digest(supplied.encode(), token.encode()):
+    if token_required and not token_matches(message.get("token"), token):
         await socket.close(CLOSE_BAD_TOKEN, "bad token")
         return None
     return message
+
+
+def token_matches(supplied: object, token: str) -> bool:
+    """Whether a hello's ``token`` is the host's, compared in constant time."""
+    # surrogatepass: JSON may carry a lone surrogate, which plain UTF-8 cannot encode.
+    return isinstance(supplied, str) and hmac.compare_digest(
+        supplied.encode("utf-8", "surrogatepass"), token.encode()
+    )
 
 
 def _object(text: object) -> dict[str, Any] | None:

@@ -195,6 +195,30 @@ class ActionRefusal(WireModel):
     error: str
 
 
+class PendingRow(WireModel):
+    id: str = Field(description="The request's id, which the waiting browser shows too.")
+    name: str = Field(description="The name the browser gave itself: its own word, no proof.")
+    origin: str | None = absent_when_none(
+        "The Origin its socket sent (chrome-extension://...): its own word, no proof."
+    )
+    since: float = Field(description="When it asked, in epoch seconds.")
+
+
+class PendingAnswer(WireModel):
+    pending: list[PendingRow]
+
+
+class PairedRow(WireModel):
+    id: str = Field(description="The paired browser's id: the id its request had.")
+    name: str
+    origin: str | None = absent_when_none("The Origin its socket sent when it asked.")
+    paired_at: float = Field(description="When it was approved, in epoch seconds.")
+
+
+class PairedAnswer(WireModel):
+    paired: list[PairedRow]
+
+
 class Refusal(WireModel):
     code: str
     error: str

@@ -13,7 +13,9 @@ viewer → host
     page, e.g. an address bar: the person's own action); ``handBack``.
 host → viewer
     ``ready {viewer}``; ``state {...}`` on every change of provider, control, sessions or the
-    agent's last action; ``frame {seq, width, height, mime, title, agentActive}`` followed by
+    agent's last action; ``pairing {pending}`` when the browsers waiting for a person's
+    approval to connect to the bridge change (the page allows or denies them through the API,
+    :mod:`.pairing`); ``frame {seq, width, height, mime, title, agentActive}`` followed by
     the picture as one binary message; ``clipboard {text}``; ``refused {message}``;
     ``error {message}``.
 
@@ -52,6 +54,7 @@ from browserhost.contract.surface import (
 )
 from browserhost.host import Host
 from browserhost.host.catalog import InstalledProvider
+from browserhost.host.pairing import Pairing
 
 from .hello import read_hello
 
@@ -101,7 +104,9 @@ async def surface_socket(socket: WebSocket) -> None:
     viewer = await _hello(socket)
     if viewer is None:
         return
-    connection = _Viewer(socket, socket.app.state.host, viewer)
+    bridge = getattr(socket.app.state, "bridge", None)
+    pairing = None if bridge is None else bridge.pairing
+    connection = _Viewer(socket, socket.app.state.host, viewer, pairing)
     await socket.send_json({"t": "ready", "viewer": viewer})
     try:
         await connection.run()
@@ -130,10 +135,15 @@ def _json(raw: str) -> dict[str, Any] | None:
 
 
 class _Viewer:
-    def __init__(self, socket: WebSocket, host: Host, viewer: str) -> None:
+    def __init__(
+        self, socket: WebSocket, host: Host, viewer: str, pairing: Pairing | None = None
+    ) -> None:
         self.socket = socket
         self.host = host
         self.viewer = viewer
+        self.pairing = pairing
+        self.pending: list[dict[str, object]] | None = None
+        """The waiting browsers this viewer was last told of."""
         self.provider: InstalledProvider | None = None
         self.drawn = asyncio.Event()
         self.moved = asyncio.Event()
@@ -148,6 +158,7 @@ class _Viewer:
     async def run(self) -> None:
         await self._follow_selection()
         await self._send_state()
+        await self._send_pairing()
         others = [asyncio.ensure_future(self._frames()), asyncio.ensure_future(self._watch())]
         try:
             receiving = asyncio.ensure_future(self._receive())
@@ -227,6 +238,18 @@ class _Viewer:
             if moved or sessions != self.sessions or (changed is not None and changed.is_set()):
                 self.sessions = sessions
                 await self._send_state()
+            await self._send_pairing()
+
+    async def _send_pairing(self) -> None:
+        """Tell the viewer which browsers wait for approval, when that changed."""
+        if self.pairing is None:
+            return
+        pending = [request.to_wire() for request in self.pairing.pending()]
+        if pending == self.pending:
+            return
+        self.pending = pending
+        async with self.sent:
+            await self.socket.send_json({"t": "pairing", "pending": pending})
 
     async def _sessions(self) -> list[dict[str, Any]]:
         surface = self.surface

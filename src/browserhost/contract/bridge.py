@@ -5,7 +5,7 @@ it the actions of the ``bridge`` provider. Every message is one JSON object whos
 its kind::
 
     connecting side → host
-        hello          {token, actions, verbs?, name?, surface?, pageScript?}
+        hello          {token, actions, verbs?, name?, surface?, pageScript?, pairing?, pair?}
                                                             first, within HELLO_TIMEOUT_S
         pong           {}                                  answers a ping
         tool.result    {id, ok: true, result}               result: the provider's own answer
@@ -15,6 +15,8 @@ its kind::
         surface.frame  {id, seq, width, height, mime, title?, agentActive?}
                        then the picture's bytes as the very next message, a binary one
     host → connecting side
+        hello.pending  {id, message}                        held for a person's approval
+        hello.paired   {id, secret}                         approved: keep these, present them
         hello.ok       {caps: {actions, verbs, surface}, policy: {...}, serverTime,
                         pageScript?}
         ping           {}                                   every PING_INTERVAL_S
@@ -53,14 +55,29 @@ A side that says ``pageScript: true`` (the browser extension, which drives pages
 gets the chromium provider's page script in ``hello.ok``: one copy of it, in the chromium
 provider, serves both.
 
-A socket whose ``Origin`` is ``chrome-extension://ID`` and that comes from this machine needs
-no token (the extension works without setup; a page cannot send that origin). A host started
-with an extension id accepts no other extension's origin, token or not
-(:data:`CLOSE_FOREIGN_EXTENSION`).
+Who is let in (no header vouches for a socket: an ``Origin`` proves nothing outside a
+browser, and any process on the machine can send one):
+
+- a hello with the host's token;
+- a hello with ``pairing: {id, secret}`` that a person approved before
+  (:mod:`browserhost.host.pairing`), from anywhere; one the host does not know (forgotten, or
+  another host's) is closed :data:`CLOSE_NOT_PAIRED`;
+- a hello from this machine with an empty token and ``pair: true`` (the browser extension
+  without setup) is *pending*: answered ``hello.pending`` and held, with pings and nothing
+  else (no calls, no host methods, what it sends is dropped, no connection is replaced),
+  until a person approves it in the viewer or with ``browserhost bridge approve ID``. Then it
+  gets ``hello.paired`` with a secret of its own and goes on as connected (``hello.ok``).
+  Denied, it is closed :data:`CLOSE_DENIED`; unanswered within :data:`APPROVAL_TIMEOUT_S`, or
+  dropped as the oldest of more than :data:`PENDING_MAX`, :data:`CLOSE_NOT_APPROVED`;
+- anything else is closed :data:`CLOSE_BAD_TOKEN`.
+
+A host started with an extension id also closes a socket whose ``Origin`` names another
+extension (:data:`CLOSE_FOREIGN_EXTENSION`): a filter, which lets nothing in.
 
 Close codes: :data:`CLOSE_REPLACED`, :data:`CLOSE_HELLO_TIMEOUT`, :data:`CLOSE_BAD_TOKEN`,
-:data:`CLOSE_PING_TIMEOUT`, :data:`CLOSE_FOREIGN_EXTENSION`, and 1008 (:data:`CLOSE_POLICY`)
-for "hello first" or an unreadable message.
+:data:`CLOSE_PING_TIMEOUT`, :data:`CLOSE_FOREIGN_EXTENSION`, :data:`CLOSE_NOT_PAIRED`,
+:data:`CLOSE_DENIED`, :data:`CLOSE_NOT_APPROVED`, and 1008 (:data:`CLOSE_POLICY`) for "hello
+first" or an unreadable message.
 """
 
 from __future__ import annotations
@@ -94,6 +111,17 @@ CLOSE_BAD_TOKEN: Final = 4002
 CLOSE_PING_TIMEOUT: Final = 4003
 CLOSE_FOREIGN_EXTENSION: Final = 4004
 """The socket's origin is an extension other than the one the host accepts."""
+CLOSE_NOT_PAIRED: Final = 4005
+"""The pairing presented is not one the host keeps (forgotten, or another host's); a live
+connection of a pairing that is forgotten is closed with it too."""
+CLOSE_DENIED: Final = 4006
+"""A person denied the pending connection."""
+CLOSE_NOT_APPROVED: Final = 4007
+"""Nobody approved the pending connection in time, or newer ones pushed it out."""
+APPROVAL_TIMEOUT_S: Final = 300.0
+"""How long a pending connection waits for a person."""
+PENDING_MAX: Final = 8
+"""Pending connections held at once; a new one drops the oldest."""
 EXTENSION_SCHEME: Final = "chrome-extension://"
 
 SURFACE_METHODS: Final = frozenset(
@@ -120,6 +148,13 @@ class Frame(WireModel):
     model_config = ConfigDict(extra="ignore")
 
 
+class Pairing(Frame):
+    """What a paired side presents: its id and the secret ``hello.paired`` gave it."""
+
+    id: str = Field(max_length=64)
+    secret: str = Field(max_length=256)
+
+
 class Hello(Frame):
     token: str
     actions: list[str]
@@ -129,6 +164,10 @@ class Hello(Frame):
     """The provider has a surface, served over this socket."""
     page_script: bool = False
     """Send the chromium provider's page script in ``hello.ok``."""
+    pairing: Pairing | None = None
+    """A pairing a person approved earlier, instead of the token."""
+    pair: bool = False
+    """With an empty token and no pairing: ask a person to approve this side."""
 
 
 class ToolResult(Frame):
@@ -209,6 +248,8 @@ FRAMES: Final[dict[str, type[Frame]]] = {
     "ping": Frame,
     "pong": Frame,
     "hello.ok": Frame,
+    "hello.pending": Frame,
+    "hello.paired": Frame,
     "surface.call": SurfaceCall,
     "surface.result": SurfaceResult,
     "surface.frame": SurfaceFrame,

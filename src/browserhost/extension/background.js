@@ -15,8 +15,15 @@
 //   deadlines   a call stops at the host's deadline (expiresAt, on this machine's clock
 //               through hello.ok's serverTime) or at tool.cancel: its waits end, a navigation
 //               it started is stopped, and it answers "expired" or "cancelled".
+//   pairing     with no token set, it asks the host to pair (pair: true): the host holds it
+//               until a person approves it in the viewer or with `browserhost bridge approve
+//               ID`, then sends a secret of its own (hello.paired), kept per bridge address in
+//               chrome.storage.local and presented on every later connection instead.
 //   badge       off (grey)   no connection: dialling again after 0.5 s, doubling up to 30 s
-//               !   (red)    the host refused it (token, extension id, replaced): set the options
+//               ?   (purple) waiting for a person to approve it; the popup says its id
+//               !   (red)    the host refused it (token, extension id, denied, forgotten, not
+//                            approved in time, replaced): the popup's Connect again, or the
+//                            options, dial again
 //               on  (green)  connected
 //               ... (amber)  an action is running
 //               you (blue)   the person took control by acting in an agent's tab: the host
@@ -38,7 +45,12 @@ const REFUSED = {
   4000: "Another browser connected to the host's bridge and took this one's place.",
   4002: "The host refused the token; set the one browserhost serve printed in the options.",
   4004: "The host accepts another extension (serve --extension-id).",
+  4005: "The host does not know this browser (it was forgotten, or the host is another): " +
+    "Connect again to ask for approval.",
+  4006: "The host's user denied this browser. Connect again to ask again.",
+  4007: "Nobody approved this browser in time. Connect again to ask again.",
 };
+const NOT_PAIRED = 4005;
 const GROUP_TITLE = "browserhost";
 const TEXT_MAX = 20000; // SNAPSHOT_TEXT_MAX and SNAPSHOT_ELEMENTS_MAX of contract/limits.py
 const ELEMENTS_MAX = 250;
@@ -66,7 +78,7 @@ const DEADLINE_MARGIN_MS = 300;
 
 const link = {
   socket: null, url: DEFAULT_URL, backoff: BACKOFF_MIN_MS, timer: null, pageScript: null, attempts: 0,
-  rpcs: 0, userInControl: false, clockOffset: 0,
+  rpcs: 0, userInControl: false, clockOffset: 0, pending: null, kept: Promise.resolve(),
 };
 let status = "off";
 let acting = 0;
@@ -161,6 +173,10 @@ const ASKED = {
   share: ({ tabId }) => share(tabId),
   unshare: ({ tabId }) => unshare(tabId),
   handBack: () => handBack(),
+  reconnect: () => {
+    link.backoff = BACKOFF_MIN_MS;
+    return connect();
+  },
 };
 
 chrome.runtime.onMessage.addListener((message, sender, reply) => {
@@ -225,14 +241,16 @@ function rpc(method) {
 
 function badge() {
   const [text, color] = link.userInControl ? ["you", "#1565c0"] : acting > 0 ? ["...", "#b26b00"]
-    : { on: ["on", "#1a7f37"], refused: ["!", "#c62828"] }[status] || ["off", "#777777"];
+    : { on: ["on", "#1a7f37"], pending: ["?", "#6a1b9a"], refused: ["!", "#c62828"] }[status]
+      || ["off", "#777777"];
   chrome.action.setBadgeText({ text });
   chrome.action.setBadgeBackgroundColor({ color });
 }
 
 async function connect() {
   const attempt = ++link.attempts;
-  const { url, token = "" } = await chrome.storage.local.get(["url", "token"]);
+  const { url, token = "", pairings = {} } =
+    await chrome.storage.local.get(["url", "token", "pairings"]);
   // Dials overlap (the worker's start and a change of options): only the latest may connect,
   // or an older socket's hello would take the bridge from it.
   if (attempt !== link.attempts) return;
@@ -242,6 +260,9 @@ async function connect() {
   setControl(false); // the host gives it back as that connection ends
   if (old) old.close(1000, "dialling again");
   link.url = url || DEFAULT_URL;
+  link.pending = null;
+  // A token, else the pairing a person approved for this address, else a request to pair.
+  const pairing = token ? undefined : pairings[link.url];
   let socket;
   try {
     socket = new WebSocket(link.url);
@@ -254,14 +275,29 @@ async function connect() {
   socket.onopen = () => {
     socket.send(JSON.stringify({
       t: "hello", token, actions: ACTIONS, verbs: VERBS, name: "Chrome extension", pageScript: true,
+      pairing, pair: !token && !pairing,
     }));
   };
   socket.onmessage = (event) => { if (link.socket === socket) receive(socket, event.data); };
   socket.onclose = (event) => { if (link.socket === socket) closed(event.code); };
 }
 
+async function forgetPairing(url) {
+  const { pairings = {} } = await chrome.storage.local.get("pairings");
+  delete pairings[url];
+  await chrome.storage.local.set({ pairings });
+}
+
+async function keepPairing(url, id, secret) {
+  const { pairings = {} } = await chrome.storage.local.get("pairings");
+  await chrome.storage.local.set({ pairings: { ...pairings, [url]: { id, secret } } });
+}
+
 function closed(code) {
   link.socket = null;
+  link.pending = null;
+  // The host does not know the secret any more: the next dial asks a person again.
+  if (code === NOT_PAIRED) forgetPairing(link.url);
   setControl(false); // the host gives control back when the connection ends
   // The host no longer waits for any answer: what runs stops, and nothing queued starts.
   for (const controller of calls.values()) {
@@ -284,11 +320,21 @@ function receive(socket, raw) {
   } catch (error) {
     return; // the host sends only JSON text; anything else is not for this side
   }
-  if (message.t === "hello.ok") {
+  if (message.t === "hello.pending") {
+    link.pending = String(message.id);
+    setStatus("pending", `Waiting for approval in the browserhost viewer (or: browserhost ` +
+      `bridge approve ${link.pending}).`);
+  } else if (message.t === "hello.paired") {
+    link.pending = null;
+    link.kept = keepPairing(link.url, String(message.id), String(message.secret));
+  } else if (message.t === "hello.ok") {
     link.pageScript = message.pageScript;
     link.backoff = BACKOFF_MIN_MS;
     if (Number.isFinite(message.serverTime)) link.clockOffset = message.serverTime - Date.now();
-    setStatus("on", `Connected to ${link.url}`);
+    // "on" once a new pairing is kept: the next dial, after any restart, presents it.
+    link.kept.then(() => {
+      if (link.socket === socket) setStatus("on", `Connected to ${link.url}`);
+    });
   } else if (message.t === "ping") {
     socket.send(JSON.stringify({ t: "pong" }));
   } else if (message.t === "tool.call") {

@@ -1,6 +1,8 @@
 // The toolbar button's popup: the connection, who is in control, the tabs the agent may act
-// in, and the two things a person does here: share the tab (or stop sharing it) and hand
-// control back to the agent. The service worker holds the socket; this page asks it.
+// in, and what a person does here: share the tab (or stop sharing it), hand control back to
+// the agent, and dial again after the host refused this browser. While the host waits for a
+// person to approve this browser, it says the id to approve. The service worker holds the
+// socket; this page asks it.
 //
 // It is about the active tab of its window; opened as a page (popup.html?tab=ID) it is about
 // tab ID.
@@ -8,6 +10,7 @@
 
 const shown = {
   connection: document.getElementById("connection"),
+  reconnect: document.getElementById("reconnect"),
   control: document.getElementById("control"),
   handBack: document.getElementById("hand-back"),
   share: document.getElementById("share"),
@@ -19,6 +22,7 @@ const CONNECTION = {
   on: "Connected to the host.",
   off: "Not connected to the host; dialling again.",
   refused: "The host refused this browser.",
+  pending: "Not connected yet.",
 };
 // Pages Chrome lets no extension debug: sharing them could never work.
 const SHAREABLE = /^(https?:|file:|about:blank)/;
@@ -56,6 +60,8 @@ async function show() {
   const view = await ask({ ask: "view", tabId });
   shown.connection.textContent = CONNECTION[view.status] || view.status;
   if (view.text && view.status !== "on") shown.connection.textContent += ` ${view.text}`;
+  shown.connection.className = view.status;
+  shown.reconnect.hidden = view.status !== "refused";
   shown.control.textContent = view.userInControl
     ? "You are in control: the agent waits until you hand back."
     : "The agent is in control of its tabs.";
@@ -74,6 +80,11 @@ async function show() {
 
 shown.handBack.addEventListener("click", async () => {
   await ask({ ask: "handBack" });
+  await show();
+});
+
+shown.reconnect.addEventListener("click", async () => {
+  await ask({ ask: "reconnect" });
   await show();
 });
 

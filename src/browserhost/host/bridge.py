@@ -7,8 +7,9 @@ says which actions and verbs the far side implements, and the row then offers ex
 until it goes; when it says it has a surface, the row has one too (:class:`BridgeSurface`,
 the viewer's picture over the same socket), and has none otherwise.
 
-``extension_id``, when set, is the one browser extension whose ``chrome-extension://`` origin
-the bridge accepts (:mod:`browserhost.api.bridge`).
+Who may connect: the token's holder, or a browser a person paired (:attr:`Bridge.pairing`,
+:mod:`.pairing`). ``extension_id``, when set, is a filter only: a socket whose origin names
+another browser extension is closed (:mod:`browserhost.api.bridge`); it lets nobody in.
 
 The far side may also call host methods over the socket (:data:`RPC_METHODS`); those that
 change settings are answered ``forbidden`` unless the socket comes from this machine.
@@ -20,13 +21,20 @@ import dataclasses
 from typing import Any, Final
 
 from browserhost.contract import ACTIONS
-from browserhost.contract.bridge import PRIVILEGED_METHODS, RPC_METHODS, Hello, Rpc
+from browserhost.contract.bridge import (
+    CLOSE_NOT_PAIRED,
+    PRIVILEGED_METHODS,
+    RPC_METHODS,
+    Hello,
+    Rpc,
+)
 from browserhost.contract.errors import BrowserhostError
 from browserhost.transports.bridge import BridgeTransport, Link
 from browserhost.transports.bridge_surface import BridgeSurface
 
 from .catalog import InstalledProvider, InstallError, read_actions, read_verbs, verb_checkers
 from .dispatch import Host
+from .pairing import PairedRecord, Pairing
 
 BRIDGE_ID: Final = "bridge"
 HOLDER: Final = "bridge-browser"
@@ -61,6 +69,7 @@ class Bridge:
         self.extension_id = extension_id
         self.transport = BridgeTransport(self._follow)
         self.surface = BridgeSurface(self.transport)
+        self.pairing = Pairing(host.data_dir)
         self._idle = InstalledProvider(
             provider_id, BRIDGE_NAME, frozenset(ACTIONS), self.transport, bridge=self.transport
         )
@@ -71,6 +80,14 @@ class Bridge:
         """Refuse a hello whose declarations the catalog would not install."""
         read_actions(hello.actions)
         read_verbs(hello.verbs)
+
+    async def forget(self, paired_id: str) -> PairedRecord:
+        """Revoke a paired browser; its connection, if it is the live one, ends now."""
+        record = await self.pairing.forget(paired_id)
+        link = self.transport.link
+        if link is not None and link.paired == paired_id:
+            await link.close(CLOSE_NOT_PAIRED, "forgotten")
+        return record
 
     def _follow(self, link: Link | None) -> None:
         if link is None:

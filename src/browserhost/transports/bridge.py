@@ -81,6 +81,9 @@ class Link:
     hello: Hello
     loopback: bool
     """The socket comes from this machine (not through a proxy)."""
+    paired: str | None = None
+    """The paired browser it came in as (:mod:`browserhost.host.pairing`); ``None`` for the
+    token's holder."""
     pong: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     _writing: asyncio.Lock = field(default_factory=asyncio.Lock)

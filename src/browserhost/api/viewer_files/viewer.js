@@ -90,6 +90,9 @@ function onMessage(message) {
     case "clipboard":
       writeClipboard(message.text);
       break;
+    case "pairing":
+      showPairing(message.pending);
+      break;
     case "refused":
     case "error":
       showControl(message.message);
@@ -218,6 +221,48 @@ window.addEventListener("message", (event) => {
   if (event.source !== $("panel").contentWindow || typeof event.data !== "object") return;
   if (event.data.type === "open" && typeof event.data.url === "string") send({ t: "open", url: event.data.url });
 });
+
+// --- browsers asking to connect to the bridge ---------------------------------------------
+
+// A browser that connects without the token waits until a person here (or `browserhost bridge
+// approve ID`) allows it. Its name and origin are its own word; its id is what its own
+// browserhost button shows, so the person can tell theirs from an impostor.
+function showPairing(pending) {
+  const shown = $("pairing");
+  shown.replaceChildren(...pending.map((request) => {
+    const row = document.createElement("div");
+    row.className = "request";
+    row.dataset.id = request.id;
+    const text = document.createElement("span");
+    const id = document.createElement("code");
+    id.textContent = request.id;
+    const from = request.origin ? ` (${request.origin})` : "";
+    text.append(`${request.name}${from} wants to connect to the bridge as `, id,
+      ": allow it only if its browserhost button shows the same id.");
+    const allow = document.createElement("button");
+    allow.type = "button";
+    allow.textContent = "Allow";
+    allow.addEventListener("click", () => decide(row, request.id, "approve"));
+    const deny = document.createElement("button");
+    deny.type = "button";
+    deny.textContent = "Deny";
+    deny.addEventListener("click", () => decide(row, request.id, "deny"));
+    row.append(text, allow, deny);
+    return row;
+  }));
+  shown.hidden = pending.length === 0;
+}
+
+async function decide(row, id, verb) {
+  for (const button of row.querySelectorAll("button")) button.disabled = true;
+  try {
+    await api("POST", `/api/bridge/pending/${encodeURIComponent(id)}/${verb}`);
+    row.remove();
+    $("pairing").hidden = !$("pairing").children.length;
+  } catch (error) {
+    row.querySelector("span").textContent = `Could not ${verb} ${id}: ${error.message}`;
+  }
+}
 
 // --- the person's hands ----------------------------------------------------------------
 

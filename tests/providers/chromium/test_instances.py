@@ -1,0 +1,83 @@
+"""One profile, one instance: the provider's own check, apart from Chromium's lock on the
+profile folder, which holds only once a browser runs there."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from browserhost.contract.errors import ProviderRejectedError
+from browserhost.host import Host
+from browserhost.host.instances import INSTANCES_FILE
+from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
+from browserhost.providers.chromium.instances import launch_record
+from browserhost.providers.chromium.provider import register
+from browserhost.sdk import ActionError
+from tests.processes import CHROMIUM_NAMES, descendants
+
+IN_USE = (
+    "The profile 'work' is in use by chromium~{holder}; one profile is used by one browser at "
+    "a time. Close it first (browserhost close chromium~{holder})."
+)
+
+
+def chromium_started_here() -> list[int]:
+    return [pid for pid, p in descendants(os.getpid()).items() if p.name in CHROMIUM_NAMES]
+
+
+async def test_a_second_launch_of_a_profile_is_refused_by_the_provider_before_any_browser_runs(
+    tmp_path: Path, chromium_path: str
+) -> None:
+    """Both created, neither started: no Chromium holds the folder yet, so only the provider's
+    own check can refuse the second, and it makes no instance for it."""
+    made: list[str | None] = []
+
+    def make(config: ChromiumConfig, **settings: Any) -> ChromiumProvider:
+        made.append(config.profile_dir)
+        return ChromiumProvider(config, **settings)
+
+    base = ChromiumProvider(ChromiumConfig(executable=chromium_path))
+    create = cast(Callable[..., dict[str, Any]], launch_record(base, make)["create"])
+    options = {"profile": "work"}
+    first = create(instance_id="chromium~one", options=options, home=tmp_path, fresh=True)
+    with pytest.raises(ActionError) as refused:
+        create(instance_id="chromium~two", options=options, home=tmp_path, fresh=True)
+    assert str(refused.value) == IN_USE.format(holder="one")
+    assert made == [str(tmp_path / "profiles" / "work")]
+    assert first["status"]() == "stopped"
+    assert chromium_started_here() == []
+    await first["close"]()
+    again = create(instance_id="chromium~two", options=options, home=tmp_path, fresh=True)
+    await again["close"]()
+    assert len(made) == 2
+
+
+async def test_a_profile_a_restored_instance_holds_is_refused_to_a_launch_and_nothing_launches(
+    tmp_path: Path, chromium_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restored instance is listed stopped, its browser not started until used: the launch
+    that would share its profile is refused all the same."""
+    monkeypatch.setenv("BROWSERHOST_CHROMIUM", chromium_path)
+    data = tmp_path / "data"
+    data.mkdir()
+    remembered = {"provider": "chromium", "name": "work", "options": {"profile": "work"},
+                  "createdAt": "2025-01-01T00:00:00Z"}  # fmt: skip
+    (data / INSTANCES_FILE).write_text(json.dumps({"instances": [remembered]}))
+    host = Host(data)
+    host.catalog.install(register())
+    try:
+        assert host.instances.restore() == ["chromium~work"]
+        with pytest.raises(ProviderRejectedError) as refused:
+            await host.instances.launch("chromium", {"profile": "work"}, "second")
+        assert refused.value.message == f"{IN_USE.format(holder='work')} Nothing was launched."
+        listed = [(row["id"], row["status"]) for row in host.instances.listing()]
+        assert listed == [("chromium~work", "stopped")]
+        assert chromium_started_here() == []
+        assert json.loads((data / INSTANCES_FILE).read_text()) == {"instances": [remembered]}
+    finally:
+        await host.aclose()
