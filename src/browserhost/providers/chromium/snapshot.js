@@ -1136,6 +1136,21 @@ async (request) => {
   // else null: a slow glide moves less than a pixel from one frame to the next.
   async function still(el) {
     const until = performance.now() + MOTION_MS;
+    // An animation of the element or of what holds it may jump (a steps() timing): it is
+    // waited out, not sampled.
+    const own = motions(-Infinity, around(el)).filter((animation) => {
+      const moved = animation.effect && animation.effect.target;
+      return moved && reaches(el, moved);
+    });
+    for (const animation of own) {
+      const left = until - performance.now();
+      if (left <= 0) return null;
+      const ended = await Promise.race([
+        animation.finished.then(() => true, () => true),
+        new Promise((resolve) => setTimeout(() => resolve(false), left)),
+      ]);
+      if (!ended) return null;
+    }
     let before = el.getBoundingClientRect();
     let since = performance.now();
     let frames = 0;
