@@ -7,7 +7,7 @@ stop.
   (issue 26). Should pytest itself be killed, the kernel ends its processes with it.
 - :func:`wait_ready` waits for one to be ready, long enough for a loaded machine, and fails at
   once, saying what the process printed, when it exits first.
-- :func:`stop` ends one and whatever it started in its group; :func:`stop_all` ends those a
+- :func:`stop` ends one and whatever it left in its group; :func:`stop_all` ends those a
   test left running (the root conftest calls it when the run ends, however it ends).
 """
 
@@ -77,11 +77,15 @@ def wait_ready(
 
 
 def stop(process: subprocess.Popen[Any], grace_s: float = STOP_WAIT_S) -> int:
-    """SIGTERM to the process's group, SIGKILL after ``grace_s``; its exit code once it ended."""
-    _signal_group(process.pid, signal.SIGTERM)
+    """SIGTERM to the process, SIGKILL to its group after ``grace_s``; its exit code once it
+    ended."""
+    # The process alone, as a user's kill: a server closes its browsers itself, and its
+    # Playwright driver (in its group) would close them at once on a SIGTERM of its own.
+    with contextlib.suppress(ProcessLookupError):
+        process.terminate()
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(grace_s)
-    # Also after a clean exit: whatever it started in its group goes with it.
+    # Also after a clean exit: whatever it left in its group goes with it.
     _signal_group(process.pid, signal.SIGKILL)
     return process.wait()
 
