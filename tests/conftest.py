@@ -129,7 +129,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> Generator[
         errors = exc.exceptions if isinstance(exc, BaseExceptionGroup) else (exc,)
         writer = session.config.get_terminal_writer()
         for error in errors:
-            writer.line(f"teardown after the interrupt: {type(error).__name__}: {error}")
+            said = str(error).partition("\n")[0]
+            named = f"{type(error).__name__}: {said}" if said else type(error).__name__
+            writer.line(f"teardown after the interrupt: {named}")
         return None
 
 
