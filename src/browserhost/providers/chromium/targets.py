@@ -264,10 +264,9 @@ def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None
         )
     off = aim.get("offText")
     if off is not None:
-        label = f' "{off["label"]}"' if off.get("label") else ""
         raise ActionError(
             f'A press in the middle of "{part}" in {selector} would reach {off["selector"]} '
-            f"({off['tag']}{label}) and not that text, so nothing was clicked; take a new "
+            f"({_described(off)}) and not that text, so nothing was clicked; take a new "
             "snapshot and click by selector."
         )
     if aim.get("outside"):
@@ -277,9 +276,15 @@ def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None
         )
     cover = aim.get("coveredBy")
     if cover is not None:
-        label = f' "{cover["label"]}"' if cover.get("label") else ""
         raise ActionError(
-            f"{selector} is covered by {cover['selector']} ({cover['tag']}{label}), so nothing "
+            f"{selector} is covered by {cover['selector']} ({_described(cover)}), so nothing "
             f"was {verb}. Close or dismiss what covers it first (a dialog's close button, a "
             "banner's accept button), then try again."
         )
+
+
+def _described(element: dict[str, Any]) -> str:
+    """An element the page script named (a cover, what a press would reach): its tag and
+    label, as ``div "We use cookies"``."""
+    label = element.get("label")
+    return f'{element["tag"]} "{label}"' if label else str(element["tag"])
