@@ -28,7 +28,6 @@ from __future__ import annotations
 import builtins
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -62,6 +61,7 @@ from browserhost.contract.errors import (
     error_from_wire,
 )
 from browserhost.contract.verbs import VERB_TIMEOUT_S
+from browserhost.contract.wire import Outcome
 
 DEFAULT_URL = f"http://{config.DEFAULT_HOST}:{config.DEFAULT_PORT}"
 
@@ -204,15 +204,8 @@ class Providers(WireModel):
     selected_id: str | None = None
 
 
-@dataclass(frozen=True)
-class Answer:
-    """An action's raw answer: who answered and the ``data`` as the provider gave it."""
-
-    provider_id: str
-    data: dict[str, Any]
-
-    def to_wire(self) -> dict[str, object]:
-        return {"ok": True, "providerId": self.provider_id, "data": self.data}
+Answer = Outcome
+"""An action's raw answer: who answered and the ``data`` as the provider gave it."""
 
 
 class Client:

@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 MCP_ROUTE = "/mcp"
 
 
+class _App(FastAPI):
+    def openapi(self) -> dict[str, Any]:
+        return _without_422(self)
+
+
 def create_app(
     host: Host, token: str, allowed_hosts: Sequence[str] = (), bridge: Bridge | None = None
 ) -> FastAPI:
@@ -57,7 +62,7 @@ def create_app(
         finally:
             await host.aclose()
 
-    app = FastAPI(
+    app = _App(
         title="browserhost",
         summary="One browser tool for AI agents, any browser behind it.",
         lifespan=lifespan,
@@ -81,7 +86,6 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _invalid_body)
     app.add_exception_handler(StarletteHTTPException, _unreadable_body)
     app.add_middleware(AuthGate, token=token, allowed_hosts=allowed_hosts)
-    app.openapi = lambda: _without_422(app)  # type: ignore[method-assign]  # FastAPI's documented override
     return app
 
 

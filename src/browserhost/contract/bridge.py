@@ -170,11 +170,18 @@ class Hello(Frame):
     """With an empty token and no pairing: ask a person to approve this side."""
 
 
-class ToolResult(Frame):
+class CallResult(Frame):
+    """The answer to a call sent with ``id``: ``result`` when ``ok``, else ``error``
+    (``{code, message}``)."""
+
     id: str
     ok: bool
     result: Any = None
     error: dict[str, Any] | None = None
+
+
+class ToolResult(CallResult):
+    """A tool call's answer; ``result`` is the provider's own answer."""
 
 
 class ToolCall(Frame):
@@ -196,11 +203,8 @@ class Rpc(Frame):
     payload: Any = None
 
 
-class RpcResult(Frame):
-    id: str
-    ok: bool
-    result: Any = None
-    error: dict[str, Any] | None = None
+class RpcResult(CallResult):
+    """A host method's answer."""
 
 
 class SurfaceCall(Frame):
@@ -209,11 +213,8 @@ class SurfaceCall(Frame):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-class SurfaceResult(Frame):
-    id: str
-    ok: bool
-    result: Any = None
-    error: dict[str, Any] | None = None
+class SurfaceResult(CallResult):
+    """A surface call's answer (a frame's picture comes as a ``surface.frame`` instead)."""
 
 
 class SurfaceFrame(Frame):

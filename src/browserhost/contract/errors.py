@@ -47,11 +47,23 @@ class ErrorCode(StrEnum):
 
 
 class BrowserhostError(Exception):
-    """A failure with a contract code. ``str(error)`` is the text an agent reads."""
+    """A failure with a contract code. ``str(error)`` is the text an agent reads.
+
+    A class that stands for a code names it and its HTTP status where it is declared
+    (``class X(NothingRanError, code=ErrorCode.X, status=400)``); its subclasses share both.
+    """
 
     code: ClassVar[ErrorCode]
     status: ClassVar[int]
     may_have_run: ClassVar[bool] = False
+
+    def __init_subclass__(
+        cls, *, code: ErrorCode | None = None, status: int | None = None, **kwargs: object
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None and status is not None:
+            cls.code, cls.status = code, status
+            ERRORS_BY_CODE[code] = cls
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -66,68 +78,57 @@ class BrowserhostError(Exception):
         return {"ok": False, "code": self.code.value, "error": self.message}
 
 
+ERRORS_BY_CODE: dict[ErrorCode, type[BrowserhostError]] = {}
+"""The class that stands for each code, as each declares it."""
+
+
 class NothingRanError(BrowserhostError):
     """The request never reached a provider: the page is as it was."""
 
 
-class InvalidActionError(NothingRanError):
-    code = ErrorCode.INVALID_ACTION
-    status = 400
+class InvalidActionError(NothingRanError, code=ErrorCode.INVALID_ACTION, status=400):
+    """The action, its parameters or a verb's arguments are not what the contract takes."""
 
 
-class InvalidSelectionError(NothingRanError):
-    code = ErrorCode.INVALID_SELECTION
-    status = 400
+class InvalidSelectionError(NothingRanError, code=ErrorCode.INVALID_SELECTION, status=400):
+    """The provider to select is not named by a valid id."""
 
 
-class NoProviderError(NothingRanError):
-    code = ErrorCode.NO_PROVIDER
-    status = 409
+class NoProviderError(NothingRanError, code=ErrorCode.NO_PROVIDER, status=409):
+    """No provider is selected and the action named none."""
 
 
-class ProviderNotFoundError(NothingRanError):
-    code = ErrorCode.PROVIDER_NOT_FOUND
-    status = 404
+class ProviderNotFoundError(NothingRanError, code=ErrorCode.PROVIDER_NOT_FOUND, status=404):
+    """The provider named, or the one selected, is not installed now."""
 
 
-class CatalogUnavailableError(NothingRanError):
-    code = ErrorCode.CATALOG_UNAVAILABLE
-    status = 503
+class CatalogUnavailableError(NothingRanError, code=ErrorCode.CATALOG_UNAVAILABLE, status=503):
+    """The catalog or the stored selection could not be read."""
 
 
-class SelectionUnavailableError(NothingRanError):
-    code = ErrorCode.SELECTION_UNAVAILABLE
-    status = 503
+class SelectionUnavailableError(NothingRanError, code=ErrorCode.SELECTION_UNAVAILABLE, status=503):
+    """A new selection could not be saved; the previous one stays."""
 
 
-class ProviderUnavailableError(NothingRanError):
-    code = ErrorCode.PROVIDER_UNAVAILABLE
-    status = 503
+class ProviderUnavailableError(NothingRanError, code=ErrorCode.PROVIDER_UNAVAILABLE, status=503):
+    """The provider could not be reached, so the request was not sent."""
 
 
-class ActionCancelledError(NothingRanError):
-    code = ErrorCode.CANCELLED
-    status = 499
+class ActionCancelledError(NothingRanError, code=ErrorCode.CANCELLED, status=499):
+    """The caller cancelled before the request was sent."""
 
 
-class UnsupportedError(NothingRanError):
-    code = ErrorCode.UNSUPPORTED
-    status = 501
+class UnsupportedError(NothingRanError, code=ErrorCode.UNSUPPORTED, status=501):
+    """The provider does not offer this action or verb."""
 
 
-class UserInControlError(NothingRanError):
+class UserInControlError(NothingRanError, code=ErrorCode.USER_IN_CONTROL, status=423):
     """A person has taken over the provider's surface (a login, a CAPTCHA); the agent waits
     until they hand back."""
 
-    code = ErrorCode.USER_IN_CONTROL
-    status = 423
 
-
-class ProviderRejectedError(BrowserhostError):
+class ProviderRejectedError(BrowserhostError, code=ErrorCode.PROVIDER_REJECTED, status=400):
     """The provider answered ``ok: false``; the message is the provider's own text."""
-
-    code = ErrorCode.PROVIDER_REJECTED
-    status = 400
 
 
 class MayHaveRunError(BrowserhostError):
@@ -136,34 +137,12 @@ class MayHaveRunError(BrowserhostError):
     may_have_run = True
 
 
-class RequestFailedError(MayHaveRunError):
-    code = ErrorCode.REQUEST_FAILED
-    status = 504
+class RequestFailedError(MayHaveRunError, code=ErrorCode.REQUEST_FAILED, status=504):
+    """No answer came back in time, or the connection was lost after sending."""
 
 
-class UnknownResultError(MayHaveRunError):
-    code = ErrorCode.UNKNOWN_RESULT
-    status = 502
-
-
-ERRORS_BY_CODE: dict[ErrorCode, type[BrowserhostError]] = {
-    cls.code: cls
-    for cls in (
-        InvalidActionError,
-        InvalidSelectionError,
-        NoProviderError,
-        ProviderNotFoundError,
-        CatalogUnavailableError,
-        SelectionUnavailableError,
-        ProviderUnavailableError,
-        ActionCancelledError,
-        UnsupportedError,
-        UserInControlError,
-        ProviderRejectedError,
-        RequestFailedError,
-        UnknownResultError,
-    )
-}
+class UnknownResultError(MayHaveRunError, code=ErrorCode.UNKNOWN_RESULT, status=502):
+    """The answer is not a browser result, so what happened to the page is not known."""
 
 
 def error_from_wire(code: str, message: str) -> BrowserhostError:

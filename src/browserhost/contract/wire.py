@@ -116,6 +116,18 @@ class Refusal:
 Result = Success | Refusal
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """An action's answer as the host gives it back: who answered, and the ``data`` as the
+    provider gave it (a capture's saved ``path`` added)."""
+
+    provider_id: str
+    data: dict[str, Any]
+
+    def to_wire(self) -> dict[str, object]:
+        return {"ok": True, "providerId": self.provider_id, "data": self.data}
+
+
 def parse_result(value: object) -> Result | None:
     """Host-side read of a provider answer. ``None`` means it is not a browser result."""
     if not isinstance(value, dict):

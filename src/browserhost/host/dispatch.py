@@ -1,23 +1,23 @@
 """The host: one place where an agent's action becomes a provider request.
 
-:meth:`Host.dispatch` follows the flow in DESIGN.md, one step per block:
+:meth:`Host.dispatch` takes the eight steps of docs/architecture.md, one block each:
 
 1. validate the action and its parameters          → INVALID_ACTION
 2. resolve the provider from a fresh catalog read  → NO_PROVIDER, PROVIDER_NOT_FOUND,
                                                      CATALOG_UNAVAILABLE
-   control gate: a person holds the surface        → USER_IN_CONTROL
-3. capability gate                                 → UNSUPPORTED
+3. control gate: a person holds the surface        → USER_IN_CONTROL
+4. capability gate                                 → UNSUPPORTED
    (a provider's own verb, ``verb.<name>``, is looked up and its arguments checked against
    the schema the provider declared here, once the provider is known → UNSUPPORTED,
    INVALID_ACTION)
-4. send with a deadline and cancellation           → PROVIDER_UNAVAILABLE, CANCELLED,
+5. send with a deadline and cancellation           → PROVIDER_UNAVAILABLE, CANCELLED,
                                                      REQUEST_FAILED
-5. parse the answer, and check its data against    → PROVIDER_REJECTED, UNKNOWN_RESULT
+6. parse the answer, and check its data against    → PROVIDER_REJECTED, UNKNOWN_RESULT
    the action's data model
-6. post-processing (a capture is saved into the project)
-7. the agent holds the provider's surface for a while (:mod:`.control`)
+7. post-processing (a capture is saved into the project)
+8. the agent holds the provider's surface for a while (:mod:`.control`)
 
-Nothing before step 4 sends anything; nothing after it retries.
+Nothing before step 5 sends anything; nothing after it retries.
 """
 
 from __future__ import annotations
@@ -37,30 +37,15 @@ from browserhost.contract import (
     Context,
     Parameters,
     ProviderRequest,
+    errors,
     normalize,
     parse_result,
     verb_name,
 )
 from browserhost.contract.actions import ActionSpec, CaptureParameters
-from browserhost.contract.errors import (
-    ActionCancelledError,
-    BrowserhostError,
-    CatalogUnavailableError,
-    ErrorCode,
-    InvalidActionError,
-    InvalidSelectionError,
-    NoProviderError,
-    ProviderNotFoundError,
-    ProviderRejectedError,
-    ProviderUnavailableError,
-    RequestFailedError,
-    SelectionUnavailableError,
-    UnknownResultError,
-    UnsupportedError,
-)
 from browserhost.contract.limits import TARGET_ID_PATTERN
 from browserhost.contract.verbs import VERB_TIMEOUT_S, read_arguments
-from browserhost.contract.wire import Refusal
+from browserhost.contract.wire import Outcome, Refusal
 from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 
 from .captures import save_capture
@@ -84,15 +69,6 @@ class Listing:
 
     def to_wire(self) -> dict[str, object]:
         return {"providers": self.providers, "selectedId": self.selected_id}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    provider_id: str
-    data: dict[str, Any]
-
-    def to_wire(self) -> dict[str, object]:
-        return {"ok": True, "providerId": self.provider_id, "data": self.data}
 
 
 class Host:
@@ -126,19 +102,19 @@ class Host:
     def select(self, provider_id: object) -> str:
         """Store a new selection. On any refusal the previous choice stays."""
         if not isinstance(provider_id, str) or not _provider_id.fullmatch(provider_id):
-            raise InvalidSelectionError(
+            raise errors.InvalidSelectionError(
                 'Send {"id": "<provider id>"}; GET /api/browser-providers lists the ids. '
                 "The selection was not changed."
             )
         if self.catalog.get(provider_id) is None:
-            raise ProviderNotFoundError(
+            raise errors.ProviderNotFoundError(
                 f"No reachable browser provider is called {provider_id!r}; "
                 f"choose one of: {self._ids()}. The selection was not changed."
             )
         try:
             self.selection.write(provider_id)
         except SelectionWriteError as exc:
-            raise SelectionUnavailableError(
+            raise errors.SelectionUnavailableError(
                 f"The selection could not be saved ({exc}). The previous choice stays."
             ) from exc
         return provider_id
@@ -166,7 +142,7 @@ class Host:
         sent: Parameters | Mapping[str, Any]
         if call is not None:
             if call.name not in provider.actions:
-                raise UnsupportedError(
+                raise errors.UnsupportedError(
                     f"{provider.name} does not support {call.name}. Nothing was sent."
                 )
             name, sent, timeout_s = call.name, call.parameters, call.spec.timeout_s
@@ -175,7 +151,7 @@ class Host:
             sent = _verb_arguments(provider, str(verb), parameters)
 
         if cancel is not None and cancel.is_set():
-            raise ActionCancelledError(f"{name} was cancelled before sending; nothing ran.")
+            raise errors.ActionCancelledError(f"{name} was cancelled before sending; nothing ran.")
         request_id = f"browser-{uuid.uuid4().hex}"
         request = ProviderRequest(request_id, name, sent, context)
         outcome = "ok"
@@ -183,19 +159,19 @@ class Host:
             answer = await self._send(provider, request, timeout_s, cancel)
             result = parse_result(answer)
             if result is None:
-                raise UnknownResultError(
+                raise errors.UnknownResultError(
                     f"{provider.name} answered {name} with something that is not a browser "
                     "result. The page state is unknown; take a snapshot before acting again."
                 )
             if isinstance(result, Refusal):
-                raise ProviderRejectedError(result.error)
+                raise errors.ProviderRejectedError(result.error)
             if call is not None:
                 _check_data(provider, call.spec, result.data)
-        except BrowserhostError as error:
+        except errors.BrowserhostError as error:
             outcome = error.code.value
             raise
         finally:
-            if not by_person and outcome != ErrorCode.PROVIDER_UNAVAILABLE:  # sent: it acted
+            if not by_person and outcome != errors.ErrorCode.PROVIDER_UNAVAILABLE:  # sent: it acted
                 self.controls.agent_acted(provider.id, provider.surface, name, outcome)
 
         data = result.data
@@ -209,13 +185,13 @@ class Host:
         if provider_id is None:
             provider_id = self._selected("Nothing ran.")
             if provider_id is None:
-                raise NoProviderError(
+                raise errors.NoProviderError(
                     "No browser provider is selected, so nothing ran. Ask the user to choose "
                     f"one (available: {self._ids()})."
                 )
         provider = self.catalog.get(provider_id)
         if provider is None:
-            raise ProviderNotFoundError(
+            raise errors.ProviderNotFoundError(
                 f"The browser provider {provider_id!r} is not installed now, so nothing ran. "
                 f"Ask the user to choose one of: {self._ids()}."
             )
@@ -226,7 +202,7 @@ class Host:
         try:
             return self.selection.read()
         except SelectionReadError as exc:
-            raise CatalogUnavailableError(
+            raise errors.CatalogUnavailableError(
                 f"The provider selection could not be read ({exc}). {outcome}"
             ) from exc
 
@@ -240,16 +216,16 @@ class Host:
         try:
             return await _deliver(provider, request, timeout_s, cancel)
         except NotSentError as exc:
-            raise ProviderUnavailableError(
+            raise errors.ProviderUnavailableError(
                 f"{provider.name} is not reachable ({exc}). Nothing was sent."
             ) from exc
         except LostError as exc:
-            raise RequestFailedError(
+            raise errors.RequestFailedError(
                 f"{request.action} was sent to {provider.name} but no answer came back "
                 f"({str(exc).rstrip('.')}). It may have run; take a snapshot before acting again."
             ) from exc
         except BadAnswerError as exc:
-            raise UnknownResultError(
+            raise errors.UnknownResultError(
                 f"{provider.name} gave an unusable answer to {request.action} ({exc}). The page "
                 "state is unknown; take a snapshot before acting again."
             ) from exc
@@ -271,17 +247,17 @@ def _verb_arguments(provider: InstalledProvider, verb: str, raw: object) -> Mapp
     if checker is None:
         # Bare names: the CLI takes them as they are, MCP as browser_<name>, HTTP as verb.<name>.
         offered = ", ".join(provider.verbs) or "no verbs"
-        raise UnsupportedError(
+        raise errors.UnsupportedError(
             f"{provider.name} has no verb {verb!r}; this provider offers: {offered}. "
             "Nothing was sent."
         )
     arguments = read_arguments(raw)
     if arguments is None:
-        raise InvalidActionError("parameters must be an object. Nothing was sent.")
+        raise errors.InvalidActionError("parameters must be an object. Nothing was sent.")
     try:
         problems = sorted(checker.problems(arguments), key=lambda error: list(error.path))
     except UncheckableArgumentsError as exc:
-        raise InvalidActionError(
+        raise errors.InvalidActionError(
             f"{VERB_PREFIX}{verb} was refused: its arguments were not checked, as {exc}; send "
             "smaller, simpler ones. Nothing was sent."
         ) from None
@@ -290,7 +266,9 @@ def _verb_arguments(provider: InstalledProvider, verb: str, raw: object) -> Mapp
             f"{'.'.join(str(part) for part in error.path) or 'parameters'}: {error.message}"
             for error in problems[:VIOLATIONS_LISTED]
         )
-        raise InvalidActionError(f"{VERB_PREFIX}{verb} was refused: {listed}. Nothing was sent.")
+        raise errors.InvalidActionError(
+            f"{VERB_PREFIX}{verb} was refused: {listed}. Nothing was sent."
+        )
     return arguments
 
 
@@ -302,7 +280,7 @@ def _check_data(provider: InstalledProvider, spec: ActionSpec, data: dict[str, A
     except ValidationError as exc:
         problem = exc.errors(include_url=False)[0]
         where = ".".join(str(part) for part in problem["loc"]) or "data"
-        raise UnknownResultError(
+        raise errors.UnknownResultError(
             f"{provider.name} answered {spec.name} with data that does not fit it ({where}: "
             f"{problem['msg']}). The page state is unknown; take a snapshot before acting again."
         ) from None

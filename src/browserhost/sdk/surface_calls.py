@@ -3,7 +3,12 @@ runner (HTTP) and the bridge's connecting side (WebSocket) both answer them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from browserhost.contract import surface as contract
+
+Arguments = TypeVar("Arguments")
 
 
 class SurfaceCallRefusedError(ValueError):
@@ -18,31 +23,28 @@ async def make_call(surface: contract.Surface, method: str, body: object) -> obj
     """Make ``method`` with the arguments in ``body``; its JSON answer, or ``None`` for a call
     that answers nothing (and for a resize the surface declined)."""
     if method == "input":
-        batch = contract.read_input_batch(body)
-        if batch is None:
-            raise SurfaceCallRefusedError("an input batch: {events: [...]}")
+        batch = _read(contract.read_input_batch, body, "an input batch: {events: [...]}")
         await surface.input(batch.events)
         return None
     if method == "control":
-        notice = contract.read_control_notice(body)
-        if notice is None:
-            raise SurfaceCallRefusedError("a control notice: {controller}")
+        notice = _read(contract.read_control_notice, body, "a control notice: {controller}")
         await surface.control(notice.controller)
         return None
     if method == "resize":
-        wanted = contract.read_resize(body)
-        if wanted is None:
-            raise SurfaceCallRefusedError("a size: {width, height}")
-        chosen = await surface.resize(wanted)
+        chosen = await surface.resize(_read(contract.read_resize, body, "a size: {width, height}"))
         return None if chosen is None else chosen.to_wire()
     if method == "clipboard":
         return {"text": (await surface.clipboard())[: contract.TEXT_MAX]}
     if method == "sessions":
         return {"sessions": [session.to_wire() for session in await surface.sessions()]}
     if method == "show":
-        shown = contract.read_show(body)
-        if shown is None:
-            raise SurfaceCallRefusedError("a session to show: {id}")
-        await surface.show(shown.id)
+        await surface.show(_read(contract.read_show, body, "a session to show: {id}").id)
         return None
     raise SurfaceCallRefusedError(f"a surface method; {method!r} is none of {', '.join(METHODS)}")
+
+
+def _read(reader: Callable[[object], Arguments | None], body: object, expected: str) -> Arguments:
+    arguments = reader(body)
+    if arguments is None:
+        raise SurfaceCallRefusedError(expected)
+    return arguments

@@ -41,6 +41,45 @@ def service_client(token: str | None) -> httpx.AsyncClient:
     )
 
 
+class NoAnswerInTimeError(LostError):
+    """The request was sent and its whole answer did not come within the deadline."""
+
+
+async def exchange(
+    client: httpx.AsyncClient,
+    method: str,
+    url: str,
+    timeout_s: float,
+    *,
+    unreachable: str,
+    body: object = None,
+    params: dict[str, str] | None = None,
+    limit: int = ANSWER_MAX_BYTES,
+    over: Callable[[], BadAnswerError] = too_large,
+) -> tuple[httpx.Response, bytes]:
+    """One request to a provider service and its answer, read whole (see :func:`read_capped`).
+    Failures are classed by whether the request could have reached the service: ``unreachable``
+    is the :class:`NotSentError`'s message. A 401 is the service refusing the host's token."""
+    timeout = httpx.Timeout(timeout_s, connect=min(_CONNECT_TIMEOUT_S, timeout_s))
+    try:
+        # httpx times each read separately; the deadline is for the whole answer, so a
+        # service that trickles bytes cannot hold the agent past it.
+        async with (
+            asyncio.timeout(timeout_s),
+            client.stream(method, url, json=body, params=params, timeout=timeout) as response,
+        ):
+            read = await read_capped(response, limit, over)
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+        raise NotSentError(unreachable) from exc
+    except (httpx.TimeoutException, TimeoutError) as exc:
+        raise NoAnswerInTimeError(f"No answer within {timeout_s:g} s.") from exc
+    except httpx.HTTPError as exc:
+        raise LostError("The connection to the provider service was lost.") from exc
+    if response.status_code == 401:
+        raise token_refused()
+    return response, bytes(read)
+
+
 class LoopbackTransport:
     """Posts each request to ``url``; ``token`` is the service's own bearer token."""
 
@@ -51,25 +90,14 @@ class LoopbackTransport:
         self._cancel_url = str(parts.copy_with(path=CANCEL_PATH, query=None))
 
     async def send(self, request: ProviderRequest, timeout_s: float) -> object:
-        timeout = httpx.Timeout(timeout_s, connect=min(_CONNECT_TIMEOUT_S, timeout_s))
-        try:
-            # httpx times each read separately; the deadline is for the whole answer, so a
-            # service that trickles bytes cannot hold the agent past it.
-            async with (
-                asyncio.timeout(timeout_s),
-                self._client.stream(
-                    "POST", self._url, json=request.to_wire(), timeout=timeout
-                ) as response,
-            ):
-                body = await read_capped(response)
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            raise NotSentError("The provider service is not reachable.") from exc
-        except (httpx.TimeoutException, TimeoutError) as exc:
-            raise LostError(f"No answer within {timeout_s:g} s.") from exc
-        except httpx.HTTPError as exc:
-            raise LostError("The connection to the provider service was lost.") from exc
-        if response.status_code == 401:
-            raise token_refused()
+        response, body = await exchange(
+            self._client,
+            "POST",
+            self._url,
+            timeout_s,
+            unreachable="The provider service is not reachable.",
+            body=request.to_wire(),
+        )
         if response.status_code != 200:
             raise BadAnswerError(f"The provider service answered HTTP {response.status_code}.")
         try:

@@ -8,17 +8,17 @@ asks again. Everything else fails as the transports' tree says (:mod:`.base`).
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Final
+from collections.abc import Callable
+from typing import Final, TypeVar
 
 import httpx
 
 from browserhost.contract import surface as contract
 from browserhost.contract.surface import Controller, Frame, InputEvent, Size, SurfaceSession
 
-from .base import BadAnswerError, LostError, NotSentError
-from .loopback import read_capped, service_client, token_refused
+from .base import BadAnswerError
+from .loopback import NoAnswerInTimeError, exchange, service_client
 
 CALL_TIMEOUT_S: Final = 10.0
 """The longest an input batch, notice, resize or read may take on the service."""
@@ -29,11 +29,7 @@ PAGE_MAX_BYTES: Final = 1024 * 1024
 JSON_MAX_BYTES: Final = 4 * 1024 * 1024
 """A JSON answer: a clipboard text or a list of sessions."""
 
-_CONNECT_TIMEOUT_S = 5.0
-
-
-class _NoAnswerInTimeError(LostError):
-    pass
+Answer = TypeVar("Answer")
 
 
 class LoopbackSurface(contract.Surface):
@@ -54,7 +50,7 @@ class LoopbackSurface(contract.Surface):
                 timeout_s=wait_s + FRAME_MARGIN_S,
                 limit=contract.FRAME_MAX_BYTES,
             )
-        except _NoAnswerInTimeError:
+        except NoAnswerInTimeError:
             return None
         if response.status_code == 204:
             return None
@@ -84,19 +80,15 @@ class LoopbackSurface(contract.Surface):
         return chosen
 
     async def clipboard(self) -> str:
-        response, body = await self._call("GET", contract.CLIPBOARD_PATH)
-        self._expect(response, 200)
-        answer = contract.read_clipboard(_json(body))
-        if answer is None:
-            raise BadAnswerError("The provider service's clipboard is not {text}.")
+        answer = await self._get(
+            contract.CLIPBOARD_PATH, contract.read_clipboard, "clipboard is not {text}"
+        )
         return answer.text
 
     async def sessions(self) -> list[SurfaceSession]:
-        response, body = await self._call("GET", contract.SESSIONS_PATH)
-        self._expect(response, 200)
-        answer = contract.read_sessions(_json(body))
-        if answer is None:
-            raise BadAnswerError("The provider service's sessions are not {sessions: [...]}.")
+        answer = await self._get(
+            contract.SESSIONS_PATH, contract.read_sessions, "sessions are not {sessions: [...]}"
+        )
         return answer.sessions
 
     async def show(self, session_id: str | None) -> None:
@@ -125,29 +117,27 @@ class LoopbackSurface(contract.Surface):
         timeout_s: float = CALL_TIMEOUT_S,
         limit: int = JSON_MAX_BYTES,
     ) -> tuple[httpx.Response, bytes]:
-        timeout = httpx.Timeout(timeout_s, connect=min(_CONNECT_TIMEOUT_S, timeout_s))
-        try:
-            # httpx times each read on its own; this bounds the whole answer.
-            async with (
-                asyncio.timeout(timeout_s),
-                self._client.stream(
-                    method,
-                    self._origin + path,
-                    json=body,
-                    params=params,
-                    timeout=timeout,
-                ) as response,
-            ):
-                read = await read_capped(response, limit, lambda: _too_large(path, limit))
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            raise NotSentError("The provider service's surface is not reachable.") from exc
-        except (httpx.TimeoutException, TimeoutError) as exc:
-            raise _NoAnswerInTimeError(f"No answer within {timeout_s:g} s.") from exc
-        except httpx.HTTPError as exc:
-            raise LostError("The connection to the provider service was lost.") from exc
-        if response.status_code == 401:
-            raise token_refused()
-        return response, bytes(read)
+        return await exchange(
+            self._client,
+            method,
+            self._origin + path,
+            timeout_s,
+            unreachable="The provider service's surface is not reachable.",
+            body=body,
+            params=params,
+            limit=limit,
+            over=lambda: _too_large(path, limit),
+        )
+
+    async def _get(self, path: str, read: Callable[[object], Answer | None], what: str) -> Answer:
+        """The JSON answer at ``path``, read with the contract's ``read``; ``what`` says what
+        a refused one is not."""
+        response, body = await self._call("GET", path)
+        self._expect(response, 200)
+        answer = read(_json(body))
+        if answer is None:
+            raise BadAnswerError(f"The provider service's {what}.")
+        return answer
 
     def _expect(self, response: httpx.Response, *statuses: int) -> None:
         if response.status_code not in statuses:
