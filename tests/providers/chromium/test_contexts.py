@@ -9,7 +9,7 @@ import pytest
 import pytest_asyncio
 
 from browserhost.contract import Context
-from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, contexts, devtools
+from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, devtools, tab
 
 from .driving import TEST_TIMEOUTS, act, ok, refused
 from .site import Site
@@ -111,7 +111,7 @@ async def test_a_page_that_loaded_many_documents_is_renewed_on_open_keeping_cook
 ) -> None:
     # Playwright holds on to every document a page loads until the page closes; a long
     # session moves to a fresh page now and then, which the agent sees only in history.
-    monkeypatch.setattr(contexts, "RENEW_AFTER_LOADS", 3)
+    monkeypatch.setattr(tab, "RENEW_AFTER_LOADS", 3)
     ctx = Context(directory="/work/long", session_id="long")
     await ok(clocked, ctx, "browser.open", url=site.url("/set-cookie?v=mint"))
     first = clocked.page_for(ctx)

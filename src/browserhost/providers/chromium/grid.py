@@ -54,11 +54,13 @@ import httpx
 from browserhost.contract.errors import ProviderUnavailableError
 from browserhost.sdk import ActionError
 
+from . import driver
+from .driver import Driver
 from .errors import BrowserGoneError
-from .launch import ENV_GRID, INSTALL_PLAYWRIGHT, LAUNCH_FLAGS, ChromiumConfig
+from .launch import ENV_GRID, LAUNCH_FLAGS, ChromiumConfig
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, CDPSession, Playwright
+    from playwright.async_api import Browser, CDPSession
 
 T = TypeVar("T")
 
@@ -145,16 +147,18 @@ class Grid:
     """The Grid sessions of one provider: one browser per context key, each its own session.
 
     ``address`` is the Grid's (router's or standalone's) base URL, ``http://host:4444``.
+    ``shared`` is a driver shared with others, stopped by whoever made it; without one, the Grid
+    has its own and stops it as it closes.
     """
 
-    def __init__(self, address: str, config: ChromiumConfig) -> None:
+    def __init__(self, address: str, config: ChromiumConfig, shared: Driver | None = None) -> None:
         self._address = address.rstrip("/")
         self._config = config
         self._http = httpx.AsyncClient(
             base_url=self._address, timeout=httpx.Timeout(CONNECT_S), trust_env=False
         )
-        self._playwright: Playwright | None = None
-        self._start_lock = asyncio.Lock()
+        self._driver = Driver() if shared is None else shared
+        self._own_driver = shared is None
         self._sessions: dict[Browser, str] = {}
         self._pings: dict[Browser, CDPSession] = {}
         self._dead: set[Browser] = set()
@@ -169,15 +173,13 @@ class Grid:
     async def browser(self) -> Browser:
         """A new Grid session's browser, connected; the session is ended if the connection
         cannot be made."""
-        from playwright.async_api import Error as PlaywrightError
-
-        playwright = await self._start_playwright()
+        playwright = await self._driver.start()
         logger.info("Asking the Selenium Grid for a browser…")
         started = time.monotonic()
         session, cdp = await self._new_session()
         try:
             browser = await playwright.chromium.connect_over_cdp(cdp, timeout=CONNECT_S * 1000)
-        except PlaywrightError as exc:
+        except driver.PlaywrightError as exc:
             await self._delete(session)
             raise ActionError(
                 "The Selenium Grid started a browser but its DevTools connection could not be "
@@ -193,15 +195,13 @@ class Grid:
 
     async def alive(self, browser: Browser) -> bool:
         """Ask the browser process whether it is there; one that does not answer is dead."""
-        from playwright.async_api import Error as PlaywrightError
-
         try:
             async with asyncio.timeout(PING_S):
                 ping = self._pings.get(browser)
                 if ping is None:
                     ping = self._pings[browser] = await browser.new_browser_cdp_session()
                 await ping.send("Browser.getVersion")
-        except (TimeoutError, PlaywrightError):
+        except (TimeoutError, driver.PlaywrightError):
             self._dead.add(browser)
             return False
         return True
@@ -242,13 +242,11 @@ class Grid:
 
     async def end(self, browser: Browser) -> None:
         """Disconnect from ``browser`` and end its Grid session."""
-        from playwright.async_api import Error as PlaywrightError
-
         session = self._sessions.pop(browser, None)
         self._pings.pop(browser, None)
         self._dead.discard(browser)
         # A session the Grid ended is gone already; a dead browser never answers.
-        with contextlib.suppress(PlaywrightError, TimeoutError):
+        with contextlib.suppress(driver.PlaywrightError, TimeoutError):
             async with asyncio.timeout(CLOSE_S):
                 await browser.close()
         if session is not None:
@@ -297,19 +295,8 @@ class Grid:
         for late in self._late:
             late.cancel()
         await self._http.aclose()
-        if self._playwright is not None:
-            playwright, self._playwright = self._playwright, None
-            await playwright.stop()
-
-    async def _start_playwright(self) -> Playwright:
-        async with self._start_lock:
-            if self._playwright is None:
-                try:
-                    from playwright.async_api import async_playwright
-                except ImportError:
-                    raise ActionError(INSTALL_PLAYWRIGHT) from None
-                self._playwright = await async_playwright().start()
-            return self._playwright
+        if self._own_driver:
+            await self._driver.stop()
 
     async def _new_session(self) -> tuple[str, str]:
         """``(session id, se:cdp URL)`` of a new session, or the refusal to raise."""

@@ -25,7 +25,7 @@ import zoneinfo
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 
 from pydantic import ConfigDict, Field, ValidationError
 from pydantic.json_schema import SkipJsonSchema
@@ -38,7 +38,8 @@ from browserhost.sdk import ActionError
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 
-    from .provider import ChromiumProvider
+    from .launch import ChromiumConfig
+    from .records import Timeouts
 
 PROFILES = "profiles"
 STORAGE_STATE_MAX_BYTES = 10_000_000
@@ -145,11 +146,22 @@ class LaunchOptions(WireModel):
 LAUNCH_SCHEMA: dict[str, Any] = LaunchOptions.model_json_schema(by_alias=True)
 
 
-def launch_record(
-    base: ChromiumProvider, make: Callable[..., ChromiumProvider]
-) -> dict[str, object]:
+class Instance(Protocol):
+    """What this module needs of a chromium provider: the provider class is passed in, so
+    that this module does not import it."""
+
+    config: ChromiumConfig
+    timeouts: Timeouts
+
+    def registration(self) -> dict[str, Any]: ...
+    def status(self) -> str: ...
+    async def start(self) -> None: ...
+    async def retire(self) -> None: ...
+
+
+def launch_record(base: Instance, make: Callable[..., Instance]) -> dict[str, object]:
     """The ``launch`` of the chromium provider's record; ``make`` builds an instance (the
-    provider class, passed in so this module does not import it)."""
+    provider class)."""
     held: dict[str, str] = {}  # profile name -> the instance that uses it
 
     def create(

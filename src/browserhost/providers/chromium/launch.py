@@ -14,8 +14,8 @@ crashed or disconnected. Where it comes from, in order:
 An instance launched with a profile (:mod:`.instances`) runs Chromium on that profile's user
 data with ``launch_persistent_context``: one context, kept on disk, that its sessions share.
 
-Playwright itself is imported here, on first launch, so the provider package imports without
-it.
+Playwright itself is imported on first launch (:mod:`.driver`), so the provider package
+imports without it.
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from browserhost.config import OWN_ADDRESS_ENV
 from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError
 
-from . import own_address
+from . import driver, own_address
 from .addresses import ENV_PRIVATE_NETWORK, AddressPolicy, own_host, own_port
+from .driver import Driver
 from .errors import connect_failed, launch_failed
 
 if TYPE_CHECKING:
@@ -73,7 +74,6 @@ LAUNCH_FLAGS = (
 LAUNCH_TIMEOUT_S = 20.0
 CONNECT_TIMEOUT_S = 15.0
 
-INSTALL_PLAYWRIGHT = "Install the chromium extra: pip install 'browserhost[chromium]'"
 INSTALL_CHROMIUM = (
     "No Chromium found. Install one with `apt-get install chromium` or "
     f"`playwright install chromium`, or set {ENV_EXECUTABLE} to its path."
@@ -194,12 +194,16 @@ def sandboxed() -> bool:
 
 
 class Launcher:
-    """Owns Playwright and the one browser; :meth:`browser` (re)starts them on demand."""
+    """Owns the one browser; :meth:`browser` (re)starts it, and Playwright's driver, on demand.
 
-    def __init__(self, config: ChromiumConfig) -> None:
+    ``shared`` is a driver shared with others, stopped by whoever made it; without one, the
+    launcher has its own and stops it as it closes."""
+
+    def __init__(self, config: ChromiumConfig, shared: Driver | None = None) -> None:
         self._config = config
         self._lock = asyncio.Lock()
-        self._playwright: Playwright | None = None
+        self._driver = Driver() if shared is None else shared
+        self._own_driver = shared is None
         self._browser: Browser | None = None
         self.profile: BrowserContext | None = None
         """The persistent profile's one context, while its browser runs."""
@@ -238,7 +242,7 @@ class Launcher:
             remote = self._config.endpoint is not None
             logger.info("Connecting to the remote browser…" if remote else "Starting Chromium…")
             started = time.monotonic()
-            playwright = await self._start_playwright()
+            playwright = await self._driver.start()
             try:
                 self._browser = await self._open(playwright)
             except BaseException:
@@ -253,28 +257,15 @@ class Launcher:
         async with self._lock:
             browser, self._browser = self._browser, None
             profile, self.profile = self.profile, None
-            playwright, self._playwright = self._playwright, None
             if browser is not None and browser.is_connected():
-                from playwright.async_api import Error as PlaywrightError
-
-                with contextlib.suppress(PlaywrightError):  # already gone is as good as closed
+                # Already gone is as good as closed.
+                with contextlib.suppress(driver.PlaywrightError):
                     # A profile's context writes its cookies to disk as it closes.
                     await (profile or browser).close()
-            if playwright is not None:
-                await playwright.stop()
-
-    async def _start_playwright(self) -> Playwright:
-        if self._playwright is None:
-            try:
-                from playwright.async_api import async_playwright
-            except ImportError:
-                raise ActionError(INSTALL_PLAYWRIGHT) from None
-            self._playwright = await async_playwright().start()
-        return self._playwright
+            if self._own_driver:
+                await self._driver.stop()
 
     async def _open(self, playwright: Playwright) -> Browser:
-        from playwright.async_api import Error as PlaywrightError
-
         endpoint = self._config.endpoint
         if endpoint is not None:
             scheme = urlsplit(endpoint).scheme
@@ -294,7 +285,7 @@ class Launcher:
                     )
                 await own_address.guard(connected, self._own)
                 return connected
-            except PlaywrightError as exc:
+            except driver.PlaywrightError as exc:
                 raise connect_failed() from exc
         executable = find_chromium(self._config.executable, playwright.chromium.executable_path)
         config = self._config
@@ -324,7 +315,7 @@ class Launcher:
             self.profile = profile
             assert profile.browser is not None  # a local Chromium's context has its browser
             return profile.browser
-        except PlaywrightError as exc:
+        except driver.PlaywrightError as exc:
             if "connection closed" in str(exc).lower():
-                self._playwright = None  # the driver died; start a new one next time
+                self._driver.forget()
             raise launch_failed(exc, executable) from exc

@@ -19,7 +19,7 @@ rules below match every host on browserhost's port.
   ``Origin`` is not the host's).
 
 A blocked frame shows Chromium's error page for the address; a blocked page or window is
-told to the agent and left (:meth:`.contexts.Tab._on_request_failed`). Sites elsewhere on
+told to the agent and left (:meth:`.page_watch.PageWatch._on_request_failed`). Sites elsewhere on
 browserhost's port are blocked too: run browserhost on another port to reach them.
 ``Network.setBlockedURLs`` was tried and left out: it acts in the page's own process only (no
 navigation, no iframe in another process, no worker); Playwright's ``route`` pauses every

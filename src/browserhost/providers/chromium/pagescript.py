@@ -82,7 +82,8 @@ def _keeping() -> str:
 async def run(page: Document, op: str, **arguments: object) -> Any:
     """Answer ``op`` (see ``snapshot.js``) for the page's (or frame's) current document."""
     request = {"op": op, **arguments}
-    waits_s = float(arguments.get("maxMs") or 0) / 1000  # type: ignore[arg-type]
+    max_ms = arguments.get("maxMs")
+    waits_s = max_ms / 1000 if isinstance(max_ms, int | float) else 0.0
 
     # Element handles (the frames op's) travel only through Playwright's own evaluate.
     main = _main_page(page) if _plain(request) else None

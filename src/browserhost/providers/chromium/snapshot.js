@@ -34,82 +34,18 @@
 // Every selector this script writes matches exactly one element: it is an attribute or id
 // that an index of its root counts once, or a child-by-child path from such an anchor. State
 // classes (active, selected, hover, ...) are never used: they move to other elements.
+//
+// The function reads in sections: visibility, naming, state, selectors, listing, motion,
+// targets, find, fields, the pointer and scrolling, each opening with the bounds it uses;
+// the op is answered at its end.
 async (request) => {
   const doc = document;
   const quirks = doc.compatMode === "BackCompat";
   const STORE = Symbol.for("browserhost");
   const store = window[STORE] || (window[STORE] = {}); // the provider may have made it
   store.remembered ||= new Map();
-  const ROLES = [
-    "button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox",
-    "menuitemradio", "option", "switch", "combobox", "textbox", "searchbox", "slider",
-    "spinbutton", "treeitem", "listbox", "gridcell",
-  ];
-  const INTERACTIVE = [
-    "a", "area[href]", "button", "input:not([type=hidden])", "select", "textarea",
-    "summary", "[contenteditable]:not([contenteditable=false])", "[onclick]",
-    "[tabindex]:not([tabindex='-1'])", ...ROLES.map((role) => `[role=${role}]`),
-  ].join(",");
-  // Icon fonts name their picture in a class (`fa fa-star`, `icon-reply`, `glyphicon
-  // glyphicon-retweet`, `bi bi-trash`); the word is the best guess at an unnamed icon's name.
-  // FONT_ICON_STYLE is a class of the same prefix that sizes or animates it, not a picture.
-  const FONT_ICON = /^(?:fa|glyphicon|icon|bi|mdi|ti|la|bx|octicon)-([a-z][\w-]*)$/i;
-  const FONT_ICON_STYLE = new RegExp("^(?:\\d*x[sl]?|lg|sm|fw|li|ul|border|inverse|spin|" +
-    "pulse|beat|fade|bounce|shake|flip(?:-\\w+)?|stack(?:-\\w+)?|rotate-\\d+|pull-\\w+|solid|" +
-    "regular|light|thin|duotone|brands|sharp|layers)$", "i");
-  const GENERIC_CLASS = new RegExp("^(?:btn|button|icon|icons|ico|action|actions|control|" +
-    "controls|ctrl|link|item|clickable|pointer|js|ui|css|sc|tool|tools|toolbar|wrap|wrapper|" +
-    "inner|outer|container|box|small|large|big|left|right|top|bottom|primary|secondary)$");
-  const ICON_VARIANT = /-(?:o|outline|outlined|fill|filled|line|alt|solid|round|rounded)$/i;
-  const STABLE_ATTRS = [
-    "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "data-id", "data-value",
-  ];
-  const INPUT_ROLES = {
-    checkbox: "checkbox", radio: "radio", button: "button", submit: "button", reset: "button",
-    image: "button", range: "slider", number: "spinbutton", search: "searchbox",
-    color: "", date: "", "datetime-local": "", file: "", month: "", time: "", week: "",
-  };
-  const NOT_TYPABLE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file"]);
-  // Fields the browser takes no typed text for: their value is set, as a picker would.
-  const SET_VALUE = new Set(["color", "date", "time", "datetime-local", "month", "range", "week"]);
-  const NO_VALUE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "password"]);
-  // A class that says what state an element is in, not what it is: it moves between elements.
-  const STATE_CLASS = new RegExp(
-    "(^|[-_])(active|selected|hover|hovered|focus|focused|focus-visible|highlight|highlighted|" +
-    "open|opened|current|checked|disabled|enabled|expanded|collapsed|visible|hidden|show|" +
-    "shown|in|out|pressed|loading|loaded|error|invalid|valid|dirty|pristine|touched|" +
-    "untouched|empty|filled|on|off|state|is|has|was|first|last|odd|even|completed|complete|" +
-    "done|editing|dragging|sorted|asc|desc|ascending|descending|unread|pending|busy|success|" +
-    "failed|warning|current-page|toggled|animating|entering|leaving)($|[-_])", "i");
+
   const LABEL_MAX = 100;
-  const VALUE_MAX = 200;
-  const OPTIONS_MAX = 25;
-  const ATTR_VALUE_MAX = 80;
-  const CHUNK_MAX = 2000;
-  const FOUND_TEXT_MAX = 160;
-  const NEAR_MAX = 3;
-  // What a text found on the page belongs with: its list item, row, section or form.
-  const NEAR_SCOPE = "li, tr, [role=row], [role=listitem], section, article, form, fieldset, " +
-    "dialog, [role=dialog], details";
-  const HOP = " >> ";
-  const TIMER_MAX = 1000;
-  const TIMER_WATCH_MS = 5000;
-  const LEAVE_MS = 1000;
-  // How long the wait after an action waits for what it set moving (a transition, an
-  // animation, a panel stepped open by script, a dialog still empty), and how long a click
-  // waits for its element to hold still.
-  const MOTION_MS = 1000;
-  const FRAMES_AWAITED = 3;
-  const STILL_MS = 50;
-  // Animations that started this long before the action are taken as its own: an
-  // animation's start time is the time of the frame it starts in, which may be before the
-  // action's input (a transition started in an input's handler, between frames).
-  const INPUT_LEAD_MS = 250;
-  const DIALOGS = "dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]";
-  // The next frame is waited for up to a little over one frame at 60 Hz on a hidden page,
-  // which draws none; a visible one's comes later on a busy machine, and is waited for.
-  const FRAME_MS = 20;
-  const FRAME_LATE_MS = 100;
   const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
   const clean = (value) => (value || "").replace(/\s+/g, " ").trim();
@@ -120,7 +56,7 @@ async (request) => {
   const tagOf = (el) => el.localName;
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 
-  // --- what an element is -----------------------------------------------------------------
+  // --- visibility: where an element is drawn, and what a press there reaches --------------
 
   // The element's box when a person could see it: drawn, not empty, and not placed where no
   // scrolling reaches (left of or above the page, as "visually hidden" helpers do).
@@ -144,6 +80,88 @@ async (request) => {
       width: Math.round(rect.width), height: Math.round(rect.height),
     };
   }
+
+  // A native checkbox or radio that libraries hide behind a styled label: what a person sees
+  // and clicks is the label, which toggles the control. Returns that label, else null.
+  function faceOf(el) {
+    if (tagOf(el) !== "input" || (el.type !== "checkbox" && el.type !== "radio")) return null;
+    if (!el.labels || !el.labels.length) return null;
+    const rect = rendered(el);
+    const concealed = !rect || rect.width < 4 || rect.height < 4 ||
+      getComputedStyle(el).opacity === "0" || hiddenUnder(el, rect);
+    if (!concealed) return null;
+    for (const label of el.labels) {
+      const box = rendered(label);
+      if (box && box.width >= 4 && box.height >= 4) return label;
+    }
+    return null;
+  }
+
+  // Under its own label, or under an element drawn over it (a styled box): the control is
+  // not what a click at its centre reaches.
+  function hiddenUnder(el, rect) {
+    if (!inViewport(rect)) return false;
+    const hit = hitAt(rect.x + rect.width / 2, rect.y + rect.height / 2);
+    return hit !== null && !reaches(hit, el) && [...el.labels].some((label) => reaches(hit, label));
+  }
+
+  // The element drawn at a point, looking into open shadow roots.
+  function hitAt(x, y) {
+    let hit = doc.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  // Whether `node` is `el` or inside it as drawn: through shadow roots and the slots that
+  // show light-DOM children inside a shadow tree.
+  function reaches(node, el) {
+    for (let at = node; at; at = at.assignedSlot || at.parentNode || at.host) {
+      if (at === el) return true;
+    }
+    return false;
+  }
+
+  // Whether a press at a point where `hit` is drawn lands on `el`. Over text a shadow host
+  // shows through a slot, the hit test answers the host itself: that lands on `el` when `el`
+  // is in the host's shadow tree and holds a slot with something assigned.
+  function landsOn(hit, el) {
+    if (!hit) return false;
+    if (reaches(hit, el)) return true;
+    if (!hit.shadowRoot || !reaches(el, hit)) return false;
+    const slots = tagOf(el) === "slot" ? [el] : [...el.querySelectorAll("slot")];
+    return slots.some((slot) => slot.assignedNodes({ flatten: true }).length > 0);
+  }
+
+  // --- naming: what a person reads on an element, and what it is --------------------------
+
+  // Icon fonts name their picture in a class (`fa fa-star`, `icon-reply`, `glyphicon
+  // glyphicon-retweet`, `bi bi-trash`); the word is the best guess at an unnamed icon's name.
+  // FONT_ICON_STYLE is a class of the same prefix that sizes or animates it, not a picture.
+  const FONT_ICON = /^(?:fa|glyphicon|icon|bi|mdi|ti|la|bx|octicon)-([a-z][\w-]*)$/i;
+  const FONT_ICON_STYLE = new RegExp("^(?:\\d*x[sl]?|lg|sm|fw|li|ul|border|inverse|spin|" +
+    "pulse|beat|fade|bounce|shake|flip(?:-\\w+)?|stack(?:-\\w+)?|rotate-\\d+|pull-\\w+|solid|" +
+    "regular|light|thin|duotone|brands|sharp|layers)$", "i");
+  const GENERIC_CLASS = new RegExp("^(?:btn|button|icon|icons|ico|action|actions|control|" +
+    "controls|ctrl|link|item|clickable|pointer|js|ui|css|sc|tool|tools|toolbar|wrap|wrapper|" +
+    "inner|outer|container|box|small|large|big|left|right|top|bottom|primary|secondary)$");
+  const ICON_VARIANT = /-(?:o|outline|outlined|fill|filled|line|alt|solid|round|rounded)$/i;
+  // A class that says what state an element is in, not what it is: it moves between elements.
+  const STATE_CLASS = new RegExp(
+    "(^|[-_])(active|selected|hover|hovered|focus|focused|focus-visible|highlight|highlighted|" +
+    "open|opened|current|checked|disabled|enabled|expanded|collapsed|visible|hidden|show|" +
+    "shown|in|out|pressed|loading|loaded|error|invalid|valid|dirty|pristine|touched|" +
+    "untouched|empty|filled|on|off|state|is|has|was|first|last|odd|even|completed|complete|" +
+    "done|editing|dragging|sorted|asc|desc|ascending|descending|unread|pending|busy|success|" +
+    "failed|warning|current-page|toggled|animating|entering|leaving)($|[-_])", "i");
+  const INPUT_ROLES = {
+    checkbox: "checkbox", radio: "radio", button: "button", submit: "button", reset: "button",
+    image: "button", range: "slider", number: "spinbutton", search: "searchbox",
+    color: "", date: "", "datetime-local": "", file: "", month: "", time: "", week: "",
+  };
 
   // What a person reads on an element. innerText follows the layout but neither shows what a
   // shadow tree's slots display nor leaves out decorations hidden from assistive technology.
@@ -278,6 +296,12 @@ async (request) => {
     return Boolean(target) && !["_self", "_parent", "_top"].includes(target.toLowerCase());
   }
 
+  // --- state: what a person sees of a control ---------------------------------------------
+
+  const VALUE_MAX = 200;
+  const OPTIONS_MAX = 25;
+  const NO_VALUE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "password"]);
+
   function disabled(el) {
     return el.matches(":disabled") || el.getAttribute("aria-disabled") === "true";
   }
@@ -362,67 +386,19 @@ async (request) => {
     return active;
   }
 
-  // A native checkbox or radio that libraries hide behind a styled label: what a person sees
-  // and clicks is the label, which toggles the control. Returns that label, else null.
-  function faceOf(el) {
-    if (tagOf(el) !== "input" || (el.type !== "checkbox" && el.type !== "radio")) return null;
-    if (!el.labels || !el.labels.length) return null;
-    const rect = rendered(el);
-    const concealed = !rect || rect.width < 4 || rect.height < 4 ||
-      getComputedStyle(el).opacity === "0" || hiddenUnder(el, rect);
-    if (!concealed) return null;
-    for (const label of el.labels) {
-      const box = rendered(label);
-      if (box && box.width >= 4 && box.height >= 4) return label;
-    }
-    return null;
-  }
+  // --- selectors that match exactly one element -------------------------------------------
 
-  // Under its own label, or under an element drawn over it (a styled box): the control is
-  // not what a click at its centre reaches.
-  function hiddenUnder(el, rect) {
-    if (!inViewport(rect)) return false;
-    const hit = hitAt(rect.x + rect.width / 2, rect.y + rect.height / 2);
-    return hit !== null && !reaches(hit, el) && [...el.labels].some((label) => reaches(hit, label));
-  }
-
-  // The element drawn at a point, looking into open shadow roots.
-  function hitAt(x, y) {
-    let hit = doc.elementFromPoint(x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === hit) break;
-      hit = inner;
-    }
-    return hit;
-  }
-
-  // Whether `node` is `el` or inside it as drawn: through shadow roots and the slots that
-  // show light-DOM children inside a shadow tree.
-  function reaches(node, el) {
-    for (let at = node; at; at = at.assignedSlot || at.parentNode || at.host) {
-      if (at === el) return true;
-    }
-    return false;
-  }
-
-  // Whether a press at a point where `hit` is drawn lands on `el`. Over text a shadow host
-  // shows through a slot, the hit test answers the host itself: that lands on `el` when `el`
-  // is in the host's shadow tree and holds a slot with something assigned.
-  function landsOn(hit, el) {
-    if (!hit) return false;
-    if (reaches(hit, el)) return true;
-    if (!hit.shadowRoot || !reaches(el, hit)) return false;
-    const slots = tagOf(el) === "slot" ? [el] : [...el.querySelectorAll("slot")];
-    return slots.some((slot) => slot.assignedNodes({ flatten: true }).length > 0);
-  }
-
-  // --- selectors that match exactly one element --------------------------------------------
+  const STABLE_ATTRS = [
+    "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "data-id", "data-value",
+  ];
+  const ATTR_VALUE_MAX = 80;
+  const HOP = " >> ";
 
   // Per root (the document or a shadow root): how many elements carry each id, each
   // (tag, attribute value) and each (tag, class). A candidate is used only when its count is
   // one, so uniqueness costs one pass per attribute, not one query per element.
   const indexes = new Map();
+
   function counter(root, name, build) {
     let tables = indexes.get(root);
     if (!tables) indexes.set(root, (tables = new Map()));
@@ -434,13 +410,16 @@ async (request) => {
     }
     return table;
   }
+
   const fold = (value) => (quirks ? value.toLowerCase() : value);
+
   function idCount(root, id) {
     const table = counter(root, "#", (add) => {
       for (const el of root.querySelectorAll("[id]")) if (el.id) add(fold(el.id));
     });
     return table.get(fold(id)) || 0;
   }
+
   function attrCount(root, attr, key) {
     const table = counter(root, attr, (add) => {
       for (const el of root.querySelectorAll(`[${attr}]`)) {
@@ -454,6 +433,7 @@ async (request) => {
     });
     return table.get(key) || 0;
   }
+
   function classCount(root, tag, name) {
     const table = counter(root, ".", (add) => {
       for (const el of root.querySelectorAll("[class]")) {
@@ -510,6 +490,7 @@ async (request) => {
   // `tag` when the element is the only child of its type, else `tag:nth-of-type(k)`: either
   // way exactly one child of the parent, so a chain of steps from a unique anchor is unique.
   const positions = new Map();
+
   function step(el) {
     const parent = el.parentElement || el.parentNode;
     const tag = CSS.escape(tagOf(el));
@@ -615,7 +596,19 @@ async (request) => {
     };
   }
 
-  // --- reading the page ---------------------------------------------------------------------
+  // --- listing: a snapshot's elements, and its text around the viewport -------------------
+
+  const ROLES = [
+    "button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox",
+    "menuitemradio", "option", "switch", "combobox", "textbox", "searchbox", "slider",
+    "spinbutton", "treeitem", "listbox", "gridcell",
+  ];
+  const INTERACTIVE = [
+    "a", "area[href]", "button", "input:not([type=hidden])", "select", "textarea",
+    "summary", "[contenteditable]:not([contenteditable=false])", "[onclick]",
+    "[tabindex]:not([tabindex='-1'])", ...ROLES.map((role) => `[role=${role}]`),
+  ].join(",");
+  const CHUNK_MAX = 2000;
 
   // Handlers a page assigns as properties or attributes, which script can see (those added
   // with addEventListener it cannot: they show as a pointer cursor at best). A hover handler
@@ -645,6 +638,7 @@ async (request) => {
   // question, and only for a page with pointer cursors inside pointer cursors. Another
   // origin's stylesheet cannot be read.
   const pointerRules = new Map();
+
   function pointerSetOn(el) {
     if (el.hasAttribute("style") && el.style.cursor === "pointer") return true;
     const root = el.getRootNode();
@@ -939,7 +933,445 @@ async (request) => {
     return out;
   }
 
-  // --- a click on part of an element's text ------------------------------------------------
+  // --- motion: what is still moving, and the wait after an action -------------------------
+
+  // How long the wait after an action waits for what it set moving (a transition, an
+  // animation, a panel stepped open by script, a dialog still empty), and how long a click
+  // waits for its element to hold still.
+  const MOTION_MS = 1000;
+  const FRAMES_AWAITED = 3;
+  const STILL_MS = 50;
+
+  // The element's box once it held still for two frames and STILL_MS (within MOTION_MS),
+  // else null: a slow glide moves less than a pixel from one frame to the next.
+  async function still(el) {
+    const until = performance.now() + MOTION_MS;
+    // An animation of the element or of what holds it may jump (a steps() timing): it is
+    // waited out, not sampled.
+    const own = motions(-Infinity, around(el)).filter((animation) => {
+      const moved = animation.effect && animation.effect.target;
+      return moved && reaches(el, moved);
+    });
+    for (const animation of own) {
+      const left = until - performance.now();
+      if (left <= 0) return null;
+      const ended = await Promise.race([
+        animation.finished.then(() => true, () => true),
+        new Promise((resolve) => setTimeout(() => resolve(false), left)),
+      ]);
+      if (!ended) return null;
+    }
+    let before = el.getBoundingClientRect();
+    let since = performance.now();
+    let frames = 0;
+    while (performance.now() < until) {
+      await frame();
+      const now = el.getBoundingClientRect();
+      if (["x", "y", "width", "height"].some((side) => now[side] !== before[side])) {
+        [before, since, frames] = [now, performance.now(), 0];
+      } else if (++frames >= 2 && performance.now() - since >= STILL_MS) {
+        return rendered(el);
+      }
+    }
+    return null;
+  }
+
+  const TIMER_MAX = 1000;
+  const TIMER_WATCH_MS = 5000;
+  const LEAVE_MS = 1000;
+
+  // Timers of up to TIMER_MAX ms that the page sets from now on (a toast shown 300 ms after a
+  // click, a request sent after a debounce): the wait after an action waits for them too. A
+  // handler scheduled again and again is a loop (a clock, a poll), and is let go.
+  function watchTimers() {
+    unwatchTimers();
+    const original = {
+      set: window.setTimeout, clear: window.clearTimeout,
+      frame: window.requestAnimationFrame, cancelFrame: window.cancelAnimationFrame,
+    };
+    const pending = new Map();
+    const seen = new Set();
+    // Animation frames the page asks for from now on: script that animates (jQuery's
+    // animations) steps in them, and its first steps may change nothing yet.
+    const frames = { pending: new Set(), ran: 0 };
+    window.requestAnimationFrame = function (callback) {
+      if (typeof callback !== "function") return original.frame.call(window, callback);
+      const id = original.frame.call(window, (time) => {
+        frames.pending.delete(id);
+        frames.ran++;
+        callback(time);
+      });
+      frames.pending.add(id);
+      return id;
+    };
+    window.cancelAnimationFrame = function (id) {
+      frames.pending.delete(id);
+      return original.cancelFrame.call(window, id);
+    };
+    const until = performance.now() + TIMER_WATCH_MS;
+    window.setTimeout = function (handler, delay, ...rest) {
+      const ms = Number(delay) || 0;
+      if (typeof handler !== "function" || ms > TIMER_MAX || performance.now() > until) {
+        return original.set.call(window, handler, delay, ...rest);
+      }
+      if (seen.has(handler)) {
+        for (const [id, known] of pending) if (known === handler) pending.delete(id);
+        return original.set.call(window, handler, delay, ...rest);
+      }
+      seen.add(handler);
+      const id = original.set.call(window, (...args) => {
+        pending.delete(id);
+        handler(...args);
+      }, delay, ...rest);
+      pending.set(id, handler);
+      return id;
+    };
+    window.clearTimeout = function (id) {
+      pending.delete(id);
+      return original.clear.call(window, id);
+    };
+    // A navigation the action starts (a link, a form submitted by Enter) begins in a task of
+    // its own, maybe after the first frame: until the new document replaces this one, this
+    // one is not quiet (for LEAVE_MS at most; the provider then sees its request in flight).
+    const leaving = { at: 0 };
+    const navigated = (event) => {
+      if (!event.destination.sameDocument) leaving.at = performance.now();
+    };
+    if (window.navigation) navigation.addEventListener("navigate", navigated);
+    store.timers = { original, pending, frames, leaving, navigated, since: performance.now() };
+  }
+
+  function unwatchTimers() {
+    const timers = store.timers;
+    if (!timers) return;
+    window.setTimeout = timers.original.set;
+    window.clearTimeout = timers.original.clear;
+    window.requestAnimationFrame = timers.original.frame;
+    window.cancelAnimationFrame = timers.original.cancelFrame;
+    if (window.navigation) navigation.removeEventListener("navigate", timers.navigated);
+    store.timers = null;
+  }
+
+  // A page with nothing on it yet (a shell its script has still to fill) is not done. The
+  // elements are looked for first: innerText lays the page out, which a page that has any
+  // (most) is spared. (pagescript.at_document_start judges a page at its load the same way.)
+  function blank() {
+    return !doc.body ||
+      (!doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`) && !clean(doc.body.innerText));
+  }
+
+  // Animations and transitions under way that will end (an infinite one, a spinner, never
+  // does) and began at `since` or later (performance.now() time; a pending one has yet to).
+  // `roots`: where to look (by default the document and every shadow root in it).
+  function motions(since, roots = null) {
+    if (!doc.getAnimations) return [];
+    // A document's list leaves out its shadow trees' animations: each root keeps its own.
+    const all = (roots || [doc, ...shadowRoots(doc)]).flatMap((root) => root.getAnimations());
+    return all.filter((animation) => {
+      if (animation.playState !== "running" && !animation.pending) return false;
+      const timing = animation.effect && animation.effect.getComputedTiming();
+      if (!timing || !Number.isFinite(timing.endTime)) return false;
+      return animation.startTime === null || animation.startTime >= since;
+    });
+  }
+
+  // The document and the shadow roots that hold `el`.
+  function around(el) {
+    const roots = [doc];
+    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+      roots.push(root);
+    }
+    return roots;
+  }
+
+  function shadowRoots(top) {
+    const roots = [];
+    for (const el of top.querySelectorAll("*")) {
+      if (el.shadowRoot) roots.push(el.shadowRoot, ...shadowRoots(el.shadowRoot));
+    }
+    return roots;
+  }
+
+  const DIALOGS = "dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]";
+
+  // A dialog that opened with nothing in it yet: the page is still drawing it. Looked for in
+  // the document and, from the element drawn at the middle of the view up, in the shadow
+  // roots that hold it (a web component's dialog).
+  function emptyDialog() {
+    const found = [...doc.querySelectorAll(DIALOGS)];
+    for (let at = hitAt(innerWidth / 2, innerHeight / 2); at; at = at.parentNode || at.host) {
+      if (at.nodeType !== Node.ELEMENT_NODE) continue;
+      if (at.matches(DIALOGS)) found.push(at);
+      if (at.shadowRoot) found.push(...at.shadowRoot.querySelectorAll(DIALOGS));
+    }
+    return found.some((el) => !el.querySelector(INTERACTIVE) &&
+      !(el.shadowRoot && el.shadowRoot.querySelector(INTERACTIVE)) && rendered(el) &&
+      !clean(flatText(el)));
+  }
+
+  // Something the page or the action started is still to come: a timer the action set, a
+  // navigation it began, or an element marked aria-busy.
+  function waiting() {
+    const leaving = store.timers ? store.timers.leaving.at : 0;
+    return (store.timers ? store.timers.pending.size : 0) > 0 ||
+      (leaving > 0 && performance.now() - leaving < LEAVE_MS) ||
+      doc.querySelector("[aria-busy=true]") !== null;
+  }
+
+  // Animations that started this long before the action are taken as its own: an
+  // animation's start time is the time of the frame it starts in, which may be before the
+  // action's input (a transition started in an input's handler, between frames).
+  const INPUT_LEAD_MS = 250;
+  // The next frame is waited for up to a little over one frame at 60 Hz on a hidden page,
+  // which draws none; a visible one's comes later on a busy machine, and is waited for.
+  const FRAME_MS = 20;
+  const FRAME_LATE_MS = 100;
+
+  // Resolves once the document has not changed for quietMs, no resource finished loading in
+  // that time, no timer the action set is pending and nothing is marked aria-busy; or after
+  // maxMs. A page with nothing on it yet counts as still changing; a text that changes again
+  // and again (a clock, a ticker) counts once. With `glance`, a page on which nothing at all
+  // moved by the next frame (and the task after it; FRAME_LATE_MS at most) is quiet then:
+  // what an action does at once is done by the time its input is answered, and whatever it
+  // starts later (a request, a timer, a frame callback) shows in that frame or as pending.
+  // With `load`, the wait starts at the document's load event (within maxMs), in the same
+  // round trip.
+  async function quiet({ quietMs, maxMs, glance, load, opened, early }) {
+    const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
+    const called = performance.now();
+    // What the action set moving is waited for until MOTION_MS from here, and no longer.
+    const since = opened ? -Infinity : (store.timers ? store.timers.since : called) - INPUT_LEAD_MS;
+    const restless = () =>
+      performance.now() - called < MOTION_MS && (motions(since).length > 0 || emptyDialog());
+    if (load && doc.readyState !== "complete") {
+      await new Promise((resolve) => {
+        window.addEventListener("load", resolve, { once: true });
+        later(resolve, maxMs);
+      });
+      if (doc.readyState !== "complete") return { quiet: false, ...stateNow() };
+      maxMs -= performance.now() - called;
+    }
+    // A document an open loaded has its glance taken from its load event by the watch the
+    // provider adds to each new document (pagescript.at_document_start). With `early`, a
+    // page that has loaded with nothing moving is answered at once, the frame still `due`:
+    // the next action asks again without `early`, and waits for it then.
+    const afterLoad = opened && glance ? store.afterLoad : undefined;
+    if (afterLoad) {
+      const calm = () => !afterLoad.moved && !blank() && !waiting() && !restless();
+      if (early && !afterLoad.looked && calm()) return { quiet: true, due: true, ...stateNow() };
+      store.afterLoad = null;
+      await afterLoad.done;
+      if (calm()) return { quiet: true, ...stateNow() };
+      glance = false; // it was still changing at its load: it must stay still for quietMs
+    }
+    return new Promise((resolve) => {
+      const start = performance.now();
+      let last = start;
+      let restyled = 0;
+      const ticking = new Set();
+      const changed = (records) => {
+        for (const record of records) {
+          if (record.type === "attributes") {
+            // Script stepping styles frame by frame (jQuery's animations) moves the page
+            // without changing its content; a loop that never ends is let go at MOTION_MS.
+            restyled = performance.now();
+            if (restyled - called < MOTION_MS) last = restyled;
+            continue;
+          }
+          const textOnly = record.type === "characterData" ||
+            [...record.addedNodes, ...record.removedNodes].every((n) => n.nodeType === Node.TEXT_NODE);
+          if (textOnly) {
+            const node = record.type === "characterData" ? record.target.parentNode : record.target;
+            if (ticking.has(node)) continue;
+            ticking.add(node);
+          }
+          last = performance.now();
+        }
+      };
+      const observer = new MutationObserver(changed);
+      observer.observe(doc, {
+        subtree: true, childList: true, characterData: true,
+        attributes: true, attributeFilter: ["style", "class", "hidden", "open"],
+      });
+      // A resource the page itself loaded may change it; the browser's own fetch of the
+      // favicon (initiator "other") does not.
+      const resources = new PerformanceObserver((list) => {
+        if (list.getEntries().some((entry) => entry.initiatorType !== "other")) last = performance.now();
+      });
+      resources.observe({ type: "resource" });
+      const finish = (calm) => {
+        observer.disconnect();
+        resources.disconnect();
+        unwatchTimers();
+        // Still restyled as the wait ended: the next click makes sure its element holds still.
+        store.restless = restyled > 0 && performance.now() - restyled < FRAME_LATE_MS;
+        resolve({ quiet: calm, ...stateNow() });
+      };
+      const check = () => {
+        const now = performance.now();
+        // Moving counts as changing: what the page does when it comes to rest (at
+        // transitionend, say) is waited for too. Frames the page asked for count for their
+        // first few (a loop that then changes nothing, a canvas, is let go).
+        const stepping = frames && frames.pending.size > 0 && frames.ran < FRAMES_AWAITED;
+        if (restless() || (stepping && now - called < MOTION_MS)) last = now;
+        const calm = now - last >= quietMs && settledFrame(now) && !blank() && !waiting();
+        if (calm || now - start >= maxMs) return finish(calm);
+        later(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
+      };
+      // What the action started by the next frame (a transition, a step of script) shows only
+      // once that frame has come; on a busy machine it comes late, and is waited for (up to
+      // MOTION_MS). A hidden page draws none.
+      let drawn = false;
+      const settledFrame = (now) => drawn || doc.hidden || now - start >= MOTION_MS;
+      const frames = store.timers ? store.timers.frames : null;
+      (store.timers ? store.timers.original.frame : requestAnimationFrame).call(window, () => {
+        drawn = true;
+      });
+      if (!glance) return later(check, quietMs);
+      let looked = false;
+      const look = () => {
+        if (looked) return;
+        looked = true;
+        const stepping = frames && frames.pending.size > 0;
+        const still = last === start && !stepping && settledFrame(performance.now());
+        if (still && !blank() && !waiting() && !restless()) return finish(true);
+        later(check, Math.max(10, quietMs - (performance.now() - last)));
+      };
+      (frames ? store.timers.original.frame : requestAnimationFrame).call(window, () => later(look, 0));
+      later(look, doc.hidden ? FRAME_MS : FRAME_LATE_MS); // one not drawing is looked at then
+    });
+  }
+
+  // --- targets: the element a selector names, and where a click on it lands ---------------
+
+  const NOT_TYPABLE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file"]);
+
+  // Where a click on `el` lands, after bringing it into view and letting it stop moving; or
+  // what covers it. A transient cover (a closing menu, a fading overlay) is waited out briefly.
+  async function aim(el, face, purpose) {
+    const target = face || el;
+    let rect = rendered(target);
+    if (!rect) return { hidden: true };
+    const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
+    const centre = (box) => ({
+      x: Math.min(Math.max(box.x + box.width / 2, 1), innerWidth - 1),
+      y: Math.min(Math.max(box.y + box.height / 2, 1), innerHeight - 1),
+    });
+    const clearAt = (box) => {
+      const point = centre(box);
+      const hit = hitAt(point.x, point.y);
+      return landsOn(hit, target) || landsOn(hit, el) ? point : null;
+    };
+    if (!fits) {
+      // A click waits one frame after scrolling, for what the page does on scroll (a header
+      // it shows over the point); typing goes to the focused field, wherever a header is.
+      target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      if (purpose === "click") await frame();
+      rect = rendered(target);
+      if (!rect) return { hidden: true };
+    }
+    // Something on the page is moving (an animation that will end, in the document or the
+    // shadow trees around the element, or script that restyled the page until the last wait
+    // ended): press where the element rests, not where it passes. One that does not hold
+    // still within MOTION_MS is refused. Typing goes to the focused field wherever it is.
+    if (purpose === "click" && (motions(-Infinity, around(target)).length || store.restless)) {
+      rect = await still(target);
+      if (!rect) return { moving: true };
+    }
+    // In view and clear at its centre now: the common case needs no more frames to pass.
+    const clear = clearAt(rect);
+    if (clear) return clear;
+    let hit = null;
+    let centred = !fits;
+    for (let tries = 0; tries < 20; tries++) {
+      rect = target.getBoundingClientRect();
+      await frame();
+      const again = target.getBoundingClientRect();
+      if (again.x !== rect.x || again.y !== rect.y) continue;
+      const point = centre(rect);
+      hit = hitAt(point.x, point.y);
+      if (landsOn(hit, target) || landsOn(hit, el)) return point;
+      if (!centred) {
+        // A sticky header or a docked bar over it: in the middle of the view it is clear.
+        centred = true;
+        target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+        continue;
+      }
+      if (tries >= 4) break;
+    }
+    if (getComputedStyle(target).pointerEvents === "none") return { inert: true };
+    // The point is on one of its own containers: the element is clipped away there.
+    if (!hit || reaches(target, hit)) return { outside: true };
+    return { coveredBy: describeCover(coverOf(hit)) };
+  }
+
+  // The element to name as a cover: the outermost ancestor that is fixed or absolute (an
+  // overlay, a dialog, a banner), else the element hit.
+  function coverOf(hit) {
+    let best = hit;
+    for (let up = hit; up && up !== doc.body; up = up.parentElement) {
+      const position = getComputedStyle(up).position;
+      if (position === "fixed" || position === "absolute" || position === "sticky") best = up;
+    }
+    return best;
+  }
+
+  async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText }) {
+    const found = resolve(selector);
+    if (found.error || found.enterFrame) return found;
+    if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
+    if (found.list.length !== 1) return { count: found.list.length };
+    const el = found.list[0];
+    store.target = el;
+    const face = faceOf(el);
+    const rect = (face || el).getBoundingClientRect();
+    const out = {
+      count: 1, tag: tagOf(el), label: cap(labelOf(el, face)),
+      bounds: bounds(rect),
+      inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
+      typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
+        (["input", "textarea", "select"].includes(tagOf(el)) || el.isContentEditable),
+      opensWindow: opensWindow(el),
+      ...state(el, valueMax || VALUE_MAX),
+    };
+    const role = roleOf(el);
+    if (role && role !== out.tag) out.role = role;
+    if (typeOf(el)) out.type = typeOf(el);
+    if (tagOf(el) === "select") {
+      out.choices = [...el.options].map((option) => ({ value: option.value, label: clean(option.label) }));
+    }
+    if (purpose !== "inspect" && !fresh && changed(selector, el)) out.changed = true;
+    if (styles) {
+      const computed = getComputedStyle(el);
+      out.styles = Object.fromEntries(styles.map((name) => [name, computed.getPropertyValue(name)]));
+    }
+    if (purpose === "click" || purpose === "type") {
+      if (!out.changed && !out.disabled) {
+        // A click by text that names part of the element's text is aimed at that text.
+        const part = purpose === "click" && byText ? textPart(el, face, byText) : null;
+        Object.assign(out, { aim: part ? await aimAtText(el, part) : await aim(el, face, purpose) });
+      }
+      if (watch && out.aim && out.aim.x !== undefined) watchTimers();
+    }
+    // Text to type into a field nothing stands in the way of: readied in this same call. The
+    // conditions are the ones targets.py refuses a type on, so a field readied here is never
+    // one the provider then refuses.
+    const clear = !out.changed && !out.disabled && out.typable && !out.readonly &&
+      out.aim !== undefined && out.aim.x !== undefined;
+    if (purpose === "type" && typeof text === "string" && clear && takesText(el)) {
+      out.ready = readyForText(el, text);
+    }
+    return out;
+  }
+
+  function stateNow() {
+    const el = store.target;
+    const out = { url: location.href, title: doc.title };
+    if (el && el.isConnected) out.state = state(el);
+    return out;
+  }
+
+  // --- a click on part of an element's text -----------------------------------------------
 
   // The text `el` shows, read as flatText reads it, lower-cased one character at a time: each
   // character with the text node and offset it is drawn from, and as the page writes it.
@@ -1073,415 +1505,13 @@ async (request) => {
     return { coveredBy: describeCover(coverOf(hit)) };
   }
 
-  // Where a click on `el` lands, after bringing it into view and letting it stop moving; or
-  // what covers it. A transient cover (a closing menu, a fading overlay) is waited out briefly.
-  async function aim(el, face, purpose) {
-    const target = face || el;
-    let rect = rendered(target);
-    if (!rect) return { hidden: true };
-    const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
-    const centre = (box) => ({
-      x: Math.min(Math.max(box.x + box.width / 2, 1), innerWidth - 1),
-      y: Math.min(Math.max(box.y + box.height / 2, 1), innerHeight - 1),
-    });
-    const clearAt = (box) => {
-      const point = centre(box);
-      const hit = hitAt(point.x, point.y);
-      return landsOn(hit, target) || landsOn(hit, el) ? point : null;
-    };
-    if (!fits) {
-      // A click waits one frame after scrolling, for what the page does on scroll (a header
-      // it shows over the point); typing goes to the focused field, wherever a header is.
-      target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-      if (purpose === "click") await frame();
-      rect = rendered(target);
-      if (!rect) return { hidden: true };
-    }
-    // Something on the page is moving (an animation that will end, in the document or the
-    // shadow trees around the element, or script that restyled the page until the last wait
-    // ended): press where the element rests, not where it passes. One that does not hold
-    // still within MOTION_MS is refused. Typing goes to the focused field wherever it is.
-    if (purpose === "click" && (motions(-Infinity, around(target)).length || store.restless)) {
-      rect = await still(target);
-      if (!rect) return { moving: true };
-    }
-    // In view and clear at its centre now: the common case needs no more frames to pass.
-    const clear = clearAt(rect);
-    if (clear) return clear;
-    let hit = null;
-    let centred = !fits;
-    for (let tries = 0; tries < 20; tries++) {
-      rect = target.getBoundingClientRect();
-      await frame();
-      const again = target.getBoundingClientRect();
-      if (again.x !== rect.x || again.y !== rect.y) continue;
-      const point = centre(rect);
-      hit = hitAt(point.x, point.y);
-      if (landsOn(hit, target) || landsOn(hit, el)) return point;
-      if (!centred) {
-        // A sticky header or a docked bar over it: in the middle of the view it is clear.
-        centred = true;
-        target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-        continue;
-      }
-      if (tries >= 4) break;
-    }
-    if (getComputedStyle(target).pointerEvents === "none") return { inert: true };
-    // The point is on one of its own containers: the element is clipped away there.
-    if (!hit || reaches(target, hit)) return { outside: true };
-    return { coveredBy: describeCover(coverOf(hit)) };
-  }
+  // --- find: what an agent names by its visible text --------------------------------------
 
-  // The element's box once it held still for two frames and STILL_MS (within MOTION_MS),
-  // else null: a slow glide moves less than a pixel from one frame to the next.
-  async function still(el) {
-    const until = performance.now() + MOTION_MS;
-    // An animation of the element or of what holds it may jump (a steps() timing): it is
-    // waited out, not sampled.
-    const own = motions(-Infinity, around(el)).filter((animation) => {
-      const moved = animation.effect && animation.effect.target;
-      return moved && reaches(el, moved);
-    });
-    for (const animation of own) {
-      const left = until - performance.now();
-      if (left <= 0) return null;
-      const ended = await Promise.race([
-        animation.finished.then(() => true, () => true),
-        new Promise((resolve) => setTimeout(() => resolve(false), left)),
-      ]);
-      if (!ended) return null;
-    }
-    let before = el.getBoundingClientRect();
-    let since = performance.now();
-    let frames = 0;
-    while (performance.now() < until) {
-      await frame();
-      const now = el.getBoundingClientRect();
-      if (["x", "y", "width", "height"].some((side) => now[side] !== before[side])) {
-        [before, since, frames] = [now, performance.now(), 0];
-      } else if (++frames >= 2 && performance.now() - since >= STILL_MS) {
-        return rendered(el);
-      }
-    }
-    return null;
-  }
-
-  // The element to name as a cover: the outermost ancestor that is fixed or absolute (an
-  // overlay, a dialog, a banner), else the element hit.
-  function coverOf(hit) {
-    let best = hit;
-    for (let up = hit; up && up !== doc.body; up = up.parentElement) {
-      const position = getComputedStyle(up).position;
-      if (position === "fixed" || position === "absolute" || position === "sticky") best = up;
-    }
-    return best;
-  }
-
-  async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText }) {
-    const found = resolve(selector);
-    if (found.error || found.enterFrame) return found;
-    if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
-    if (found.list.length !== 1) return { count: found.list.length };
-    const el = found.list[0];
-    store.target = el;
-    const face = faceOf(el);
-    const rect = (face || el).getBoundingClientRect();
-    const out = {
-      count: 1, tag: tagOf(el), label: cap(labelOf(el, face)),
-      bounds: bounds(rect),
-      inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
-      typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
-        (["input", "textarea", "select"].includes(tagOf(el)) || el.isContentEditable),
-      opensWindow: opensWindow(el),
-      ...state(el, valueMax || VALUE_MAX),
-    };
-    const role = roleOf(el);
-    if (role && role !== out.tag) out.role = role;
-    if (typeOf(el)) out.type = typeOf(el);
-    if (tagOf(el) === "select") {
-      out.choices = [...el.options].map((option) => ({ value: option.value, label: clean(option.label) }));
-    }
-    if (purpose !== "inspect" && !fresh && changed(selector, el)) out.changed = true;
-    if (styles) {
-      const computed = getComputedStyle(el);
-      out.styles = Object.fromEntries(styles.map((name) => [name, computed.getPropertyValue(name)]));
-    }
-    if (purpose === "click" || purpose === "type") {
-      if (!out.changed && !out.disabled) {
-        // A click by text that names part of the element's text is aimed at that text.
-        const part = purpose === "click" && byText ? textPart(el, face, byText) : null;
-        Object.assign(out, { aim: part ? await aimAtText(el, part) : await aim(el, face, purpose) });
-      }
-      if (watch && out.aim && out.aim.x !== undefined) watchTimers();
-    }
-    // Text to type into a field nothing stands in the way of: readied in this same call. The
-    // conditions are the ones targets.py refuses a type on, so a field readied here is never
-    // one the provider then refuses.
-    const clear = !out.changed && !out.disabled && out.typable && !out.readonly &&
-      out.aim !== undefined && out.aim.x !== undefined;
-    if (purpose === "type" && typeof text === "string" && clear && takesText(el)) {
-      out.ready = readyForText(el, text);
-    }
-    return out;
-  }
-
-  function stateNow() {
-    const el = store.target;
-    const out = { url: location.href, title: doc.title };
-    if (el && el.isConnected) out.state = state(el);
-    return out;
-  }
-
-  // Timers of up to TIMER_MAX ms that the page sets from now on (a toast shown 300 ms after a
-  // click, a request sent after a debounce): the wait after an action waits for them too. A
-  // handler scheduled again and again is a loop (a clock, a poll), and is let go.
-  function watchTimers() {
-    unwatchTimers();
-    const original = {
-      set: window.setTimeout, clear: window.clearTimeout,
-      frame: window.requestAnimationFrame, cancelFrame: window.cancelAnimationFrame,
-    };
-    const pending = new Map();
-    const seen = new Set();
-    // Animation frames the page asks for from now on: script that animates (jQuery's
-    // animations) steps in them, and its first steps may change nothing yet.
-    const frames = { pending: new Set(), ran: 0 };
-    window.requestAnimationFrame = function (callback) {
-      if (typeof callback !== "function") return original.frame.call(window, callback);
-      const id = original.frame.call(window, (time) => {
-        frames.pending.delete(id);
-        frames.ran++;
-        callback(time);
-      });
-      frames.pending.add(id);
-      return id;
-    };
-    window.cancelAnimationFrame = function (id) {
-      frames.pending.delete(id);
-      return original.cancelFrame.call(window, id);
-    };
-    const until = performance.now() + TIMER_WATCH_MS;
-    window.setTimeout = function (handler, delay, ...rest) {
-      const ms = Number(delay) || 0;
-      if (typeof handler !== "function" || ms > TIMER_MAX || performance.now() > until) {
-        return original.set.call(window, handler, delay, ...rest);
-      }
-      if (seen.has(handler)) {
-        for (const [id, known] of pending) if (known === handler) pending.delete(id);
-        return original.set.call(window, handler, delay, ...rest);
-      }
-      seen.add(handler);
-      const id = original.set.call(window, (...args) => {
-        pending.delete(id);
-        handler(...args);
-      }, delay, ...rest);
-      pending.set(id, handler);
-      return id;
-    };
-    window.clearTimeout = function (id) {
-      pending.delete(id);
-      return original.clear.call(window, id);
-    };
-    // A navigation the action starts (a link, a form submitted by Enter) begins in a task of
-    // its own, maybe after the first frame: until the new document replaces this one, this
-    // one is not quiet (for LEAVE_MS at most; the provider then sees its request in flight).
-    const leaving = { at: 0 };
-    const navigated = (event) => {
-      if (!event.destination.sameDocument) leaving.at = performance.now();
-    };
-    if (window.navigation) navigation.addEventListener("navigate", navigated);
-    store.timers = { original, pending, frames, leaving, navigated, since: performance.now() };
-  }
-
-  function unwatchTimers() {
-    const timers = store.timers;
-    if (!timers) return;
-    window.setTimeout = timers.original.set;
-    window.clearTimeout = timers.original.clear;
-    window.requestAnimationFrame = timers.original.frame;
-    window.cancelAnimationFrame = timers.original.cancelFrame;
-    if (window.navigation) navigation.removeEventListener("navigate", timers.navigated);
-    store.timers = null;
-  }
-
-  // A page with nothing on it yet (a shell its script has still to fill) is not done. The
-  // elements are looked for first: innerText lays the page out, which a page that has any
-  // (most) is spared. (pagescript.at_document_start judges a page at its load the same way.)
-  function blank() {
-    return !doc.body ||
-      (!doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`) && !clean(doc.body.innerText));
-  }
-
-  // Animations and transitions under way that will end (an infinite one, a spinner, never
-  // does) and began at `since` or later (performance.now() time; a pending one has yet to).
-  // `roots`: where to look (by default the document and every shadow root in it).
-  function motions(since, roots = null) {
-    if (!doc.getAnimations) return [];
-    // A document's list leaves out its shadow trees' animations: each root keeps its own.
-    const all = (roots || [doc, ...shadowRoots(doc)]).flatMap((root) => root.getAnimations());
-    return all.filter((animation) => {
-      if (animation.playState !== "running" && !animation.pending) return false;
-      const timing = animation.effect && animation.effect.getComputedTiming();
-      if (!timing || !Number.isFinite(timing.endTime)) return false;
-      return animation.startTime === null || animation.startTime >= since;
-    });
-  }
-
-  // The document and the shadow roots that hold `el`.
-  function around(el) {
-    const roots = [doc];
-    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
-      roots.push(root);
-    }
-    return roots;
-  }
-
-  function shadowRoots(top) {
-    const roots = [];
-    for (const el of top.querySelectorAll("*")) {
-      if (el.shadowRoot) roots.push(el.shadowRoot, ...shadowRoots(el.shadowRoot));
-    }
-    return roots;
-  }
-
-  // A dialog that opened with nothing in it yet: the page is still drawing it. Looked for in
-  // the document and, from the element drawn at the middle of the view up, in the shadow
-  // roots that hold it (a web component's dialog).
-  function emptyDialog() {
-    const found = [...doc.querySelectorAll(DIALOGS)];
-    for (let at = hitAt(innerWidth / 2, innerHeight / 2); at; at = at.parentNode || at.host) {
-      if (at.nodeType !== Node.ELEMENT_NODE) continue;
-      if (at.matches(DIALOGS)) found.push(at);
-      if (at.shadowRoot) found.push(...at.shadowRoot.querySelectorAll(DIALOGS));
-    }
-    return found.some((el) => !el.querySelector(INTERACTIVE) &&
-      !(el.shadowRoot && el.shadowRoot.querySelector(INTERACTIVE)) && rendered(el) &&
-      !clean(flatText(el)));
-  }
-
-  // Something the page or the action started is still to come: a timer the action set, a
-  // navigation it began, or an element marked aria-busy.
-  function waiting() {
-    const leaving = store.timers ? store.timers.leaving.at : 0;
-    return (store.timers ? store.timers.pending.size : 0) > 0 ||
-      (leaving > 0 && performance.now() - leaving < LEAVE_MS) ||
-      doc.querySelector("[aria-busy=true]") !== null;
-  }
-
-  // Resolves once the document has not changed for quietMs, no resource finished loading in
-  // that time, no timer the action set is pending and nothing is marked aria-busy; or after
-  // maxMs. A page with nothing on it yet counts as still changing; a text that changes again
-  // and again (a clock, a ticker) counts once. With `glance`, a page on which nothing at all
-  // moved by the next frame (and the task after it; FRAME_LATE_MS at most) is quiet then:
-  // what an action does at once is done by the time its input is answered, and whatever it
-  // starts later (a request, a timer, a frame callback) shows in that frame or as pending.
-  // With `load`, the wait starts at the document's load event (within maxMs), in the same
-  // round trip.
-  async function quiet({ quietMs, maxMs, glance, load, opened, early }) {
-    const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
-    const called = performance.now();
-    // What the action set moving is waited for until MOTION_MS from here, and no longer.
-    const since = opened ? -Infinity : (store.timers ? store.timers.since : called) - INPUT_LEAD_MS;
-    const restless = () =>
-      performance.now() - called < MOTION_MS && (motions(since).length > 0 || emptyDialog());
-    if (load && doc.readyState !== "complete") {
-      await new Promise((resolve) => {
-        window.addEventListener("load", resolve, { once: true });
-        later(resolve, maxMs);
-      });
-      if (doc.readyState !== "complete") return { quiet: false, ...stateNow() };
-      maxMs -= performance.now() - called;
-    }
-    // A document an open loaded has its glance taken from its load event by the watch the
-    // provider adds to each new document (pagescript.at_document_start). With `early`, a
-    // page that has loaded with nothing moving is answered at once, the frame still `due`:
-    // the next action asks again without `early`, and waits for it then.
-    const afterLoad = opened && glance ? store.afterLoad : undefined;
-    if (afterLoad) {
-      const calm = () => !afterLoad.moved && !blank() && !waiting() && !restless();
-      if (early && !afterLoad.looked && calm()) return { quiet: true, due: true, ...stateNow() };
-      store.afterLoad = null;
-      await afterLoad.done;
-      if (calm()) return { quiet: true, ...stateNow() };
-      glance = false; // it was still changing at its load: it must stay still for quietMs
-    }
-    return new Promise((resolve) => {
-      const start = performance.now();
-      let last = start;
-      let restyled = 0;
-      const ticking = new Set();
-      const changed = (records) => {
-        for (const record of records) {
-          if (record.type === "attributes") {
-            // Script stepping styles frame by frame (jQuery's animations) moves the page
-            // without changing its content; a loop that never ends is let go at MOTION_MS.
-            restyled = performance.now();
-            if (restyled - called < MOTION_MS) last = restyled;
-            continue;
-          }
-          const textOnly = record.type === "characterData" ||
-            [...record.addedNodes, ...record.removedNodes].every((n) => n.nodeType === Node.TEXT_NODE);
-          if (textOnly) {
-            const node = record.type === "characterData" ? record.target.parentNode : record.target;
-            if (ticking.has(node)) continue;
-            ticking.add(node);
-          }
-          last = performance.now();
-        }
-      };
-      const observer = new MutationObserver(changed);
-      observer.observe(doc, {
-        subtree: true, childList: true, characterData: true,
-        attributes: true, attributeFilter: ["style", "class", "hidden", "open"],
-      });
-      // A resource the page itself loaded may change it; the browser's own fetch of the
-      // favicon (initiator "other") does not.
-      const resources = new PerformanceObserver((list) => {
-        if (list.getEntries().some((entry) => entry.initiatorType !== "other")) last = performance.now();
-      });
-      resources.observe({ type: "resource" });
-      const finish = (calm) => {
-        observer.disconnect();
-        resources.disconnect();
-        unwatchTimers();
-        // Still restyled as the wait ended: the next click makes sure its element holds still.
-        store.restless = restyled > 0 && performance.now() - restyled < FRAME_LATE_MS;
-        resolve({ quiet: calm, ...stateNow() });
-      };
-      const check = () => {
-        const now = performance.now();
-        // Moving counts as changing: what the page does when it comes to rest (at
-        // transitionend, say) is waited for too. Frames the page asked for count for their
-        // first few (a loop that then changes nothing, a canvas, is let go).
-        const stepping = frames && frames.pending.size > 0 && frames.ran < FRAMES_AWAITED;
-        if (restless() || (stepping && now - called < MOTION_MS)) last = now;
-        const calm = now - last >= quietMs && settledFrame(now) && !blank() && !waiting();
-        if (calm || now - start >= maxMs) return finish(calm);
-        later(check, Math.max(10, Math.min(quietMs - (now - last), maxMs - (now - start))));
-      };
-      // What the action started by the next frame (a transition, a step of script) shows only
-      // once that frame has come; on a busy machine it comes late, and is waited for (up to
-      // MOTION_MS). A hidden page draws none.
-      let drawn = false;
-      const settledFrame = (now) => drawn || doc.hidden || now - start >= MOTION_MS;
-      const frames = store.timers ? store.timers.frames : null;
-      (store.timers ? store.timers.original.frame : requestAnimationFrame).call(window, () => {
-        drawn = true;
-      });
-      if (!glance) return later(check, quietMs);
-      let looked = false;
-      const look = () => {
-        if (looked) return;
-        looked = true;
-        const stepping = frames && frames.pending.size > 0;
-        const still = last === start && !stepping && settledFrame(performance.now());
-        if (still && !blank() && !waiting() && !restless()) return finish(true);
-        later(check, Math.max(10, quietMs - (performance.now() - last)));
-      };
-      (frames ? store.timers.original.frame : requestAnimationFrame).call(window, () => later(look, 0));
-      later(look, doc.hidden ? FRAME_MS : FRAME_LATE_MS); // one not drawing is looked at then
-    });
-  }
+  const FOUND_TEXT_MAX = 160;
+  const NEAR_MAX = 3;
+  // What a text found on the page belongs with: its list item, row, section or form.
+  const NEAR_SCOPE = "li, tr, [role=row], [role=listitem], section, article, form, fieldset, " +
+    "dialog, [role=dialog], details";
 
   function findText({ text, limit }) {
     const wanted = clean(text);
@@ -1666,6 +1696,11 @@ async (request) => {
     return near;
   }
 
+  // --- fields: a value set as a picker sets it, or text readied to be typed ---------------
+
+  // Fields the browser takes no typed text for: their value is set, as a picker would.
+  const SET_VALUE = new Set(["color", "date", "time", "datetime-local", "month", "range", "week"]);
+
   // Readies the stashed field for a new value, as a person would: a text field is focused
   // with all its text selected, so the text the keyboard types next replaces it
   // (`{typeIt: true}`); a select gets the options whose values are `values` chosen, a date,
@@ -1737,7 +1772,7 @@ async (request) => {
     return { typeIt: true };
   }
 
-  // --- the pointer: what is under it, where a drag drops, text to select -------------------
+  // --- the pointer: what is under it, where a drag drops, text to select ------------------
 
   // The element drawn at a viewport point, named as a snapshot names elements (the page
   // itself without its text as a label); null outside the viewport or over nothing.
@@ -1964,6 +1999,8 @@ async (request) => {
     window.removeEventListener("mouseup", watch, true);
   }
 
+  // --- scrolling --------------------------------------------------------------------------
+
   function scroll({ direction, selector }) {
     const box = scroller();
     watchTimers();
@@ -1983,6 +2020,8 @@ async (request) => {
     }
     return position(box);
   }
+
+  // --- the answer: one question a call ----------------------------------------------------
 
   // A timer watch that no wait ended (the action was refused) ends at the next question.
   if (store.timers && !["quiet", "state", "stashed", "position", "fill"].includes(request.op)) unwatchTimers();

@@ -9,6 +9,7 @@ on it.
       frame()      CDP Page.startScreencast on that page (JPEG), latest picture only; started
                    by the first frame request, stopped once nobody asked for IDLE_STOP_S
       input()      CDP Input.dispatchMouseEvent / dispatchKeyEvent / insertText on that page
+                   (as :mod:`.surface_input` translates the person's events)
       resize()     a custom viewport on the session (Tab.set_custom_size)
       clipboard()  the text selected on that page, read right after the copy chord
 
@@ -34,16 +35,15 @@ from browserhost.contract.surface import (
     TITLE_MAX,
     Controller,
     Frame,
-    KeyEvent,
-    PointerEvent,
     Size,
     Surface,
     SurfaceSession,
-    TextEvent,
-    WheelEvent,
 )
 
-from .contexts import ContextPool, Key, Tab
+from .contexts import ContextPool
+from .futures import retrieve_exception
+from .surface_input import DeviceEvent, InputTranslator
+from .tab import Key, Tab
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, Page
@@ -64,70 +64,6 @@ handle input or paint, and must not hold the surface."""
 RESIZE_WAIT_S: Final = 3.0
 """How long a resize waits for an agent action on the session to finish (see :meth:`resize`)."""
 SESSION_ID_MAX: Final = 1_000
-DOUBLE_CLICK_S: Final = 0.5
-DOUBLE_CLICK_PX: Final = 4.0
-
-# DOM MouseEvent.button numbers, and the DOM/CDP "buttons" bit of each.
-_BUTTONS: Final = ("left", "middle", "right", "back", "forward")
-_BUTTON_BITS: Final = ((1, "left"), (2, "right"), (4, "middle"), (8, "back"), (16, "forward"))
-_ALT, _CONTROL, _META, _SHIFT = 1, 2, 4, 8  # CDP's modifier bits
-_MODIFIER_BITS: Final = {"Alt": _ALT, "Control": _CONTROL, "Meta": _META, "Shift": _SHIFT}
-_ALTGR: Final = _ALT | _CONTROL
-
-# Windows virtual key codes, which Chromium's editing commands go by (Enter submits, Backspace
-# deletes, arrows move the caret): by DOM ``code``, then by ``key`` for a viewer that sent none.
-_KEY_CODES: Final = {
-    "Backspace": 8,
-    "Tab": 9,
-    "Enter": 13,
-    "NumpadEnter": 13,
-    "Shift": 16,
-    "ShiftLeft": 16,
-    "ShiftRight": 16,
-    "Control": 17,
-    "ControlLeft": 17,
-    "ControlRight": 17,
-    "Alt": 18,
-    "AltLeft": 18,
-    "AltRight": 18,
-    "Pause": 19,
-    "CapsLock": 20,
-    "Escape": 27,
-    "Space": 32,
-    " ": 32,
-    "PageUp": 33,
-    "PageDown": 34,
-    "End": 35,
-    "Home": 36,
-    "ArrowLeft": 37,
-    "ArrowUp": 38,
-    "ArrowRight": 39,
-    "ArrowDown": 40,
-    "Insert": 45,
-    "Delete": 46,
-    "Meta": 91,
-    "MetaLeft": 91,
-    "MetaRight": 92,
-    "ContextMenu": 93,
-    "Semicolon": 186,
-    "Equal": 187,
-    "Comma": 188,
-    "Minus": 189,
-    "Period": 190,
-    "Slash": 191,
-    "Backquote": 192,
-    "BracketLeft": 219,
-    "Backslash": 220,
-    "BracketRight": 221,
-    "Quote": 222,
-    **{f"F{n}": 111 + n for n in range(1, 13)},
-    **{f"Numpad{n}": 96 + n for n in range(10)},
-}
-_KEY_TEXT: Final = {"Enter": "\r"}  # as a keyboard types it: Enter in a textarea is a newline
-_NAMED_CODES: Final = frozenset(
-    {"Backspace", "Tab", "Enter", "Escape", "Delete", "Insert", "Home", "End", "PageUp"}
-    | {"PageDown", "ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown", "CapsLock", "ContextMenu"}
-)
 
 SELECTION_SCRIPT: Final = """() => {
   let doc = document;
@@ -184,69 +120,6 @@ def jpeg_size(jpeg: bytes) -> tuple[int, int]:
     raise ValueError("not a JPEG with a frame header")
 
 
-def modifier_bits(modifiers: list[str]) -> int:
-    return sum(_MODIFIER_BITS[name] for name in set(modifiers))
-
-
-def key_params(event: KeyEvent) -> dict[str, Any]:
-    """``Input.dispatchKeyEvent`` parameters for a DOM key event, as Playwright's keyboard
-    sends them: a printable key goes down with its ``text`` (so it types), any other key or
-    a chord (Control+A) goes down raw and acts through its virtual key code."""
-    key = event.key
-    code = event.code or _code_for(key)
-    modifiers = modifier_bits(list(event.modifiers))
-    key_code = _KEY_CODES.get(code) or _KEY_CODES.get(key) or _printable_code(key)
-    text = _KEY_TEXT.get(key, key if len(key) == 1 else "")
-    if text and modifiers & _ALTGR == _ALTGR:
-        # AltGr, which the viewer's browser reports as Control+Alt: its key is the character
-        # the person's layout typed, and Chromium types nothing with Control held.
-        modifiers &= ~_ALTGR
-    elif _is_command(modifiers):
-        text = ""
-    params: dict[str, Any] = {
-        "key": key,
-        "code": code,
-        "modifiers": modifiers,
-        "windowsVirtualKeyCode": key_code,
-        "nativeVirtualKeyCode": key_code,
-    }
-    if code.startswith("Numpad"):
-        params["location"] = 3
-    elif code.endswith("Left") and key in _MODIFIER_BITS:
-        params["location"] = 1
-    elif code.endswith("Right") and key in _MODIFIER_BITS:
-        params["location"] = 2
-    if event.action == "up":
-        params["type"] = "keyUp"
-    elif text:
-        params.update(type="keyDown", text=text, unmodifiedText=text)
-    else:
-        params["type"] = "rawKeyDown"
-    return params
-
-
-def _is_command(modifiers: int) -> bool:
-    """Whether a key with these modifiers held is a command (Control+A, Meta+C, Alt+F) rather
-    than typing."""
-    return bool(modifiers & (_ALT | _CONTROL | _META))
-
-
-def _code_for(key: str) -> str:
-    if len(key) == 1 and key.isascii() and key.isalpha():
-        return f"Key{key.upper()}"
-    if len(key) == 1 and key.isdigit():
-        return f"Digit{key}"
-    if key == " ":
-        return "Space"
-    return key if key in _NAMED_CODES or key in _KEY_CODES else ""
-
-
-def _printable_code(key: str) -> int:
-    if len(key) == 1 and key.isascii() and key.isalnum():
-        return ord(key.upper())
-    return 0
-
-
 class ChromiumSurface(Surface):
     """The surface of a :class:`~.provider.ChromiumProvider` (see the module docstring)."""
 
@@ -279,7 +152,7 @@ class ChromiumSurface(Surface):
         self._got_frame = asyncio.Event()
         self._title = ""
         self._spare: tuple[Page, CDPSession] | None = None
-        self._last_down: tuple[float, float, float, int, int] | None = None  # t, x, y, button, n
+        self._input = InputTranslator()
 
     @property
     def casting(self) -> bool:
@@ -321,7 +194,7 @@ class ChromiumSurface(Surface):
         tab = self._tab
         return replace(latest, agent_active=True) if tab is not None and tab.acting else latest
 
-    async def input(self, events: list[PointerEvent | WheelEvent | KeyEvent | TextEvent]) -> None:
+    async def input(self, events: list[DeviceEvent]) -> None:
         """Do the events on the shown page, through DevTools.
 
         Input does not take the session's action lock. The host sends input only while the
@@ -346,7 +219,7 @@ class ChromiumSurface(Surface):
         try:
             session = await self._session_for(tab, page)
             for event in events:
-                params = self._cdp_input(event, scale_x, scale_y)
+                params = self._input.params(event, scale_x, scale_y)
                 async with asyncio.timeout(CDP_S):
                     await session.send(params.pop("method"), params)
         except (PlaywrightError, TimeoutError):
@@ -378,7 +251,7 @@ class ChromiumSurface(Surface):
 
     async def resize(self, size: Size) -> Size | None:
         """Give the shown session a custom viewport of ``size`` (see
-        :meth:`~.contexts.Tab.set_custom_size`).
+        :meth:`~.tab.Tab.set_custom_size`).
 
         Unlike input, a resize waits (briefly) for a running agent action: it moves what is
         on the page, and an action that aimed at a point before the change would act on
@@ -473,7 +346,7 @@ class ChromiumSurface(Surface):
     def _start_runner(self) -> None:
         if self._runner is None or self._runner.done():
             self._runner = asyncio.get_running_loop().create_task(self._run())
-            self._runner.add_done_callback(_retrieved)
+            self._runner.add_done_callback(retrieve_exception)
 
     async def _run(self) -> None:
         from playwright.async_api import Error as PlaywrightError
@@ -567,7 +440,7 @@ class ChromiumSurface(Surface):
         ack = asyncio.ensure_future(
             session.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
         )
-        ack.add_done_callback(_retrieved)
+        ack.add_done_callback(retrieve_exception)
         if session is not self._session:
             return  # a frame of a page no longer shown
         metadata = event.get("metadata", {})
@@ -622,70 +495,6 @@ class ChromiumSurface(Surface):
             async with asyncio.timeout(CDP_S):
                 await spare[1].detach()
 
-    def _cdp_input(
-        self,
-        event: PointerEvent | WheelEvent | KeyEvent | TextEvent,
-        scale_x: float,
-        scale_y: float,
-    ) -> dict[str, Any]:
-        """The DevTools method and parameters for one event (``method`` among them)."""
-        if isinstance(event, TextEvent):
-            return {"method": "Input.insertText", "text": event.text}
-        if isinstance(event, KeyEvent):
-            return {"method": "Input.dispatchKeyEvent", **key_params(event)}
-        modifiers = modifier_bits(list(event.modifiers))
-        x, y = event.x * scale_x, event.y * scale_y
-        if isinstance(event, WheelEvent):
-            return {
-                "method": "Input.dispatchMouseEvent",
-                "type": "mouseWheel",
-                "x": x,
-                "y": y,
-                "deltaX": event.delta_x,
-                "deltaY": event.delta_y,
-                "modifiers": modifiers,
-            }
-        if event.action == "move":
-            held = next((name for bit, name in _BUTTON_BITS if event.buttons & bit), "none")
-            return {
-                "method": "Input.dispatchMouseEvent",
-                "type": "mouseMoved",
-                "x": x,
-                "y": y,
-                "button": held,
-                "buttons": event.buttons,
-                "modifiers": modifiers,
-            }
-        return {
-            "method": "Input.dispatchMouseEvent",
-            "type": "mousePressed" if event.action == "down" else "mouseReleased",
-            "x": x,
-            "y": y,
-            "button": _BUTTONS[event.button],
-            "buttons": event.buttons,
-            "clickCount": self._click_count(event),
-            "modifiers": modifiers,
-        }
-
-    def _click_count(self, event: PointerEvent) -> int:
-        """1, or 2 and 3 for presses in quick succession at one spot (a double click selects
-        a word), as the operating system would count them; a release repeats its press's."""
-        now = asyncio.get_running_loop().time()
-        last = self._last_down
-        if event.action == "up":
-            return last[4] if last is not None and last[3] == event.button else 1
-        count = 1
-        if (
-            last is not None
-            and last[3] == event.button
-            and now - last[0] <= DOUBLE_CLICK_S
-            and abs(event.x - last[1]) <= DOUBLE_CLICK_PX
-            and abs(event.y - last[2]) <= DOUBLE_CLICK_PX
-        ):
-            count = min(last[4] + 1, 3)
-        self._last_down = (now, event.x, event.y, event.button, count)
-        return count
-
 
 def _id(tab: Tab) -> str:
     return session_id(tab.key)
@@ -699,9 +508,3 @@ async def _title(page: Page) -> str:
             return (await page.title())[:TITLE_MAX]
     except (PlaywrightError, TimeoutError):
         return ""  # a page stuck in a loop has no title to give
-
-
-def _retrieved(task: asyncio.Future[Any]) -> None:
-    """A fire-and-forget call's failure (an ack to a page that closed) is nobody's concern."""
-    if not task.cancelled():
-        task.exception()

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from browserhost.sdk import ActionError
 
-from . import pagescript
+from . import driver, pagescript
 
 if TYPE_CHECKING:
     from playwright.async_api import ElementHandle, Frame, Page
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 HOP = " >> "
 FRAME_DEPTH_MAX = 4
 """How many iframes deep a selector may reach."""
+TEXT_CANDIDATES_MAX = 8
+"""How many candidates an ambiguous click by text lists."""
 
 Purpose = Literal["click", "type", "inspect"]
 
@@ -162,8 +164,6 @@ async def child_frames(located: Located) -> list[Located]:
     """The iframes shown in ``located``'s frame (inside its selector, when it has one), each
     as the place its own elements are read: their selectors step into it, their offset is in
     the page. A frame that goes away meanwhile is left out."""
-    from playwright.async_api import Error as PlaywrightError
-
     children = [child for child in located.frame.child_frames if not child.is_detached()]
     if not children:
         return []
@@ -172,7 +172,7 @@ async def child_frames(located: Located) -> list[Located]:
         boxes = await pagescript.run(
             located.frame, "frames", elements=hosts, within=located.selector or None
         )
-    except PlaywrightError:
+    except driver.PlaywrightError:
         return []
     return [
         Located(
@@ -186,6 +186,39 @@ async def child_frames(located: Located) -> list[Located]:
         for child, box in zip(children, boxes, strict=True)
         if box is not None
     ]
+
+
+async def by_text(page: Page, text: str, doing: tuple[str, str] = ("click", "clicked")) -> str:
+    """The selector of the one element an agent means by ``text``, looking into iframes when
+    the page itself has none. ``doing``: the action, and what it did, for the refusals."""
+    found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX)
+    matches: list[dict[str, Any]] = found["matches"]
+    total: int = found["total"]
+    if total == 0:
+        for inner in await child_frames(Located(page.main_frame, "")):
+            try:
+                more = await pagescript.run(
+                    inner.frame, "findText", text=text, limit=TEXT_CANDIDATES_MAX
+                )
+            except driver.PlaywrightError:
+                continue  # a frame that went away has nothing to click
+            for match in more["matches"]:
+                match["selector"] = inner.prefix + match["selector"]
+            matches += more["matches"]
+            total += more["total"]
+    if total == 0:
+        raise ActionError(
+            f'No visible element has the text "{text}"; take a new snapshot and {doing[0]} by '
+            "selector."
+        )
+    if total > 1:
+        listed = "; ".join(f'{m["selector"]} ({m["tag"]} "{m["label"]}")' for m in matches)
+        more = f"; and {total - len(matches)} more" if total > len(matches) else ""
+        raise ActionError(
+            f'"{text}" matches {total} elements: {listed}{more}. Nothing was {doing[1]}; '
+            f"{doing[0]} one by its selector."
+        )
+    return str(matches[0]["selector"])
 
 
 def _check_takes_text(selector: str, info: dict[str, Any]) -> None:
@@ -228,59 +261,87 @@ def check_count(count: int, selector: str) -> None:
         )
 
 
+Refusals = tuple[tuple[str, str], ...]
+"""Why something cannot be done, in the order checked: the flag the page script sets and the
+message the agent reads, filled with the facts of the case."""
+
+_UNUSABLE: Refusals = (
+    (
+        "disabled",
+        "{selector} is disabled, so nothing was {verb}; do what enables it first (fill the "
+        "required fields, pick an option), then take a new snapshot.",
+    ),
+    (
+        "hidden",
+        "{selector} is not visible (hidden, or inside a closed menu, tab or dialog), so nothing "
+        "was {verb}; open what contains it, or take a new snapshot.",
+    ),
+    (
+        "inert",
+        "{selector} does not take clicks (its style lets them through to what is under it), so "
+        "nothing was {verb}; the page does not offer it now.",
+    ),
+    (
+        "moving",
+        "{selector} kept moving (the page animates it), so nothing was {verb} at a point it may "
+        "have left; take a new snapshot, or try again once it stops.",
+    ),
+    (
+        "repeated",
+        '"{part}" appears {repeated} times in the text of {selector}, so nothing was clicked; '
+        "take a new snapshot and click by selector.",
+    ),
+    (
+        "noText",
+        '"{part}" is not drawn as text inside {selector}, so nothing was clicked; take a new '
+        "snapshot and click by selector.",
+    ),
+    (
+        "offText",
+        'A press in the middle of "{part}" in {selector} would reach {off} and not that text, '
+        "so nothing was clicked; take a new snapshot and click by selector.",
+    ),
+    (
+        "outside",
+        "{selector} is outside the visible part of its container, so nothing was {verb}; "
+        "scroll to it with browser.scroll, or take a new snapshot.",
+    ),
+    (
+        "coveredBy",
+        "{selector} is covered by {cover}, so nothing was {verb}. Close or dismiss what covers "
+        "it first (a dialog's close button, a banner's accept button), then try again.",
+    ),
+)
+
+
+def first_refusal(refusals: Refusals, flags: dict[str, Any], **facts: object) -> str | None:
+    """The message of the first of ``refusals`` whose flag is set in ``flags``, if any."""
+    for flag, message in refusals:
+        if flags.get(flag):
+            return message.format(**facts)
+    return None
+
+
 def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None:
-    verb = "clicked" if purpose == "click" else "typed"
-    if info.get("disabled"):
-        raise ActionError(
-            f"{selector} is disabled, so nothing was {verb}; do what enables it first (fill "
-            "the required fields, pick an option), then take a new snapshot."
-        )
     aim: dict[str, Any] = info.get("aim") or {}
-    if aim.get("hidden"):
-        raise ActionError(
-            f"{selector} is not visible (hidden, or inside a closed menu, tab or dialog), so "
-            f"nothing was {verb}; open what contains it, or take a new snapshot."
-        )
-    if aim.get("inert"):
-        raise ActionError(
-            f"{selector} does not take clicks (its style lets them through to what is under "
-            f"it), so nothing was {verb}; the page does not offer it now."
-        )
-    if aim.get("moving"):
-        raise ActionError(
-            f"{selector} kept moving (the page animates it), so nothing was {verb} at a point "
-            "it may have left; take a new snapshot, or try again once it stops."
-        )
-    part = aim.get("text")
-    if aim.get("repeated"):
-        raise ActionError(
-            f'"{part}" appears {aim["repeated"]} times in the text of {selector}, so nothing was '
-            "clicked; take a new snapshot and click by selector."
-        )
-    if aim.get("noText"):
-        raise ActionError(
-            f'"{part}" is not drawn as text inside {selector}, so nothing was clicked; take a new '
-            "snapshot and click by selector."
-        )
-    off = aim.get("offText")
-    if off is not None:
-        raise ActionError(
-            f'A press in the middle of "{part}" in {selector} would reach {off["selector"]} '
-            f"({_described(off)}) and not that text, so nothing was clicked; take a new "
-            "snapshot and click by selector."
-        )
-    if aim.get("outside"):
-        raise ActionError(
-            f"{selector} is outside the visible part of its container, so nothing was {verb}; "
-            "scroll to it with browser.scroll, or take a new snapshot."
-        )
-    cover = aim.get("coveredBy")
-    if cover is not None:
-        raise ActionError(
-            f"{selector} is covered by {cover['selector']} ({_described(cover)}), so nothing "
-            f"was {verb}. Close or dismiss what covers it first (a dialog's close button, a "
-            "banner's accept button), then try again."
-        )
+    why = first_refusal(
+        _UNUSABLE,
+        {"disabled": info.get("disabled"), **aim},
+        selector=selector,
+        verb="clicked" if purpose == "click" else "typed",
+        part=aim.get("text"),
+        repeated=aim.get("repeated"),
+        off=named(aim.get("offText")),
+        cover=named(aim.get("coveredBy")),
+    )
+    if why is not None:
+        raise ActionError(why)
+
+
+def named(element: dict[str, Any] | None) -> str:
+    """An element the page script named (a cover, what a press would reach), as the agent
+    finds it: ``#banner (div "We use cookies")``."""
+    return f"{element['selector']} ({_described(element)})" if element else ""
 
 
 def _described(element: dict[str, Any]) -> str:

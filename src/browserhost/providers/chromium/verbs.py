@@ -1,10 +1,12 @@
-"""The chromium provider's own verbs, beyond the ten actions.
+"""The chromium provider's own verbs on the page, beyond the ten actions (the pointer's are
+in :mod:`.pointer`).
 
-Each is a method declared with :func:`~browserhost.sdk.verb` on :class:`ChromiumVerbs`, which
-:class:`~.provider.ChromiumProvider` inherits: the host lists them, checks their arguments
-against the schema of their pydantic model, and sends them like any action. ``evaluate`` runs
-page JavaScript, so it is offered only when the user turned it on in the provider's
-configuration (``BROWSERHOST_CHROMIUM_EVALUATE=1``); an agent cannot turn it on.
+Each is a method declared with :func:`~browserhost.sdk.verb` on :class:`PageVerbs`, which
+:class:`~.provider.ChromiumProvider` inherits, and runs on the tab its ``access`` gives (a
+:class:`~.access.TabAccess`): the host lists them, checks their arguments against the schema
+of their pydantic model, and sends them like any action. ``evaluate`` runs page JavaScript,
+so it is offered only when the user turned it on in the provider's configuration
+(``BROWSERHOST_CHROMIUM_EVALUATE=1``); an agent cannot turn it on.
 """
 
 from __future__ import annotations
@@ -12,43 +14,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from browserhost.contract import Context
-from browserhost.providers.pointer_verbs import (
-    DragArguments,
-    HoverArguments,
-    MouseArguments,
-    SelectTextArguments,
-)
 from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
-from . import fields, pagescript, targets
+from . import driver, fields, pagescript, targets
 from .errors import playwright_errors
-from .targets import Located
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page
-
-    from .contexts import ContextPool, Tab
+    from .access import TabAccess
+    from .contexts import Tab
     from .launch import ChromiumConfig
-    from .provider import Opened, Settled, Timeouts
 
 FIND_LIMIT_MAX = 100
 WAIT_MAX_S = 15.0
 """The longest wait_for: inside the host's 20 s deadline for a verb."""
 FILES_MAX = 10
 EVALUATE_RESULT_MAX = 10_000
-DRAG_STEPS = 10
-"""The moves between a drag's press and its release: libraries that start a drag only past a
-few pixels of motion (jQuery UI, SortableJS, a slider) see it move, and the page's own drag
-and drop sees it pass over what lies between."""
-
-Point = tuple[float, float]
 
 
 class FindArguments(VerbArguments):
@@ -109,18 +95,12 @@ class EvaluateArguments(VerbArguments):
     expression: str = Field(min_length=1, max_length=10_000)
 
 
-class ChromiumVerbs(Provider):
-    """The verbs; :class:`~.provider.ChromiumProvider` supplies the browser they run on."""
+class PageVerbs(Provider):
+    """The page verbs, each run on the context key's tab as one action."""
 
-    if TYPE_CHECKING:
-        config: ChromiumConfig
-        timeouts: Timeouts
-        _pool: ContextPool
-
-        def _using(self, context: Context, action: str) -> AbstractAsyncContextManager[Tab]: ...
-        async def _settle(
-            self, tab: Tab, page: Page, budget_s: float, *, opened: Opened = None
-        ) -> Settled: ...
+    access: TabAccess
+    """The tabs the verbs run on: the provider's."""
+    config: ChromiumConfig
 
     def registration(self) -> dict[str, Any]:
         record = super().registration()
@@ -137,7 +117,7 @@ class ChromiumVerbs(Provider):
         changes_page=False,
     )
     async def find(self, arguments: FindArguments, context: Context) -> dict[str, Any]:
-        async with self._using(context, "verb.find") as tab:
+        async with self.access.using(context, "verb.find") as tab:
             found = await pagescript.run(
                 await tab.page(), "find", text=arguments.text, regex=arguments.regex,
                 limit=arguments.limit,
@@ -148,7 +128,7 @@ class ChromiumVerbs(Provider):
 
     @verb("Press a key or a chord (Escape, Enter, ArrowDown, Control+a), on an element or page.")
     async def press_key(self, arguments: PressKeyArguments, context: Context) -> dict[str, Any]:
-        async with self._using(context, "verb.press_key") as tab:
+        async with self.access.using(context, "verb.press_key") as tab:
             page = await tab.page()
             with playwright_errors("verb.press_key", selector=arguments.selector):
                 if arguments.selector is not None:
@@ -157,189 +137,8 @@ class ChromiumVerbs(Provider):
                 else:
                     await page.keyboard.press(arguments.key)
             shown = tab.current() or page
-            settled = await self._settle(tab, shown, self.timeouts.input_settle_s)
+            settled = await self.access.settle(tab, shown)
             return {"key": arguments.key, "url": shown.url, "title": await settled.title(shown)}
-
-    @verb(
-        "Move the mouse over an element, named by selector or by its visible text (as a click "
-        "by text finds it): menus and tooltips that open on hover. Answers what was under the "
-        "pointer before (start) and after (end)."
-    )
-    async def hover(self, arguments: HoverArguments, context: Context) -> dict[str, Any]:
-        async with self._using(context, "verb.hover") as tab:
-            page = await tab.page()
-            selector, aimed = await _checked_source(
-                page, arguments.selector, arguments.text, ("hover", "hovered")
-            )
-            end = aimed.point
-            start = _last_pointer(tab, page) or end
-            before = await _under(page, [start], watch=True)
-            with playwright_errors("verb.hover"):
-                await pagescript.answering(page.mouse.move(*end))
-            return {
-                "hovered": selector,
-                "label": aimed.info["label"],
-                **await self._pointed(tab, page, (start, before), end),
-            }
-
-    @verb(
-        "Drag an element (selector, or its visible text) and drop it on another (toSelector "
-        "or toText), or at an offset from where it is pressed (offsetX, offsetY in CSS "
-        "pixels; the drop point must stay in the viewport): press, move in steps, release, as "
-        "a person does. For draggable items, sortable lists, sliders and boxes moved by hand. "
-        "Answers what was under the pointer where it pressed (start) and, once the page "
-        "settled, where it released (end)."
-    )
-    async def drag(self, arguments: DragArguments, context: Context) -> dict[str, Any]:
-        async with self._using(context, "verb.drag") as tab:
-            page = await tab.page()
-            selector, aimed = await _checked_source(
-                page, arguments.selector, arguments.text, ("drag", "dragged")
-            )
-            start = aimed.point
-            if arguments.to_selector is None and arguments.to_text is None:
-                end = (start[0] + (arguments.offset_x or 0), start[1] + (arguments.offset_y or 0))
-            else:
-                start, end = await _drop_point(page, selector, aimed, arguments)
-            before = await _under(page, [start], watch=True)
-            if not _inside(end, before):
-                raise ActionError(
-                    f"The drop point ({end[0]:g}, {end[1]:g}), that far from where {selector} is "
-                    f"pressed ({start[0]:g}, {start[1]:g}), is outside the viewport, which is "
-                    f"{_size(before)} CSS pixels; nothing was dragged. Give a smaller offset, or "
-                    "scroll first."
-                )
-            with playwright_errors("verb.drag"):
-                await _drag(page, start, end)
-            return {
-                "dragged": selector,
-                "label": aimed.info["label"],
-                **await self._pointed(tab, page, (start, before), end),
-            }
-
-    @verb(
-        "Select text with the mouse, as a person does to highlight, copy or quote it: the "
-        "first occurrence of text as the page shows it (whitespace collapsed; exact case "
-        "first), inside selector's element when given. Answers the text the page reports as "
-        "selected, the selector of the element that holds it, and what was under the pointer "
-        "where the selection starts (start) and ends (end)."
-    )
-    async def select_text(self, arguments: SelectTextArguments, context: Context) -> dict[str, Any]:
-        text, within = " ".join(arguments.text.split()), arguments.selector
-        if not text:
-            raise ActionError("Give the text to select, not only spaces; nothing was selected.")
-        async with self._using(context, "verb.select_text") as tab:
-            page = await tab.page()
-            located = await targets.locate(page, within) if within else Located(page.main_frame, "")
-            found = await pagescript.run(
-                located.frame, "selectText", text=text, selector=located.selector or None
-            )
-            if found.get("frame") and within:  # an iframe: the text of its document
-                located = await targets.locate(page, within + targets.HOP + "body")
-                found = await pagescript.run(
-                    located.frame, "selectText", text=text, selector=located.selector
-                )
-            targets.check_found(found, within)
-            _check_selectable(found, text, within)
-            start = (located.x + found["from"]["x"], located.y + found["from"]["y"])
-            end = (located.x + found["to"]["x"], located.y + found["to"]["y"])
-            before = await _under(page, [start], watch=True)
-            by_mouse: bool = found["mouse"]
-            if by_mouse:
-                with playwright_errors("verb.select_text"):
-                    await _drag(page, start, end)
-            shown, settled = await self._settled(tab, page)
-            chosen = await pagescript.run(located.frame, "selected", set=not by_mouse)
-            if chosen.get("gone"):
-                raise ActionError(
-                    f'The page rewrote "{text}" as it was selected, so it may be selected in '
-                    "part; take a new snapshot to see what it shows."
-                )
-            return {
-                "selected": chosen["selected"],
-                "selector": located.prefix + found["selector"],
-                **await self._ended(tab, page, (start, before), end, shown, settled, by_mouse),
-            }
-
-    @verb(
-        "Use the mouse at a point of the viewport, where no element is named: move, click "
-        "(clickCount 2 for a double click), down and up (press and release apart, with moves "
-        "between, to draw or drag by hand), or wheel (deltaX, deltaY: scroll what is under "
-        "the point). x and y are CSS pixels from the viewport's top left corner, the pixels of "
-        "a browser.capture (taken at scale 1 of the viewport). Answers what was under the "
-        "pointer before (start) and after (end)."
-    )
-    async def mouse(self, arguments: MouseArguments, context: Context) -> dict[str, Any]:
-        action, point = arguments.action, (arguments.x, arguments.y)
-        if action == "wheel" and not (arguments.delta_x or arguments.delta_y):
-            raise ActionError(
-                "wheel needs deltaX or deltaY, the pixels to scroll; nothing was done."
-            )
-        async with self._using(context, "verb.mouse") as tab:
-            page = await tab.page()
-            start = _last_pointer(tab, page) or point
-            before = await _under(page, [start], watch=True)
-            if not _inside(point, before):
-                raise ActionError(
-                    f"({point[0]:g}, {point[1]:g}) is outside the viewport, which is "
-                    f"{_size(before)} CSS pixels (x and y from 0 up to those); nothing was done."
-                )
-            mouse, button, count = page.mouse, arguments.button, arguments.click_count
-            with playwright_errors("verb.mouse"):
-                # Each input is answered once the page has handled it: a handler that never
-                # returns leaves it unanswered.
-                await pagescript.answering(mouse.move(*point))
-                if action == "click":
-                    await pagescript.answering(
-                        mouse.click(*point, button=button, click_count=count)
-                    )
-                elif action == "down":
-                    await pagescript.answering(mouse.down(button=button, click_count=count))
-                elif action == "up":
-                    await pagescript.answering(mouse.up(button=button, click_count=count))
-                elif action == "wheel":
-                    await pagescript.answering(mouse.wheel(arguments.delta_x, arguments.delta_y))
-            return await self._pointed(tab, page, (start, before), point)
-
-    async def _pointed(
-        self, tab: Tab, page: Page, started: tuple[Point, dict[str, Any]], end: Point
-    ) -> dict[str, Any]:
-        """A pointer verb's answer once the page settled: see :meth:`_ended`."""
-        shown, settled = await self._settled(tab, page)
-        return await self._ended(tab, page, started, end, shown, settled, True)
-
-    async def _settled(self, tab: Tab, page: Page) -> tuple[Page, Settled]:
-        """The page shown after the input (a window a click opened), once it settled."""
-        shown = tab.current() or page
-        return shown, await self._settle(tab, shown, self.timeouts.input_settle_s)
-
-    async def _ended(
-        self,
-        tab: Tab,
-        page: Page,
-        started: tuple[Point, dict[str, Any]],
-        end: Point,
-        shown: Page,
-        settled: Settled,
-        moved: bool,
-    ) -> dict[str, Any]:
-        """Where the pointer started and ended (``moved``: the mouse went there), what was
-        under it at the start and is under it now at the end, the page shown, and the dialogs
-        the input caused."""
-        start, before = started
-        after = None if page.is_closed() else (await _under(page, [end]))["under"][0]
-        if moved:
-            tab.pointer = (page, *end)
-        answer: dict[str, Any] = {
-            "start": _at(start, before["under"][0]),
-            "end": _at(end, after),
-            "url": shown.url,
-            "title": await settled.title(shown),
-        }
-        dialogs = tab.take_dialogs()
-        if dialogs:
-            answer["dialogs"] = [dialog.model_dump(mode="json") for dialog in dialogs]
-        return answer
 
     @verb(
         "Wait until a text or selector appears (or, with gone, disappears), up to timeoutS.",
@@ -348,7 +147,7 @@ class ChromiumVerbs(Provider):
     async def wait_for(self, arguments: WaitForArguments, context: Context) -> dict[str, Any]:
         if (arguments.text is None) == (arguments.selector is None):
             raise ActionError("wait_for takes text or selector (one of them).")
-        async with self._using(context, "verb.wait_for") as tab:
+        async with self.access.using(context, "verb.wait_for") as tab:
             page = await tab.page()
             what = arguments.text if arguments.text is not None else arguments.selector
             locator = (
@@ -367,7 +166,7 @@ class ChromiumVerbs(Provider):
 
     @verb("Fill several fields at once: text fields, selects, checkboxes and radios.")
     async def fill_form(self, arguments: FillFormArguments, context: Context) -> dict[str, Any]:
-        async with self._using(context, "verb.fill_form") as tab:
+        async with self.access.using(context, "verb.fill_form") as tab:
             page = await tab.page()
             filled = []
             for field in arguments.fields:
@@ -402,27 +201,25 @@ class ChromiumVerbs(Provider):
         "answered as the user configured (by default dismissed) or left open for this verb."
     )
     async def dialog(self, arguments: DialogArguments, context: Context) -> dict[str, Any]:
-        tab = self._pool.peek(context.key)
+        tab = self.access.pool.peek(context.key)
         if tab is not None and tab.held is not None:
             return await self._answer_open_dialog(tab, arguments)
-        async with self._using(context, "verb.dialog") as tab:
+        async with self.access.using(context, "verb.dialog") as tab:
             tab.dialog_plan = (arguments.accept, arguments.text)
             return {"next": "accept" if arguments.accept else "dismiss"}
 
     async def _answer_open_dialog(self, tab: Tab, arguments: DialogArguments) -> dict[str, Any]:
         """Answer the dialog left open, without the tab's lock (the action it stopped holds
         that), then let that action finish (bounded) and tell what the page shows now."""
-        from playwright.async_api import Error as PlaywrightError
-
         held, behind = tab.take_held()
-        with contextlib.suppress(PlaywrightError):  # its page closed meanwhile
+        with contextlib.suppress(driver.PlaywrightError):  # its page closed meanwhile
             if arguments.accept:
                 text = arguments.text if arguments.text is not None else held.default_value
                 await held.accept(text)
             else:
                 await held.dismiss()
         if behind is not None:
-            await asyncio.wait((behind,), timeout=self.timeouts.input_settle_s + 1)
+            await asyncio.wait((behind,), timeout=self.access.timeouts.input_settle_s + 1)
         answer = "accepted" if arguments.accept else "dismissed"
         page = tab.current()
         return {
@@ -433,7 +230,7 @@ class ChromiumVerbs(Provider):
     @verb("Put files from the project directory into a file input.")
     async def upload(self, arguments: UploadArguments, context: Context) -> dict[str, Any]:
         paths = project_files(context.directory, arguments.files)
-        async with self._using(context, "verb.upload") as tab:
+        async with self.access.using(context, "verb.upload") as tab:
             aimed = await targets.target(await tab.page(), arguments.selector, "inspect")
             if aimed.info.get("type") != "file":
                 raise ActionError(f"{arguments.selector} is not a file input.")
@@ -446,7 +243,7 @@ class ChromiumVerbs(Provider):
         "to one or close one by its number."
     )
     async def tabs(self, arguments: TabsArguments, context: Context) -> dict[str, Any]:
-        async with self._using(context, "verb.tabs") as tab:
+        async with self.access.using(context, "verb.tabs") as tab:
             await tab.page()
             pages = tab.pages()
             if arguments.action != "list":
@@ -477,7 +274,7 @@ class ChromiumVerbs(Provider):
     async def evaluate(self, arguments: EvaluateArguments, context: Context) -> dict[str, Any]:
         if not self.config.allow_evaluate:
             raise ActionError("evaluate is turned off; only the user can turn it on.")
-        async with self._using(context, "verb.evaluate") as tab:
+        async with self.access.using(context, "verb.evaluate") as tab:
             with playwright_errors("verb.evaluate"):
                 page = await tab.page()
                 value = await pagescript.answering(page.evaluate(arguments.expression))
@@ -523,154 +320,3 @@ def _checked(field: FormField, kind: str) -> bool:
             "unchecking it; nothing more set."
         )
     return said in _YES
-
-
-async def _checked_source(
-    page: Page, selector: str | None, text: str | None, doing: tuple[str, str]
-) -> tuple[str, targets.Target]:
-    """The element named by ``selector`` or by its visible ``text`` (as a click by text finds
-    it), checked as a click's target: shown, enabled, not covered where it is pressed."""
-    from .provider import _by_text  # the provider module imports this one
-
-    if selector is None:
-        selector = await _by_text(page, text or "", doing)
-    return selector, await targets.target(page, selector, "click", fresh=text is not None)
-
-
-async def _drop_point(
-    page: Page, selector: str, dragged: targets.Target, arguments: DragArguments
-) -> tuple[Point, Point]:
-    """Where to press what is dragged and where to release it on the element the agent
-    names; refuses a drop a person could not make."""
-    from .provider import _by_text
-
-    to = arguments.to_selector
-    if to is None:
-        to = await _by_text(page, arguments.to_text or "", ("drag", "dragged"))
-    located = await targets.locate(page, to)
-    if located.frame is not dragged.located.frame:
-        raise ActionError(
-            f"{to} is in another frame than {selector}, so nothing was dragged; drag within "
-            "one frame."
-        )
-    found = await pagescript.run(
-        located.frame, "dropTarget", selector=located.selector, fresh=arguments.to_text is not None
-    )
-    targets.check_found(found, to)
-    why = _no_drop(found, selector, to)
-    if why is not None:
-        raise ActionError(why)
-    start = dragged.point
-    if found.get("from") is not None:  # the page scrolled to the drop point
-        start = (located.x + found["from"]["x"], located.y + found["from"]["y"])
-    return start, (located.x + found["to"]["x"], located.y + found["to"]["y"])
-
-
-def _no_drop(found: dict[str, Any], selector: str, to: str) -> str | None:
-    if found.get("gone"):
-        return f"{selector} went away, so nothing was dragged; take a new snapshot."
-    if found.get("changed"):
-        return (
-            f"{to} no longer names the element your latest snapshot listed (the page changed), "
-            "so nothing was dragged; take a new snapshot."
-        )
-    if found.get("inside"):
-        return (
-            f"{to} is {selector} itself or inside it, so nothing was dragged; drop it on "
-            "another element, or give an offset."
-        )
-    if found.get("hidden"):
-        return (
-            f"{to} is not visible, so nothing was dragged; open what contains it, or take a "
-            "new snapshot."
-        )
-    if found.get("apart"):
-        return (
-            f"{selector} and {to} do not fit in the viewport together, so nothing was "
-            "dragged; drag it nearer in steps (by offset), or use a larger viewport."
-        )
-    if found.get("outside"):
-        return (
-            f"{to} is outside the visible part of its container, so nothing was dragged; "
-            "scroll to it with browser.scroll, or take a new snapshot."
-        )
-    if found.get("coveredBy") is not None:
-        return f"{to} is covered by {_cover(found['coveredBy'])}, so nothing was dragged. {_CLEAR}"
-    return None
-
-
-def _check_selectable(found: dict[str, Any], text: str, within: str | None) -> None:
-    where = f"in {within}" if within else "on the page"
-    if found.get("missing"):
-        raise ActionError(
-            f'No visible text "{text}" {where}, so nothing was selected; take a new snapshot '
-            "and copy the text as it shows it."
-        )
-    if found.get("unselectable"):
-        raise ActionError(
-            f'"{text}" cannot be selected: the page turned selection off there (user-select: '
-            "none). Nothing was selected."
-        )
-    if found.get("hidden"):
-        raise ActionError(
-            f'"{text}" could not be brought into view, so nothing was selected; scroll to it '
-            "with browser.scroll."
-        )
-    if found.get("long"):
-        raise ActionError(
-            f'"{text}" does not fit in the viewport, so nothing was selected; select a shorter '
-            "text, or use a larger viewport."
-        )
-    if found.get("coveredBy") is not None:
-        raise ActionError(
-            f'"{text}" is covered by {_cover(found["coveredBy"])}, so nothing was selected. '
-            f"{_CLEAR}"
-        )
-
-
-_CLEAR = "Close or dismiss what covers it first, then try again."
-
-
-def _cover(cover: dict[str, Any]) -> str:
-    label = f' "{cover["label"]}"' if cover.get("label") else ""
-    return f"{cover['selector']} ({cover['tag']}{label})"
-
-
-async def _drag(page: Page, start: Point, end: Point) -> None:
-    """Press at ``start``, move to ``end`` in steps, release there; each input answered once
-    the page has handled it. With the button down, Playwright carries Chromium's own drag and
-    drop (``draggable`` elements) too."""
-    mouse = page.mouse
-    await pagescript.answering(mouse.move(*start))
-    await pagescript.answering(mouse.down())
-    await pagescript.answering(mouse.move(*end, steps=DRAG_STEPS))
-    await pagescript.answering(mouse.up())
-
-
-async def _under(page: Page, points: list[Point], *, watch: bool = False) -> dict[str, Any]:
-    """What is under each viewport point (``under``) and the viewport's size. ``watch``
-    starts watching the page's timers for the wait after the input: it must then be the last
-    question before it."""
-    spots = [{"x": x, "y": y} for x, y in points]
-    read: dict[str, Any] = await pagescript.run(page, "pointer", points=spots, watch=watch)
-    return read
-
-
-def _inside(point: Point, read: dict[str, Any]) -> bool:
-    width, height = float(read["width"]), float(read["height"])
-    return 0 <= point[0] < width and 0 <= point[1] < height
-
-
-def _size(read: dict[str, Any]) -> str:
-    return f"{read['width']}x{read['height']}"
-
-
-def _at(point: Point, under: dict[str, Any] | None) -> dict[str, Any]:
-    return {"x": round(point[0], 1), "y": round(point[1], 1), "under": under}
-
-
-def _last_pointer(tab: Tab, page: Page) -> Point | None:
-    """Where the agent's actions left the mouse on ``page``, if they did."""
-    if tab.pointer is None or tab.pointer[0] is not page:
-        return None
-    return tab.pointer[1], tab.pointer[2]

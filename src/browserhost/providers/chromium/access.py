@@ -1,0 +1,168 @@
+"""What every action and verb runs through: the context key's tab, held for one action.
+
+:meth:`TabAccess.using` gives an action its tab once the last action on it is done, and
+checks around it what the agent must hear of: a session reset under it, a page left on a
+forbidden address, a page that stopped answering. :meth:`TabAccess.settle` waits for the
+page to settle after input (:mod:`.settle`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Literal
+
+from browserhost.contract import VERB_PREFIX, Context
+from browserhost.sdk import ActionError
+
+from . import driver, settle
+from .addresses import ERROR_PAGE_SCHEME
+from .contexts import ContextPool, Key, Tab, held_notice
+from .errors import PageStuckError, playwright_errors
+from .records import Opened, Settled, Timeouts
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Page
+
+DIALOG_VERB = f"{VERB_PREFIX}dialog"
+RUN_AFTER_RESET = frozenset({"browser.open", "browser.snapshot"})
+"""What still runs, with a notice, as a session's first action after its context was closed
+under it (see :class:`~.contexts.ContextPool`); anything else is refused once."""
+
+PROBE_S = 1.0
+"""How long the provider asks a page whether it is still there and answering."""
+
+
+class TabAccess:
+    """The tabs of one provider's context keys, one action at a time on each.
+
+    ``browser`` gives the browser a new tab opens in (``None`` with a Grid, where each key's
+    tab brings its own, see :mod:`.grid`); ``acted`` is told each key an action runs for."""
+
+    def __init__(
+        self,
+        pool: ContextPool,
+        timeouts: Timeouts,
+        *,
+        browser: Callable[[], Awaitable[Browser | None]],
+        acted: Callable[[Key], None],
+    ) -> None:
+        self.pool = pool
+        self.timeouts = timeouts
+        self._browser = browser
+        self._acted = acted
+
+    async def settle(
+        self, tab: Tab, page: Page, budget_s: float | None = None, *, opened: Opened = None
+    ) -> Settled:
+        """:func:`.settle.settle` within ``budget_s``, by default the wait after input."""
+        budget = self.timeouts.input_settle_s if budget_s is None else budget_s
+        return await settle.settle(tab, page, budget, quiet_s=self.timeouts.quiet_s, opened=opened)
+
+    @asynccontextmanager
+    async def using(self, context: Context, action: str) -> AsyncIterator[Tab]:
+        """The context key's tab, held for one action; reports navigations it blocked."""
+        self._acted(context.key)
+        browser = await self._browser()
+        with playwright_errors(action):
+            tab = await self._locked_tab(browser, context.key)
+            if tab.held is not None and action != DIALOG_VERB:  # it showed while we waited
+                tab.lock.release()
+                raise ActionError(f"{held_notice(tab.held)} {action} was not run.")
+            tab.welcome_popups = action in ("browser.click", "browser.type", "verb.mouse")
+            tab.partial = {}
+            tab.notices = []
+            tab.take_dialogs()  # left by an action that was refused after a dialog showed
+            tab.acting = True
+            try:
+                await self._before(tab, action)
+                try:
+                    yield tab
+                except PageStuckError as stuck:
+                    await tab.close_current()
+                    raise PageStuckError(action) from stuck
+                except ActionError as refused:
+                    # A wait that ran out (for a field to take text, say) may be a page that
+                    # stopped answering, and then the refusal would blame the element.
+                    page = tab.current()
+                    if page is not None and await probe(page) != "answers":
+                        await tab.close_current()
+                        raise PageStuckError(action) from refused
+                    raise
+                blocked = tab.take_blocked()
+                if blocked is not None:
+                    where = await _leave_blocked(tab)
+                    raise ActionError(f"{blocked} The page is now {where}.")
+            finally:
+                tab.take_blocked()  # already reported, or superseded by the action's own error
+                tab.acting = False
+                self.pool.touch(tab)
+                tab.lock.release()
+
+    async def _before(self, tab: Tab, action: str) -> None:
+        """What an action must know or wait for before it starts: a reset session, an open's
+        first frame still due, a page left on a blocked address."""
+        reset, tab.reset = tab.reset, None
+        if reset is not None:
+            # The page is blank now; only reading it or opening another makes sense.
+            gone = f"{reset}: its pages, cookies and logins are gone"
+            if action not in RUN_AFTER_RESET:
+                raise ActionError(
+                    f"{gone} and the page is blank. {action} was not run; open a page again."
+                )
+            tab.notices.append(
+                f"{gone}; this page was opened without them."
+                if action == "browser.open"
+                else f"{gone} and the page is blank."
+            )
+        due, tab.frame_due = tab.frame_due, False
+        current = tab.current()
+        if due and action != "browser.open" and current is not None:
+            await self.settle(tab, current, opened="due")
+        # Between actions, only a page left on a forbidden address, or on the error page of a
+        # blocked load, matters.
+        earlier, current = tab.take_blocked(), tab.current()
+        if earlier is not None and current is not None and _on_blocked(tab, current):
+            where = await _leave_blocked(tab)
+            raise ActionError(f"{earlier} The page is now {where}; {action} was not run.")
+
+    async def _locked_tab(self, browser: Browser | None, key: Key) -> Tab:
+        while True:
+            tab = await self.pool.tab(browser, key)
+            await tab.lock.acquire()
+            if not tab.closed:
+                return tab
+            tab.lock.release()  # reaped while we waited: take the key's new tab
+
+
+async def probe(page: Page) -> Literal["answers", "crashed", "stuck"]:
+    """Whether ``page`` runs a script within :data:`PROBE_S`: a crashed renderer fails at once,
+    a page whose script never yields says nothing. A closed page is not stuck."""
+    try:
+        async with asyncio.timeout(PROBE_S):
+            await page.evaluate("0")
+    except driver.PlaywrightError as exc:
+        if "crash" in str(exc).lower():
+            return "crashed"
+    except TimeoutError:
+        pass
+    else:
+        return "answers"
+    return "answers" if page.is_closed() else "stuck"
+
+
+async def _leave_blocked(tab: Tab) -> str:
+    """Move off an address that must not be shown; returns where the page is now."""
+    page = tab.current()
+    if page is None or page.is_closed():
+        return "about:blank"
+    if _on_blocked(tab, page):
+        await page.goto("about:blank")
+    return page.url
+
+
+def _on_blocked(tab: Tab, page: Page) -> bool:
+    """Whether ``page`` shows a forbidden address, or Chromium's error page (for a load the
+    network stack blocked, just reported)."""
+    return tab.policy.refusal(page.url) is not None or page.url.startswith(ERROR_PAGE_SCHEME)

@@ -1,0 +1,118 @@
+"""Input put into the page as a person would (a press of the mouse), and what an action that
+did so answers: the page shown once it settled, and the acted-on element's state."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from browserhost.contract import data
+
+from . import driver, pagescript
+from .errors import BrowserGoneError, playwright_errors
+from .records import Settled
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from .access import TabAccess
+    from .contexts import Tab
+    from .targets import Target
+
+NOT_AFTER_ACTION = frozenset({"options", "focused", "multiple"})
+"""State an action's answer leaves out: the snapshot has it, and it says nothing new."""
+
+
+async def press(tab: Tab, page: Page, aimed: Target) -> None:
+    """Press the mouse where a person would: the point :func:`.targets.target` checked is
+    not covered by anything else."""
+    x, y = aimed.point
+    tab.pointer = (page, x, y)
+    try:
+        with playwright_errors("browser.click"):
+            # The press is answered once the page has handled it: a handler that never
+            # returns leaves it unanswered.
+            await pagescript.answering(page.mouse.click(x, y))
+    except BrowserGoneError:
+        # A page that closed itself in answer to the click (window.close()) is the click
+        # having happened; anything else went away under it.
+        if not (page.is_closed() and _connected(tab)):
+            raise
+
+
+async def after_input(
+    access: TabAccess, tab: Tab, page: Page, popup: NextPopup | None
+) -> tuple[Page, Settled]:
+    """The page the agent sees after a click or a submit, once it has settled (bounded):
+    the window a ``target=_blank`` link opened, else the tab's current page."""
+    shown = tab.current() or page
+    if popup is not None:
+        shown = await popup.wait(access.timeouts.input_settle_s) or shown
+    settled = Settled(done=True)
+    if not shown.is_closed():
+        settled = await access.settle(tab, shown)
+    if shown.is_closed():  # it closed itself: the page that opened it shows again
+        shown = tab.current() or shown
+    return shown, settled
+
+
+class NextPopup:
+    """The next window ``page`` opens, caught from before the click that opens it."""
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._opened: asyncio.Future[Page] = asyncio.get_running_loop().create_future()
+        page.on("popup", self._on_popup)
+
+    def _on_popup(self, popup: Page) -> None:
+        if not self._opened.done():
+            self._opened.set_result(popup)
+
+    async def wait(self, timeout_s: float) -> Page | None:
+        try:
+            async with asyncio.timeout(timeout_s):
+                return await asyncio.shield(self._opened)
+        except TimeoutError:
+            return None
+
+    def close(self) -> None:
+        self._page.remove_listener("popup", self._on_popup)
+        self._opened.cancel()
+
+
+def declared_fields(
+    model: type[data.Data], info: dict[str, Any], *, exclude: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The page script's wire fields that ``model`` declares, and no others (the script also
+    answers facts for the provider's own use: ``typable``, ``aim``, ...)."""
+    wanted = {field.alias or name for name, field in model.model_fields.items()} - exclude
+    return {key: value for key, value in info.items() if key in wanted}
+
+
+async def state_after(aimed: Target, settled: Settled, shown: Page) -> dict[str, Any]:
+    """The acted-on element's state after the action, when it is still there."""
+    read = settled.read
+    if read is None or aimed.located.frame is not shown.main_frame:
+        read = await read_state(aimed)
+    state = read.get("state") if read else None
+    if not state:
+        return {}
+    return declared_fields(data.ElementState, state, exclude=NOT_AFTER_ACTION)
+
+
+async def read_state(aimed: Target) -> dict[str, Any] | None:
+    """The acted-on element's state with its frame's address and title; ``None`` when the
+    frame went away."""
+    frame = aimed.located.frame
+    if frame.is_detached():
+        return None
+    try:
+        read: dict[str, Any] = await pagescript.run(frame, "state")
+    except driver.PlaywrightError:
+        return None
+    return read
+
+
+def _connected(tab: Tab) -> bool:
+    browser = tab.context.browser
+    return browser is not None and browser.is_connected()

@@ -1,0 +1,91 @@
+"""Moving a page to another document: loading an address (:func:`goto`) and going through
+its history (:func:`travel`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from . import driver
+from .addresses import ERROR_PAGE_SCHEME
+from .errors import playwright_errors
+
+if TYPE_CHECKING:
+    from playwright.async_api import Frame, Page
+
+ERROR_PAGE_WAIT_S = 1.0
+"""How long a failed ``open`` waits for Chromium to show its error page."""
+
+
+async def goto(page: Page, url: str, timeout_s: float) -> None:
+    """Load ``url``, asking the site once: a load is never asked for twice, since the site
+    may act on each request."""
+    shown = _MainFrameNavigations(page)
+    try:
+        await page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
+    except driver.PlaywrightError as exc:
+        text = str(exc)
+        if f'another navigation to "{ERROR_PAGE_SCHEME}:' in text:
+            # Chromium's error page for an earlier failed load, shown late, cut in; the load
+            # asked for goes on behind it.
+            if await shown.next(lambda there: not there.startswith(ERROR_PAGE_SCHEME), timeout_s):
+                return
+        elif "net::ERR_" in text and "net::ERR_ABORTED" not in text:
+            # Chromium shows its error page for the failed load a moment after the failure;
+            # let it, so that it cannot cut into the next load.
+            await shown.next(lambda there: there.startswith(ERROR_PAGE_SCHEME), ERROR_PAGE_WAIT_S)
+        raise
+    finally:
+        shown.close()
+
+
+async def travel(page: Page, delta: int, target: str, timeout_s: float) -> None:
+    """Go ``delta`` steps through history to ``target``; a page that shows up but is still
+    loading when the wait ends counts as arrived."""
+    action = history_action(delta)
+    which = "previous" if delta < 0 else "next"
+    timeout = timeout_s * 1000
+    with playwright_errors(action, on_timeout=f"The {which} page did not load in time; try again."):
+        try:
+            if delta < 0:
+                await page.go_back(timeout=timeout)
+            else:
+                await page.go_forward(timeout=timeout)
+        except driver.PlaywrightTimeoutError:
+            if page.url != target:
+                raise
+
+
+def history_action(delta: int) -> str:
+    return "browser.back" if delta < 0 else "browser.forward"
+
+
+class _MainFrameNavigations:
+    """The addresses ``page``'s main frame commits, from now on."""
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._seen: list[str] = []
+        self._changed = asyncio.Event()
+        page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame: Frame) -> None:
+        if frame is self._page.main_frame:
+            self._seen.append(frame.url)
+            self._changed.set()
+
+    async def next(self, wanted: Callable[[str], bool], timeout_s: float) -> bool:
+        """Whether the main frame commits an address ``wanted`` accepts within ``timeout_s``
+        (or did already)."""
+        try:
+            async with asyncio.timeout(timeout_s):
+                while not any(wanted(there) for there in self._seen):
+                    self._changed.clear()
+                    await self._changed.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    def close(self) -> None:
+        self._page.remove_listener("framenavigated", self._on_navigated)

@@ -1,0 +1,397 @@
+"""What a tab's pages tell while the agent works, heard from each page's start.
+
+A page a tab adopts is watched (:meth:`PageWatch._watch`) for:
+
+- console errors and warnings, and uncaught exceptions, of the current page (the next
+  snapshot lists them);
+- dialogs, answered as planned or configured, or left open for the agent;
+- requests in flight, from the DevTools protocol's own events (:meth:`PageWatch.loading`);
+- the word each top document sends at its load event (:meth:`PageWatch.told_loaded`);
+- navigations the address policy refuses, told as one sentence (:meth:`PageWatch.take_blocked`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections import deque
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
+
+from browserhost.contract import data
+
+from . import devtools, pagescript
+from .addresses import ERROR_PAGE_SCHEME, AddressPolicy
+from .errors import blocked_message
+from .futures import retrieve_exception
+from .launch import DialogMode
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession, ConsoleMessage, Dialog, Frame, Page, Request
+    from playwright.async_api import Error as PlaywrightError
+
+CONSOLE_PROBLEMS_MAX = 50
+"""Console problems kept between two snapshots; older ones are dropped."""
+
+CONSOLE_TEXT_MAX = 500
+FAILED_LOAD_PREFIX = "Failed to load resource"
+# Requests a page waits on before it is done changing (as the DevTools protocol names their
+# types); media, beacons, websockets and event streams may never finish and hold nothing back.
+AWAITED_RESOURCES = frozenset({"Document", "Fetch", "XHR", "Script", "Stylesheet"})
+AUTOMATIC_FAVICON_PATH = "/favicon.ico"
+TOLD_GRACE_S = 0.25
+"""How long after Playwright saw a page's load its document's own word of it may come (it
+is sent in the load event itself); a document that says nothing by then is asked."""
+
+
+def _source(message: ConsoleMessage) -> str | None:
+    """``https://a.test/app.js:12``, or the resource's URL for a failed load."""
+    location = message.location
+    url = location.get("url") or None
+    if url is None:
+        return None
+    line = location.get("lineNumber") or 0
+    return f"{url}:{line + 1}" if line > 0 else url
+
+
+def automatic_favicon(message: ConsoleMessage) -> bool:
+    """A failed load of ``/favicon.ico`` at the root of a site. Chromium asks a site for it by
+    itself (once per origin, for the whole browser), so the failure is the browser's, not
+    the page's.
+
+    Playwright leaves every request for a URL ending in ``/favicon.ico`` out of a page's
+    network events, so the message's source URL is all there is to go by; a page that asks
+    for its root ``/favicon.ico`` itself (an ``<img>``, say) loses that failure too.
+    """
+    if not message.text.startswith(FAILED_LOAD_PREFIX):
+        return False
+    source = urlsplit(message.location["url"])
+    return source.path == AUTOMATIC_FAVICON_PATH and not source.query
+
+
+class PageWatch:
+    """What the pages of one tab tell (see the module docstring), kept until the running
+    action or the next snapshot takes it.
+
+    The base of :class:`~.tab.Tab`, which says which page is current (:meth:`current`): only
+    the current page's console is heard.
+    """
+
+    def __init__(
+        self,
+        *,
+        dialogs: DialogMode = "dismiss",
+        dialog_shown: asyncio.Event | None = None,
+        policy: AddressPolicy | None = None,
+    ) -> None:
+        self.policy = AddressPolicy() if policy is None else policy
+        """Which addresses the page may show."""
+        self.dialog_mode: DialogMode = dialogs
+        """What happens to a dialog nobody planned for (see :class:`~.launch.ChromiumConfig`)."""
+        self.dialog_shown = asyncio.Event() if dialog_shown is None else dialog_shown
+        """Set while a dialog is left open (``ask`` mode): the page is stopped until it is
+        answered, and so is whatever action was running on it."""
+        self.opened: str | None = None
+        """The address the last ``open`` asked for."""
+        self.held: Dialog | None = None
+        """The dialog left open for the agent, in ``ask`` mode."""
+        self.behind: asyncio.Future[Any] | None = None
+        """The action that was running when :attr:`held` showed; it goes on once it is
+        answered."""
+        self.acting = False
+        """True while an action runs: a dialog then is reported in its answer."""
+        self.dialog_plan: tuple[bool, str | None] | None = None
+        """How to answer the next dialog (accept?, prompt text), set by the dialog verb;
+        without one, dialogs are dismissed."""
+        self._problems: deque[data.ConsoleProblem] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
+        self._blocked: str | None = None
+        self._loading: dict[Page, set[str]] = {}  # request ids in flight
+        self._loads: dict[Page, int] = {}  # documents each page loaded
+        self._preparing: dict[Page, asyncio.Task[None]] = {}
+        self._loaded = asyncio.Event()
+        self._told: dict[Page, dict[str, Any]] = {}  # each page's latest word at a load event
+        self._told_more = asyncio.Event()
+        self._dialogs: list[data.Dialog] = []
+
+    def current(self) -> Page | None:
+        """The current page without opening one (for callers that only look)."""
+        raise NotImplementedError
+
+    def drain_problems(self) -> list[data.ConsoleProblem]:
+        problems = list(self._problems)
+        self._problems.clear()
+        return problems
+
+    def take_dialogs(self) -> list[data.Dialog] | None:
+        """The dialogs shown since the action began, or ``None``."""
+        dialogs, self._dialogs = self._dialogs, []
+        return dialogs or None
+
+    def take_held(self) -> tuple[Dialog, asyncio.Future[Any] | None]:
+        """The dialog left open, and the action it stopped, for the agent to answer."""
+        held, behind = self.held, self.behind
+        assert held is not None
+        self.held = self.behind = None
+        self.dialog_shown.clear()
+        return held, behind
+
+    def take_blocked(self) -> str | None:
+        """The blocked navigation since the last call, as a sentence, or ``None``."""
+        blocked, self._blocked = self._blocked, None
+        return blocked
+
+    def loading(self, page: Page) -> int:
+        """How many of the page's own requests are in flight (see :data:`AWAITED_RESOURCES`)."""
+        return len(self._loading.get(page, ()))
+
+    async def network_quiet(self, page: Page, timeout_s: float) -> bool:
+        """Wait (bounded) until none of the page's requests is in flight."""
+        try:
+            async with asyncio.timeout(timeout_s):
+                while self.loading(page):
+                    self._loaded.clear()
+                    await self._loaded.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    async def told_loaded(self, page: Page, since_ms: float, timeout_s: float) -> Any:
+        """What the page's document that started after ``since_ms`` (epoch ms) told at its
+        load event (:data:`.pagescript.LOADED_BINDING`), waiting up to ``timeout_s``; ``None`` when
+        it did not load by then, or did not tell within :data:`TOLD_GRACE_S` of the load
+        Playwright saw. The time origin tells the document waited for from an earlier one
+        whose load came late."""
+
+        async def told() -> Any:
+            while not page.is_closed():
+                news = self._told.get(page)
+                if news is not None and news["origin"] >= since_ms:
+                    return news
+                self._told_more.clear()
+                await self._told_more.wait()
+            return None
+
+        async def silent() -> None:
+            await page.wait_for_load_state("load", timeout=0)
+            await asyncio.sleep(TOLD_GRACE_S)
+
+        telling, loading = asyncio.ensure_future(told()), asyncio.ensure_future(silent())
+        try:
+            await asyncio.wait(
+                (telling, loading), timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            for task in (telling, loading):
+                task.cancel()
+                task.add_done_callback(retrieve_exception)
+        return telling.result() if telling.done() and not telling.cancelled() else None
+
+    def _watch(self, page: Page) -> None:
+        page.on("console", lambda message: self._on_console(page, message))
+        page.on("pageerror", lambda error: self._on_page_error(page, error))
+        page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
+        page.on("requestfailed", lambda request: self._on_request_failed(page, request))
+        page.on("dialog", self._on_dialog)
+        preparing = asyncio.get_running_loop().create_task(self._prepare(page))
+        # A page that closed at once is not prepared.
+        preparing.add_done_callback(retrieve_exception)
+        self._preparing[page] = preparing
+
+    async def _prepared(self, page: Page) -> None:
+        """Wait for the page's preparing (:meth:`_prepare`) to end, the first time it is used."""
+        from playwright.async_api import Error as PlaywrightError
+
+        preparing = self._preparing.pop(page, None)
+        if preparing is not None:
+            with contextlib.suppress(PlaywrightError):  # it closed already: found next time
+                await preparing
+
+    def _forget(self, page: Page) -> None:
+        """Drop what was heard of a page that closed; the waits on it end."""
+        if self.held is not None and self.held.page is page:
+            self.held = None  # it went with its page; the action it held goes on
+            self.dialog_shown.clear()
+        preparing = self._preparing.pop(page, None)
+        if preparing is not None:
+            preparing.cancel()
+        self._loading.pop(page, None)
+        self._loads.pop(page, None)
+        self._loaded.set()
+        self._told.pop(page, None)
+        self._told_more.set()
+
+    async def _prepare(self, page: Page) -> None:
+        """Ready a page before its first action (a popup too): give it the script each of its
+        documents runs at its start (:func:`.pagescript.at_document_start`) and the binding
+        through which they tell of their load (:meth:`told_loaded`), and count its requests
+        in flight from the DevTools protocol's own events.
+
+        Playwright's request events would do, but a page that listens to them keeps every
+        request and response it ever made (in the host and in Playwright's driver) until it
+        closes: memory that grows with every action in a long session. Failed requests are
+        few, so Playwright still reports those (a blocked redirect). Playwright's own
+        ``expose_binding`` would do for the load too, but it answers each call with another
+        evaluation in the page, just when the page draws its first frame; a protocol binding
+        answers nothing (and needs the ``Runtime`` domain on).
+        """
+        await page.add_init_script(pagescript.at_document_start())
+
+        async def watching(session: CDPSession) -> None:
+            # A session that replaces one that broke off never hears of requests that were
+            # in flight on the old one: the count starts again.
+            self._loading.pop(page, None)
+            self._loaded.set()
+            session.on("Runtime.bindingCalled", lambda called: self._on_told(page, called))
+            await session.send("Runtime.enable")
+            await session.send("Runtime.addBinding", {"name": pagescript.LOADED_BINDING})
+            tree = await session.send("Page.getFrameTree")
+            main = tree["frameTree"]["frame"]["id"]
+            session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))
+            session.on("Network.loadingFinished", lambda done: self._on_request_done(page, done))
+            session.on("Network.loadingFailed", lambda fail: self._on_request_done(page, fail))
+            await session.send("Network.enable")
+
+        await devtools.watch(page, watching)
+        if page.url.startswith(ERROR_PAGE_SCHEME):
+            # A window whose first load failed before it could be listened to: one blocked
+            # in the network stack is told as :meth:`_on_request_failed` tells the others.
+            history = await (await devtools.session(page)).send("Page.getNavigationHistory")
+            failed = str(history["entries"][history["currentIndex"]]["url"])
+            why = self.policy.own_refusal(failed)
+            if why is not None:
+                self._blocked = blocked_message(f"The page navigated to {failed[:200]}", why)
+
+    def _warn(self, text: str) -> None:
+        """Tell the agent in the next snapshot."""
+        self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
+
+    def _on_told(self, page: Page, called: dict[str, Any]) -> None:
+        if called["name"] == pagescript.LOADED_BINDING:
+            self._told[page] = json.loads(called["payload"])
+            self._told_more.set()
+
+    def _on_console(self, page: Page, message: ConsoleMessage) -> None:
+        if (
+            self.current() is page
+            and message.type in ("error", "warning")
+            and not automatic_favicon(message)
+        ):
+            level = "error" if message.type == "error" else "warning"
+            self._problems.append(
+                data.ConsoleProblem(
+                    level=level, text=message.text[:CONSOLE_TEXT_MAX], source=_source(message)
+                )
+            )
+
+    def _on_page_error(self, page: Page, error: PlaywrightError) -> None:
+        if self.current() is page:
+            name = error.name or "Error"
+            text = f"Uncaught {name}: {error.message}"
+            self._problems.append(data.ConsoleProblem(level="error", text=text[:CONSOLE_TEXT_MAX]))
+
+    async def _on_dialog(self, dialog: Dialog) -> None:
+        """Leaving a page is allowed; any other dialog is answered as the agent planned with
+        the dialog verb, else as the user configured: dismissed, accepted, or left open for
+        the agent. The action's answer (or the next snapshot) says which."""
+        from playwright.async_api import Error as PlaywrightError
+
+        plan, self.dialog_plan = self.dialog_plan, None
+        if dialog.type == "beforeunload":
+            with contextlib.suppress(PlaywrightError):
+                await dialog.accept()
+            return
+        if plan is None and self.dialog_mode == "ask":
+            self.held = dialog
+            self.dialog_shown.set()
+            self._note_dialog(dialog, "open")
+            return
+        accept, text = plan if plan is not None else (self.dialog_mode == "accept", None)
+        answer: Literal["accepted", "dismissed"] = "accepted" if accept else "dismissed"
+        with contextlib.suppress(PlaywrightError):  # the page may be gone already
+            if accept:
+                await dialog.accept(text if text is not None else dialog.default_value)
+            else:
+                await dialog.dismiss()
+        self._note_dialog(dialog, answer)
+
+    def _note_dialog(
+        self, dialog: Dialog, answer: Literal["accepted", "dismissed", "open"]
+    ) -> None:
+        """Tell the agent: in the running action's answer, else in the next snapshot."""
+        message = dialog.message[:CONSOLE_TEXT_MAX]
+        if self.acting:
+            kind = dialog.type if dialog.type in ("alert", "confirm", "prompt") else "alert"
+            self._dialogs.append(data.Dialog(type=kind, message=message, answer=answer))
+            return
+        if answer == "open":
+            self._warn(held_notice(dialog))
+        else:
+            self._warn(f"{answer.capitalize()} {_a(dialog.type)} dialog: {message}")
+
+    def _on_request(self, page: Page, sent: dict[str, Any], main_frame: str) -> None:
+        kind = sent.get("type")
+        # An iframe's own document may load in a process of its own, which reports its end
+        # elsewhere; the page's load event waits for it anyway.
+        if kind == "Document" and sent.get("frameId") != main_frame:
+            return
+        if kind in AWAITED_RESOURCES:
+            self._loading.setdefault(page, set()).add(sent["requestId"])
+
+    def _on_request_done(self, page: Page, event: dict[str, Any]) -> None:
+        waiting = self._loading.get(page)
+        if waiting is not None and event["requestId"] in waiting:
+            waiting.discard(event["requestId"])
+            if not waiting:
+                self._loaded.set()
+
+    def _on_navigated(self, page: Page, frame: Frame) -> None:
+        if frame is not page.main_frame:
+            return
+        self._loads[page] = self._loads.get(page, 0) + 1
+        why = self.policy.refusal(frame.url)
+        if why is not None:
+            self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}", why)
+
+    def _on_request_failed(self, page: Page, request: Request) -> None:
+        if request.url == self.opened:
+            return  # the open reports its own failed load; its event may come late
+        failure = request.failure or ""
+        top = _top_navigation(page, request)
+        own = self.policy.own_refusal(request.url) if top else None
+        if own is not None:
+            # Blocked in the network stack (:mod:`.own_address`), which leaves Chromium's
+            # error page: say why instead.
+            came = request.redirected_from
+            what = f"The page navigated to {request.url[:200]}"
+            if came is not None:
+                what = f"{came.url[:200]} redirected to {request.url[:200]}"
+            self._blocked = blocked_message(what, own)
+        elif "ERR_UNSAFE_REDIRECT" in failure and top:
+            self._blocked = blocked_message(
+                f"{request.url[:200]} redirected to an address that is not http or https"
+            )
+
+
+def _top_navigation(page: Page, request: Request) -> bool:
+    from playwright.async_api import Error as PlaywrightError
+
+    if not request.is_navigation_request():
+        return False
+    try:
+        return request.frame is page.main_frame
+    except PlaywrightError:
+        return True  # a window's first load, sent before its frame existed
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind == "alert" else f"a {kind}"
+
+
+def held_notice(dialog: Dialog) -> str:
+    """What the agent is told about a dialog left open for it."""
+    return (
+        f"{_a(dialog.type).capitalize()} dialog is open and holds the page: "
+        f"{dialog.message[:CONSOLE_TEXT_MAX]!r}. Answer it with the dialog verb (accept or "
+        "dismiss); nothing else runs until then."
+    )

@@ -1,0 +1,367 @@
+"""The chromium provider's pointer verbs: hover, drag, select_text and mouse, the mouse used
+as a person uses it, each answering what was under the pointer where it started and ended."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from browserhost.contract import Context
+from browserhost.providers.pointer_verbs import (
+    DragArguments,
+    HoverArguments,
+    MouseArguments,
+    SelectTextArguments,
+)
+from browserhost.sdk import ActionError, Provider, verb
+
+from . import pagescript, targets
+from .errors import playwright_errors
+from .targets import Located
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from .access import TabAccess
+    from .contexts import Tab
+    from .records import Settled
+
+DRAG_STEPS = 10
+"""The moves between a drag's press and its release: libraries that start a drag only past a
+few pixels of motion (jQuery UI, SortableJS, a slider) see it move, and the page's own drag
+and drop sees it pass over what lies between."""
+
+Point = tuple[float, float]
+
+
+class PointerVerbs(Provider):
+    """The pointer verbs, each run on the context key's tab as one action."""
+
+    access: TabAccess
+    """The tabs the verbs run on: the provider's."""
+
+    @verb(
+        "Move the mouse over an element, named by selector or by its visible text (as a click "
+        "by text finds it): menus and tooltips that open on hover. Answers what was under the "
+        "pointer before (start) and after (end)."
+    )
+    async def hover(self, arguments: HoverArguments, context: Context) -> dict[str, Any]:
+        async with self.access.using(context, "verb.hover") as tab:
+            page = await tab.page()
+            selector, aimed = await _checked_source(page, arguments, ("hover", "hovered"))
+            end = aimed.point
+            start = _last_pointer(tab, page) or end
+            before = await _under(page, [start], watch=True)
+            with playwright_errors("verb.hover"):
+                await pagescript.answering(page.mouse.move(*end))
+            answer = await self._pointed(tab, page, (start, before), end)
+            return {"hovered": selector, "label": aimed.info["label"], **answer}
+
+    @verb(
+        "Drag an element (selector, or its visible text) and drop it on another (toSelector "
+        "or toText), or at an offset from where it is pressed (offsetX, offsetY in CSS "
+        "pixels; the drop point must stay in the viewport): press, move in steps, release, as "
+        "a person does. For draggable items, sortable lists, sliders and boxes moved by hand. "
+        "Answers what was under the pointer where it pressed (start) and, once the page "
+        "settled, where it released (end)."
+    )
+    async def drag(self, arguments: DragArguments, context: Context) -> dict[str, Any]:
+        async with self.access.using(context, "verb.drag") as tab:
+            page = await tab.page()
+            selector, aimed = await _checked_source(page, arguments, ("drag", "dragged"))
+            start = aimed.point
+            if arguments.to_selector is None and arguments.to_text is None:
+                end = (start[0] + (arguments.offset_x or 0), start[1] + (arguments.offset_y or 0))
+            else:
+                start, end = await _drop_point(page, selector, aimed, arguments)
+            before = await _under(page, [start], watch=True)
+            if not _inside(end, before):
+                raise ActionError(
+                    f"The drop point ({end[0]:g}, {end[1]:g}), that far from where {selector} is "
+                    f"pressed ({start[0]:g}, {start[1]:g}), is outside the viewport, which is "
+                    f"{_size(before)} CSS pixels; nothing was dragged. Give a smaller offset, or "
+                    "scroll first."
+                )
+            with playwright_errors("verb.drag"):
+                await _drag(page, start, end)
+            answer = await self._pointed(tab, page, (start, before), end)
+            return {"dragged": selector, "label": aimed.info["label"], **answer}
+
+    @verb(
+        "Select text with the mouse, as a person does to highlight, copy or quote it: the "
+        "first occurrence of text as the page shows it (whitespace collapsed; exact case "
+        "first), inside selector's element when given. Answers the text the page reports as "
+        "selected, the selector of the element that holds it, and what was under the pointer "
+        "where the selection starts (start) and ends (end)."
+    )
+    async def select_text(self, arguments: SelectTextArguments, context: Context) -> dict[str, Any]:
+        text, within = " ".join(arguments.text.split()), arguments.selector
+        if not text:
+            raise ActionError("Give the text to select, not only spaces; nothing was selected.")
+        async with self.access.using(context, "verb.select_text") as tab:
+            page = await tab.page()
+            located = await targets.locate(page, within) if within else Located(page.main_frame, "")
+            found = await pagescript.run(
+                located.frame, "selectText", text=text, selector=located.selector or None
+            )
+            if found.get("frame") and within:  # an iframe: the text of its document
+                located = await targets.locate(page, within + targets.HOP + "body")
+                found = await pagescript.run(
+                    located.frame, "selectText", text=text, selector=located.selector
+                )
+            targets.check_found(found, within)
+            _check_selectable(found, text, within)
+            start = (located.x + found["from"]["x"], located.y + found["from"]["y"])
+            end = (located.x + found["to"]["x"], located.y + found["to"]["y"])
+            before = await _under(page, [start], watch=True)
+            by_mouse: bool = found["mouse"]
+            if by_mouse:
+                with playwright_errors("verb.select_text"):
+                    await _drag(page, start, end)
+            shown, settled = await self._settled(tab, page)
+            chosen = await pagescript.run(located.frame, "selected", set=not by_mouse)
+            if chosen.get("gone"):
+                raise ActionError(
+                    f'The page rewrote "{text}" as it was selected, so it may be selected in '
+                    "part; take a new snapshot to see what it shows."
+                )
+            return {
+                "selected": chosen["selected"],
+                "selector": located.prefix + found["selector"],
+                **await self._ended(tab, page, (start, before), end, shown, settled, by_mouse),
+            }
+
+    @verb(
+        "Use the mouse at a point of the viewport, where no element is named: move, click "
+        "(clickCount 2 for a double click), down and up (press and release apart, with moves "
+        "between, to draw or drag by hand), or wheel (deltaX, deltaY: scroll what is under "
+        "the point). x and y are CSS pixels from the viewport's top left corner, the pixels of "
+        "a browser.capture (taken at scale 1 of the viewport). Answers what was under the "
+        "pointer before (start) and after (end)."
+    )
+    async def mouse(self, arguments: MouseArguments, context: Context) -> dict[str, Any]:
+        action, point = arguments.action, (arguments.x, arguments.y)
+        if action == "wheel" and not (arguments.delta_x or arguments.delta_y):
+            raise ActionError(
+                "wheel needs deltaX or deltaY, the pixels to scroll; nothing was done."
+            )
+        async with self.access.using(context, "verb.mouse") as tab:
+            page = await tab.page()
+            start = _last_pointer(tab, page) or point
+            before = await _under(page, [start], watch=True)
+            if not _inside(point, before):
+                raise ActionError(
+                    f"({point[0]:g}, {point[1]:g}) is outside the viewport, which is "
+                    f"{_size(before)} CSS pixels (x and y from 0 up to those); nothing was done."
+                )
+            mouse, button, count = page.mouse, arguments.button, arguments.click_count
+            with playwright_errors("verb.mouse"):
+                # Each input is answered once the page has handled it: a handler that never
+                # returns leaves it unanswered.
+                await pagescript.answering(mouse.move(*point))
+                if action == "click":
+                    await pagescript.answering(
+                        mouse.click(*point, button=button, click_count=count)
+                    )
+                elif action == "down":
+                    await pagescript.answering(mouse.down(button=button, click_count=count))
+                elif action == "up":
+                    await pagescript.answering(mouse.up(button=button, click_count=count))
+                elif action == "wheel":
+                    await pagescript.answering(mouse.wheel(arguments.delta_x, arguments.delta_y))
+            return await self._pointed(tab, page, (start, before), point)
+
+    async def _pointed(
+        self, tab: Tab, page: Page, started: tuple[Point, dict[str, Any]], end: Point
+    ) -> dict[str, Any]:
+        """A pointer verb's answer once the page settled: see :meth:`_ended`."""
+        shown, settled = await self._settled(tab, page)
+        return await self._ended(tab, page, started, end, shown, settled, True)
+
+    async def _settled(self, tab: Tab, page: Page) -> tuple[Page, Settled]:
+        """The page shown after the input (a window a click opened), once it settled."""
+        shown = tab.current() or page
+        return shown, await self.access.settle(tab, shown)
+
+    async def _ended(
+        self,
+        tab: Tab,
+        page: Page,
+        started: tuple[Point, dict[str, Any]],
+        end: Point,
+        shown: Page,
+        settled: Settled,
+        moved: bool,
+    ) -> dict[str, Any]:
+        """Where the pointer started and ended (``moved``: the mouse went there), what was
+        under it at the start and is under it now at the end, the page shown, and the dialogs
+        the input caused."""
+        start, before = started
+        after = None if page.is_closed() else (await _under(page, [end]))["under"][0]
+        if moved:
+            tab.pointer = (page, *end)
+        answer: dict[str, Any] = {
+            "start": _at(start, before["under"][0]),
+            "end": _at(end, after),
+            "url": shown.url,
+            "title": await settled.title(shown),
+        }
+        dialogs = tab.take_dialogs()
+        if dialogs:
+            answer["dialogs"] = [dialog.model_dump(mode="json") for dialog in dialogs]
+        return answer
+
+
+async def _checked_source(
+    page: Page, named: HoverArguments | DragArguments, doing: tuple[str, str]
+) -> tuple[str, targets.Target]:
+    """The element ``named`` by its selector or by its visible text (as a click by text finds
+    it), checked as a click's target: shown, enabled, not covered where it is pressed."""
+    selector, text = named.selector, named.text
+    if selector is None:
+        selector = await targets.by_text(page, text or "", doing)
+    return selector, await targets.target(page, selector, "click", fresh=text is not None)
+
+
+async def _drop_point(
+    page: Page, selector: str, dragged: targets.Target, arguments: DragArguments
+) -> tuple[Point, Point]:
+    """Where to press what is dragged and where to release it on the element the agent
+    names; refuses a drop a person could not make."""
+    to = arguments.to_selector
+    if to is None:
+        to = await targets.by_text(page, arguments.to_text or "", ("drag", "dragged"))
+    located = await targets.locate(page, to)
+    if located.frame is not dragged.located.frame:
+        raise ActionError(
+            f"{to} is in another frame than {selector}, so nothing was dragged; drag within "
+            "one frame."
+        )
+    found = await pagescript.run(
+        located.frame, "dropTarget", selector=located.selector, fresh=arguments.to_text is not None
+    )
+    targets.check_found(found, to)
+    why = targets.first_refusal(
+        _NO_DROP, found, selector=selector, to=to, cover=targets.named(found.get("coveredBy"))
+    )
+    if why is not None:
+        raise ActionError(why)
+    start = dragged.point
+    if found.get("from") is not None:  # the page scrolled to the drop point
+        start = (located.x + found["from"]["x"], located.y + found["from"]["y"])
+    return start, (located.x + found["to"]["x"], located.y + found["to"]["y"])
+
+
+_NO_DROP: targets.Refusals = (
+    ("gone", "{selector} went away, so nothing was dragged; take a new snapshot."),
+    (
+        "changed",
+        "{to} no longer names the element your latest snapshot listed (the page changed), so "
+        "nothing was dragged; take a new snapshot.",
+    ),
+    (
+        "inside",
+        "{to} is {selector} itself or inside it, so nothing was dragged; drop it on another "
+        "element, or give an offset.",
+    ),
+    (
+        "hidden",
+        "{to} is not visible, so nothing was dragged; open what contains it, or take a new "
+        "snapshot.",
+    ),
+    (
+        "apart",
+        "{selector} and {to} do not fit in the viewport together, so nothing was dragged; drag "
+        "it nearer in steps (by offset), or use a larger viewport.",
+    ),
+    (
+        "outside",
+        "{to} is outside the visible part of its container, so nothing was dragged; scroll to "
+        "it with browser.scroll, or take a new snapshot.",
+    ),
+    (
+        "coveredBy",
+        "{to} is covered by {cover}, so nothing was dragged. Close or dismiss what covers it "
+        "first, then try again.",
+    ),
+)
+
+
+_UNSELECTABLE: targets.Refusals = (
+    (
+        "missing",
+        'No visible text "{text}" {where}, so nothing was selected; take a new snapshot and '
+        "copy the text as it shows it.",
+    ),
+    (
+        "unselectable",
+        '"{text}" cannot be selected: the page turned selection off there (user-select: none). '
+        "Nothing was selected.",
+    ),
+    (
+        "hidden",
+        '"{text}" could not be brought into view, so nothing was selected; scroll to it with '
+        "browser.scroll.",
+    ),
+    (
+        "long",
+        '"{text}" does not fit in the viewport, so nothing was selected; select a shorter text, '
+        "or use a larger viewport.",
+    ),
+    (
+        "coveredBy",
+        '"{text}" is covered by {cover}, so nothing was selected. Close or dismiss what covers '
+        "it first, then try again.",
+    ),
+)
+
+
+def _check_selectable(found: dict[str, Any], text: str, within: str | None) -> None:
+    why = targets.first_refusal(
+        _UNSELECTABLE,
+        found,
+        text=text,
+        where=f"in {within}" if within else "on the page",
+        cover=targets.named(found.get("coveredBy")),
+    )
+    if why is not None:
+        raise ActionError(why)
+
+
+async def _drag(page: Page, start: Point, end: Point) -> None:
+    """Press at ``start``, move to ``end`` in steps, release there; each input answered once
+    the page has handled it. With the button down, Playwright carries Chromium's own drag and
+    drop (``draggable`` elements) too."""
+    mouse = page.mouse
+    await pagescript.answering(mouse.move(*start))
+    await pagescript.answering(mouse.down())
+    await pagescript.answering(mouse.move(*end, steps=DRAG_STEPS))
+    await pagescript.answering(mouse.up())
+
+
+async def _under(page: Page, points: list[Point], *, watch: bool = False) -> dict[str, Any]:
+    """What is under each viewport point (``under``) and the viewport's size. ``watch``
+    starts watching the page's timers for the wait after the input: it must then be the last
+    question before it."""
+    spots = [{"x": x, "y": y} for x, y in points]
+    read: dict[str, Any] = await pagescript.run(page, "pointer", points=spots, watch=watch)
+    return read
+
+
+def _inside(point: Point, read: dict[str, Any]) -> bool:
+    width, height = float(read["width"]), float(read["height"])
+    return 0 <= point[0] < width and 0 <= point[1] < height
+
+
+def _size(read: dict[str, Any]) -> str:
+    return f"{read['width']}x{read['height']}"
+
+
+def _at(point: Point, under: dict[str, Any] | None) -> dict[str, Any]:
+    return {"x": round(point[0], 1), "y": round(point[1], 1), "under": under}
+
+
+def _last_pointer(tab: Tab, page: Page) -> Point | None:
+    """Where the agent's actions left the mouse on ``page``, if they did."""
+    if tab.pointer is None or tab.pointer[0] is not page:
+        return None
+    return tab.pointer[1], tab.pointer[2]

@@ -1,0 +1,100 @@
+"""``browser.snapshot``: what a page shows an agent, its text and interactive elements, read
+from the page and from the iframes it shows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from browserhost.contract import data
+from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
+
+from . import driver, pagescript, targets
+from .targets import Located
+
+if TYPE_CHECKING:
+    from .contexts import Tab
+
+
+async def snapshot(tab: Tab, scope: str | None) -> data.SnapshotData:
+    """The tab's page, or the element ``scope`` names, as the snapshot shows it."""
+    page = await tab.page()
+    located = await targets.locate(page, scope) if scope else Located(page.main_frame, "")
+    read = await pagescript.run(
+        located.frame,
+        "snapshot",
+        scope=located.selector or None,
+        textMax=SNAPSHOT_TEXT_MAX,
+        elementsMax=SNAPSHOT_ELEMENTS_MAX,
+    )
+    targets.check_found(read, scope)
+    await _read_frames(located, read)
+    text: str = read["text"]
+    total: int = read["textTotalChars"]
+    elements = [data.Element.model_validate(item) for item in read["elements"]]
+    on_page: int = read["interactiveElementsOnPage"]
+    cut = total > len(text)
+    more = on_page > len(elements)
+    return data.SnapshotData(
+        url=page.url if located.frame is page.main_frame else read["url"],
+        title=read["title"],
+        scope=scope or "page",
+        scroll_y=read["scrollY"],
+        max_scroll_y=read["maxScrollY"],
+        text=text,
+        elements=elements,
+        viewport=tab.viewport(),
+        console_problems=tab.drain_problems(),
+        text_truncated=True if cut else None,
+        text_total_chars=total if cut else None,
+        text_above_chars=read["textAboveChars"] if cut else None,
+        text_below_chars=max(0, total - read["textAboveChars"] - len(text)) if cut else None,
+        elements_truncated=True if more else None,
+        interactive_elements_on_page=on_page if more else None,
+        elements_above=read["elementsAbove"] if more else None,
+        elements_below=read["elementsBelow"] if more else None,
+        notice=tab.take_notice(_notice(read, elements, tab)),
+    )
+
+
+def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str | None:
+    if read.get("url") == "about:blank":
+        # Said already when the session was reset under the agent.
+        return None if tab.notices else "Nothing is open: the page is blank; use browser.open."
+    if not elements and not read["text"]:
+        return (
+            "The page shows no text and no interactive elements; it may still be loading. Take "
+            "another snapshot in a moment, or a capture to see it."
+        )
+    if read.get("loading"):
+        return "The page is still loading; what it shows may change."
+    return None
+
+
+async def _read_frames(located: Located, read: dict[str, Any], depth: int = 0) -> None:
+    """Add the elements and text of the iframes shown in a snapshot's frame to ``read``: their
+    selectors step into the frame (``iframe#pay >> #card``), their bounds are in the page."""
+    if depth >= targets.FRAME_DEPTH_MAX:
+        return
+    for inner in await targets.child_frames(located):
+        room = SNAPSHOT_ELEMENTS_MAX - len(read["elements"])
+        if room <= 0:
+            return
+        try:
+            sub = await pagescript.run(
+                inner.frame, "snapshot", scope=None, textMax=SNAPSHOT_TEXT_MAX, elementsMax=room
+            )
+            await _read_frames(inner, sub, depth + 1)
+        except driver.PlaywrightError:
+            continue  # the frame went away while being read
+        for element in sub["elements"]:
+            element["selector"] = inner.prefix + element["selector"]
+            element["bounds"]["x"] += round(inner.x - located.x)
+            element["bounds"]["y"] += round(inner.y - located.y)
+            element["inViewport"] = element["inViewport"] and inner.shown
+        read["elements"].extend(sub["elements"])
+        read["interactiveElementsOnPage"] += sub["interactiveElementsOnPage"]
+        if sub["text"] and len(read["text"]) < SNAPSHOT_TEXT_MAX:
+            heading = f"[frame {inner.prefix.removesuffix(targets.HOP)}]"
+            framed = ("\n\n" if read["text"] else "") + f"{heading}\n{sub['text']}"
+            read["text"] = (read["text"] + framed)[:SNAPSHOT_TEXT_MAX]
+        read["textTotalChars"] += sub["textTotalChars"]
