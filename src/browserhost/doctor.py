@@ -5,13 +5,12 @@ or ``skip`` (not needed here, and why). Checks run in this order:
 
 - the data dir exists or can be created, and a file can be written in it;
 - the token file is sane: readable, a token or absent, not readable by other users;
-- the port ``serve`` would listen on is free;
+- the port ``serve`` would listen on is free, or held by a ``serve`` of this data dir (it
+  answers this data dir's token);
 - the selected provider is installed (and every provider record loaded), or is the bridge,
   which ``serve`` installs itself;
-- Chromium launches, as the provider launches it (its path and version), or the remote browser
-  of ``BROWSERHOST_CHROMIUM_ENDPOINT`` answers, or the Selenium Grid of
-  ``BROWSERHOST_CHROMIUM_GRID`` is ready with Chrome slots (then nothing is launched here, as
-  the provider launches nothing), when the chromium provider is the one to use;
+- each installed provider's own checks (:mod:`browserhost.contract.checks`: the chromium provider
+  launches Chromium, or reaches its remote browser or Grid), when it is the one to use;
 - each provider service the host would run starts and says hello.
 
 Nothing here changes the selection or writes a token: the checks leave the data dir as a first
@@ -23,23 +22,20 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import shutil
 import socket
 import stat
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
-from urllib.parse import urlsplit
 
 import httpx
 
 from browserhost import config
+from browserhost.api.paths import PROVIDERS_PATH
 from browserhost.contract.bridge import HOW_TO_CONNECT
+from browserhost.contract.checks import Checks, Finding, Verdict
 from browserhost.contract.errors import BrowserhostError
 from browserhost.host import Host
 from browserhost.host.bridge import BRIDGE_ID
@@ -49,21 +45,12 @@ from browserhost.host.selection import SelectionReadError
 from browserhost.host.services import ManagedService
 from browserhost.transports.base import NotSentError
 
-if TYPE_CHECKING:
-    from browserhost.providers.chromium.launch import ChromiumConfig
+__all__ = ["Finding", "Verdict", "examine"]
 
-Verdict = Literal["ok", "fail", "skip"]
-CHROMIUM = "chromium"
-VERSION_TIMEOUT_S = 10.0
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One check's outcome, told in one line."""
-
-    check: str
-    verdict: Verdict
-    detail: str
+FIRST_BROWSER = "chromium"
+"""The provider a first run uses (``serve --select chromium``): said when it is missing, as
+its checks cannot run then."""
+PROBE_S = 1.0
 
 
 async def examine(data_dir: Path, host: str, port: int) -> list[Finding]:
@@ -74,7 +61,7 @@ async def examine(data_dir: Path, host: str, port: int) -> list[Finding]:
         findings.append(Finding("token", "skip", "not read: the data dir is not usable"))
     else:
         findings.append(_token(data_dir))
-    findings.append(_port(host, port))
+    findings.append(_port(host, port, data_dir))
     browser_host = Host(data_dir)
     try:
         with _refusals() as refused:
@@ -85,7 +72,7 @@ async def examine(data_dir: Path, host: str, port: int) -> list[Finding]:
             selection = _selection(browser_host)
             findings.append(selection)
             selected = selection.detail.split(" ", 1)[0] if selection.verdict == "ok" else None
-        findings.append(await _chromium(browser_host, selected))
+        findings += await _providers_checks(browser_host, selected)
         for provider in browser_host.catalog.all():
             if provider.service is not None:
                 findings.append(await _service(provider.id, provider.service))
@@ -134,7 +121,7 @@ def _token(directory: Path) -> Finding:
     return Finding("token", "ok", f"{path} (mode {mode:04o})")
 
 
-def _port(host: str, port: int) -> Finding:
+def _port(host: str, port: int, data_dir: Path) -> Finding:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         # As uvicorn binds: a port left in TIME_WAIT by an earlier serve is free to it.
@@ -142,25 +129,57 @@ def _port(host: str, port: int) -> Finding:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            return Finding("port", "fail", _port_taken(host, port, exc))
+            return _port_taken(host, port, exc, data_dir)
     return Finding("port", "ok", f"{host}:{port} is free")
 
 
-def _port_taken(host: str, port: int, error: OSError) -> str:
+def _port_taken(host: str, port: int, error: OSError, data_dir: Path) -> Finding:
     address = f"{'[' + host + ']' if ':' in host else host}:{port}"
     if error.errno is not None and error.errno != errno.EADDRINUSE:
-        return f"Cannot listen on {address} ({error.strerror}); serve with --host or --port."
-    try:
-        answer = httpx.get(f"http://{address}/openapi.json", timeout=1.0, trust_env=False)
-        ours = answer.json().get("info", {}).get("title", "").lower().startswith("browserhost")
-    except (httpx.HTTPError, ValueError, AttributeError):
-        ours = False
-    if ours:  # a second serve is the usual cause
-        return (
-            f"{address} is taken by a browserhost serve already running; use that one, stop "
-            "it, or serve another with --port."
+        why = f"Cannot listen on {address} ({error.strerror}); serve with --host or --port."
+        return Finding("port", "fail", why)
+    # A serve of this data dir is told apart by what only it can do: answer this data dir's
+    # token (a pid file would outlive a crash, and say nothing of who holds the port).
+    if _answers_token(address, config.read_token(data_dir)):
+        return Finding(
+            "port", "ok", f"{address} is served by browserhost already running (this data dir)"
         )
-    return f"{address} is in use by another program; serve with --port (or stop that program)."
+    if _is_browserhost(address):  # a second serve is the usual cause
+        return Finding(
+            "port",
+            "fail",
+            f"{address} is taken by a browserhost serve already running, which this data "
+            "dir's token does not open; use that one, stop it, or serve another with --port.",
+        )
+    return Finding(
+        "port",
+        "fail",
+        f"{address} is in use by another program; serve with --port (or stop that program).",
+    )
+
+
+def _answers_token(address: str, token: str | None) -> bool:
+    if token is None:
+        return False
+    try:
+        answer = httpx.get(
+            f"http://{address}{PROVIDERS_PATH}",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=PROBE_S,
+            trust_env=False,
+        )
+    except httpx.HTTPError:
+        return False
+    return answer.status_code == httpx.codes.OK
+
+
+def _is_browserhost(address: str) -> bool:
+    try:
+        answer = httpx.get(f"http://{address}/openapi.json", timeout=PROBE_S, trust_env=False)
+        title = answer.json().get("info", {}).get("title", "")
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return False
+    return isinstance(title, str) and title.lower().startswith("browserhost")
 
 
 @contextmanager
@@ -225,114 +244,34 @@ def _selection(host: Host) -> Finding:
     return Finding("selection", "ok", f"{selected} (installed: {installed})")
 
 
-async def _chromium(host: Host, selected: str | None) -> Finding:
-    if host.catalog.get(CHROMIUM) is None:
-        return Finding("chromium", "skip", "the chromium provider is not installed")
-    if selected not in (None, CHROMIUM):
-        return Finding("chromium", "skip", f"not needed: {selected} is selected")
-    from browserhost.providers.chromium.launch import ChromiumConfig, Launcher, find_chromium
-    from browserhost.sdk import ActionError
+async def _providers_checks(host: Host, selected: str | None) -> list[Finding]:
+    """What each installed provider checks of itself, for the one to use (every one, when
+    none is selected yet); the others say they are not needed."""
+    findings = []
+    if host.catalog.get(FIRST_BROWSER) is None:
+        findings.append(Finding(FIRST_BROWSER, "skip", "the chromium provider is not installed"))
+    for provider in host.catalog.all():
+        if provider.checks is None:
+            continue
+        if selected not in (None, provider.id):
+            findings.append(Finding(provider.id, "skip", f"not needed: {selected} is selected"))
+        else:
+            findings += await _offered(provider.id, provider.checks)
+    return findings
 
-    settings = ChromiumConfig.from_env()
-    if settings.grid is not None:  # the provider's first choice too
-        return await _grid(settings.grid, settings)
-    if settings.endpoint is not None:
-        where = _origin(settings.endpoint)
-        check = "remote browser"
-    else:
-        check = CHROMIUM
-        try:
-            where = find_chromium(settings.executable)
-        except ActionError:
-            where = "Playwright's own Chromium"  # the launcher looks there last
-    launcher = Launcher(settings)
-    started = time.monotonic()
+
+async def _offered(provider_id: str, checks: Checks) -> list[Finding]:
     try:
-        browser = await launcher.browser()
-        version = browser.version
-    except ActionError as exc:
-        return Finding(check, "fail", str(exc))
-    finally:
-        await launcher.aclose()
-    took = time.monotonic() - started
-    if check == CHROMIUM:
-        return Finding(
-            check, "ok", f"{where}, {_version(where) or version}, launched in {took:.1f} s"
-        )
-    return Finding(check, "ok", f"{where} answered in {took:.1f} s (Chromium {version})")
-
-
-def _origin(address: str) -> str:
-    """Where ``address`` points, and nothing else: its user, path and query may carry a
-    credential, so they are never shown."""
-    parts = urlsplit(address)
-    return f"{parts.scheme}://{parts.hostname}{f':{parts.port}' if parts.port else ''}"
-
-
-async def _grid(address: str, settings: ChromiumConfig) -> Finding:
-    from browserhost.providers.chromium.grid import GRID, STATUS_S, Grid, GridUnreachableError
-    from browserhost.providers.chromium.launch import ENV_GRID
-    from browserhost.sdk import ActionError
-
-    where = _origin(address)
-    grid = Grid(address, settings)
-    started = time.monotonic()
-    try:
-        capacity = await grid.capacity()
-    except GridUnreachableError:
-        return Finding(
-            GRID,
-            "fail",
-            f"{where} ({ENV_GRID}) does not answer within {STATUS_S:g} s; start the Grid or "
-            f"check that it is reachable from this machine, or unset {ENV_GRID} to launch "
-            "Chromium here.",
-        )
-    except ActionError:
-        return Finding(
-            GRID,
-            "fail",
-            f"{where} ({ENV_GRID}) answers, but not as a Selenium Grid 4 does at /status; set "
-            f"{ENV_GRID} to the Grid's hub, router or standalone address (http://host:4444).",
-        )
-    finally:
-        await grid.aclose()
-    took = time.monotonic() - started
-    # A Grid says it is not ready both when no node is up and when every slot is taken; the
-    # slots tell the two apart.
-    if capacity.slots == 0:
-        return Finding(
-            GRID,
-            "fail",
-            f"{where} answers but no node that is up has a Chrome slot, and the chromium "
-            "provider asks it for Chrome; start a Chrome or Chromium node, or wait for one to "
-            "register: until then every action waits in the Grid's queue and is refused as "
-            "busy.",
-        )
-    full = "; all taken now: a new agent session waits for one" if capacity.free == 0 else ""
-    return Finding(
-        GRID,
-        "ok",
-        f"{where} answered in {took:.1f} s: {capacity.free} free, {capacity.busy} busy "
-        f"Chrome slots{full}; each agent session's browser starts there, none here",
-    )
-
-
-def _version(executable: str) -> str | None:
-    """What the binary says of itself (``Chromium 156.0.8078.73 built on Debian ...``)."""
-    if shutil.which(executable) is None:
-        return None
-    try:
-        said = subprocess.run(
-            [executable, "--version"],
-            capture_output=True,
-            text=True,
-            timeout=VERSION_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    line = said.stdout.strip().partition("\n")[0]
-    return line.partition(" built on ")[0] or None
+        return await checks()
+    except Exception as exc:  # noqa: BLE001  # a provider's broken check is its finding, not a crash
+        return [
+            Finding(
+                provider_id,
+                "fail",
+                f"Its checks failed: {type(exc).__name__}: {exc}. Report this to the provider's "
+                "authors; its other checks did not run.",
+            )
+        ]
 
 
 async def _service(provider_id: str, service: ManagedService) -> Finding:

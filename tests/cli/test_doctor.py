@@ -99,6 +99,21 @@ def test_a_port_held_by_a_running_serve_says_so(tmp_path: Path, live_server: Liv
     assert "is taken by a browserhost serve already running" in line(done, "port")
 
 
+def test_a_port_held_by_a_serve_of_this_data_dir_passes(tmp_path: Path) -> None:
+    """That serve answers this data dir's token: it is the one to use, not a gap."""
+    data_dir = tmp_path / "data"
+    served = start_server(data_dir, env={"BROWSERHOST_TOKEN": ""})  # its token in data_dir
+    try:
+        port = served.url.rpartition(":")[2]
+        done = doctor(data_dir, "--port", port, env=STUB_ONLY)
+    finally:
+        served.stop()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert line(done, "port") == (
+        f"✓ port  127.0.0.1:{port} is served by browserhost already running (this data dir)"
+    )
+
+
 def test_a_data_dir_it_cannot_write_fails_once(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     data_dir.mkdir()

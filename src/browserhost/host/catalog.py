@@ -11,12 +11,14 @@ A provider is installed from a record, the same shape for built-ins and third pa
      "enabled": True, "verbs": [<VerbSpec fields>, ...],
      "close": <async callable>,
      "capacity": <async callable>,
+     "checks": <async callable>,
      "surface": <a Surface>  |  true,
      "panel": {"entry": "/path/to/panel.html"  |  "/surface/panel",
                "dock": "top", "size": 40}}
 
-Records are strict. ``provides`` (or ``service.provides``, or
-``contributes.service.provides``, wherever one is declared) is exactly ``["browser"]``;
+Records are strict, and typed by :mod:`browserhost.contract.records`. ``provides`` (or
+``service.provides``, or ``contributes.service.provides``, wherever one is declared) is
+exactly ``["browser"]``;
 ``actions`` lists every action the provider implements, there is no default. A record from
 another package's entry point, or one declaring a ``service``, may not take a built-in's id
 (:data:`BUILTIN_IDS`) or a reserved one (:data:`RESERVED_IDS`). A record that is disabled, has
@@ -53,7 +55,8 @@ the browser, called on a launch and not when a persistent instance is restored).
 
 An in-process provider whose browsers run elsewhere (a Selenium Grid) may declare how many
 more it can start there: ``capacity``, shown next to it in the providers listing
-(:mod:`.capacity`).
+(:mod:`.capacity`); and what ``browserhost doctor`` checks for it: ``checks``
+(:mod:`browserhost.contract.checks`).
 
 Providers are discovered at startup through the ``browserhost.providers`` entry-point group;
 each entry point names a zero-argument callable that returns a record.
@@ -62,7 +65,6 @@ each entry point names a zero-argument callable that returns a record.
 from __future__ import annotations
 
 import logging
-import os
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -73,15 +75,19 @@ from urllib.parse import urlsplit, urlunsplit
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
-from pydantic import ValidationError
 
-from browserhost.contract import ACTIONS, VerbSpec
-from browserhost.contract.limits import (
-    PROVIDER_ID_PATTERN,
-    PROVIDER_NAME_MAX,
-    PROVIDER_PATH,
-    VERBS_MAX,
+from browserhost.contract import VerbSpec, records
+from browserhost.contract.checks import Checks
+from browserhost.contract.limits import PROVIDER_PATH
+from browserhost.contract.records import (
+    SERVICE_ENTRY_RULE,
+    LaunchRecord,
+    ProviderRecord,
 )
+
+# Re-exported: where the host's modules and the tests have always found them.
+from browserhost.contract.records import InstallError as InstallError
+from browserhost.contract.records import read_actions as read_actions
 from browserhost.contract.surface import Surface
 from browserhost.transports.base import Transport
 from browserhost.transports.bridge import BridgeTransport
@@ -104,22 +110,12 @@ BUILTIN_IDS: Final = frozenset({"stub", "chromium"})
 """The built-in providers' ids, which only browserhost's own entry points may install."""
 RESERVED_IDS: Final = frozenset({"browserhost", "builtin", "default", "none"})
 """Ids no record may take: words a person or an agent reads as "no provider" or "the host"."""
-_ROLE = "browser"
 _OWN_DISTRIBUTION = "browserhost"
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
-_id_pattern = re.compile(PROVIDER_ID_PATTERN)
 _visible_ascii = re.compile(r"[!-~]+")  # what an Authorization header carries unchanged
 _page_path = re.compile(r"(/[A-Za-z0-9._~-]+)+")  # no query, no "//", no escapes to decode
-DOCKS: Final = ("top", "bottom", "left", "right")
-PANEL_SIZE_MIN: Final = 24
-PANEL_SIZE_MAX: Final = 480
-PANEL_SIZE_DEFAULT: Final = 40
 
 log = logging.getLogger(__name__)
-
-
-class InstallError(ValueError):
-    """A record the catalog will not list; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +164,8 @@ class InstalledProvider:
     """The :class:`~.instances.Instance` this row routes to, for an instance's row."""
     capacity: Counter | None = None
     """Counts the free and busy slots where this provider's browsers run (:mod:`.capacity`)."""
+    checks: Checks | None = None
+    """What ``browserhost doctor`` checks for this provider, when it offers checks."""
 
     def public(self) -> dict[str, object]:
         """The row callers see. Transport details never leave the host."""
@@ -202,58 +200,6 @@ class InstalledProvider:
         await self.transport.aclose()
         if isinstance(self.surface, LoopbackSurface):
             await self.surface.aclose()
-
-
-def check_roles(record: Mapping[str, Any]) -> None:
-    """Refuse a record unless every ``provides`` it declares is exactly ``["browser"]``."""
-    service = record.get("service")
-    contributes = record.get("contributes")
-    nested = contributes.get("service") if isinstance(contributes, Mapping) else None
-    declared = [
-        (where, holder["provides"])
-        for where, holder in (
-            ("service.provides", service),
-            ("provides", record),
-            ("contributes.service.provides", nested),
-        )
-        if isinstance(holder, Mapping) and "provides" in holder
-    ]
-    if not declared:
-        raise InstallError('the record does not declare provides: ["browser"]')
-    for where, roles in declared:
-        if not isinstance(roles, list) or not roles:
-            raise InstallError(f'{where} must be exactly ["browser"]')
-        for role in roles:
-            if role != _ROLE:
-                raise InstallError(
-                    f"{where} names the role {role!r}, which browserhost does not know; it "
-                    'must be exactly ["browser"]'
-                )
-        if len(roles) > 1:
-            raise InstallError(f'{where} lists "browser" {len(roles)} times; list it once')
-
-
-def read_actions(declared: object) -> frozenset[str]:
-    """The actions a record says its provider implements; an explicit list, never a default,
-    so a provider is never offered an action added after it was written."""
-    if declared is None:
-        raise InstallError(
-            "actions must list the browser actions the provider implements, such as "
-            '["browser.open", "browser.snapshot"]; there is no default'
-        )
-    if not isinstance(declared, list | tuple | set | frozenset):
-        raise InstallError("actions must be a list of browser action names")
-    listed: set[str] = set()
-    for action in declared:
-        if action not in ACTIONS:
-            raise InstallError(
-                f"actions lists {action!r}, which is not a browser action; choose from "
-                f"{', '.join(ACTIONS)}"
-            )
-        if action in listed:
-            raise InstallError(f"actions lists {action!r} twice")
-        listed.add(action)
-    return frozenset(listed)
 
 
 def loopback_url(endpoint: object) -> str | None:
@@ -305,7 +251,7 @@ def read_token(token: object) -> str | None:
 
 
 def read_record(
-    record: Mapping[str, Any],
+    record: Mapping[str, Any] | ProviderRecord,
     *,
     builtin: bool = True,
     settings: ServiceSettings | None = None,
@@ -315,142 +261,89 @@ def read_record(
     ``builtin``: the record comes from browserhost itself or from the program that embeds the
     host, so it may take a built-in's id (not a reserved one). ``settings`` run its service.
     """
-    if record.get("enabled") is False:
-        raise InstallError("the provider is disabled")
-    check_roles(record)
-    provider_id = record.get("id")
-    if not isinstance(provider_id, str) or not _id_pattern.fullmatch(provider_id):
-        raise InstallError(f"id must match {PROVIDER_ID_PATTERN}")
-    declares_service = isinstance(record.get("service"), Mapping) and (
-        "python" in record["service"] or "command" in record["service"]
-    )
+    declared = records.read(record)
+    provider_id = declared.id
     if provider_id in RESERVED_IDS or (
-        provider_id in BUILTIN_IDS and (declares_service or not builtin)
+        provider_id in BUILTIN_IDS and (declared.declares_service or not builtin)
     ):
         taken = "a built-in provider's" if provider_id in BUILTIN_IDS else "a reserved"
         raise InstallError(f"id {provider_id!r} is {taken} id; choose another")
-    name = record.get("name", provider_id)
-    if not isinstance(name, str):
-        name = provider_id
-    name = name.strip()
-    if not name or len(name) > PROVIDER_NAME_MAX:
-        raise InstallError(f"name must be 1..{PROVIDER_NAME_MAX} characters")
-    supported = read_actions(record.get("actions"))
-    verbs = read_verbs(record.get("verbs", []))
-    answer, close = record.get("answer"), record.get("close")
-    capacity = record.get("capacity")
-    if capacity is not None and not (callable(capacity) and callable(answer)):
-        raise InstallError("capacity must be an async callable of an in-process provider")
-    declared_surface, declared_panel = record.get("surface"), record.get("panel")
+    verbs = read_verbs(declared.verbs)
+    has_surface = declared.surface not in (None, False)
+    panel = (
+        declared.panel if declared.panel is not None and declared.panel.entry is not None else None
+    )
     transport: Transport
     surface: Surface | None
-    panel: InstalledPanel | None
+    page: Callable[[], Awaitable[bytes]] | None = None
     service: ManagedService | None = None
-    if callable(answer):
-        if declared_surface not in (None, False) and not isinstance(declared_surface, Surface):
-            raise InstallError(
-                "surface must be a browserhost.sdk.Surface object for an in-process provider"
-            )
-        surface = declared_surface or None
-        panel = read_panel(declared_panel, surface is not None, _file_page)
-        transport = InProcessTransport(answer, close if callable(close) else None)
-    elif declares_service:
+    if declared.answer is not None:
+        surface = declared.surface if isinstance(declared.surface, Surface) else None
+        if panel is not None:
+            page = _file_page(panel.entry)
+        transport = InProcessTransport(declared.answer, declared.close)
+    elif declared.service is not None:
         try:
-            command = ServiceCommand.read(record["service"])
+            command = ServiceCommand.read(declared.service)
         except ServiceRecordError as exc:
             raise InstallError(str(exc)) from None
-        if declared_surface not in (None, False, True):
-            raise InstallError("surface must be true or false for a provider service")
         # Nothing starts here: the first action (or a viewer's first picture) starts it.
         service = ManagedService(provider_id, command, settings or ServiceSettings())
         managed = ManagedSurface(service)
-        panel = read_panel(declared_panel, declared_surface is True, _service_page(managed.page))
-        surface = managed if declared_surface is True else None
+        if panel is not None:
+            page = _service_page(panel.entry, managed.page)
+        surface = managed if has_surface else None
         transport = service
     else:
-        url = loopback_url(record.get("endpoint"))
+        url = loopback_url(declared.endpoint)
         if url is None:
             raise InstallError(
                 "the record needs an async answer handler or a loopback endpoint "
                 "(http or https on 127.0.0.1, localhost or ::1, without credentials)"
             )
-        if declared_surface not in (None, False, True):
-            raise InstallError("surface must be true or false for a provider service")
-        token = read_token(record.get("token"))
+        token = read_token(declared.token)
         parts = urlsplit(url)
         origin = f"{parts.scheme}://{parts.netloc}"
         # Checked before the surface's client is opened: a refused record leaves none behind.
-        panel = read_panel(
-            declared_panel, declared_surface is True, _service_page(_fetch_page(origin, token))
-        )
-        surface = LoopbackSurface(origin, token) if declared_surface is True else None
+        if panel is not None:
+            page = _service_page(panel.entry, _fetch_page(origin, token))
+        surface = LoopbackSurface(origin, token) if has_surface else None
         transport = LoopbackTransport(url, token)
-    checkers = verb_checkers(verbs)
-    launch = read_launch(record.get("launch"), in_process=callable(answer))
     return InstalledProvider(
-        provider_id, name, supported, transport, verbs, checkers, surface, panel, service, None,
-        launch, capacity=capacity,
-    )  # fmt: skip
+        provider_id,
+        declared.shown_name,
+        declared.actions,
+        transport,
+        verbs=verbs,
+        checkers=verb_checkers(verbs),
+        surface=surface,
+        panel=None
+        if panel is None or page is None
+        else InstalledPanel(panel.dock, panel.size, page),
+        service=service,
+        launch=read_launch(declared.launch),
+        capacity=declared.capacity,
+        checks=declared.checks,
+    )
 
 
-def read_launch(declared: object, *, in_process: bool) -> LaunchSpec | None:
-    """The launch a record declares, or ``None``; only an in-process provider launches: the
-    factory returns the instance's own answer handler."""
+def read_launch(declared: LaunchRecord | None) -> LaunchSpec | None:
+    """The launch a record declares, or ``None``; the factory returns the instance's own
+    record, read like any in-process record."""
     if declared is None:
         return None
-    if not in_process:
-        raise InstallError("launch is for an in-process provider (one with an answer handler)")
-    if not isinstance(declared, Mapping) or not callable(declared.get("create")):
-        raise InstallError('launch must be an object: {"schema", "help", "create"}')
-    schema = declared.get("schema", {"type": "object"})
+    schema = declared.options_schema
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
         raise InstallError(f"launch.schema is not valid JSON Schema: {exc.message}") from None
-    if not isinstance(schema, Mapping) or schema.get("type") != "object":
+    if schema.get("type") != "object":
         raise InstallError('launch.schema must describe an object ("type": "object")')
-    help_text = declared.get("help", "")
-    if not isinstance(help_text, str):
-        raise InstallError("launch.help must be text")
-    return LaunchSpec(schema, help_text, declared["create"], Draft202012Validator(schema))
-
-
-PageReader = Callable[[object], Callable[[], Awaitable[bytes]]]
-
-
-def read_panel(
-    declared: object, has_surface: bool, read_entry: PageReader
-) -> InstalledPanel | None:
-    """The panel a record declares, or ``None``; ``read_entry`` checks its ``entry`` and
-    gives what loads the page."""
-    if declared is None:
-        return None
-    if not isinstance(declared, Mapping):
-        raise InstallError('panel must be an object: {"entry", "dock", "size"}')
-    entry = declared.get("entry")
-    for name in ("dock", "size"):
-        if name in declared and not (has_surface and entry is not None):
-            raise InstallError(
-                f"panel.{name} places a panel beside a surface; it needs both a surface and "
-                "a panel.entry"
-            )
-    dock = declared.get("dock", "top")
-    if dock not in DOCKS:
-        raise InstallError(f"panel.dock must be one of {', '.join(DOCKS)}")
-    size = declared.get("size", PANEL_SIZE_DEFAULT)
-    if isinstance(size, bool) or not isinstance(size, int):
-        raise InstallError("panel.size must be a whole number of CSS pixels")
-    if not PANEL_SIZE_MIN <= size <= PANEL_SIZE_MAX:
-        raise InstallError(f"panel.size must be from {PANEL_SIZE_MIN} to {PANEL_SIZE_MAX}")
-    if entry is None:
-        return None
-    return InstalledPanel(dock, size, read_entry(entry))
+    return LaunchSpec(schema, declared.help, declared.create, Draft202012Validator(schema))
 
 
 def _file_page(entry: object) -> Callable[[], Awaitable[bytes]]:
-    if not isinstance(entry, str | os.PathLike):
-        raise InstallError("panel.entry must be the path of an .html file")
-    path = Path(entry)
+    path = Path(str(entry))
     if path.suffix != ".html":
         raise InstallError(f"panel.entry {str(path)!r} is not an .html file")
     try:
@@ -467,20 +360,17 @@ def _file_page(entry: object) -> Callable[[], Awaitable[bytes]]:
     return read
 
 
-def _service_page(fetch: Callable[[str], Awaitable[bytes]]) -> PageReader:
-    def reader(entry: object) -> Callable[[], Awaitable[bytes]]:
-        if not isinstance(entry, str) or not _page_path.fullmatch(entry) or ".." in entry:
-            raise InstallError(
-                "panel.entry must be a path on the provider service, such as /surface/panel "
-                "(letters, digits and . _ ~ - between slashes, no query)"
-            )
+def _service_page(
+    entry: object, fetch: Callable[[str], Awaitable[bytes]]
+) -> Callable[[], Awaitable[bytes]]:
+    path = str(entry)
+    if not _page_path.fullmatch(path) or ".." in path:
+        raise InstallError(SERVICE_ENTRY_RULE)
 
-        async def read() -> bytes:
-            return await fetch(entry)
+    async def read() -> bytes:
+        return await fetch(path)
 
-        return read
-
-    return reader
+    return read
 
 
 def _fetch_page(origin: str, token: str | None) -> Callable[[str], Awaitable[bytes]]:
@@ -497,29 +387,15 @@ def _fetch_page(origin: str, token: str | None) -> Callable[[str], Awaitable[byt
 
 
 def read_verbs(declared: object) -> dict[str, VerbSpec]:
-    """The verbs a record declares, by name; a malformed one refuses the whole record, so a
-    provider never runs with half of what it meant to offer."""
-    if not isinstance(declared, list | tuple):
-        raise InstallError("verbs must be a list of verb declarations")
-    if len(declared) > VERBS_MAX:
-        raise InstallError(
-            f"{len(declared)} verbs are declared; a provider may declare at most {VERBS_MAX}"
-        )
-    verbs: dict[str, VerbSpec] = {}
-    for raw in declared:
-        where = raw.get("name") if isinstance(raw, Mapping) else raw
-        try:
-            verb = raw if isinstance(raw, VerbSpec) else VerbSpec.model_validate(raw)
-        except ValidationError as exc:
-            problem = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
-            raise InstallError(f"verb {where!r} is not a valid declaration: {problem}") from None
+    """The verbs a record declares, by name, each with a JSON Schema this host accepts; a
+    malformed one refuses the whole record, so a provider never runs with half of what it
+    meant to offer."""
+    verbs = {verb.name: verb for verb in records.read_verb_specs(declared)}
+    for name, verb in verbs.items():
         try:
             read_schema(verb.input_schema)
         except SchemaRefusedError as exc:
-            raise InstallError(f"verb {where!r} is refused: {exc}") from None
-        if verb.name in verbs:
-            raise InstallError(f"verb {verb.name!r} is declared twice")
-        verbs[verb.name] = verb
+            raise InstallError(f"verb {name!r} is refused: {exc}") from None
     return verbs
 
 

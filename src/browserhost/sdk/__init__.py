@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import Context, ProviderRequest
+from browserhost.contract.checks import Finding
 from browserhost.contract.surface import (
     Controller,
     Frame,
@@ -47,6 +48,7 @@ __all__ = [
     "Context",
     "Controller",
     "Dock",
+    "Finding",
     "Frame",
     "InputEvent",
     "KeyEvent",

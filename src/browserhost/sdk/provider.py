@@ -26,7 +26,9 @@ from pydantic import BaseModel, ValidationError
 
 from browserhost.contract import ACTIONS, Context, ProviderRequest, data, verb_name
 from browserhost.contract import actions as params
+from browserhost.contract.checks import Finding
 from browserhost.contract.limits import ERROR_TEXT_MAX
+from browserhost.contract.records import ProviderRecord
 from browserhost.contract.surface import Surface
 
 from .verbs import DeclaredVerb, declared_verbs
@@ -120,23 +122,32 @@ class Provider:
         every call."""
         return None
 
+    async def checks(self) -> list[Finding]:
+        """What ``browserhost doctor`` checks for this provider: by default nothing. Override
+        it to check what a first run needs of the machine (a binary, a remote browser)."""
+        return []
+
     def registration(self) -> dict[str, Any]:
         """The record the host's catalog installs for this provider, run inside the host."""
-        record: dict[str, Any] = {
-            "id": self.id,
-            "name": self.name,
-            "provides": ["browser"],
-            "actions": sorted(self.actions),
-            "verbs": [declared.spec.to_wire() for declared in self.verbs.values()],
-            "answer": self.answer,
-            "close": self.aclose,
-        }
+        declared: dict[str, Any] = {}
         surface = self.surface()
         if surface is not None:
-            record["surface"] = surface
+            declared["surface"] = surface
         if self.panel is not None:
-            record["panel"] = self.panel.to_record()
-        return record
+            declared["panel"] = self.panel.to_record()
+        if type(self).checks is not Provider.checks:
+            declared["checks"] = self.checks
+        record = ProviderRecord(
+            id=self.id,
+            name=self.name,
+            provides=("browser",),
+            actions=self.actions,
+            verbs=tuple(offered.spec for offered in self.verbs.values()),
+            answer=self.answer,
+            close=self.aclose,
+            **declared,
+        )
+        return record.to_record()
 
     def service_registration(self, target: str) -> dict[str, Any]:
         """The record of this provider run by the host as a process of its own, through the
