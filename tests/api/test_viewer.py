@@ -364,3 +364,32 @@ async def test_typing_in_the_chromium_picture_fills_the_agents_field(
         }
         await page.close()
     await asyncio.sleep(0)
+
+
+async def test_the_agents_last_action_is_shown_whole_in_a_narrow_viewer(
+    browser: Browser, stub_host: Served
+) -> None:
+    page = await browser.new_page(viewport={"width": 480, "height": 600})
+    await page.goto(stub_host.viewer)
+    await wait_for_picture(page)
+    await click_picture(page, 5, 5)
+    await wait_for_control(page, YOU)
+    with stub_host.client() as http:
+        assert http.post(ACTIONS, json={"action": "browser.back"}).status_code == 423
+    shown = page.locator("#last-action")
+    await page.wait_for_function(
+        "document.getElementById('last-action').textContent.startsWith("
+        "'Agent: browser.back refused: a person is in control')"
+    )
+    # Nothing of it is cut: not by its own box, nor by the bar's, nor by the window's edge.
+    cut = await shown.evaluate(
+        """(el) => {
+          const box = el.getBoundingClientRect();
+          const bar = document.getElementById("bar").getBoundingClientRect();
+          return el.scrollWidth > el.clientWidth || box.right > bar.right
+            || box.bottom > bar.bottom || box.right > innerWidth;
+        }"""
+    )
+    assert cut is False
+    assert await shown.is_visible()
+    await page.close()

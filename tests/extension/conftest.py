@@ -38,7 +38,7 @@ class Loaded:
         return self.worker.url.split("/")[2]
 
     def status(self) -> str:
-        return str(self.worker.evaluate("status"))
+        return str(self.worker.evaluate("browserhost.link.status"))
 
     def wait_status(self, wanted: str) -> None:
         """Poll, bounded: the socket is the extension's own, and tells the test nothing."""
@@ -56,7 +56,7 @@ class Loaded:
         """Approve this browser's request to pair with the host at ``host_url`` through the API,
         as ``browserhost bridge approve ID`` does, with the id the extension shows; that id."""
         self.wait_status("pending")
-        pending = str(self.worker.evaluate("link.pending"))
+        pending = str(self.worker.evaluate("browserhost.link.pending"))
         headers = {"Authorization": f"Bearer {TOKEN}"}
         with httpx.Client(base_url=host_url, headers=headers, trust_env=False) as http:
             approved = http.post(f"{PENDING}/{pending}/approve")
@@ -151,7 +151,7 @@ def loaded(
 @pytest.fixture
 def extension(loaded: Loaded, server: LiveServer) -> Iterator[Loaded]:
     """Connected to ``server``, nothing shared, no tab but a blank one."""
-    if loaded.worker.evaluate("link.url") != bridge_url(server):
+    if loaded.worker.evaluate("browserhost.link.url") != bridge_url(server):
         loaded.dial(bridge_url(server))
     loaded.wait_status("on")
     yield loaded

@@ -129,7 +129,7 @@ def test_a_tab_the_user_did_not_share_is_never_touched(
     assert own.evaluate("window[Symbol.for('browserhost')] === undefined")
     # The extension's own record: Playwright is a debugger client of every tab too.
     tab = extension.tab_id(f"{site.origin}/page-b")
-    assert extension.worker.evaluate("(id) => attached.has(id)", tab) is False
+    assert extension.worker.evaluate("(id) => browserhost.attached.has(id)", tab) is False
 
 
 def test_a_shared_tab_is_where_the_agent_acts_until_the_user_stops_sharing_it(

@@ -28,7 +28,7 @@ def waiting(extension: Loaded, host: LiveServer) -> str:
     """Dial ``host`` with no token: the id the extension waits as, once it waits."""
     extension.dial(bridge_url(host))
     extension.wait_status("pending")
-    return str(extension.worker.evaluate("link.pending"))
+    return str(extension.worker.evaluate("browserhost.link.pending"))
 
 
 def connection(extension: Loaded) -> Page:
@@ -71,7 +71,7 @@ def test_the_extension_waits_until_a_person_allows_it_in_the_viewer_then_connect
     popup.wait_for_selector("#connection:text('Connected to the host.')")
 
     # Dialling again (the service worker starts again, Chrome restarts) presents the secret.
-    extension.worker.evaluate("connect()")
+    extension.worker.evaluate("browserhost.connect()")
     extension.wait_status("on")
     with host.client() as http:
         assert http.get(PENDING).json() == {"pending": []}
@@ -93,7 +93,7 @@ def test_a_denied_extension_shows_refused_and_asks_again_from_its_popup(
     )
     popup.click("#reconnect")
     extension.wait_status("pending")
-    again = str(extension.worker.evaluate("link.pending"))
+    again = str(extension.worker.evaluate("browserhost.link.pending"))
     assert again != pairing_id
     assert extension.pair(host.url) == again
 

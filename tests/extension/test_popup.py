@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, free_port
 from tests.extension.conftest import WAIT_S, Loaded, act, data
 from tests.providers.chromium.site import Site
 
@@ -63,3 +63,24 @@ def test_the_person_acting_in_a_shared_tab_holds_it_until_handing_back_from_the_
     assert snapshot["elements"][0]["label"] == "Clicked!"
     assert popup.text_content("#control") == "The agent is in control of its tabs."
     assert extension.badge() == "on"
+
+
+def test_while_not_connected_the_popup_says_where_it_dials_and_where_to_change_that(
+    extension: Loaded,
+) -> None:
+    """A host served elsewhere than the address set: the popup names it, and the options."""
+    nowhere = f"ws://127.0.0.1:{free_port()}/ext/bridge"
+    extension.dial(nowhere)
+    popup = extension.popup(
+        extension.worker.evaluate("async () => (await chrome.tabs.query({}))[0].id")
+    )
+    popup.wait_for_selector(f"#address:text-is('{nowhere}')")
+    assert popup.is_visible("#dialling")
+    assert popup.inner_text("#dialling") == (
+        f"It dials {nowhere}. If browserhost serve printed another bridge address, set that one "
+        "in the options."
+    )
+    with popup.context.expect_page() as opened:
+        popup.click("#dialling a")
+    assert opened.value.url == f"chrome-extension://{extension.extension_id}/options.html"
+    opened.value.close()

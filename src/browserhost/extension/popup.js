@@ -10,6 +10,8 @@
 
 const shown = {
   connection: document.getElementById("connection"),
+  dialling: document.getElementById("dialling"),
+  address: document.getElementById("address"),
   reconnect: document.getElementById("reconnect"),
   control: document.getElementById("control"),
   handBack: document.getElementById("hand-back"),
@@ -61,6 +63,9 @@ async function show() {
   shown.connection.textContent = CONNECTION[view.status] || view.status;
   if (view.text && view.status !== "on") shown.connection.textContent += ` ${view.text}`;
   shown.connection.className = view.status;
+  // Not connected: maybe the host is elsewhere; say where this dials and where to change it.
+  shown.dialling.hidden = view.status !== "off";
+  shown.address.textContent = view.url;
   shown.reconnect.hidden = view.status !== "refused";
   shown.control.textContent = view.userInControl
     ? "You are in control: the agent waits until you hand back."

@@ -1,0 +1,235 @@
+// The ten actions, and the verbs drag and select_text, in a tab the agent may act in, with
+// the chromium provider's answers: the agent's input arrives as trusted events (CDP Input),
+// as a person's would.
+
+import { cdp, fatal, mainPlace } from "./cdp.js";
+import { ELEMENTS_MAX, INSPECT_FIELDS, INSPECT_STYLES, TEXT_MAX, VIEWPORT_SIZES } from "./contract.js";
+import { locate, readFrames } from "./frames.js";
+import { link } from "./link.js";
+import { evaluate, location, page, settle } from "./page.js";
+import { drainProblems, takeDialogs } from "./page_events.js";
+import { drag, drawing, selectText } from "./pointer_verbs.js";
+import { checkFound, checkTakesText, optionValue, Refusal, refusalToOpen, UNREACHABLE } from "./refusals.js";
+import { byText, target } from "./targets.js";
+
+const NAVIGATE_WAIT_MS = 30000;
+const viewports = new Map(); // tab id -> mode, for the answers' viewport field
+// State an action's answer leaves out: the snapshot has it, and it says nothing new.
+const NOT_AFTER_ACTION = ["options", "focused", "multiple"];
+
+export const ACTIONS_BY_NAME = {
+  "browser.open": async (tabId, { url, viewport: mode }) => {
+    const why = refusalToOpen(url, link.url);
+    if (why) throw new Refusal(`${url} was not opened: ${why}.`);
+    if (mode) await resize(tabId, mode);
+    const { errorText } = await cdp(tabId, "Page.navigate", { url }, NAVIGATE_WAIT_MS);
+    if (errorText) throw new Refusal(`${url} did not load (${errorText}); check the address.`);
+    const settled = await settle(tabId);
+    const { url: shown, title } = await location(tabId);
+    return {
+      url: shown, title, opened: true, settled: Boolean(settled.quiet), viewport: viewport(tabId),
+      ...takeDialogs(tabId),
+    };
+  },
+
+  "browser.snapshot": async (tabId, { selector }) => {
+    const located = selector ? await locate(tabId, selector) : mainPlace(tabId);
+    const read = await page(located, "snapshot", {
+      scope: located.selector || null, textMax: TEXT_MAX, elementsMax: ELEMENTS_MAX,
+    });
+    checkFound(read, selector);
+    const missed = [];
+    await readFrames(located, read, missed);
+    const total = read.textTotalChars;
+    const onPage = read.interactiveElementsOnPage;
+    const cut = total > read.text.length;
+    const more = onPage > read.elements.length;
+    const answer = {
+      url: read.url, title: read.title, scope: selector || "page", scrollY: read.scrollY,
+      maxScrollY: read.maxScrollY, text: read.text, elements: read.elements,
+      viewport: viewport(tabId), consoleProblems: drainProblems(tabId),
+    };
+    if (cut) {
+      Object.assign(answer, {
+        textTruncated: true, textTotalChars: total, textAboveChars: read.textAboveChars,
+        textBelowChars: Math.max(0, total - read.textAboveChars - read.text.length),
+      });
+    }
+    if (more) {
+      Object.assign(answer, {
+        elementsTruncated: true, interactiveElementsOnPage: onPage,
+        elementsAbove: read.elementsAbove, elementsBelow: read.elementsBelow,
+      });
+    }
+    if (read.url === "about:blank") answer.notice = "Nothing is open: the page is blank; use browser.open.";
+    else if (!read.elements.length && !read.text) {
+      answer.notice = "The page shows no text and no interactive elements; it may still be " +
+        "loading. Take another snapshot in a moment, or a capture to see it.";
+    } else if (read.loading) answer.notice = "The page is still loading; what it shows may change.";
+    if (missed.length) {
+      const which = missed.join(", ");
+      const said = `The iframe${missed.length > 1 ? "s" : ""} ${which} could not be read: ` +
+        `${UNREACHABLE}; what ${missed.length > 1 ? "they show is" : "it shows is"} not in this snapshot.`;
+      answer.notice = answer.notice ? `${answer.notice} ${said}` : said;
+    }
+    return answer;
+  },
+
+  "browser.click": async (tabId, { selector, text }) => {
+    const chosen = selector || await byText(tabId, text || "");
+    const { info, located } = await target(tabId, chosen, "click", {
+      fresh: !selector, watch: true, byText: selector ? null : text,
+    });
+    const x = located.x + Number(info.aim.x);
+    const y = located.y + Number(info.aim.y);
+    const mouse = { x, y, button: "left", clickCount: 1 };
+    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
+    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...mouse });
+    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...mouse });
+    const settled = await settle(tabId);
+    const now = settled.url ? settled : await location(tabId);
+    // A click on part of an element's text names the element it landed on, and that text.
+    const part = info.aim.text !== undefined;
+    const clicked = part && info.aim.hit ? located.prefix + info.aim.hit : chosen;
+    return {
+      clicked, label: part ? info.aim.text : info.label, url: now.url, title: now.title,
+      ...takeDialogs(tabId),
+      ...await stateAfter(located, settled),
+    };
+  },
+
+  "browser.type": async (tabId, { selector, value, submit }) => {
+    const { info, located } = await target(tabId, selector, "type", { watch: Boolean(submit) });
+    checkTakesText(selector, info);
+    if (info.tag === "select") {
+      await choose(located, selector, info, value);
+    } else {
+      // Focus and select what is there, so the typed text replaces it as a person's would.
+      await evaluate(located, `(async () => {
+        const el = await (${link.pageScript})({ op: "stashed" });
+        el.focus();
+        if (typeof el.select === "function") el.select();
+        else getSelection().selectAllChildren(el);
+      })()`);
+      if (value) await cdp(tabId, "Input.insertText", { text: value });
+      else await key(tabId, "Backspace", "Backspace", 8);
+    }
+    if (submit) await key(tabId, "Enter", "Enter", 13, "\r");
+    const settled = submit ? await settle(tabId) : { quiet: true };
+    const now = settled.url ? settled : await location(tabId);
+    return {
+      selector, url: now.url, title: now.title, ...takeDialogs(tabId),
+      ...await stateAfter(located, settled),
+    };
+  },
+
+  "browser.scroll": async (tabId, { selector, direction }) => {
+    const chosen = selector ? null : direction;
+    const where = selector ? await locate(tabId, selector) : mainPlace(tabId);
+    let moved = await page(where, "scroll", { selector: where.selector || null, direction: chosen });
+    checkFound(moved, selector);
+    // Pages load more as they are scrolled: the answer is the page after that.
+    if ((await settle(tabId, 1000)).quiet) moved = await page(where, "position");
+    return {
+      scrollY: moved.scrollY, maxScrollY: moved.maxScrollY, atTop: moved.scrollY <= 0,
+      atBottom: moved.scrollY >= moved.maxScrollY - 1, scrolledTo: selector || null,
+      direction: chosen || null,
+    };
+  },
+
+  "browser.back": (tabId) => travel(tabId, -1),
+  "browser.forward": (tabId) => travel(tabId, +1),
+
+  "browser.inspect": async (tabId, { selector }) => {
+    const { info } = await target(tabId, selector, "inspect", { styles: INSPECT_STYLES });
+    // The script also answers facts for this side's own use (aim, typable, count...).
+    const fields = INSPECT_FIELDS.filter((field) => field in info).map((field) => [field, info[field]]);
+    return Object.fromEntries([["selector", selector], ...fields]);
+  },
+
+  "browser.capture": async (tabId) => {
+    const { data } = await cdp(tabId, "Page.captureScreenshot", { format: "png" });
+    const [width, height] = pngSize(data);
+    const { url, title } = await location(tabId);
+    return { base64: data, mime: "image/png", width, height, url, title, viewport: viewport(tabId) };
+  },
+
+  "browser.resize": async (tabId, { viewport: mode }) => {
+    await resize(tabId, mode);
+    return { viewport: viewport(tabId) };
+  },
+
+  "verb.drag": (tabId, args) => drawing(tabId, () => drag(tabId, args)),
+  "verb.select_text": (tabId, args) => drawing(tabId, () => selectText(tabId, args)),
+};
+
+async function resize(tabId, mode) {
+  viewports.set(tabId, mode);
+  const size = VIEWPORT_SIZES[mode];
+  if (!size) {
+    await cdp(tabId, "Emulation.clearDeviceMetricsOverride");
+    return;
+  }
+  await cdp(tabId, "Emulation.setDeviceMetricsOverride", {
+    width: size[0], height: size[1], deviceScaleFactor: 0, mobile: mode === "mobile",
+  });
+}
+
+async function travel(tabId, delta) {
+  const { currentIndex, entries } = await cdp(tabId, "Page.getNavigationHistory");
+  const index = currentIndex + delta;
+  // The blank page every tab starts on is not a page to go back to.
+  if (delta < 0 && (index < 0 || (index === 0 && entries[0].url === "about:blank"))) {
+    throw new Refusal("There is no earlier page to go back to; use browser.open.");
+  }
+  if (delta > 0 && index >= entries.length) throw new Refusal("There is no later page to go forward to.");
+  await cdp(tabId, "Page.navigateToHistoryEntry", { entryId: entries[index].id });
+  await settle(tabId);
+  return { ...(await location(tabId)), ...takeDialogs(tabId) };
+}
+
+async function key(tabId, keyName, code, keyCode, text) {
+  const common = { key: keyName, code, windowsVirtualKeyCode: keyCode, nativeVirtualKeyCode: keyCode };
+  await cdp(tabId, "Input.dispatchKeyEvent", { type: "keyDown", ...common, ...(text ? { text } : {}) });
+  await cdp(tabId, "Input.dispatchKeyEvent", { type: "keyUp", ...common });
+}
+
+async function choose(located, selector, info, value) {
+  const wanted = info.multiple ? value.split(",").map((one) => one.trim()) : [value];
+  const values = wanted.map((one) => optionValue(selector, info.choices || [], one));
+  await evaluate(located, `(async () => {
+    const el = await (${link.pageScript})({ op: "stashed" });
+    const values = ${JSON.stringify(values)};
+    for (const option of el.options) option.selected = values.includes(option.value);
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  })()`);
+}
+
+// The state an action's answer carries: ElementState's fields, without those the snapshot has.
+// The settle's reading has it for an element of the main frame; one in an iframe is asked.
+async function stateAfter(located, settled) {
+  let read = settled;
+  if (!read.state || located.context !== undefined) {
+    read = await page(located, "state").catch((error) => {
+      if (fatal(error)) throw error;
+      return null; // the element's frame went away
+    });
+  }
+  const state = { ...((read && read.state) || {}) };
+  for (const left of NOT_AFTER_ACTION) delete state[left];
+  return state;
+}
+
+function pngSize(base64) {
+  const head = atob(base64.slice(0, 32));
+  const at = (i) => ((head.charCodeAt(i) << 24) | (head.charCodeAt(i + 1) << 16) |
+    (head.charCodeAt(i + 2) << 8) | head.charCodeAt(i + 3)) >>> 0;
+  return [at(16), at(20)];
+}
+
+function viewport(tabId) {
+  const mode = viewports.get(tabId) || "fill";
+  const [width, height] = VIEWPORT_SIZES[mode] || [null, null];
+  return { mode, width, height };
+}

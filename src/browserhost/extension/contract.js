@@ -1,0 +1,40 @@
+// Written by tests/extension/contract_js.py from the Python values; do not edit. A test holds
+// it equal: after changing one of them, run `.venv/bin/python -m tests.extension.contract_js`.
+// config.DEFAULT_PORT, contract/bridge.py BRIDGE_PATH
+export const DEFAULT_URL = "ws://127.0.0.1:7878/ext/bridge";
+// contract/actions.py ACTIONS
+export const ACTIONS = ["browser.open", "browser.snapshot", "browser.click", "browser.type", "browser.scroll", "browser.back", "browser.forward", "browser.inspect", "browser.capture", "browser.resize"];
+// contract/bridge.py
+export const CLOSE_REPLACED = 4000;
+export const CLOSE_BAD_TOKEN = 4002;
+export const CLOSE_FOREIGN_EXTENSION = 4004;
+export const CLOSE_NOT_PAIRED = 4005;
+export const CLOSE_DENIED = 4006;
+export const CLOSE_NOT_APPROVED = 4007;
+// contract/limits.py SNAPSHOT_TEXT_MAX
+export const TEXT_MAX = 20000;
+// contract/limits.py SNAPSHOT_ELEMENTS_MAX
+export const ELEMENTS_MAX = 250;
+// contract/data.py
+export const VIEWPORT_SIZES = {"mobile": [390, 844], "tablet": [820, 1180], "desktop": [1280, 800]};
+// contract/data.py InspectData, but selector
+export const INSPECT_FIELDS = ["value", "valueTotalChars", "options", "checked", "multiple", "selected", "expanded", "pressed", "current", "sort", "required", "invalid", "readonly", "focused", "disabled", "tag", "label", "bounds", "inViewport", "styles", "type", "role"];
+// the chromium provider's
+export const INSPECT_STYLES = ["display", "visibility", "opacity", "position", "z-index", "overflow", "box-sizing", "width", "height", "margin", "padding", "border", "color", "background-color", "font-family", "font-size", "font-weight", "line-height", "text-align", "cursor", "pointer-events"];
+// chromium/errors.py PAGE_ANSWER_S
+export const PAGE_ANSWER_MS = 8000;
+// chromium/targets.py
+export const HOP = " >> ";
+export const FRAME_DEPTH_MAX = 4;
+export const TEXT_CANDIDATES_MAX = 8;
+// chromium/page_watch.py
+export const PROBLEMS_MAX = 50;
+// chromium/page_watch.py CONSOLE_TEXT_MAX
+export const PROBLEM_TEXT_MAX = 500;
+// chromium/addresses.py
+export const OWN_REFUSED = "it is browserhost's own address, which the browser does not show";
+// chromium/errors.py
+export const BLOCKED_SCHEMES_HELP = "only http and https pages may be loaded";
+// providers/pointer_verbs.py
+export const DRAG_SCHEMA = {"additionalProperties": false, "properties": {"selector": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "The element to drag, as listed by a snapshot.", "title": "Selector"}, "text": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "Or its visible text.", "title": "Text"}, "toSelector": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "Drop it on this element, as listed by a snapshot.", "title": "Toselector"}, "toText": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "Or on the element with this visible text.", "title": "Totext"}, "offsetX": {"anyOf": [{"maximum": 100000.0, "minimum": -100000.0, "type": "number"}, {"type": "null"}], "default": null, "description": "Or move it this many CSS pixels right (negative: left) of where it starts.", "title": "Offsetx"}, "offsetY": {"anyOf": [{"maximum": 100000.0, "minimum": -100000.0, "type": "number"}, {"type": "null"}], "default": null, "description": "And/or this many CSS pixels down (negative: up).", "title": "Offsety"}}, "title": "DragArguments", "type": "object"};
+export const SELECT_TEXT_SCHEMA = {"additionalProperties": false, "properties": {"text": {"description": "The text to select, as the page shows it (its first occurrence).", "maxLength": 1000, "minLength": 1, "title": "Text", "type": "string"}, "selector": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "Look only inside this element (default: the page).", "title": "Selector"}}, "required": ["text"], "title": "SelectTextArguments", "type": "object"};

@@ -1,0 +1,117 @@
+// Questions to a page: the page script's answers (the chromium provider's snapshot.js, which
+// the host sends in hello.ok), expressions, and the waits for a load and for the page to
+// stop changing.
+
+import { cdp, contexts, fatal, loading, asPlace } from "./cdp.js";
+import { PAGE_ANSWER_MS } from "./contract.js";
+import { link } from "./link.js";
+import { checkStopped, sleep } from "./stopping.js";
+
+const LOAD_WAIT_MS = 10000;
+const SETTLE_MS = 3000;
+const QUIET_MS = 50;
+
+/** A frame's place, by frame id: waits a moment for a frame that is still loading. */
+export async function reach(tabId, frameId, waitMs = 1000) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const found = contexts.get(`${tabId}|${frameId}`);
+    if (found) return found;
+    if (Date.now() >= deadline) return null;
+    await sleep(50);
+    checkStopped(tabId);
+  }
+}
+
+/** The page script's answer to `op` in a frame (a tab id: its main frame), retried when a
+ * navigation replaced the document. */
+export async function page(where, op, args = {}) {
+  if (!link.pageScript) throw new Error("the host sent no page script");
+  let place = asPlace(where);
+  const request = JSON.stringify({ op, ...args });
+  const expression =
+    `(async () => JSON.stringify(await (${link.pageScript})(${request})) ?? null)()`;
+  for (let attempt = 1; ; attempt += 1) {
+    const waitMs = PAGE_ANSWER_MS + (Number(args.maxMs) || 0); // quiet waits by design
+    const params = { expression, awaitPromise: true, returnByValue: true };
+    if (place.context !== undefined) params.contextId = place.context;
+    const reply = await cdp(place, "Runtime.evaluate", params, waitMs)
+      .catch((error) => ({ failed: error }));
+    if (fatal(reply.failed)) throw reply.failed;
+    if (!reply.failed && !reply.exceptionDetails) {
+      return reply.result.value == null ? null : JSON.parse(reply.result.value);
+    }
+    const why = reply.failed ? reply.failed.message
+      : (reply.exceptionDetails.exception || {}).description || reply.exceptionDetails.text;
+    if (attempt >= 3 || !/context|navigat|destroyed/i.test(why)) throw new Error(why);
+    if (place.context === undefined) {
+      await loaded(place.tabId);
+    } else {
+      // The frame's document was replaced: ask its new one.
+      const now = await reach(place.tabId, place.frameId, LOAD_WAIT_MS);
+      if (!now) throw new Error(why);
+      place = { ...place, ...now };
+    }
+  }
+}
+
+export async function evaluate(where, expression) {
+  const place = asPlace(where);
+  const params = { expression, returnByValue: true, awaitPromise: true };
+  if (place.context !== undefined) params.contextId = place.context;
+  const reply = await cdp(place, "Runtime.evaluate", params);
+  if (reply.exceptionDetails) {
+    throw new Error((reply.exceptionDetails.exception || {}).description || reply.exceptionDetails.text);
+  }
+  return reply.result ? reply.result.value : undefined;
+}
+
+/** A remote object for what `expression` answers in a frame (an element, a list of them). */
+export async function handle(place, expression) {
+  const params = { expression, returnByValue: false, awaitPromise: true };
+  if (place.context !== undefined) params.contextId = place.context;
+  const reply = await cdp(place, "Runtime.evaluate", params);
+  return reply.result && reply.result.objectId;
+}
+
+export const release = (place, objectId) => {
+  if (objectId) cdp(place, "Runtime.releaseObject", { objectId }).catch(() => {});
+};
+
+async function loaded(tabId, waitMs = LOAD_WAIT_MS) {
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    if (!loading.has(tabId)) {
+      const ready = await evaluate(tabId, "document.readyState").catch((error) => {
+        if (fatal(error)) throw error;
+        return null;
+      });
+      if (ready === "complete") return true;
+    }
+    await sleep(50); // the load's end is an event of another context; polling it is simpler
+    checkStopped(tabId);
+  }
+  return false;
+}
+
+/** Wait for the load, then for the document to stop changing (and for a navigation the
+ * change started); the page script's last reading. */
+export async function settle(tabId, budgetMs = SETTLE_MS) {
+  const deadline = Date.now() + budgetMs;
+  while (await loaded(tabId, deadline - Date.now())) {
+    const maxMs = Math.max(0, deadline - Date.now());
+    const read = await page(tabId, "quiet", { quietMs: QUIET_MS, maxMs }).catch((error) => {
+      if (fatal(error)) throw error;
+      return null;
+    });
+    if (!read || !read.quiet) return { quiet: false };
+    if (!loading.has(tabId)) return read;
+  }
+  return { quiet: false };
+}
+
+/** The address and title the tab shows. */
+export async function location(tabId) {
+  const [url, title] = await evaluate(tabId, "[location.href, document.title]") || ["", ""];
+  return { url, title };
+}

@@ -1,0 +1,246 @@
+// The verbs beyond the ten: drag and select_text, as the chromium provider answers them, with
+// the mouse as a person does (CDP Input events, trusted).
+
+import { cdp, fatal, mainPlace } from "./cdp.js";
+import { DRAG_SCHEMA, HOP, SELECT_TEXT_SCHEMA } from "./contract.js";
+import { childFrames } from "./frames.js";
+import { pageDragStarted, pageSelected, pageTextRange, pageUnder, pageWatchDragStart } from "./in_page.js";
+import { link } from "./link.js";
+import { evaluate, location, settle } from "./page.js";
+import { drags, takeDialogs } from "./page_events.js";
+import { DRAGGING, DROPPING, Refusal } from "./refusals.js";
+import { sleep, stops, until } from "./stopping.js";
+import { byText, target } from "./targets.js";
+
+// Their arguments are the Python ones (providers/pointer_verbs.py, through contract.js).
+export const VERBS = [
+  {
+    name: "drag",
+    description: "Drag an element (selector or text) onto another (toSelector or toText) or by " +
+      "an offset, with the mouse as a person does: HTML5 drag and drop, sortable lists, " +
+      "sliders. Answers where the pointer started and ended and what was under it there.",
+    inputSchema: DRAG_SCHEMA,
+    changesPage: true,
+  },
+  {
+    name: "select_text",
+    description: "Select a text with the mouse as a person does (its first occurrence on the " +
+      "page, or inside an element), for pages that act on a selection: highlight, comment, quote.",
+    inputSchema: SELECT_TEXT_SCHEMA,
+    changesPage: true,
+  },
+];
+// Moves between the press and the release: libraries that start a drag past a threshold, or
+// on the second move, see the pointer travel.
+const DRAG_STEPS = 10;
+const SELECT_STEPS = 5;
+// How long Chrome may take to hand over a drag the page started (Input.dragIntercepted).
+const DRAG_HANDOVER_MS = 2000;
+const UNDER_LABEL_MAX = 60; // snapshot.js's describeCover
+const PRESS = { button: "left", buttons: 1, clickCount: 1 };
+const HELD = { button: "left", buttons: 1 };
+const RELEASE = { button: "left", buttons: 0, clickCount: 1 };
+
+const given = (value) => value !== undefined && value !== null;
+const rounded = ({ x, y }) => ({ x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10 });
+const between = (from, to, part) =>
+  ({ x: from.x + (to.x - from.x) * part, y: from.y + (to.y - from.y) * part });
+
+/** `work`, with the tab drawing frames at full rate all along. A tab in the background draws
+ * one frame a second, or none, and the page gets a held mouse's moves with its frames: ten
+ * moves would take ten seconds. A screencast keeps it drawing (its frames go unread). */
+export async function drawing(tabId, work) {
+  await cdp(tabId, "Page.startScreencast", { format: "jpeg", quality: 1, maxWidth: 8, maxHeight: 8 });
+  try {
+    return await work();
+  } finally {
+    await chrome.debugger.sendCommand({ tabId }, "Page.stopScreencast").catch(() => {});
+  }
+}
+
+/** `fn`, a function of in_page.js, called in a frame with the page script and `args` (a
+ * function among them passed as its source); its JSON answer. */
+function inPage(place, fn, ...args) {
+  const passed = args.map((arg) => (typeof arg === "function" ? `(${arg})` : JSON.stringify(arg)));
+  return evaluate(place, `(${fn})(${[link.pageScript, ...passed].join(", ")})`);
+}
+
+/** What is drawn at a page point, asked in the frame of `place`. */
+async function underAt(place, point) {
+  return named(place, await inPage(place, pageUnder, point.x - place.x, point.y - place.y));
+}
+
+/** pageUnder's answer in `place`, as the agent reads it: its selector steps into the frame. */
+function named(place, under) {
+  if (!under) return null;
+  const out = { ...under, selector: place.prefix + under.selector };
+  if (out.label && out.label.length > UNDER_LABEL_MAX) {
+    out.label = `${out.label.slice(0, UNDER_LABEL_MAX - 1)}…`;
+  }
+  return out;
+}
+
+async function viewSize(tabId) {
+  const { cssVisualViewport: view } = await cdp(tabId, "Page.getLayoutMetrics");
+  return { width: view.clientWidth, height: view.clientHeight };
+}
+
+export async function drag(tabId, { selector, text, toSelector, toText, offsetX, offsetY }) {
+  if (given(selector) === given(text)) {
+    throw new Refusal("Give selector or text (one of them) for what to drag; nothing was dragged.");
+  }
+  const offset = given(offsetX) || given(offsetY);
+  if (given(toSelector) + given(toText) + offset !== 1) {
+    throw new Refusal("Give one destination: toSelector, toText, or an offset (offsetX, " +
+      "offsetY); nothing was dragged.");
+  }
+  const chosen = selector || await byText(tabId, text, DRAGGING);
+  const checks = { fresh: !given(selector), done: "dragged" };
+  // Aimed first to bring it into view: the drop point is read in the view the drag sees.
+  let { info, located } = await target(tabId, chosen, "click", checks);
+  let from = { x: located.x + Number(info.aim.x), y: located.y + Number(info.aim.y) };
+  let to;
+  let toPlace = located;
+  const view = await viewSize(tabId);
+  if (offset) {
+    to = { x: from.x + Number(offsetX || 0), y: from.y + Number(offsetY || 0) };
+    if (to.x < 0 || to.y < 0 || to.x >= view.width || to.y >= view.height) {
+      throw new Refusal(`Dragging ${chosen} by that offset would end at (${Math.round(to.x)}, ` +
+        `${Math.round(to.y)}), outside the ${view.width}x${view.height} view, so nothing was ` +
+        "dragged; use a smaller offset, or scroll first.");
+    }
+  } else {
+    const destination = toSelector || await byText(tabId, toText, DROPPING);
+    ({ point: to, place: toPlace } = await dropPoint(tabId, destination, view));
+  }
+  const startUnder = await underAt(located, from);
+  // Checked again, the page's timers watched from here: the wait after the drop waits for
+  // what the drop sets off (the reads above would have ended the watch).
+  ({ info, located } = await target(tabId, chosen, "click", { ...checks, watch: true }));
+  const press = { x: located.x + Number(info.aim.x), y: located.y + Number(info.aim.y) };
+  if (offset) to = { x: to.x + press.x - from.x, y: to.y + press.y - from.y };
+  from = press;
+  await dragAlong(tabId, located, from, to);
+  const settled = await settle(tabId);
+  const now = settled.url ? settled : await location(tabId);
+  return {
+    dragged: chosen, label: info.label,
+    start: { ...rounded(from), under: startUnder },
+    end: { ...rounded(to), under: await underAt(toPlace, to) },
+    url: now.url, title: now.title, ...takeDialogs(tabId),
+  };
+}
+
+/** The middle of the part of `destination` the view shows, and the place of its frame. */
+async function dropPoint(tabId, destination, view) {
+  const { info, located } = await target(tabId, destination, "inspect");
+  const box = info.bounds;
+  if (!box.width || !box.height) {
+    throw new Refusal(`${destination} is not visible, so nothing was dragged; open what ` +
+      "contains it, or take a new snapshot.");
+  }
+  const left = Math.max(located.x + box.x, 0);
+  const right = Math.min(located.x + box.x + box.width, view.width);
+  const top = Math.max(located.y + box.y, 0);
+  const bottom = Math.min(located.y + box.y + box.height, view.height);
+  if (right <= left || bottom <= top) {
+    throw new Refusal(`${destination} is out of view while what is dragged is in it, so nothing ` +
+      "was dragged; scroll so that both show (browser.scroll), or drag by an offset.");
+  }
+  return { point: { x: (left + right) / 2, y: (top + bottom) / 2 }, place: located };
+}
+
+/** Press at `from`, move there in steps, release at `to`. Mouse events alone never run the
+ * browser's own drag and drop: a drag the page starts is taken over from Chrome
+ * (Input.setInterceptDrags) and carried on with drag events, as Playwright does. */
+async function dragAlong(tabId, located, from, to) {
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...from });
+  await inPage(located, pageWatchDragStart);
+  let handOver;
+  const handed = new Promise((resolve) => { handOver = resolve; });
+  drags.set(tabId, handOver);
+  let data = null;
+  let dropped = false;
+  await cdp(tabId, "Input.setInterceptDrags", { enabled: true });
+  try {
+    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...from, ...PRESS });
+    for (let step = 1; step <= DRAG_STEPS; step += 1) {
+      const at = between(from, to, step / DRAG_STEPS);
+      if (data) {
+        await cdp(tabId, "Input.dispatchDragEvent", { type: "dragOver", ...at, data });
+        continue;
+      }
+      await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...at, ...HELD });
+      if (!await inPage(located, pageDragStarted)) continue;
+      const timeout = sleep(DRAG_HANDOVER_MS).then(() => null);
+      data = await until(Promise.race([handed, timeout]), stops.get(tabId));
+      if (!data) throw new Error("The page started a drag Chrome did not hand over; it may have run.");
+      await cdp(tabId, "Input.dispatchDragEvent", { type: "dragEnter", ...at, data });
+    }
+    if (data) await cdp(tabId, "Input.dispatchDragEvent", { type: "drop", ...to, data });
+    else await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...to, ...RELEASE });
+    dropped = true;
+  } finally {
+    drags.delete(tabId);
+    // Sent past a stop too (cdp would refuse them then): the person's own drags in this tab
+    // must reach the page again, and a drag left half-way is let go.
+    const send = (method, params) =>
+      chrome.debugger.sendCommand({ tabId }, method, params).catch(() => {});
+    if (data && !dropped) await send("Input.dispatchDragEvent", { type: "dragCancel", ...to, data });
+    await send("Input.setInterceptDrags", { enabled: false });
+  }
+}
+
+/** Looks in the element `selector` names (an iframe: in its document, as a snapshot of it
+ * reads), else in the page, and in its iframes when the page itself does not show the text. */
+export async function selectText(tabId, { text, selector }) {
+  if (!text.trim()) throw new Refusal("Give the text to select, not only spaces; nothing was selected.");
+  let located = mainPlace(tabId);
+  let found;
+  if (given(selector)) {
+    let element = await target(tabId, selector, "inspect");
+    if (element.info.tag === "iframe" || element.info.tag === "frame") {
+      element = await target(tabId, `${selector}${HOP}:root`, "inspect");
+    }
+    located = element.located;
+    found = await inPage(located, pageTextRange, text, true);
+  } else {
+    found = await inPage(located, pageTextRange, text, false);
+    for (const inner of found ? [] : await childFrames(located)) {
+      if (inner.unreachable) continue;
+      found = await inPage(inner, pageTextRange, text, false).catch((error) => {
+        if (fatal(error)) throw error;
+        return null; // a frame that went away shows no text
+      });
+      if (found) {
+        located = inner;
+        break;
+      }
+    }
+  }
+  if (!found) {
+    const where = given(selector) ? `inside ${selector}` : "on the page";
+    throw new Refusal(`"${text}" is not ${where}, so nothing was selected; take a new snapshot ` +
+      "and give the text as it shows there.");
+  }
+  const from = { x: located.x + found.start.x, y: located.y + found.start.y };
+  const to = { x: located.x + found.end.x, y: located.y + found.end.y };
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...from });
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...from, ...PRESS });
+  for (let step = 1; step <= SELECT_STEPS; step += 1) {
+    const at = between(from, to, step / SELECT_STEPS);
+    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...at, ...HELD });
+  }
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...to, ...RELEASE });
+  const inFrame = (point) => ({ x: point.x - located.x, y: point.y - located.y });
+  const done = await inPage(located, pageSelected, pageUnder, inFrame(from), inFrame(to));
+  if (!done) throw new Error("The page was replaced as its text was selected; it may have run.");
+  const settled = await settle(tabId);
+  const now = settled.url ? settled : await location(tabId);
+  return {
+    selected: done.selected, selector: done.selector && located.prefix + done.selector,
+    start: { ...rounded(from), under: named(located, done.start) },
+    end: { ...rounded(to), under: named(located, done.end) },
+    url: now.url, title: now.title, ...takeDialogs(tabId),
+  };
+}

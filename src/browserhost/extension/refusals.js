@@ -1,0 +1,160 @@
+// What the agent reads when an action is refused before anything reaches the page: the
+// chromium provider's checks and words (providers/chromium/targets.py, fields.py, provider.py
+// _by_text), so an agent reads the same whichever browser serves it. No chrome API here:
+// tests/extension/test_refusals.py runs these beside the Python ones and compares.
+
+import { BLOCKED_SCHEMES_HELP, OWN_REFUSED } from "./contract.js";
+
+/** An answer the agent reads ("ok: false" with what to do), not a failure of the bridge. */
+export class Refusal extends Error {}
+
+export const NO_TAB =
+  "No tab is shared with the agent, and this agent session has opened none: browser.open " +
+  "opens one in the browserhost tab group, or the user shares a tab from the browserhost button.";
+
+export const UNREACHABLE = "Chrome lets no extension into its document (a browser page, another " +
+  "extension's page, or a page it blocked)";
+
+// Chrome refuses an extension every command in a tab that shows a browser page, or another
+// extension's page in a frame (a password manager's, say): no frame of it can be reached.
+export const BARRED = /Cannot access a chrome(-extension)?:\/\/ URL/;
+export function barred(mayHaveRun) {
+  const said = "Chrome lets no extension into this tab: it shows a browser page, or another " +
+    "extension's page in a frame, and then every command in the tab is refused";
+  return mayHaveRun
+    ? `${said}. It was refused midway, after input was sent: it may have run.`
+    : `${said}, so nothing was done. Wait until that frame is gone, or browser.open another page.`;
+}
+
+/** Why `url` may not be opened, or null; `bridgeUrl` is the host's own address. */
+export function refusalToOpen(url, bridgeUrl) {
+  let parts;
+  try {
+    parts = new URL(url);
+  } catch (error) {
+    return "it is not an address";
+  }
+  if (parts.protocol !== "http:" && parts.protocol !== "https:") return BLOCKED_SCHEMES_HELP;
+  // The host's own API and docs are never shown: a page's text could send the agent there.
+  const own = new URL(bridgeUrl.replace(/^ws/, "http"));
+  const local = (name) => ["localhost", "127.0.0.1", "[::1]"].includes(name);
+  if (parts.port === own.port && (parts.hostname === own.hostname ||
+      (local(parts.hostname) && local(own.hostname)))) {
+    return OWN_REFUSED;
+  }
+  return null;
+}
+
+/** The page script's `error` answers: a broken selector, a wrong count. */
+export function checkFound(answer, selector) {
+  const error = answer && answer.error;
+  if (error === "invalid") {
+    throw new Refusal(`${selector} is not a valid CSS selector; copy a selector from the latest snapshot.`);
+  }
+  if (error === "nohost") {
+    throw new Refusal(`${answer.partial} is neither an iframe nor an element with an open shadow ` +
+      `root, so ${selector} cannot step into it; copy a selector from the latest snapshot.`);
+  }
+  if (error === "count") checkCount(Number(answer.count), answer.selector || selector || "");
+}
+
+export function checkCount(count, selector) {
+  if (count === 0) throw new Refusal(`No element matches ${selector}; take a new snapshot.`);
+  if (count > 1) {
+    throw new Refusal(`${selector} matches ${count} elements; take a new snapshot and use a ` +
+      "selector that matches exactly one.");
+  }
+}
+
+/** An element the page script named (a cover, what a press would reach): its tag and
+ * label, as `div "We use cookies"`. */
+const described = (element) => (element.label ? `${element.tag} "${element.label}"` : element.tag);
+
+/** Whether a person could act on the element now; `verb` says what would have been done. */
+export function checkUsable(selector, info, verb) {
+  if (info.disabled) {
+    throw new Refusal(`${selector} is disabled, so nothing was ${verb}; do what enables it first ` +
+      "(fill the required fields, pick an option), then take a new snapshot.");
+  }
+  const aim = info.aim || {};
+  if (aim.hidden) {
+    throw new Refusal(`${selector} is not visible (hidden, or inside a closed menu, tab or ` +
+      `dialog), so nothing was ${verb}; open what contains it, or take a new snapshot.`);
+  }
+  if (aim.inert) {
+    throw new Refusal(`${selector} does not take clicks (its style lets them through to what is ` +
+      `under it), so nothing was ${verb}; the page does not offer it now.`);
+  }
+  if (aim.moving) {
+    throw new Refusal(`${selector} kept moving (the page animates it), so nothing was ${verb} at ` +
+      "a point it may have left; take a new snapshot, or try again once it stops.");
+  }
+  const part = aim.text;
+  if (aim.repeated) {
+    throw new Refusal(`"${part}" appears ${aim.repeated} times in the text of ${selector}, so ` +
+      "nothing was clicked; take a new snapshot and click by selector.");
+  }
+  if (aim.noText) {
+    throw new Refusal(`"${part}" is not drawn as text inside ${selector}, so nothing was ` +
+      "clicked; take a new snapshot and click by selector.");
+  }
+  if (aim.offText) {
+    throw new Refusal(`A press in the middle of "${part}" in ${selector} would reach ` +
+      `${aim.offText.selector} (${described(aim.offText)}) and not that text, so nothing was ` +
+      "clicked; take a new snapshot and click by selector.");
+  }
+  if (aim.outside) {
+    throw new Refusal(`${selector} is outside the visible part of its container, so nothing was ` +
+      `${verb}; scroll to it with browser.scroll, or take a new snapshot.`);
+  }
+  const cover = aim.coveredBy;
+  if (cover) {
+    throw new Refusal(`${selector} is covered by ${cover.selector} (${described(cover)}), so ` +
+      `nothing was ${verb}. Close or dismiss what covers it first (a dialog's close button, a ` +
+      "banner's accept button), then try again.");
+  }
+}
+
+/** Whether browser.type can type into the element. */
+export function checkTakesText(selector, info) {
+  if (!info.typable) {
+    if (info.tag !== "input") {
+      throw new Refusal(`${selector} is not a text field; take a new snapshot and pick an ` +
+        "input, a select, a textarea or an editable element.");
+    }
+    throw new Refusal(`${selector} is a ${info.type} input, not a text field; use browser.click for it.`);
+  }
+  if (info.readonly) throw new Refusal(`${selector} is read-only; nothing was typed.`);
+}
+
+/** The value of the select option whose label (else value) is `wanted`. */
+export function optionValue(selector, options, wanted) {
+  for (const field of ["label", "value"]) {
+    const found = options.find((option) => option[field] === wanted);
+    if (found) return found.value;
+  }
+  const folded = options.find((option) => option.label.toLowerCase() === wanted.toLowerCase());
+  if (folded) return folded.value;
+  const listed = options.slice(0, 20).map((option) => `"${option.label}"`).join(", ");
+  throw new Refusal(`${selector} has no option "${wanted}"; its options are ${listed}.`);
+}
+
+// What a refusal to find an element by its text tells the agent to do instead.
+export const CLICKING = { done: "clicked", instead: "click by selector", pick: "click one by its selector" };
+export const DRAGGING = { done: "dragged", instead: "drag by selector", pick: "drag one by its selector" };
+export const DROPPING = {
+  done: "dragged", instead: "name where to drop it by toSelector", pick: "name one by toSelector",
+};
+
+/** The one element `found` (the page script's findText answers) holds, else the refusal. */
+export function checkFoundText(text, found, words) {
+  if (found.total === 0) {
+    throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.`);
+  }
+  if (found.total > 1) {
+    const listed = found.matches.map((m) => `${m.selector} (${m.tag} "${m.label}")`).join("; ");
+    const more = found.total > found.matches.length ? `; and ${found.total - found.matches.length} more` : "";
+    throw new Refusal(`"${text}" matches ${found.total} elements: ${listed}${more}. Nothing was ` +
+      `${words.done}; ${words.pick}.`);
+  }
+}

@@ -1,0 +1,51 @@
+// The element an agent names, found and checked before anything is done to it, as the
+// chromium provider's targets.py does (the checks and their words are in refusals.js).
+
+import { fatal, mainPlace } from "./cdp.js";
+import { TEXT_CANDIDATES_MAX } from "./contract.js";
+import { childFrames, locate } from "./frames.js";
+import { page } from "./page.js";
+import { CLICKING, checkCount, checkFound, checkFoundText, checkUsable, Refusal } from "./refusals.js";
+
+/** The one element `selector` names, checked for `purpose` ("click", "type", "inspect"):
+ * its facts and the place of its frame. `done` says what a refusal says was not done;
+ * `byText`, to click: the text the element was found by; when it is only part of the
+ * element's text, the click is aimed at that text's own box (as the chromium provider does). */
+export async function target(tabId, selector, purpose, { styles = null, fresh = false, watch = false,
+  done = null, byText = null } = {}) {
+  const located = await locate(tabId, selector);
+  const info = await page(located, "target", {
+    selector: located.selector, purpose, styles, fresh, watch, byText,
+  });
+  checkFound(info, selector);
+  checkCount(Number(info.count), selector);
+  if (info.changed) {
+    throw new Refusal(`${selector} no longer names the element your latest snapshot listed ` +
+      "(the page changed); take a new snapshot.");
+  }
+  if (purpose !== "inspect") {
+    checkUsable(selector, info, done || (purpose === "click" ? "clicked" : "typed"));
+  }
+  return { info, located };
+}
+
+/** The selector of the one element an agent means by `text`, looking into iframes when the
+ * page itself has none. */
+export async function byText(tabId, text, words = CLICKING) {
+  const found = await page(tabId, "findText", { text, limit: TEXT_CANDIDATES_MAX });
+  if (found.total === 0) {
+    for (const inner of await childFrames(mainPlace(tabId))) {
+      if (inner.unreachable) continue;
+      const more = await page(inner, "findText", { text, limit: TEXT_CANDIDATES_MAX })
+        .catch((error) => {
+          if (fatal(error)) throw error;
+          return { matches: [], total: 0 }; // a frame that went away has nothing to click
+        });
+      for (const match of more.matches) match.selector = inner.prefix + match.selector;
+      found.matches.push(...more.matches);
+      found.total += more.total;
+    }
+  }
+  checkFoundText(text, found, words);
+  return found.matches[0].selector;
+}

@@ -1,0 +1,89 @@
+"""The extension's ``contract.js``: the numbers, names and schemas it shares with the Python
+side, written from the Python values themselves.
+
+The extension is plain JavaScript with no build step, so the file is committed; a test
+(:mod:`tests.extension.test_contract_js`) holds it equal to what this writes. After changing
+one of these values, write it again::
+
+    .venv/bin/python -m tests.extension.contract_js
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from browserhost.config import DEFAULT_PORT
+from browserhost.contract import bridge, data, limits
+from browserhost.contract.actions import ACTIONS
+from browserhost.providers.chromium import INSPECT_STYLES, addresses, errors, page_watch, targets
+from browserhost.providers.pointer_verbs import DragArguments, SelectTextArguments
+
+CONTRACT_JS = Path(__file__).parents[2] / "src" / "browserhost" / "extension" / "contract.js"
+
+HEADER = """\
+// Written by tests/extension/contract_js.py from the Python values; do not edit. A test holds
+// it equal: after changing one of them, run `.venv/bin/python -m tests.extension.contract_js`.
+"""
+
+
+def _values() -> dict[str, tuple[object, str]]:
+    """Each constant: its value, and where it comes from."""
+    inspect_fields = [
+        field.alias or name
+        for name, field in data.InspectData.model_fields.items()
+        if name != "selector"
+    ]
+    return {
+        "DEFAULT_URL": (
+            f"ws://127.0.0.1:{DEFAULT_PORT}{bridge.BRIDGE_PATH}",
+            "config.DEFAULT_PORT, contract/bridge.py BRIDGE_PATH",
+        ),
+        "ACTIONS": (list(ACTIONS), "contract/actions.py ACTIONS"),
+        "CLOSE_REPLACED": (bridge.CLOSE_REPLACED, "contract/bridge.py"),
+        "CLOSE_BAD_TOKEN": (bridge.CLOSE_BAD_TOKEN, "contract/bridge.py"),
+        "CLOSE_FOREIGN_EXTENSION": (bridge.CLOSE_FOREIGN_EXTENSION, "contract/bridge.py"),
+        "CLOSE_NOT_PAIRED": (bridge.CLOSE_NOT_PAIRED, "contract/bridge.py"),
+        "CLOSE_DENIED": (bridge.CLOSE_DENIED, "contract/bridge.py"),
+        "CLOSE_NOT_APPROVED": (bridge.CLOSE_NOT_APPROVED, "contract/bridge.py"),
+        "TEXT_MAX": (limits.SNAPSHOT_TEXT_MAX, "contract/limits.py SNAPSHOT_TEXT_MAX"),
+        "ELEMENTS_MAX": (limits.SNAPSHOT_ELEMENTS_MAX, "contract/limits.py SNAPSHOT_ELEMENTS_MAX"),
+        "VIEWPORT_SIZES": (
+            {mode: list(size) for mode, size in data.VIEWPORT_SIZES.items()},
+            "contract/data.py",
+        ),
+        "INSPECT_FIELDS": (inspect_fields, "contract/data.py InspectData, but selector"),
+        "INSPECT_STYLES": (list(INSPECT_STYLES), "the chromium provider's"),
+        "PAGE_ANSWER_MS": (round(errors.PAGE_ANSWER_S * 1000), "chromium/errors.py PAGE_ANSWER_S"),
+        "HOP": (targets.HOP, "chromium/targets.py"),
+        "FRAME_DEPTH_MAX": (targets.FRAME_DEPTH_MAX, "chromium/targets.py"),
+        "TEXT_CANDIDATES_MAX": (targets.TEXT_CANDIDATES_MAX, "chromium/targets.py"),
+        "PROBLEMS_MAX": (page_watch.CONSOLE_PROBLEMS_MAX, "chromium/page_watch.py"),
+        "PROBLEM_TEXT_MAX": (
+            page_watch.CONSOLE_TEXT_MAX,
+            "chromium/page_watch.py CONSOLE_TEXT_MAX",
+        ),
+        "OWN_REFUSED": (addresses.OWN_REFUSED, "chromium/addresses.py"),
+        "BLOCKED_SCHEMES_HELP": (errors.BLOCKED_SCHEMES_HELP, "chromium/errors.py"),
+        "DRAG_SCHEMA": (DragArguments.model_json_schema(), "providers/pointer_verbs.py"),
+        "SELECT_TEXT_SCHEMA": (
+            SelectTextArguments.model_json_schema(),
+            "providers/pointer_verbs.py",
+        ),
+    }
+
+
+def generated() -> str:
+    """What ``contract.js`` holds."""
+    lines = [HEADER]
+    said = ""
+    for name, (value, source) in _values().items():
+        if source != said:
+            lines.append(f"// {source}\n")
+            said = source
+        lines.append(f"export const {name} = {json.dumps(value)};\n")
+    return "".join(lines)
+
+
+if __name__ == "__main__":
+    CONTRACT_JS.write_text(generated())

@@ -1,0 +1,135 @@
+"""The extension refuses what the chromium provider refuses, in the same words: the checks of
+``refusals.js`` run in a real Chromium beside their Python twins, on the same page-script
+answers, and each pair must say the same thing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Route, sync_playwright
+
+from browserhost.providers.chromium import fields, targets
+from browserhost.sdk import ActionError
+from tests.extension.conftest import EXTENSION
+
+ORIGIN = "http://extension.test"
+
+COVER = {"selector": "#cookies", "tag": "div", "label": "We use cookies"}
+AIMS: list[dict[str, Any]] = [
+    {},
+    {"hidden": True},
+    {"inert": True},
+    {"moving": True},
+    {"text": "report.pdf", "repeated": 2},
+    {"text": "report.pdf", "noText": True},
+    {"text": "report.pdf", "offText": COVER},
+    {"text": "report.pdf", "offText": {"selector": "#icon", "tag": "svg"}},
+    {"outside": True},
+    {"coveredBy": COVER},
+    {"coveredBy": {"selector": "#veil", "tag": "div"}},
+]
+USABLE: list[dict[str, Any]] = [{"disabled": True, "aim": {}}, *({"aim": aim} for aim in AIMS)]
+FOUND: list[dict[str, Any]] = [
+    {},
+    {"error": "invalid"},
+    {"error": "nohost", "partial": "#plain"},
+    {"error": "count", "count": 0},
+    {"error": "count", "count": 3, "selector": "#list >> li"},
+]
+TEXT_FIELDS: list[dict[str, Any]] = [
+    {"typable": True},
+    {"typable": False, "tag": "div"},
+    {"typable": False, "tag": "input", "type": "checkbox"},
+    {"typable": True, "readonly": True},
+]
+OPTIONS = [{"label": f"Colour {n}", "value": f"c{n}"} for n in range(25)]
+WANTED = ["Colour 3", "c4", "colour 5", "Mauve"]
+
+
+@pytest.fixture(scope="module")
+def page(chromium_path: str) -> Iterator[Page]:
+    """A page that can import the extension's modules (served from its folder)."""
+
+    def from_folder(route: Route) -> None:
+        name = route.request.url.removeprefix(f"{ORIGIN}/")
+        if name == "":
+            route.fulfill(content_type="text/html", body="<!doctype html><title>t</title>")
+        else:
+            route.fulfill(content_type="text/javascript", body=(EXTENSION / name).read_text())
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path)
+        shown = browser.new_page()
+        shown.route(f"{ORIGIN}/**", from_folder)
+        shown.goto(f"{ORIGIN}/")
+        yield shown
+        browser.close()
+
+
+def said(check: Callable[[], object]) -> str | None:
+    """What the Python check refuses with, or ``None``."""
+    try:
+        check()
+    except ActionError as refused:
+        return str(refused)
+    return None
+
+
+def said_in_js(page: Page, call: str, args: list[Any]) -> list[str | None]:
+    """``call(...args)`` of refusals.js for each of ``args``: what it refuses with, or null."""
+    answers: list[str | None] = page.evaluate(
+        """async ([call, args]) => {
+          const refusals = await import("./refusals.js");
+          return args.map((arg) => {
+            try {
+              refusals[call](...arg);
+              return null;
+            } catch (error) {
+              if (!(error instanceof refusals.Refusal)) throw error;
+              return error.message;
+            }
+          });
+        }""",
+        [call, args],
+    )
+    return answers
+
+
+def test_the_usability_refusals_are_the_chromium_providers(page: Page) -> None:
+    purposes: list[tuple[targets.Purpose, str]] = [("click", "clicked"), ("type", "typed")]
+    for purpose, verb in purposes:
+        python = [said(partial(targets._check_usable, "#go", info, purpose)) for info in USABLE]
+        assert said_in_js(page, "checkUsable", [["#go", i, verb] for i in USABLE]) == python
+    assert sum(refused is not None for refused in python) == len(USABLE) - 1
+
+
+def test_the_selector_refusals_are_the_chromium_providers(page: Page) -> None:
+    found = [said(partial(targets.check_found, answer, "#go")) for answer in FOUND]
+    assert said_in_js(page, "checkFound", [[answer, "#go"] for answer in FOUND]) == found
+    counts = [said(partial(targets.check_count, n, "li")) for n in (0, 1, 2)]
+    assert said_in_js(page, "checkCount", [[n, "li"] for n in (0, 1, 2)]) == counts
+    assert counts[1] is None
+    assert None not in (counts[0], counts[2])
+
+
+def test_the_typing_refusals_are_the_chromium_providers(page: Page) -> None:
+    python = [said(partial(targets._check_takes_text, "#q", info)) for info in TEXT_FIELDS]
+    assert said_in_js(page, "checkTakesText", [["#q", info] for info in TEXT_FIELDS]) == python
+    assert python[0] is None
+    assert None not in python[1:]
+
+
+def test_the_option_refusal_and_choice_are_the_chromium_providers(page: Page) -> None:
+    python = [said(partial(fields.option_value, "#colour", OPTIONS, w)) for w in WANTED]
+    assert said_in_js(page, "optionValue", [["#colour", OPTIONS, w] for w in WANTED]) == python
+    chosen = page.evaluate(
+        """async ([options, wanted]) => {
+          const { optionValue } = await import("./refusals.js");
+          return wanted.slice(0, 3).map((one) => optionValue("#colour", options, one));
+        }""",
+        [OPTIONS, WANTED],
+    )
+    assert chosen == [fields.option_value("#colour", OPTIONS, w) for w in WANTED[:3]]
