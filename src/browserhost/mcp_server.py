@@ -22,7 +22,6 @@ A failure is an ``isError`` result whose text starts with its code (``NO_PROVIDE
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import json
 import os
@@ -36,32 +35,27 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Protocol, Self
+from typing import Any, Protocol
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
-import anyio
 import mcp_types as types
 from mcp.server import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
-from mcp.shared._stream_protocols import (  # the stream types Server.run is declared with
-    ReadStream,
-    WriteStream,
-)
 from mcp.shared.exceptions import MCPError
-from mcp.shared.message import ServerMessageMetadata, SessionMessage
+from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 from starlette.types import Receive, Scope, Send
 
 from browserhost.client import Client, describe
 from browserhost.contract import ACTIONS, ActionSpec, Context, VerbSpec, normalize
-from browserhost.contract.data import element_kind, element_notes, quoted, snapshot_notes
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
 from browserhost.host import Host
-from browserhost.mcp_stdio import stdio_streams
+from browserhost.mcp_stdio import AnsweringBadLines, stdio_streams
+from browserhost.render import providers_text, snapshot_text
 
 PROVIDERS_TOOL = "browser_providers"
 ROOTS_WAIT_S = 5.0
@@ -346,7 +340,7 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
             except BrowserhostError as exc:
                 return failure(exc)
             return types.CallToolResult(
-                content=[types.TextContent(text=_providers_text(listing))],
+                content=[types.TextContent(text=providers_text(listing))],
                 structured_content=listing,
             )
         spec = by_name.get(params.name)
@@ -523,44 +517,8 @@ def failure(error: BrowserhostError) -> types.CallToolResult:
 
 def _answer_text(spec: ActionSpec, shown: Mapping[str, Any]) -> str:
     if spec.name == "browser.snapshot":
-        return _snapshot_text(shown)
+        return snapshot_text(shown)
     return json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
-
-
-def _snapshot_text(snapshot: Mapping[str, Any]) -> str:
-    """A snapshot as a model reads it best: one line per element, selector first."""
-    lines = [f"{snapshot.get('title') or '(untitled)'} — {snapshot.get('url')}"]
-    scroll, most = snapshot.get("scrollY"), snapshot.get("maxScrollY")
-    viewport = snapshot.get("viewport") or {}
-    lines.append(f"scroll {scroll}/{most}, viewport {viewport.get('mode')}")
-    if snapshot.get("scope") not in (None, "page"):
-        lines.append(f"scoped to {snapshot['scope']}")
-    elements = snapshot.get("elements") or []
-    lines.append(f"elements ({len(elements)}):")
-    for number, element in enumerate(elements, 1):
-        notes = element_notes(element)
-        suffix = f" ({', '.join(notes)})" if notes else ""
-        label = quoted(element.get("label") or "")
-        lines.append(f"{number}. {element.get('selector')} {element_kind(element)} {label}{suffix}")
-    text = snapshot.get("text") or ""
-    lines.extend(["text:", text])
-    lines.extend(f"({note})" for note in snapshot_notes(snapshot))
-    for problem in snapshot.get("consoleProblems") or []:
-        lines.append(f"console {problem.get('level')}: {problem.get('text')}")
-    return "\n".join(lines)
-
-
-def _providers_text(listing: Mapping[str, Any]) -> str:
-    selected = listing.get("selectedId")
-    lines = [
-        f"{row['id']} — {row['name']}{' (selected)' if row['id'] == selected else ''}"
-        for row in listing.get("providers", [])
-    ]
-    if not lines:
-        lines.append("No browser provider is installed.")
-    if selected is None:
-        lines.append("None is selected: ask the user to choose one (browserhost select ID).")
-    return "\n".join(lines)
 
 
 def _mcp_names(text: str) -> str:
@@ -581,68 +539,7 @@ async def serve_stdio(backend: Backend) -> None:
     async with stdio_streams() as (read, write):
         # tools/list_changed: the verb tools follow the user's selection.
         options = server.create_initialization_options(NotificationOptions(tools_changed=True))
-        await server.run(_AnsweringBadLines(read, write), write, options)
-
-
-class _AnsweringBadLines:
-    """The stdio read stream, answering each line that is not a JSON-RPC message.
-
-    The SDK's stdio reader passes such a line on as an exception, which the server only logs,
-    so a client would wait for an answer that never comes. As JSON-RPC 2.0 says, text that is
-    not JSON gets ``-32700``, JSON that is not a message ``-32600``, both with ``id: null``;
-    the next line is read as usual.
-    """
-
-    def __init__(
-        self, read: ReadStream[SessionMessage | Exception], write: WriteStream[SessionMessage]
-    ) -> None:
-        self._read = read
-        self._write = write
-
-    @property
-    def last_context(self) -> contextvars.Context | None:
-        """The sender's context of the last item, which the SDK's dispatcher restores."""
-        context: contextvars.Context | None = getattr(self._read, "last_context", None)
-        return context
-
-    async def receive(self) -> SessionMessage | Exception:
-        while True:
-            item = await self._read.receive()
-            if not isinstance(item, Exception):
-                return item
-            await self._write.send(SessionMessage(_bad_line_error(item)))
-
-    def __aiter__(self) -> Self:
-        return self
-
-    async def __anext__(self) -> SessionMessage | Exception:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def aclose(self) -> None:
-        await self._read.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-
-def _bad_line_error(problem: Exception) -> types.JSONRPCError:
-    not_json = isinstance(problem, ValidationError) and any(
-        error["type"] == "json_invalid" for error in problem.errors()
-    )
-    error = (
-        types.ErrorData(code=types.PARSE_ERROR, message="Parse error: the line is not JSON.")
-        if not_json
-        else types.ErrorData(
-            code=types.INVALID_REQUEST, message="Invalid request: not a JSON-RPC 2.0 message."
-        )
-    )
-    return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
+        await server.run(AnsweringBadLines(read, write), write, options)
 
 
 class HttpEndpoint:

@@ -16,14 +16,20 @@ shell that shares it).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import fcntl
+import io
 import os
 import stat
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
+import anyio
+import mcp_types as types
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 # The SDK reads a line of any length; this only bounds what is buffered before a newline.
 _LINE_LIMIT = 1 << 30
@@ -51,7 +57,7 @@ async def stdio_streams() -> AsyncIterator[Any]:
         stack.callback(writing.close)
         writer = asyncio.StreamWriter(writing, protocol, None, loop)
         lines, answers = _Lines(reader), _Answers(writer)
-        async with stdio_server(lines, answers) as streams:  # type: ignore[arg-type]
+        async with stdio_server(lines, answers) as streams:
             yield streams
 
 
@@ -88,30 +94,100 @@ def _unowned(fd: int, mode: str) -> Any:
     return os.fdopen(fd, mode, buffering=0, closefd=False)
 
 
-class _Lines:
-    """The request lines, as the SDK iterates a text file."""
+class _Lines(anyio.AsyncFile[str]):
+    """The request lines, as the SDK iterates a text file (``readline`` until empty)."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
+        super().__init__(io.StringIO())  # never read: every read below is the reader's
         self._reader = reader
+
+    async def readline(self) -> str:
+        return (await self._reader.readline()).decode("utf-8", errors="replace")
+
+
+class _Answers(anyio.AsyncFile[str]):
+    """The answer stream, as the SDK writes a text file."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        super().__init__(io.StringIO())  # never written: every write below is the writer's
+        self._writer = writer
+
+    async def write(self, text: str) -> int:
+        self._writer.write(text.encode())
+        return len(text)
+
+    async def flush(self) -> None:
+        await self._writer.drain()
+
+
+class Receiving(Protocol):
+    """What :class:`AnsweringBadLines` reads: the SDK's stdio read stream."""
+
+    async def receive(self) -> SessionMessage | Exception: ...
+
+    async def aclose(self) -> None: ...
+
+
+class Sending(Protocol):
+    """What :class:`AnsweringBadLines` answers on: the SDK's stdio write stream."""
+
+    async def send(self, item: SessionMessage, /) -> None: ...
+
+
+class AnsweringBadLines:
+    """The stdio read stream, answering each line that is not a JSON-RPC message.
+
+    The SDK's stdio reader passes such a line on as an exception, which the server only logs,
+    so a client would wait for an answer that never comes. As JSON-RPC 2.0 says, text that is
+    not JSON gets ``-32700``, JSON that is not a message ``-32600``, both with ``id: null``;
+    the next line is read as usual.
+    """
+
+    def __init__(self, read: Receiving, write: Sending) -> None:
+        self._read = read
+        self._write = write
+
+    @property
+    def last_context(self) -> contextvars.Context | None:
+        """The sender's context of the last item, which the SDK's dispatcher restores."""
+        context: contextvars.Context | None = getattr(self._read, "last_context", None)
+        return context
+
+    async def receive(self) -> SessionMessage | Exception:
+        while True:
+            item = await self._read.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self._write.send(SessionMessage(_bad_line_error(item)))
 
     def __aiter__(self) -> Self:
         return self
 
-    async def __anext__(self) -> str:
-        line = await self._reader.readline()
-        if not line:
-            raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._read.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
-class _Answers:
-    """The answer stream, as the SDK writes a text file."""
-
-    def __init__(self, writer: asyncio.StreamWriter) -> None:
-        self._writer = writer
-
-    async def write(self, text: str) -> None:
-        self._writer.write(text.encode())
-
-    async def flush(self) -> None:
-        await self._writer.drain()
+def _bad_line_error(problem: Exception) -> types.JSONRPCError:
+    not_json = isinstance(problem, ValidationError) and any(
+        error["type"] == "json_invalid" for error in problem.errors()
+    )
+    error = (
+        types.ErrorData(code=types.PARSE_ERROR, message="Parse error: the line is not JSON.")
+        if not_json
+        else types.ErrorData(
+            code=types.INVALID_REQUEST, message="Invalid request: not a JSON-RPC 2.0 message."
+        )
+    )
+    return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)

@@ -382,3 +382,29 @@ def test_while_a_person_holds_the_viewer_the_cli_is_refused_with_exit_3(selected
     assert "USER_IN_CONTROL" in ran.err
     assert "ask the user to hand back to the agent" in ran.err
     assert selected.ok("snapshot")  # the viewer left: control went back with it
+
+
+def test_capture_to_a_file_writes_that_file_alone(selected: Shell) -> None:
+    selected.ok("open", "https://site.test/about")
+    target = selected.project / "shot.png"
+    selected.ok("capture", "-o", str(target))
+    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert not (selected.project / ".browserhost").exists()
+    assert sorted(path.name for path in selected.project.iterdir()) == ["shot.png"]
+
+
+def test_verbs_from_two_directories_act_on_one_page(selected: Shell, tmp_path: Path) -> None:
+    elsewhere = Shell(selected.server, tmp_path / "elsewhere")
+    elsewhere.project.mkdir()
+    selected.ok("open", "https://site.test/")
+    assert elsewhere.ok("click", "--text", "About").startswith('Clicked "About" (#about)')
+    assert selected.answer("snapshot")["data"]["title"] == "About the stub"
+    assert elsewhere.answer("snapshot", "--session", "other")["data"]["url"] == "about:blank"
+
+
+def test_extension_says_where_it_dials_and_how_to_change_it(shell: Shell) -> None:
+    ran = shell("extension")
+    assert ran.status == 0
+    assert Path(ran.out.strip()).is_dir()  # stdout is the folder alone
+    assert "It dials ws://127.0.0.1:7878/ext/bridge" in ran.err
+    assert "options page" in ran.err

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from browserhost.contract.data import element_kind, element_notes, quoted, snapshot_notes
+from browserhost.render import element_kind, element_notes, quoted, snapshot_notes
 
 
 def test_a_kind_names_the_role_and_a_type_that_adds_to_it() -> None:

@@ -5,8 +5,6 @@ shapes every built-in provider answers and give Python callers typed results. Op
 are present only where they apply. Unknown fields are kept, so a provider may add its own.
 """
 
-import json
-from collections.abc import Mapping
 from typing import Any, Literal, Self
 
 from pydantic import ConfigDict, Field, model_serializer
@@ -128,84 +126,6 @@ class Element(ElementState):
     )
 
 
-def element_kind(element: Mapping[str, Any]) -> str:
-    """How a one-line listing names a wire ``Element``: its role, else its tag, with its
-    type when it has one (``button[submit]``). The CLI and the MCP text both read it so."""
-    kind = element.get("role") or element.get("tag")
-    kind_type = element.get("type")
-    return f"{kind}[{kind_type}]" if kind_type and kind_type != kind else str(kind)
-
-
-_FLAGS = ("required", "invalid", "readonly", "focused", "disabled", "covered")
-
-quoted = json.JSONEncoder(ensure_ascii=False).encode
-"""``value`` as JSON with non-ASCII kept, as ``json.dumps(value, ensure_ascii=False)`` writes
-it; one encoder for every label and value of a listing, where ``json.dumps`` with options
-builds a new one per call (most of the cost of quoting a short string)."""
-
-
-def element_notes(element: Mapping[str, Any]) -> list[str]:
-    """What a one-line listing adds about a wire ``Element``: whether its label is a guess,
-    its state, then off-screen."""
-    notes = ["guessed label"] if element.get("labelGuessed") else []
-    if "value" in element:
-        notes.append(f"value={quoted(element['value'])}{_value_rest(element)}")
-    for name, yes, no in (
-        ("checked", "checked", "unchecked"),
-        ("selected", "selected", "not selected"),
-        ("expanded", "expanded", "collapsed"),
-        ("pressed", "pressed", "not pressed"),
-    ):
-        if name in element:
-            value = element[name]
-            notes.append(f"{name}=mixed" if value == "mixed" else yes if value else no)
-    if "current" in element:
-        notes.append("current" if element["current"] == "true" else f"current {element['current']}")
-    if "sort" in element:
-        notes.append(f"sorted {element['sort']}")
-    if element.get("options"):
-        many = "several of " if element.get("multiple") else ""
-        listed = ", ".join(quoted(option) for option in element["options"])
-        notes.append(f"{many}options {listed}")
-    notes += [flag for flag in _FLAGS if element.get(flag) is True]
-    if element.get("inViewport") is False:
-        notes.append("off-screen")
-    return notes
-
-
-def _value_rest(element: Mapping[str, Any]) -> str:
-    """What a listing adds to a value cut short: how much is left, and how to read it."""
-    total = element.get("valueTotalChars")
-    if not isinstance(total, int) or not isinstance(element["value"], str):
-        return ""
-    left = total - len(element["value"].removesuffix("…"))
-    if total > SNAPSHOT_TEXT_MAX:
-        return f" (+{left:,} chars; inspect reads the first {SNAPSHOT_TEXT_MAX:,})"
-    return f" (+{left:,} chars; inspect it to read all)"
-
-
-def snapshot_notes(snapshot: Mapping[str, Any]) -> list[str]:
-    """What a listing says about a wire ``SnapshotData`` beyond its elements and text: what was
-    left out above and below the viewport, and the snapshot's notice."""
-    notes = []
-    if snapshot.get("elementsTruncated"):
-        notes.append(
-            f"elements: {len(snapshot.get('elements') or [])} listed of "
-            f"{snapshot.get('interactiveElementsOnPage')}, the rest "
-            f"{snapshot.get('elementsAbove', 0)} above and {snapshot.get('elementsBelow', 0)} "
-            "below the viewport; scroll, or scope the snapshot with a selector"
-        )
-    if snapshot.get("textTruncated"):
-        notes.append(
-            f"text: the part around the viewport; {snapshot.get('textAboveChars', 0)} characters "
-            f"above it, {snapshot.get('textBelowChars', 0)} below, "
-            f"{snapshot.get('textTotalChars')} in all"
-        )
-    if snapshot.get("notice"):
-        notes.append(str(snapshot["notice"]))
-    return notes
-
-
 class ConsoleProblem(Data):
     level: Literal["error", "warning"]
     text: str
@@ -246,6 +166,11 @@ class OpenData(Data):
     )
 
 
+def _when_truncated(count: str) -> Any:
+    """A count a snapshot that did not fit gives; absent when everything fit."""
+    return Field(None, description=f"When truncated: {count}")
+
+
 class SnapshotData(Data):
     url: str
     title: str
@@ -260,22 +185,14 @@ class SnapshotData(Data):
         None, description="The page has more text than fits: text is the part around the viewport."
     )
     text_total_chars: int | None = None
-    text_above_chars: int | None = Field(
-        None, description="When truncated: characters of page text before the part shown."
-    )
-    text_below_chars: int | None = Field(
-        None, description="When truncated: characters of page text after the part shown."
-    )
+    text_above_chars: int | None = _when_truncated("characters of page text before the part shown.")
+    text_below_chars: int | None = _when_truncated("characters of page text after the part shown.")
     elements_truncated: bool | None = Field(
         None, description="More elements than fit: those in and nearest the viewport are listed."
     )
     interactive_elements_on_page: int | None = None
-    elements_above: int | None = Field(
-        None, description="When truncated: elements left out above the viewport."
-    )
-    elements_below: int | None = Field(
-        None, description="When truncated: elements left out below the viewport."
-    )
+    elements_above: int | None = _when_truncated("elements left out above the viewport.")
+    elements_below: int | None = _when_truncated("elements left out below the viewport.")
     notice: str | None = Field(
         None,
         description="Something the agent should know about this reading, e.g. that the "

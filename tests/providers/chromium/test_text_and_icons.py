@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from browserhost.contract import Context
-from browserhost.contract.data import element_notes
 from browserhost.providers.chromium import ChromiumProvider
+from browserhost.render import element_notes
 
 from .driving import ok, out_line, refused
 from .site import Site

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from browserhost.contract import Context, data
-from browserhost.contract.data import element_notes
 from browserhost.providers.chromium import ChromiumProvider
+from browserhost.render import element_notes
 
 from .driving import assert_shape, in_page, ok, out_line
 from .site import Site

@@ -1,0 +1,103 @@
+"""The ``browserhost`` command line.
+
+``serve`` runs the host; ``mcp`` runs the MCP server on stdio. Every other verb is a thin
+call over the HTTP API of a running host: one per browser action, generated from
+:data:`browserhost.contract.ACTIONS` (their options from the parameter models), plus
+``providers``, ``select``, the instance and pairing commands, and ``shell`` to run many.
+
+Exit status: 0 on success, 2 for a usage error (a bad option, or a data dir ``serve`` cannot
+use), :data:`EXIT_REFUSED` when the call was refused and nothing ran,
+:data:`EXIT_MAY_HAVE_RUN` when it was sent and may have run, :data:`EXIT_NOT_WRITTEN` when it
+ran but its image could not be written to ``-o FILE``.
+
+One module per job: :mod:`.server` (commands that run something here), :mod:`.actions`
+(the browser verbs), :mod:`.providers`, :mod:`.instances`, :mod:`.pairing`, :mod:`.shell`;
+:mod:`.options` and :mod:`.output` are what they share.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from typing import Any
+
+import typer
+
+from browserhost.contract import ACTIONS
+
+from . import actions, instances, pairing, providers, server, shell
+from .options import Command, Group
+from .output import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED, cli_names
+
+app = typer.Typer(
+    cls=Group,
+    help="One browser tool for AI agents, any browser behind it.",
+    no_args_is_help=True,
+    # --install-completion and --show-completion: tab completion in bash, zsh, fish, PowerShell.
+    add_completion=True,
+)
+bridge_commands = typer.Typer(
+    cls=Group,
+    help="Serve a host elsewhere with a browser on this machine (connect), or decide which "
+    "browsers may connect to this host's bridge (pending, approve, deny, paired, forget).",
+    no_args_is_help=True,
+)
+
+
+@app.callback()
+def _group() -> None:
+    """One browser tool for AI agents, any browser behind it."""
+
+
+def _help(function: Callable[..., Any]) -> str:
+    """A docstring as help whose paragraphs the terminal wraps: typer keeps the docstring's
+    own line breaks, which read as ragged lines at any other width."""
+    paragraphs = inspect.cleandoc(function.__doc__ or "").split("\n\n")
+    return "\n\n".join(re.sub(r"\s*\n\s*", " ", paragraph) for paragraph in paragraphs)
+
+
+def _add(
+    group: typer.Typer,
+    name: str,
+    function: Callable[..., Any],
+    panel: str | None = None,
+    **extra: Any,
+) -> None:
+    group.command(name, cls=Command, help=_help(function), rich_help_panel=panel, **extra)(function)
+
+
+_add(app, "serve", server.serve)
+_add(app, "mcp", server.mcp)
+_add(app, "doctor", server.doctor)
+_add(app, "extension", server.extension)
+app.add_typer(bridge_commands, name="bridge")
+_add(bridge_commands, "connect", server.bridge_connect)
+_add(bridge_commands, "pending", pairing.pending)
+_add(bridge_commands, "paired", pairing.paired)
+_add(bridge_commands, "approve", pairing.approve)
+_add(bridge_commands, "deny", pairing.deny)
+_add(bridge_commands, "forget", pairing.forget)
+for _spec in ACTIONS.values():
+    app.command(
+        _spec.verb,
+        cls=Command,
+        help=cli_names(_spec.description),
+        short_help=actions.short_help(_spec),
+        rich_help_panel="Browser actions",
+    )(actions.ActionVerb(_spec))
+_add(app, "call", actions.call, "Browser actions")
+_add(app, "shell", shell.shell, "Browser actions")
+_add(app, "providers", providers.providers, "Providers")
+_add(app, "select", providers.select, "Providers")
+_add(app, "instances", instances.instances, "Instances")
+# --help is launch's own: with a PROVIDER it also lists that provider's options.
+_add(app, "launch", instances.launch, "Instances", context_settings={"help_option_names": []})
+_add(app, "close", instances.close, "Instances")
+
+
+def main() -> None:
+    app(prog_name="browserhost")
+
+
+__all__ = ["EXIT_MAY_HAVE_RUN", "EXIT_NOT_WRITTEN", "EXIT_REFUSED", "app", "main"]

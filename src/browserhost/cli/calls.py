@@ -1,0 +1,198 @@
+"""One call of the command line to a running host: the client, its errors, its progress line.
+
+Only what the client side needs is imported here (httpx, the client, the contract): a verb
+costs its own round trip, not a server's imports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+import threading
+from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from browserhost import config
+from browserhost.contract.errors import BrowserhostError
+
+from .output import USAGE_ERROR, err, exit_status, print_error, print_json
+
+if TYPE_CHECKING:
+    import httpx
+    from rich.status import Status
+
+    from browserhost.client import Client
+
+Action = Callable[["Client"], Coroutine[Any, Any, None]]
+"""What a command does with its client: one or more calls, and printing their answers."""
+
+PROGRESS_AFTER_S = 0.5
+"""A call still unanswered after this gets a status line on stderr: a first action may be
+starting a browser or a provider service, which takes seconds."""
+WAITING = "Waiting for the browser… (a first action starts it)"
+
+
+def default_session() -> str:
+    """The session of every command of this user without ``--session``, whatever the
+    directory it runs in: a person's commands follow one page."""
+    try:
+        return f"cli-{getpass.getuser()}"
+    except (KeyError, OSError):  # no user name in this environment (a bare container)
+        return "cli"
+
+
+@dataclass(frozen=True)
+class Target:
+    """The common options: where the host is and how to talk to it."""
+
+    url: str | None
+    token: str | None
+    as_json: bool = False
+    provider: str | None = None
+    session: str | None = None
+
+    def client(self) -> Client:
+        from browserhost.client import Client
+
+        return Client(
+            self.url,
+            self.token,
+            session_id=self.session or default_session(),
+            provider_id=self.provider,
+            transport=_announcing(WAITING),
+        )
+
+
+@dataclass
+class _Shared:
+    """The one client of ``browserhost shell``, on its own event loop, for every line."""
+
+    target: Target
+    runner: asyncio.Runner
+    client: Client | None = None
+
+    def serves(self, target: Target) -> bool:
+        """Whether a line's target is the shell's own (a line's option may send it elsewhere)."""
+        mine = self.target
+        return (
+            target.url in (None, mine.url)
+            and target.token in (None, mine.token)
+            and target.provider in (None, mine.provider)
+            and target.session in (None, mine.session)
+        )
+
+    def run(self, act: Action) -> None:
+        if self.client is None:
+            self.client = self.target.client()
+        self.runner.run(act(self.client))
+
+
+_shared: list[_Shared] = []
+
+
+@contextlib.contextmanager
+def sharing(target: Target) -> Iterator[None]:
+    """While open, :func:`run` sends over one client of ``target`` (``browserhost shell``)."""
+    with asyncio.Runner() as runner:
+        shared = _Shared(target, runner)
+        _shared.append(shared)
+        try:
+            yield
+        finally:
+            _shared.remove(shared)
+            if shared.client is not None:
+                runner.run(shared.client.aclose())
+
+
+def run(target: Target, act: Action) -> None:
+    """Run ``act`` with a client of ``target``; a refusal is printed (as JSON with --json)
+    and exits with its status."""
+    check_url(target.url)
+
+    async def main() -> None:
+        async with target.client() as client:
+            await act(client)
+
+    try:
+        if _shared and _shared[-1].serves(target):
+            _shared[-1].run(act)
+        else:
+            asyncio.run(main())
+    except BrowserhostError as exc:
+        fail(target, exc)
+
+
+def fail(target: Target, error: BrowserhostError) -> None:
+    if target.as_json:
+        print_json(error.to_wire())
+    else:
+        print_error(error)
+    raise SystemExit(exit_status(error)) from None
+
+
+def check_url(url: str | None) -> None:
+    """Refuse, in one line, a URL the client could not send to (httpx would raise)."""
+    import httpx
+
+    if url is None:
+        return
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        err.print(
+            Text(
+                f"{url!r} is not a browserhost URL (--url or $BROWSERHOST_URL); pass one like "
+                f"http://{config.DEFAULT_HOST}:{config.DEFAULT_PORT}."
+            )
+        )
+        raise SystemExit(USAGE_ERROR)
+
+
+@contextlib.contextmanager
+def waiting(message: str) -> Iterator[None]:
+    """Say ``message`` on stderr once the block has run :data:`PROGRESS_AFTER_S`: a spinner on
+    a terminal (gone when the block ends), else one line. stdout stays the answer alone."""
+    shown: list[Status] = []
+
+    def show() -> None:
+        if err.is_terminal:
+            status = err.status(message)
+            status.start()
+            shown.append(status)
+        else:
+            err.print(Text(message))
+
+    timer = threading.Timer(PROGRESS_AFTER_S, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()  # a spinner being started now is stopped below, before any output
+        for status in shown:
+            status.stop()
+
+
+def _announcing(message: str) -> httpx.AsyncBaseTransport:
+    """A transport that says :func:`waiting` while an answer is slow to come."""
+    import httpx
+
+    class Announcing(httpx.AsyncHTTPTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            with waiting(message):
+                return await super().handle_async_request(request)
+
+    return Announcing()
+
+
+def project() -> Path:
+    """Where this command runs: a capture without ``-o`` is saved into it."""
+    return Path.cwd()

@@ -1,0 +1,82 @@
+"""The options many commands share, and the command classes every command is built with.
+
+A fixed command declares them as parameters (``api_url: UrlOption = None``); a verb
+generated from an action puts them in its signature (:mod:`browserhost.cli.actions`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperCommand, TyperGroup, TyperOption
+
+SESSION_HELP = (
+    "The agent session: each one has its own browser context. Without it every browserhost "
+    "command of yours, from any directory, acts in one session."
+)
+
+UrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--url",
+        envvar="BROWSERHOST_URL",
+        metavar="URL",
+        show_default=False,
+        show_envvar=False,
+        help="The running browserhost (default: $BROWSERHOST_URL, else http://127.0.0.1:7878).",
+    ),
+]
+TokenOption = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        envvar="BROWSERHOST_TOKEN",
+        metavar="TOKEN",
+        show_default=False,
+        show_envvar=False,
+        help="API token (default: $BROWSERHOST_TOKEN, else the data dir's token file).",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the raw JSON answer.")]
+ProviderOption = Annotated[
+    str | None,
+    typer.Option(
+        "--provider", metavar="ID", help="Send to this provider instead of the selected one."
+    ),
+]
+SessionOption = Annotated[str | None, typer.Option("--session", metavar="ID", help=SESSION_HELP)]
+DataDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        metavar="DIR",
+        help="Where the selection and token live (default: $BROWSERHOST_DATA_DIR, else the "
+        "user data dir).",
+        show_default=False,
+    ),
+]
+
+
+def _untyped_flags(params: list[Any]) -> list[Any]:
+    """Flags shown as ``--json``, not ``--json <bool>``: a flag takes no value to describe
+    (typer labels every option without a metavar with its type)."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class Command(TyperCommand):
+    """A command whose help shows no type for a flag."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _untyped_flags(super().get_params(ctx))
+
+
+class Group(TyperGroup):
+    """A group whose help shows no type for a flag."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _untyped_flags(super().get_params(ctx))
