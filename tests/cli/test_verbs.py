@@ -408,3 +408,29 @@ def test_extension_says_where_it_dials_and_how_to_change_it(shell: Shell) -> Non
     assert Path(ran.out.strip()).is_dir()  # stdout is the folder alone
     assert "It dials ws://127.0.0.1:7878/ext/bridge" in ran.err
     assert "options page" in ran.err
+
+
+def test_a_session_in_a_project_saves_its_captures_there_and_o_moves_the_one_file(
+    selected: Shell, tmp_path: Path
+) -> None:
+    project = tmp_path / "app"
+    project.mkdir()
+    selected.ok("open", "https://site.test/about", "--project", str(project))
+    printed = selected.ok("capture", "--project", str(project))
+    saved = list((project / ".browserhost" / "captures").iterdir())
+    assert len(saved) == 1
+    assert str(saved[0]) in printed
+    target = tmp_path / "shot.png"
+    selected.ok("capture", "--project", str(project), "-o", str(target))
+    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert list((project / ".browserhost" / "captures").iterdir()) == saved  # moved, no copy
+    assert not (selected.project / ".browserhost").exists()
+
+
+def test_a_project_is_a_session_of_its_own(selected: Shell, tmp_path: Path) -> None:
+    selected.ok("open", "https://site.test/about")
+    project = tmp_path / "app"
+    project.mkdir()
+    answer = selected.answer("snapshot", "--project", str(project))
+    assert answer["data"]["url"] == "about:blank"
+    assert selected.answer("snapshot")["data"]["title"] == "About the stub"

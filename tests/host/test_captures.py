@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from browserhost.captures import save_capture
 from browserhost.contract import Context
 from browserhost.contract.errors import UnknownResultError
 from browserhost.host import Host
-from browserhost.host.captures import save_capture
 from browserhost.providers.stub import register
 from tests.recording import Recorder, fitting, replying
 

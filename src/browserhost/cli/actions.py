@@ -14,9 +14,16 @@ import typer
 
 from browserhost.contract import VERB_PREFIX, ActionSpec
 
-from .calls import Target, project, run
+from .calls import Target, run
 from .captures import check_output, write_capture
-from .options import JsonOption, ProviderOption, SessionOption, TokenOption, UrlOption
+from .options import (
+    JsonOption,
+    ProjectOption,
+    ProviderOption,
+    SessionOption,
+    TokenOption,
+    UrlOption,
+)
 from .output import cli_names, print_json, print_lines
 
 if TYPE_CHECKING:
@@ -41,6 +48,7 @@ OutputOption = Annotated[
 _SHARED = {
     "provider": ProviderOption,
     "session": SessionOption,
+    "project": ProjectOption,
     "api_url": UrlOption,
     "api_token": TokenOption,
     "as_json": JsonOption,
@@ -77,11 +85,12 @@ class ActionVerb:
             values.pop("as_json"),
             values.pop("provider"),
             values.pop("session"),
+            values.pop("project"),
         )
         output: Path | None = values.pop("output", None)
         parameters = {key: value for key, value in values.items() if value is not None}
         check_output(output)
-        run(target, lambda client: act(client, self.spec, parameters, output, target.as_json))
+        run(target, lambda client: act(client, self.spec, parameters, output, target))
 
 
 async def act(
@@ -89,17 +98,19 @@ async def act(
     spec: ActionSpec,
     parameters: dict[str, object],
     output: Path | None,
-    as_json: bool,
+    target: Target,
 ) -> None:
-    """Run one action and print its answer (a capture's image written first)."""
+    """Run one action and print its answer (a capture's image written first, into the
+    session's project, else the directory the command runs in)."""
     answer = await client.run(spec.name, parameters)
     data = answer.data
-    if spec.name == "browser.capture" and "path" not in data:
+    if spec.name == "browser.capture":
         label = parameters.get("label")
-        written = write_capture(data, output, label if isinstance(label, str) else None, project())
+        project = target.project or Path.cwd()
+        written = write_capture(data, output, label if isinstance(label, str) else None, project)
         data = {**data, "path": str(written), "written": output is not None}
         answer.data.update(path=str(written))
-    if as_json:
+    if target.as_json:
         print_json(answer.to_wire())
     else:
         from browserhost.render import terminal_lines
@@ -161,12 +172,13 @@ def call(
     ] = None,
     provider: ProviderOption = None,
     session: SessionOption = None,
+    project: ProjectOption = None,
     api_url: UrlOption = None,
     api_token: TokenOption = None,
 ) -> None:
     """Run a verb of the selected provider (browserhost providers lists them)."""
     # a verb's answer is the provider's own JSON
-    target = Target(api_url, api_token, True, provider, session)
+    target = Target(api_url, api_token, True, provider, session, project)
     pairs = arg or []
 
     async def act(client: Client) -> None:

@@ -55,6 +55,7 @@ class Target:
     as_json: bool = False
     provider: str | None = None
     session: str | None = None
+    project: Path | None = None
 
     def client(self) -> Client:
         from browserhost.client import Client
@@ -63,6 +64,7 @@ class Target:
             self.url,
             self.token,
             session_id=self.session or default_session(),
+            directory=self.project,
             provider_id=self.provider,
             transport=_announcing(WAITING),
         )
@@ -84,6 +86,7 @@ class _Shared:
             and target.token in (None, mine.token)
             and target.provider in (None, mine.provider)
             and target.session in (None, mine.session)
+            and target.project in (None, mine.project)
         )
 
     def run(self, act: Action) -> None:
@@ -191,8 +194,3 @@ def _announcing(message: str) -> httpx.AsyncBaseTransport:
                 return await super().handle_async_request(request)
 
     return Announcing()
-
-
-def project() -> Path:
-    """Where this command runs: a capture without ``-o`` is saved into it."""
-    return Path.cwd()

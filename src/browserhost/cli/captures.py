@@ -1,28 +1,25 @@
 """Where ``browserhost capture`` writes its image: ``-o FILE``, else the project's
-``.browserhost/captures/`` (the same name the host gives a capture it saves itself).
+``.browserhost/captures/``, named as the host names a capture it saves itself.
 
-The CLI writes it, not the host: the CLI's session is the same from every directory, so the
-directory a command runs in cannot go to the host as the session's project.
+Without ``--project`` the CLI writes it: its session is the same from every directory, so
+the directory a command runs in is not the session's project, and the host saves nothing.
+With ``--project`` the host saves it there, and ``-o`` moves that file.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import re
+import shutil
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.text import Text
 
-from .output import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, USAGE_ERROR, err
+from browserhost.captures import save_capture
 
-CAPTURES_DIR = Path(".browserhost") / "captures"
-_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
-_unsafe = re.compile(r"[^A-Za-z0-9_-]+")
-_LABEL_MAX = 80
+from .output import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, USAGE_ERROR, err
 
 
 def check_output(output: Path | None) -> None:
@@ -40,23 +37,32 @@ def check_output(output: Path | None) -> None:
 def write_capture(
     answer: Mapping[str, Any], output: Path | None, label: str | None, project: Path
 ) -> Path:
-    """Write the answer's image to ``output``, else to a new file under ``project``'s
-    captures folder; exits saying why when it cannot."""
+    """Put the answer's image at ``output``, else in a new file under ``project``'s captures
+    folder; a copy the host saved (``path``) is moved, not left beside it. Exits saying why
+    when it cannot."""
+    saved = answer.get("path")
+    if isinstance(saved, str) and Path(saved).is_file():
+        if output is None:
+            return Path(saved)
+        try:
+            shutil.move(saved, output)
+        except OSError as exc:
+            _not_written(output, exc, "choose another -o FILE")
+        return output
     image = _image(answer)
     if output is not None:
-        _write(output, image, "choose another -o FILE")
+        try:
+            output.write_bytes(image)
+        except OSError as exc:
+            _not_written(output, exc, "choose another -o FILE")
         return output
-    extension = _EXTENSIONS.get(str(answer.get("mime")), "png")
-    folder = project / CAPTURES_DIR
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    cleaned = _unsafe.sub("-", label or "").strip("-_")[:_LABEL_MAX].strip("-_") or "capture"
-    target = folder / f"{stamp}-{cleaned}.{extension}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        _not_written(folder, exc, "use -o FILE")
-    _write(target, image, "use -o FILE")
-    return target
+    written = save_capture(dict(answer), str(project.resolve()), label)
+    if written is None:
+        err.print(
+            Text(f"Cannot write under {project}: the capture was taken but not saved; use -o FILE.")
+        )
+        raise SystemExit(EXIT_NOT_WRITTEN)
+    return written
 
 
 def _image(answer: Mapping[str, Any]) -> bytes:
@@ -68,13 +74,6 @@ def _image(answer: Mapping[str, Any]) -> bytes:
         err.print("The capture holds no image; nothing was written.")
         raise SystemExit(EXIT_MAY_HAVE_RUN)
     return image
-
-
-def _write(target: Path, image: bytes, instead: str) -> None:
-    try:
-        target.write_bytes(image)
-    except OSError as exc:
-        _not_written(target, exc, instead)
 
 
 def _not_written(target: Path, exc: OSError, instead: str) -> NoReturn:

@@ -47,6 +47,22 @@ ProviderOption = Annotated[
     ),
 ]
 SessionOption = Annotated[str | None, typer.Option("--session", metavar="ID", help=SESSION_HELP)]
+ProjectOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--project",
+        envvar="BROWSERHOST_PROJECT",
+        metavar="DIR",
+        file_okay=False,
+        exists=True,
+        resolve_path=True,
+        show_default=False,
+        show_envvar=False,
+        help="The project the session works in (default: $BROWSERHOST_PROJECT): verbs such as "
+        "upload read files from it and captures are saved in it. The session in a project is "
+        "that project's own.",
+    ),
+]
 DataDirOption = Annotated[
     Path | None,
     typer.Option(

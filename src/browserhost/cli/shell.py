@@ -9,7 +9,7 @@ import typer
 from rich.text import Text
 
 from .calls import Target, check_url, sharing
-from .options import ProviderOption, SessionOption, TokenOption, UrlOption
+from .options import ProjectOption, ProviderOption, SessionOption, TokenOption, UrlOption
 from .output import USAGE_ERROR, err
 
 PROMPT = "browserhost> "
@@ -19,6 +19,7 @@ def shell(
     context: typer.Context,
     provider: ProviderOption = None,
     session: SessionOption = None,
+    project: ProjectOption = None,
     api_url: UrlOption = None,
     api_token: TokenOption = None,
 ) -> None:
@@ -30,13 +31,13 @@ def shell(
     From a terminal it prompts (exit, quit or Ctrl-D end it). Each line prints what that
     command prints, errors included, and the next line runs anyway. The shell's exit status
     is that of the last line that failed (0 when none did). A line's own --url, --token,
-    --session or --provider sends that line alone elsewhere.
+    --session, --project or --provider sends that line alone elsewhere.
     """
     check_url(api_url)
     root = context.find_root().command
     prompting = sys.stdin.isatty()
     failed = 0
-    with sharing(Target(api_url, api_token, provider=provider, session=session)):
+    with sharing(Target(api_url, api_token, provider=provider, session=session, project=project)):
         while True:
             try:
                 line = input(PROMPT) if prompting else sys.stdin.readline()

@@ -32,6 +32,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from browserhost.captures import save_capture
 from browserhost.contract import (
     VERB_PREFIX,
     Context,
@@ -48,7 +49,6 @@ from browserhost.contract.verbs import VERB_TIMEOUT_S, read_arguments
 from browserhost.contract.wire import Outcome, Refusal
 from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 
-from .captures import save_capture
 from .catalog import Catalog, InstalledProvider
 from .control import Controls
 from .instances import Instances

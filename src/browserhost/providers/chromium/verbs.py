@@ -288,7 +288,10 @@ def project_files(directory: str | None, names: list[str]) -> list[Path]:
     """The files ``names`` inside the project ``directory``; refuses any outside it (a
     ``..`` or a link that leads out) or missing."""
     if directory is None:
-        raise ActionError("There is no project directory to upload from.")
+        raise ActionError(
+            "The session has no project directory to upload files from, so nothing was set; "
+            "send the action with one (on the command line: --project DIR)."
+        )
     root = Path(directory).resolve()
     paths = []
     for name in names:
