@@ -195,6 +195,8 @@ class ProviderInfo(WireModel):
     """How to launch instances of this provider, when it can."""
     instance: InstanceInfo | None = Field(None, exclude_if=lambda instance: instance is None)
     """The launched instance this row routes to."""
+    state: str | None = Field(None, exclude_if=lambda state: state is None)
+    """What the browser it starts on this machine is doing: stopped, starting, running, failed."""
 
 
 class Providers(WireModel):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -16,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from browserhost.cli.calls import PROGRESS_AFTER_S
 from tests.conftest import LiveServer, serving_http, start_server
 from tests.host.test_services import install_entry_point
 from tests.spawning import READY_WAIT_S
@@ -63,20 +66,39 @@ def held_page() -> Iterator[tuple[str, threading.Event]]:
             release.set()
 
 
-def test_a_slow_first_open_says_what_it_waits_for_and_serve_logs_the_launch(
+def held_chromium(folder: Path) -> tuple[Path, Path]:
+    """A Chromium that starts only once the returned file exists: its launch lasts as long
+    as the test wants. The wrapper waits for the file, then becomes the real browser."""
+    release = folder / "release"
+    script = folder / "chromium"
+    script.write_text(
+        f'#!/bin/sh\nwhile [ ! -e "{release}" ]; do sleep 0.05; done\n'
+        f'exec "{shutil.which("chromium") or "/usr/bin/chromium"}" "$@"\n'
+    )
+    script.chmod(0o755)
+    return script, release
+
+
+def test_a_first_open_that_waits_for_chromium_says_so_and_serve_logs_the_launch(
     tmp_path: Path, held_page: tuple[str, threading.Event]
 ) -> None:
-    origin, release = held_page
+    origin, page_release = held_page
+    page_release.set()
+    executable, release = held_chromium(tmp_path)
     server = start_server(
-        tmp_path / "data", providers="stub,chromium", extra_args=("--select", "chromium")
+        tmp_path / "data",
+        providers="stub,chromium",
+        extra_args=("--select", "chromium"),
+        env={"BROWSERHOST_CHROMIUM": str(executable)},
     )
     try:
         opening = cli(server, "open", f"{origin}/", "--json")
         assert opening.stderr is not None
-        said = opening.stderr.readline()  # before the page answers: the action is still running
-        release.set()
+        said = opening.stderr.readline()  # the browser is still held: the action waits for it
+        release.touch()
         stdout, stderr = opening.communicate(timeout=WAIT_S)
     finally:
+        release.touch()
         server.stop()
     assert said.rstrip("\n") == WAITING_LINE
     assert opening.returncode == 0, stderr
@@ -84,6 +106,48 @@ def test_a_slow_first_open_says_what_it_waits_for_and_serve_logs_the_launch(
     log = server.log_path.read_text()
     assert "Starting Chromium…" in log
     assert "Chromium started in " in log
+
+
+def test_a_slow_page_in_a_running_browser_is_not_called_a_starting_browser(
+    tmp_path: Path, held_page: tuple[str, threading.Event]
+) -> None:
+    origin, page_release = held_page
+    server = start_server(
+        tmp_path / "data", providers="stub,chromium", extra_args=("--select", "chromium")
+    )
+    try:
+        warm = cli(server, "open", "about:blank")
+        assert warm.communicate(timeout=WAIT_S)[0]  # the browser runs from here on
+        opening = cli(server, "open", f"{origin}/", "--json")
+        # Released after the CLI has asked the host several times whether anything starts
+        # (every PROGRESS_AFTER_S): a slower machine only makes this test pass more easily.
+        threading.Timer(PROGRESS_AFTER_S * 6, page_release.set).start()
+        stdout, stderr = opening.communicate(timeout=WAIT_S)
+    finally:
+        page_release.set()
+        server.stop()
+    assert opening.returncode == 0, stderr
+    assert json.loads(stdout)["data"]["title"] == "Held page"
+    assert WAITING_LINE not in stderr
+
+
+def test_a_host_that_never_answers_is_not_called_a_starting_browser(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # accepts, never answers
+        port = silent.getsockname()[1]
+        waiting = subprocess.Popen(
+            [sys.executable, "-m", "browserhost", "snapshot", "--url", f"http://127.0.0.1:{port}"],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            env={k: v for k, v in os.environ.items() if not k.startswith("BROWSERHOST_")},
+        )
+        try:
+            with pytest.raises(subprocess.TimeoutExpired):
+                waiting.communicate(timeout=PROGRESS_AFTER_S * 6)
+        finally:
+            waiting.kill()
+            _, stderr = waiting.communicate(timeout=WAIT_S)
+    assert WAITING_LINE not in stderr
 
 
 def test_a_quick_answer_prints_no_status(live_server: LiveServer) -> None:

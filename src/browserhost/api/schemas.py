@@ -169,6 +169,11 @@ class ProviderRow(WireModel):
     launch: LaunchRow | None = absent_when_none(
         "How to launch instances of this provider, when it can."
     )
+    state: Literal["stopped", "starting", "running", "failed"] | None = absent_when_none(
+        "What the browser this provider starts on this machine is doing: stopped (until an "
+        "action needs it), starting, running, or failed (its last start did not work). Absent "
+        "for a provider whose browsers run elsewhere or in a service."
+    )
     instance: InstanceRow | None = absent_when_none(
         "The launched instance this row routes to (id provider~name)."
     )

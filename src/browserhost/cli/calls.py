@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import json
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from browserhost import config
+from browserhost.api.paths import INSTANCES_PATH, PROVIDERS_PATH
 from browserhost.contract.errors import BrowserhostError
 
 from .output import USAGE_ERROR, err, exit_status, print_error, print_json
@@ -32,8 +34,8 @@ Action = Callable[["Client"], Coroutine[Any, Any, None]]
 """What a command does with its client: one or more calls, and printing their answers."""
 
 PROGRESS_AFTER_S = 0.5
-"""A call still unanswered after this gets a status line on stderr: a first action may be
-starting a browser or a provider service, which takes seconds."""
+"""A call still unanswered after this asks the host, as often, whether it is starting a
+browser, a provider service or an instance, and says so on stderr once it is."""
 WAITING = "Waiting for the browser… (a first action starts it)"
 
 
@@ -185,12 +187,61 @@ def waiting(message: str) -> Iterator[None]:
 
 
 def _announcing(message: str) -> httpx.AsyncBaseTransport:
-    """A transport that says :func:`waiting` while an answer is slow to come."""
+    """A transport that says :func:`waiting`'s ``message`` while an answer is slow to come
+    because the host says a browser, a provider service or an instance is starting."""
     import httpx
 
     class Announcing(httpx.AsyncHTTPTransport):
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-            with waiting(message):
+            if request.method == "GET":  # listings answer at once: nothing to announce
                 return await super().handle_async_request(request)
+            said: list[Status] = []
+            watch = asyncio.ensure_future(self._say_when_starting(request, said))
+            try:
+                return await super().handle_async_request(request)
+            finally:
+                watch.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watch
+                for status in said:
+                    status.stop()
+
+        async def _say_when_starting(self, request: httpx.Request, said: list[Status]) -> None:
+            while True:
+                await asyncio.sleep(PROGRESS_AFTER_S)
+                if await self._starting(request):
+                    break
+            if err.is_terminal:
+                said.append(err.status(message))
+                said[0].start()
+            else:
+                err.print(Text(message))
+
+        async def _starting(self, request: httpx.Request) -> bool:
+            """Whether the host lists something starting (asked beside the slow call)."""
+            rows: list[Any] = []
+            for path, key in ((PROVIDERS_PATH, "providers"), (INSTANCES_PATH, "instances")):
+                asked = httpx.Request(
+                    "GET",
+                    request.url.copy_with(path=path, query=None),
+                    headers={"Authorization": request.headers.get("Authorization", "")},
+                )
+                try:
+                    answer = await super().handle_async_request(asked)
+                    listed = json.loads(await answer.aread())
+                except (httpx.HTTPError, ValueError):
+                    return False
+                if isinstance(listed, dict) and isinstance(listed.get(key), list):
+                    rows += listed[key]
+            return any(_starting(row) for row in rows if isinstance(row, dict))
 
     return Announcing()
+
+
+def _starting(row: dict[str, Any]) -> bool:
+    service = row.get("service")
+    return "starting" in (
+        row.get("state"),
+        row.get("status"),
+        service.get("state") if isinstance(service, dict) else None,
+    )

@@ -11,12 +11,12 @@ normalized parameters ever reach a provider.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
 from pydantic import (
-    AnyUrl,
     ConfigDict,
     Field,
     TypeAdapter,
@@ -30,6 +30,9 @@ from .base import WireModel
 from .data import ViewportMode
 from .errors import InvalidActionError
 from .limits import ACTION_TIMEOUT_S, OPEN_TIMEOUT_S, TEXT_MAX, URL_MAX, VALUE_MAX
+
+if TYPE_CHECKING:
+    from pydantic import AnyUrl
 
 BLANK_PAGE = "about:blank"
 """The one address that is not http(s) an agent may open: an empty page."""
@@ -56,7 +59,14 @@ _SELECTOR_HELP = (
     "an iframe or an open shadow root: the part before names the iframe or the shadow host, the "
     "part after is matched inside it (iframe#pay >> #card, todo-app >> button.add)."
 )
-_url_adapter: TypeAdapter[AnyUrl] = TypeAdapter(AnyUrl)
+
+
+@functools.cache
+def _url_adapter() -> TypeAdapter[AnyUrl]:
+    # pydantic's URL types cost a command-line verb a sixth of its start; only open needs them.
+    from pydantic import AnyUrl
+
+    return TypeAdapter(AnyUrl)
 
 
 def _refuse(message: str) -> PydanticCustomError:
@@ -135,7 +145,7 @@ class OpenParameters(Parameters):
         if url == BLANK_PAGE:
             return _present(url=url, viewport=viewport)
         try:
-            parsed = _url_adapter.validate_python(url)
+            parsed = _url_adapter().validate_python(url)
         except ValidationError:
             raise _refuse("url must be an absolute http(s) URL.") from None
         if parsed.scheme not in ("http", "https"):

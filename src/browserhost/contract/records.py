@@ -126,6 +126,10 @@ class ProviderRecord(_Record):
     capacity: Callable[[], Awaitable[Any]] | None = None
     checks: Checks | None = None
     """What ``browserhost doctor`` runs for this provider (:mod:`.checks`)."""
+    state: Callable[[], str] | None = None
+    """What the browser it starts on this machine is doing now: ``stopped``, ``starting``,
+    ``running`` or ``failed``; shown in the providers listing, so a caller can tell a first
+    action that waits for a browser from a slow page."""
     service: Mapping[str, Any] | None = None
     endpoint: object = None
     """Read only when the record has neither an answer handler nor a service."""
@@ -182,6 +186,13 @@ class ProviderRecord(_Record):
                 f"{info.field_name} must be an async callable of an in-process provider"
             )
         return hook
+
+    @field_validator("state", mode="before")
+    @classmethod
+    def _state(cls, state: object, info: Info) -> object:
+        if state is not None and not (callable(state) and info.data.get("answer") is not None):
+            raise InstallError("state must be a callable of an in-process provider")
+        return state
 
     @field_validator("service", mode="before")
     @classmethod

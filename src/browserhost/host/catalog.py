@@ -166,6 +166,8 @@ class InstalledProvider:
     """Counts the free and busy slots where this provider's browsers run (:mod:`.capacity`)."""
     checks: Checks | None = None
     """What ``browserhost doctor`` checks for this provider, when it offers checks."""
+    state: Callable[[], str] | None = None
+    """What the browser it starts on this machine is doing, when it says."""
 
     def public(self) -> dict[str, object]:
         """The row callers see. Transport details never leave the host."""
@@ -185,6 +187,8 @@ class InstalledProvider:
             row["launch"] = self.launch.public()
         if self.instance is not None:
             row["instance"] = self.instance.public()
+        if self.state is not None:
+            row["state"] = self.state()
         return row
 
     def hold(self) -> None:
@@ -324,6 +328,7 @@ def read_record(
         launch=read_launch(declared.launch),
         capacity=declared.capacity,
         checks=declared.checks,
+        state=declared.state,
     )
 
 

@@ -458,6 +458,8 @@ def register() -> dict[str, Any]:
     record["checks"] = checks.checks  # what `browserhost doctor` runs for this provider
     if provider._grid is not None:
         record["capacity"] = provider._grid.listed
+    else:  # its one browser starts here, on the first action
+        record["state"] = provider.status
     return record
 
 
