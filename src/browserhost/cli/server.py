@@ -38,11 +38,16 @@ DEFAULT_URL)."""
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = config.DEFAULT_HOST,
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = config.DEFAULT_PORT,
+    host: Annotated[
+        str, typer.Option(metavar="HOST", help="Address to listen on.")
+    ] = config.DEFAULT_HOST,
+    port: Annotated[
+        int, typer.Option(metavar="PORT", help="Port to listen on.")
+    ] = config.DEFAULT_PORT,
     data_dir: DataDirOption = None,
     select: Annotated[
-        str | None, typer.Option("--select", help="Select this provider before serving.")
+        str | None,
+        typer.Option("--select", metavar="ID", help="Select this provider before serving."),
     ] = None,
     allow_host: Annotated[
         list[str] | None,
@@ -218,6 +223,7 @@ def mcp(
         str | None,
         typer.Option(
             "--url",
+            metavar="URL",
             help="Forward to the browserhost serve at this URL instead of running a host in "
             "this process ($BROWSERHOST_URL is not read here: embedding is the default).",
             show_default=False,
@@ -227,6 +233,7 @@ def mcp(
         str | None,
         typer.Option(
             envvar="BROWSERHOST_TOKEN",
+            metavar="TOKEN",
             help="API token for --url (default: the token file in the data dir).",
             show_default=False,
         ),
@@ -234,7 +241,9 @@ def mcp(
     data_dir: DataDirOption = None,
     select: Annotated[
         str | None,
-        typer.Option("--select", help="Select this provider at start (e.g. chromium)."),
+        typer.Option(
+            "--select", metavar="ID", help="Select this provider at start (e.g. chromium)."
+        ),
     ] = None,
 ) -> None:
     """Serve the browser tools over MCP on stdin and stdout, for an MCP client to start.
@@ -285,10 +294,10 @@ def mcp(
 
 
 def doctor(
-    host: Annotated[str, typer.Option(help="The address serve would listen on.")] = (
-        config.DEFAULT_HOST
-    ),
-    port: Annotated[int, typer.Option(help="The port serve would listen on.")] = (
+    host: Annotated[
+        str, typer.Option(metavar="HOST", help="The address serve would listen on.")
+    ] = (config.DEFAULT_HOST),
+    port: Annotated[int, typer.Option(metavar="PORT", help="The port serve would listen on.")] = (
         config.DEFAULT_PORT
     ),
     data_dir: DataDirOption = None,
@@ -337,13 +346,14 @@ def bridge_connect(
         str | None,
         typer.Option(
             envvar="BROWSERHOST_BRIDGE_TOKEN",
+            metavar="TOKEN",
             help="The host's token. Better from $BROWSERHOST_BRIDGE_TOKEN, or typed when "
             "asked: a command line is visible to other users of this machine.",
             show_default=False,
         ),
     ] = None,
     provider: Annotated[
-        str, typer.Option("--provider", help="The installed provider that answers.")
+        str, typer.Option("--provider", metavar="ID", help="The installed provider that answers.")
     ] = "chromium",
 ) -> None:
     """Dial in to a host's bridge and answer its actions with a provider here, dialling
