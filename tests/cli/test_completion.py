@@ -8,19 +8,26 @@ import sys
 
 import pytest
 
+from tests.spawning import READY_WAIT_S
+
 pytestmark = pytest.mark.slow
 
 
-def complete(shell: str, **env: str) -> list[str]:
+def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, "-m", "browserhost"],
+        [sys.executable, "-m", "browserhost", *args],
         capture_output=True,
         text=True,
-        timeout=60,
-        env={**os.environ, "_BROWSERHOST_COMPLETE": f"complete_{shell}", **env},
-        check=True,
+        timeout=READY_WAIT_S,
+        env={**os.environ, **env},
+        check=False,
     )
-    return done.stdout.split()
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def complete(shell: str, **env: str) -> list[str]:
+    return run(_BROWSERHOST_COMPLETE=f"complete_{shell}", **env).stdout.split()
 
 
 def test_bash_completes_a_verb_and_its_choices() -> None:
@@ -40,11 +47,5 @@ def test_zsh_completes_an_option_with_its_help() -> None:
 
 
 def test_the_script_to_install_is_shown_for_bash() -> None:
-    shown = subprocess.run(
-        [sys.executable, "-m", "browserhost", "--show-completion", "bash"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    shown = run("--show-completion", "bash")
     assert "complete -o default -F _browserhost_completion browserhost" in shown.stdout
