@@ -45,7 +45,7 @@ check: lint
 	$(BIN)/pytest -m "not browser and not slow" $(ARGS)
 
 test: lint test-setup
-	$(BIN)/pytest -n $(WORKERS) --dist loadfile --cov --cov-report=term:skip-covered $(ARGS)
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile --durations=15 --cov --cov-report=term:skip-covered $(ARGS)
 
 bench: setup $(DEV_STAMP)
 	$(BIN)/python benches/run.py

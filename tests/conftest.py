@@ -158,14 +158,16 @@ def chromium_path() -> str:
 
 
 def _stub_verb(name: str) -> dict[str, object]:
-    """One of the stub's pointer verbs as it declares it (their schemas are chromium's too,
-    from ``browserhost.providers.pointer_verbs``); press_key shows a verb spelled out."""
+    """One of the stub's pointer or session verbs as it declares it (their schemas are
+    chromium's too, from ``browserhost.providers.pointer_verbs`` and ``session_verbs``);
+    press_key shows a verb spelled out."""
     from browserhost.providers.stub import StubProvider
 
     return StubProvider.verbs[name].spec.to_wire()
 
 
 STUB_VERBS: list[dict[str, object]] = [
+    _stub_verb("cookies"),
     _stub_verb("drag"),
     _stub_verb("hover"),
     _stub_verb("mouse"),
@@ -190,6 +192,7 @@ STUB_VERBS: list[dict[str, object]] = [
         "changesPage": True,
     },
     _stub_verb("select_text"),
+    _stub_verb("set_cookies"),
 ]
 """The stub's verbs in its row of a providers listing."""
 

@@ -1,4 +1,5 @@
-"""Saving ``browser.capture`` images into the project the agent works in.
+"""Saving ``browser.capture`` images (and the chromium ``pdf`` verb's PDFs) into the project
+the agent works in.
 
 Images go to ``<directory>/.browserhost/captures/<timestamp>-<label>.<ext>``. The label is
 reduced to safe characters and bounded, and the final path must resolve inside that folder,
@@ -24,10 +25,11 @@ _unsafe = re.compile(r"[^A-Za-z0-9_-]+")
 log = logging.getLogger(__name__)
 
 
-def safe_label(label: str | None) -> str:
-    """``../../etc passwd`` → ``etc-passwd``: letters, digits, ``-`` and ``_`` only."""
+def safe_label(label: str | None, empty: str = "capture") -> str:
+    """``../../etc passwd`` → ``etc-passwd``: letters, digits, ``-`` and ``_`` only; ``empty``
+    when nothing is left."""
     cleaned = _unsafe.sub("-", label or "").strip("-_")[:CAPTURE_LABEL_MAX].strip("-_")
-    return cleaned or "capture"
+    return cleaned or empty
 
 
 def save_capture(data: dict[str, object], directory: str | None, label: str | None) -> Path | None:
@@ -46,6 +48,14 @@ def save_capture(data: dict[str, object], directory: str | None, label: str | No
         image = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
         raise UnknownResultError("The provider's capture is not valid base64.") from None
+    return save_in_captures(project, image, label, extension)
+
+
+def save_in_captures(
+    project: Path, content: bytes, label: str | None, extension: str
+) -> Path | None:
+    """Write ``content`` as a new file in the project's captures folder, named by the time
+    and ``label``; ``None`` when it could not be written there (logged)."""
     folder = (project.resolve() / CAPTURES_DIR).resolve()
     if not folder.is_relative_to(project.resolve()):
         # A .browserhost symlink must not carry captures out of the project.
@@ -62,7 +72,7 @@ def save_capture(data: dict[str, object], directory: str | None, label: str | No
                 continue
             try:
                 with target.open("xb") as handle:
-                    handle.write(image)
+                    handle.write(content)
             except FileExistsError:
                 continue
             return target

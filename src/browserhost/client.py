@@ -135,6 +135,14 @@ class LaunchInfo(WireModel):
     input_schema: dict[str, Any]
     """JSON Schema of the launch options, with titles, descriptions and defaults."""
     help: str
+    documentation_url: str | None = Field(None, exclude_if=lambda url: url is None)
+    operations: list[str] = Field(default_factory=lambda: ["close"])
+    """What its instances may offer: close, and those the provider declared."""
+
+
+class ConfigurationInfo(WireModel):
+    input_schema: dict[str, Any]
+    """JSON Schema of the provider's own settings (:meth:`Client.configure`)."""
 
 
 class InstanceInfo(WireModel):
@@ -145,14 +153,26 @@ class InstanceInfo(WireModel):
     provider: str
     name: str
     status: str
-    """``starting``, ``running``, ``stopped``, ``failed``; ``closed`` once closed."""
-    control: str
-    """Who holds its surface: ``none``, ``agent`` or ``user``."""
+    """``connected``, ``pairing``, ``running_disconnected`` (starting), ``stopped``;
+    ``closed`` once closed."""
+    control: dict[str, Any]
+    """What handles its page actions: ``{"kind": "provider", "capabilities": {...}}`` or
+    ``{"kind": "none"}``."""
+    held_by: str
+    """Who holds its surface in the viewer: ``none``, ``agent`` or ``user``."""
     ownership: str
     persistence: str
     """``ephemeral``, or ``persistent``: its data outlives the host."""
     operations: list[str]
+    """What can be done to it now (:meth:`Client.operate`)."""
     details: dict[str, Any]
+
+
+class OperationInfo(WireModel):
+    """An operation's answer: the instance after it, and what it gave."""
+
+    instance: InstanceInfo
+    result: dict[str, Any]
 
 
 class PendingInfo(WireModel):
@@ -195,6 +215,8 @@ class ProviderInfo(WireModel):
     """How to launch instances of this provider, when it can."""
     instance: InstanceInfo | None = Field(None, exclude_if=lambda instance: instance is None)
     """The launched instance this row routes to."""
+    configuration: ConfigurationInfo | None = Field(None, exclude_if=lambda c: c is None)
+    """The provider's own settings, when it has some."""
     state: str | None = Field(None, exclude_if=lambda state: state is None)
     """What the browser it starts on this machine is doing: stopped, starting, running, failed."""
 
@@ -295,6 +317,24 @@ class Client:
         body = await self._request("DELETE", path, wait_s=60.0)
         return InstanceInfo.model_validate(body)
 
+    async def operate(
+        self, instance_id: str, operation: str, arguments: Mapping[str, object] | None = None
+    ) -> OperationInfo:
+        """Run one of the operations an instance's ``operations`` lists: ``start``,
+        ``detach``, ``sync_cookies`` (``{"fromFile"|"toFile": path}``), ``references``,
+        ``close``; one it does not list is refused (``UNSUPPORTED``), nothing done."""
+        path = f"{INSTANCES_PATH}/{quote(instance_id, safe='')}/operations/{quote(operation)}"
+        body = await self._request(
+            "POST", path, json={"arguments": dict(arguments or {})}, wait_s=60.0
+        )
+        return OperationInfo.model_validate(body)
+
+    async def configure(self, provider: str, options: Mapping[str, object]) -> ProviderInfo:
+        """Change a provider's own settings, checked against its configuration schema."""
+        path = f"{PROVIDERS_PATH}/{quote(provider, safe='')}/configure"
+        body = await self._request("POST", path, json={"options": dict(options)}, wait_s=60.0)
+        return ProviderInfo.model_validate(body)
+
     async def pending(self) -> list[PendingInfo]:
         """The browsers waiting for a person's approval to connect to the bridge."""
         body = await self._request("GET", PENDING_PATH, may_have_run=False)
@@ -327,12 +367,14 @@ class Client:
         *,
         context: Context | None = None,
         provider_id: str | None = None,
+        timeout_ms: int | None = None,
     ) -> Answer:
         """Run one action by its wire name and return the raw answer.
 
         The parameters of the ten actions are validated first; an invalid call raises
         :class:`InvalidActionError` and sends nothing. A provider's verb (``verb.<name>``) is
-        checked by the host against the schema the provider declared.
+        checked by the host against the schema the provider declared. ``timeout_ms`` waits
+        that long for the answer instead of the action's own wait (up to the host's maximum).
         """
         name, sent, timeout_s = str(action), dict(parameters or {}), VERB_TIMEOUT_S
         if verb_name(action) is None:
@@ -346,18 +388,22 @@ class Client:
         chosen = provider_id or self.provider_id
         if chosen is not None:
             request["providerId"] = chosen
+        if timeout_ms is not None:
+            request["timeoutMs"] = timeout_ms
+            timeout_s = timeout_ms / 1000
         body = await self._request("POST", ACTIONS_PATH, json=request, wait_s=timeout_s + _GRACE_S)
-        provider, answer = body.get("providerId"), body.get("data")
-        if not isinstance(provider, str) or not isinstance(answer, dict):
+        provider = body.get("providerId")
+        if not isinstance(provider, str) or "data" not in body:
             raise UnknownResultError(
                 f"The host's answer to {name} is not an action result. The page state is "
                 "unknown; take a snapshot before acting again."
             )
-        return Answer(provider, answer)
+        return Answer(provider, body["data"])
 
-    async def call(self, verb: str, **arguments: object) -> dict[str, Any]:
+    async def call(self, verb: str, **arguments: object) -> Any:
         """Run a verb of the selected provider (see ``providers()`` for their names and
-        schemas) and return its ``data``: ``await browser.call("find", text="Pricing")``."""
+        schemas) and return its ``data``, whatever JSON value the verb answers (an object, a
+        list, a number): ``await browser.call("find", text="Pricing")``."""
         return (await self.run(f"{VERB_PREFIX}{verb}", arguments)).data
 
     # One method per action. The signatures mirror the contract's parameter models
@@ -366,8 +412,10 @@ class Client:
     async def open(self, url: str, *, viewport: ViewportMode | None = None) -> answers.OpenData:
         return await self._act("open", answers.OpenData, url=url, viewport=viewport)
 
-    async def snapshot(self, *, selector: str | None = None) -> answers.SnapshotData:
-        return await self._act("snapshot", answers.SnapshotData, selector=selector)
+    async def snapshot(
+        self, *, selector: str | None = None, full: bool = False
+    ) -> answers.SnapshotData:
+        return await self._act("snapshot", answers.SnapshotData, selector=selector, full=full)
 
     async def click(
         self, *, selector: str | None = None, text: str | None = None
@@ -497,6 +545,7 @@ __all__ = [
     "HostRefusedError",
     "HostUnavailableError",
     "InstanceInfo",
+    "OperationInfo",
     "PairedInfo",
     "PendingInfo",
     "ProviderInfo",

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+EXTENSION_ORIGINS = ("chrome-extension://", "moz-extension://")
+"""Origins only a browser extension sends from a browser (Chrome's, Firefox's)."""
 
 Refusal = tuple[int, str, str]
 """HTTP status, the gate's code, and what the caller should do differently."""
@@ -42,7 +44,8 @@ class Gate:
 
     ``protected`` are the path prefixes behind the gate (``"/"`` for all of them);
     ``extension_paths`` are sockets a browser extension may open (its ``chrome-extension://``
-    origin passes the Origin rule: a page cannot send it, and the socket authenticates itself);
+    or ``moz-extension://`` origin passes the Origin rule: a page cannot send it, and the socket
+    authenticates itself);
     ``unauthorized_hint`` and ``host_hint`` finish the refusals' messages with where the token comes
     from and how to allow another host name.
     """
@@ -110,7 +113,7 @@ class Gate:
         if _hostname(authority) not in self._hosts:
             return 421, "HOST_NOT_ALLOWED", f"Host {authority!r} is not allowed. {self._host_hint}"
         origin = headers.get("origin")
-        if extension and origin is not None and origin.startswith("chrome-extension://"):
+        if extension and origin is not None and origin.startswith(EXTENSION_ORIGINS):
             return None
         if origin is not None and urlsplit(origin).netloc.lower() != authority.lower():
             return 403, "ORIGIN_NOT_ALLOWED", "Cross-origin requests are refused."

@@ -92,9 +92,8 @@ class Backend(Protocol):
 
     async def providers(self) -> dict[str, Any]: ...
 
-    async def run(
-        self, action: str, parameters: dict[str, object], context: Context
-    ) -> dict[str, Any]: ...
+    async def run(self, action: str, parameters: dict[str, object], context: Context) -> Any:
+        """The answer's ``data``: an object for the ten actions, any JSON value for a verb."""
 
 
 @dataclass(frozen=True)
@@ -104,9 +103,7 @@ class HostBackend:
     async def providers(self) -> dict[str, Any]:
         return self.host.providers().to_wire()
 
-    async def run(
-        self, action: str, parameters: dict[str, object], context: Context
-    ) -> dict[str, Any]:
+    async def run(self, action: str, parameters: dict[str, object], context: Context) -> Any:
         return (await self.host.dispatch(action, parameters, context)).data
 
 
@@ -117,9 +114,7 @@ class ClientBackend:
     async def providers(self) -> dict[str, Any]:
         return (await self.client.providers()).model_dump(mode="json", by_alias=True)
 
-    async def run(
-        self, action: str, parameters: dict[str, object], context: Context
-    ) -> dict[str, Any]:
+    async def run(self, action: str, parameters: dict[str, object], context: Context) -> Any:
         return (await self.client.run(action, parameters, context=context)).data
 
 
@@ -271,10 +266,14 @@ def verb_tool(name: str, verb: VerbSpec) -> types.Tool:
     )
 
 
-def verb_success(answer: Mapping[str, Any]) -> types.CallToolResult:
+def verb_success(answer: Any) -> types.CallToolResult:
+    """A verb's answer, any JSON value, as text; as structured content too, which MCP takes
+    as an object only: another value is wrapped as ``{"result": value}`` (as the MCP SDK
+    wraps a tool's non-object output)."""
     text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    structured = dict(answer) if isinstance(answer, dict) else {"result": answer}
     return types.CallToolResult(
-        content=[types.TextContent(text=page_content(text))], structured_content=dict(answer)
+        content=[types.TextContent(text=page_content(text))], structured_content=structured
     )
 
 

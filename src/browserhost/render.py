@@ -222,25 +222,20 @@ def _aftermath(answer: Answer) -> Lines:
 
 
 def _click_lines(answer: Answer) -> Lines:
-    said = Text.assemble(
-        "Clicked ",
-        (quoted(answer.get("label") or ""), "bold"),
-        " (",
-        (str(answer.get("clicked")), "cyan"),
-        ")  now at ",
-        (str(answer.get("url")), "cyan"),
+    label = quoted(answer.get("label") or "")
+    return _now_at(
+        answer, "Clicked ", (label, "bold"), " (", (str(answer.get("clicked")), "cyan"), ")"
     )
-    return [said, *_aftermath(answer)]
 
 
 def _type_lines(answer: Answer) -> Lines:
-    said = Text.assemble(
-        "Typed into ",
-        (str(answer.get("selector")), "cyan"),
-        "  now at ",
-        (str(answer.get("url")), "cyan"),
-    )
-    return [said, *_aftermath(answer)]
+    return _now_at(answer, "Typed into ", (str(answer.get("selector")), "cyan"))
+
+
+def _now_at(answer: Answer, *said: str | tuple[str, str]) -> Lines:
+    """What an action did, where the page is now, and what came of it."""
+    done = Text.assemble(*said, "  now at ", (str(answer.get("url")), "cyan"))
+    return [done, *_aftermath(answer)]
 
 
 def _scroll_lines(answer: Answer) -> Lines:

@@ -6,7 +6,9 @@ over the same socket."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,10 +53,17 @@ class Hosted:
 
 @pytest.fixture
 async def hosted(tmp_path: Path) -> AsyncIterator[Hosted]:
+    async with hosting(tmp_path) as served:
+        yield served
+
+
+@contextlib.asynccontextmanager
+async def hosting(tmp_path: Path, listener: socket.socket | None = None) -> AsyncIterator[Hosted]:
+    """The app on 127.0.0.1, or on ``listener`` (bound and listening)."""
     host = Host(tmp_path / "data")
     bridge = Bridge(host)
     host.select("bridge")
-    port = free_port()
+    port = free_port() if listener is None else listener.getsockname()[1]
     server = uvicorn.Server(
         uvicorn.Config(
             create_app(host, TOKEN, bridge=bridge),
@@ -63,12 +72,14 @@ async def hosted(tmp_path: Path) -> AsyncIterator[Hosted]:
             log_level="warning",
         )
     )
-    serving = asyncio.ensure_future(server.serve())
+    serving = asyncio.ensure_future(server.serve(None if listener is None else [listener]))
     await until(lambda: server.started)
-    yield Hosted(host, bridge, f"ws://127.0.0.1:{port}/ext/bridge", f"http://127.0.0.1:{port}")
-    server.should_exit = True
-    async with asyncio.timeout(10):
-        await serving
+    try:
+        yield Hosted(host, bridge, f"ws://127.0.0.1:{port}/ext/bridge", f"http://127.0.0.1:{port}")
+    finally:
+        server.should_exit = True
+        async with asyncio.timeout(10):
+            await serving
 
 
 async def until(done: Callable[[], bool]) -> None:
@@ -134,6 +145,15 @@ async def test_a_wrong_token_is_closed_bad_token_and_nothing_connects(hosted: Ho
         await socket.send(json.dumps({"t": "hello", "token": "wrong", "actions": []}))
         assert await closing(socket) == (4002, "bad token")
     assert hosted.bridge.transport.link is None
+
+
+async def test_a_hello_without_a_token_has_an_empty_one(hosted: Hosted) -> None:
+    async with websockets.connect(hosted.socket_url) as socket_:
+        await socket_.send(json.dumps({"t": "hello", "actions": []}))
+        assert await closing(socket_) == (4002, "bad token")
+    async with websockets.connect(hosted.socket_url) as socket_:
+        await socket_.send(json.dumps({"t": "hello", "actions": [], "pair": True}))
+        assert (await receive(socket_))["t"] == "hello.pending"
 
 
 async def test_a_hello_declaring_an_unknown_action_is_refused_naming_it(hosted: Hosted) -> None:
@@ -227,6 +247,63 @@ async def test_a_tool_call_is_answered_by_its_result_and_refusals_keep_their_cod
             answer = await posting
             assert answer.status_code == status, answer.text
             assert answer.json().get("code") == code
+    await socket.close()
+
+
+async def test_a_refusal_reaches_the_agent_with_its_code_and_words_and_is_not_sent_again(
+    hosted: Hosted,
+) -> None:
+    """``ok: false`` with a refusal code: the far side did nothing, and says why."""
+    socket = await connected(hosted)
+    sent: list[str] = []
+    async with hosted.http() as http:
+        for code, status in (
+            ("PROVIDER_REJECTED", 400),
+            ("UNSUPPORTED", 501),
+            ("INVALID_ACTION", 400),
+        ):
+            posting = asyncio.ensure_future(http.post(ACTIONS_PATH, json=OPEN))
+            call = await receive(socket)
+            sent.append(call["id"])
+            words = f"No element matches #go ({code}); take a new snapshot."
+            error = {"code": code, "message": words}
+            await socket.send(
+                json.dumps({"t": "tool.result", "id": call["id"], "ok": False, "error": error})
+            )
+            answer = await posting
+            assert answer.status_code == status, answer.text
+            assert answer.json() == {"ok": False, "code": code, "error": words}
+    assert len(set(sent)) == 3  # each call went once; a refused one was not sent again
+    await socket.close()
+
+
+async def test_a_failure_without_a_refusal_code_may_have_run(hosted: Hosted) -> None:
+    """The far side's own codes, a code only the host gives, and a refusal that does not say
+    why all read as a call the far side lost: ``REQUEST_FAILED``."""
+    socket = await connected(hosted)
+    async with hosted.http() as http:
+        for error, said in (
+            ({"code": "lost", "message": "the tab closed"}, "the tab closed"),
+            ({"message": "the tab closed"}, "the tab closed"),
+            ({}, "no reason given"),
+            (
+                {"code": "USER_IN_CONTROL", "message": "the user types"},
+                "claimed USER_IN_CONTROL, which only the host decides: the user types",
+            ),
+            ({"code": "PROVIDER_REJECTED", "message": ""}, "refused (PROVIDER_REJECTED) without"),
+            ({"code": "UNSUPPORTED", "message": "x" * 2001}, "refused (UNSUPPORTED) without"),
+            ({"code": ["PROVIDER_REJECTED"], "message": "No"}, "could not answer: No"),
+        ):
+            posting = asyncio.ensure_future(http.post(ACTIONS_PATH, json=OPEN))
+            call = await receive(socket)
+            await socket.send(
+                json.dumps({"t": "tool.result", "id": call["id"], "ok": False, "error": error})
+            )
+            answer = await posting
+            assert answer.status_code == 504, answer.text
+            assert answer.json()["code"] == "REQUEST_FAILED"
+            assert said in answer.json()["error"]
+            assert "It may have run" in answer.json()["error"]
     await socket.close()
 
 
@@ -396,6 +473,46 @@ async def test_host_methods_read_from_anywhere_and_change_settings_only_from_thi
     missing = await rpc(local, "selection.set", {"id": "nowhere"})
     assert missing["error"]["code"] == "PROVIDER_NOT_FOUND"
     await local.close()
+
+
+async def test_an_ipv4_socket_on_a_dual_stack_listener_is_this_machine(tmp_path: Path) -> None:
+    """Listening on ``::`` for IPv4 too, the host sees 127.0.0.1 as ``::ffff:127.0.0.1``."""
+    with socket.socket(socket.AF_INET6) as listener:
+        listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        listener.bind(("::", 0))
+        listener.listen()
+        async with hosting(tmp_path, listener) as dual:
+            socket_ = await connected(dual)
+            assert (await rpc(socket_, "selection.set", {"id": "bridge"}))["result"] == {
+                "selectedId": "bridge"
+            }
+            await socket_.close()
+
+
+async def test_host_methods_answer_bad_request_and_internal_and_the_socket_stays(
+    hosted: Hosted, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    connection = await connected(hosted)
+    for payload in (None, {}, {"id": 7}):
+        refused = await rpc(connection, "selection.set", payload)
+        assert refused["ok"] is False
+        assert refused["error"]["code"] == "bad-request"
+        assert 'takes {"id": "<provider id>"}' in refused["error"]["message"]
+    assert hosted.host.providers().selected_id == "bridge"
+
+    def broken() -> None:
+        raise OSError("the catalog's disk went away")
+
+    monkeypatch.setattr(hosted.host, "providers", broken)
+    failed = await rpc(connection, "providers.list")
+    assert failed["error"] == {
+        "code": "internal",
+        "message": "providers.list failed on the host: the catalog's disk went away",
+    }
+    assert any("providers.list failed" in record.getMessage() for record in caplog.records)
+    monkeypatch.undo()
+    assert (await rpc(connection, "selection.get"))["result"] == {"selectedId": "bridge"}
+    await connection.close()
 
 
 async def test_a_socket_through_a_proxy_is_not_taken_for_this_machine(hosted: Hosted) -> None:

@@ -1,7 +1,7 @@
-"""Who may open the bridge's socket as the browser extension: a ``chrome-extension://``
-origin lets a socket say hello and nothing more (the token, a paired secret or a person's
-approval let it in: tests/security/test_pairing.py), over real sockets to the real app, some
-of them from this machine's non-loopback address."""
+"""Who may open the bridge's socket as the browser extension: a ``chrome-extension://`` (or
+Firefox's ``moz-extension://``) origin lets a socket say hello and nothing more (the token, a
+paired secret or a person's approval let it in: tests/security/test_pairing.py), over real
+sockets to the real app, some of them from this machine's non-loopback address."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from tests.conftest import TOKEN, free_port
 EXTENSION_ID = "abcdefghijklmnopabcdefghijklmnop"
 EXTENSION = f"chrome-extension://{EXTENSION_ID}"
 OTHER_EXTENSION = "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba"
+FIREFOX_EXTENSION = "moz-extension://6b1d2f0c-8f4e-4b8a-9c3d-2e5f7a9b1c4d"
 
 
 def own_address() -> str:
@@ -112,6 +113,23 @@ async def test_a_web_page_cannot_open_the_bridge_even_from_this_machine(tmp_path
     assert refused.value.response.status_code == 403
 
 
+async def test_a_firefox_extension_is_let_in_by_the_token_like_any_token_holder(
+    tmp_path: Path,
+) -> None:
+    """Its origin gets it to the hello (a page cannot send one), and no further."""
+    elsewhere = own_address()
+    async with serving(tmp_path) as served:
+        assert (await greeted(served.url(), FIREFOX_EXTENSION, TOKEN))["t"] == "hello.ok"
+        assert (await greeted(served.url(elsewhere), FIREFOX_EXTENSION, TOKEN))["t"] == "hello.ok"
+        assert await greeted(served.url(), FIREFOX_EXTENSION) == (4002, "bad token")
+        assert await greeted(served.url(), FIREFOX_EXTENSION, "wrong") == (4002, "bad token")
+        assert (await greeted(served.url(), FIREFOX_EXTENSION, pair=True))["t"] == "hello.pending"
+        for page in ("http://evil.example", "https://moz-extension.example", "null"):
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                await greeted(served.url(), page, TOKEN)
+            assert refused.value.response.status_code == 403
+
+
 async def test_a_host_pinned_to_one_extension_refuses_any_other_even_with_the_token(
     tmp_path: Path,
 ) -> None:
@@ -122,6 +140,8 @@ async def test_a_host_pinned_to_one_extension_refuses_any_other_even_with_the_to
         )
         assert (await greeted(served.url(), EXTENSION, TOKEN))["t"] == "hello.ok"
         assert (await greeted(served.url(), None, TOKEN))["t"] == "hello.ok"
+        # Firefox's origin names an installation, not the extension: the filter cannot apply.
+        assert (await greeted(served.url(), FIREFOX_EXTENSION, TOKEN))["t"] == "hello.ok"
 
 
 async def test_hello_ok_carries_the_chromium_page_script_only_when_asked(tmp_path: Path) -> None:

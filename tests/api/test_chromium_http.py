@@ -267,6 +267,28 @@ def test_capture_saves_a_png_of_the_viewport_inside_the_project_whatever_the_lab
     assert [path for path in tmp_path.rglob("*") if not path.is_dir()] == [saved]
 
 
+def test_network_console_and_pdf_verbs_answer_over_http(
+    http: httpx.Client, site: Site, session: str, tmp_path: Path
+) -> None:
+    listed = http.get("/api/browser-providers").json()
+    [chromium] = [p for p in listed["providers"] if p["id"] == "chromium"]
+    assert {"network", "console", "pdf"} <= {v["name"] for v in chromium["verbs"]}
+    ok(http, session, "browser.open", url=site.url("/requests"), directory=tmp_path)
+    failed = ok(http, session, "verb.network", directory=tmp_path, failed=True, types=["image"])
+    assert [(r["url"], r["status"]) for r in failed["requests"]] == [
+        (site.url("/missing.png"), 404)
+    ]
+    ok(http, session, "browser.open", url=site.url("/console"), directory=tmp_path)
+    console = ok(http, session, "verb.console", directory=tmp_path, since="last")
+    assert [m["level"] for m in console["messages"]] == ["error", "warning", "log", "error"]
+    saved = ok(http, session, "verb.pdf", label="requests", directory=tmp_path)
+    path = Path(saved["path"])
+    assert path.parent == tmp_path / ".browserhost" / "captures"
+    assert path.read_bytes().startswith(b"%PDF-")
+    response = post(http, session, "verb.console", {"since": "yesterday"})
+    assert (response.status_code, response.json()["code"]) == (400, "INVALID_ACTION")
+
+
 def test_killing_the_browser_between_actions_is_survived(
     http: httpx.Client, server: LiveServer, site: Site, session: str
 ) -> None:

@@ -120,11 +120,18 @@ def test_launch_list_route_by_selection_and_provider_id_then_close(http: httpx.C
         "id": "chromium~routed",
         "provider": "chromium",
         "name": "routed",
-        "status": "running",
-        "control": "none",
+        "status": "connected",
+        "control": {
+            "kind": "provider",
+            "capabilities": {
+                "actions": launched["control"]["capabilities"]["actions"],
+                "screenshot": "page",
+            },
+        },
+        "heldBy": "none",
         "ownership": "owned",
         "persistence": "ephemeral",
-        "operations": ["close"],
+        "operations": ["close", "references"],
         "details": {
             "headless": True,
             "viewport": "mobile",
@@ -313,7 +320,7 @@ def test_the_cli_launches_lists_and_closes_and_explains_the_options(server: Live
     launched = cli("launch", "chromium", "--name", "cli", "--set", "headless=true",
                    "--set", "locale=fr-FR", "--set", "proxy.server=http://127.0.0.1:9")  # fmt: skip
     assert launched.returncode == 0, launched.stderr
-    assert launched.stdout.startswith("chromium~cli  running  ephemeral  headless")
+    assert launched.stdout.startswith("chromium~cli  connected  ephemeral  headless")
     assert "locale=fr-FR proxy=http://127.0.0.1:9" in launched.stdout
     listed = cli("instances", "--json")
     [row] = json.loads(listed.stdout)
@@ -355,7 +362,7 @@ def test_a_profile_keeps_its_cookie_across_a_restart_and_is_one_browsers_at_a_ti
                 "chromium~work", "stopped", "persistent",
             )  # fmt: skip
             assert "cookie: flavor=mint" in page_text(http, site.url("/cookie"), "chromium~work")
-            assert http.get(INSTANCES).json()["instances"][0]["status"] == "running"
+            assert http.get(INSTANCES).json()["instances"][0]["status"] == "connected"
             assert http.delete(f"{INSTANCES}/chromium~work").status_code == 200
             assert json.loads(remembered.read_text()) == {"instances": []}
     finally:

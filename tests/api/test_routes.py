@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import time
 from pathlib import Path
 
 import httpx
@@ -119,10 +120,40 @@ async def test_the_provider_receives_only_normalized_parameters_and_the_context(
         },
     )
     [envelope] = recorder.wire
-    assert set(envelope) == {"requestId", "action", "parameters", "context"}
+    assert set(envelope) == {
+        "protocolVersion", "requestId", "action", "parameters", "context", "deadline"
+    }  # fmt: skip
     assert envelope["action"] == "browser.scroll"
     assert envelope["parameters"] == {"direction": "down"}
     assert envelope["context"] == {"directory": "/work/repo", "sessionId": "ses_9"}
+
+
+async def test_an_action_may_carry_its_own_timeout_which_the_provider_gets_as_a_deadline(
+    client: httpx.AsyncClient, host: Host
+) -> None:
+    recorder = Recorder()
+    host.catalog.install(recorder.record())
+    sent = {"action": "browser.back", "providerId": "rec", "timeoutMs": 90_000}
+    before_ms = time.time() * 1000
+    answer = await client.post(ACTIONS, json=sent)
+    assert answer.status_code == 200
+    [request] = recorder.requests
+    assert request.deadline_ms is not None
+    assert before_ms + 89_999 <= request.deadline_ms <= time.time() * 1000 + 90_000
+
+
+async def test_a_timeout_over_the_hosts_maximum_is_refused_and_nothing_is_sent(
+    client: httpx.AsyncClient, host: Host
+) -> None:
+    recorder = Recorder()
+    host.catalog.install(recorder.record())
+    sent = {"action": "browser.back", "providerId": "rec", "timeoutMs": 600_000}
+    answer = await client.post(ACTIONS, json=sent)
+    assert answer.status_code == 400
+    refusal = answer.json()
+    assert refusal["code"] == "INVALID_ACTION"
+    assert "from 100 to 120000 (the host's maximum)" in refusal["error"]
+    assert recorder.requests == []
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,10 @@ class Served:
 
 
 def counting(record: dict[str, Any], received: list[str]) -> dict[str, Any]:
-    """``record`` with its answer handler counting what reaches it."""
+    """``record`` with its answer handler counting what reaches it (a service's record as it
+    is: what reaches a process is in its log)."""
+    if "answer" not in record:
+        return record
     answer = record["answer"]
 
     async def counted(request: ProviderRequest) -> Any:

@@ -144,7 +144,7 @@ def test_capture_saves_into_the_project_or_to_a_file(selected: Shell) -> None:
 
 def test_providers_and_select(shell: Shell) -> None:
     verb_lines = [f"    call {verb['name']}  {verb['description']}" for verb in STUB_VERBS]
-    assert verb_lines[3] == (
+    assert verb_lines[4] == (
         "    call press_key  Press one key on the page. Enter on the search form submits it."
     )
     assert shell.ok("providers").splitlines() == [
@@ -315,7 +315,7 @@ def test_call_runs_a_verb_with_typed_arguments(selected: Shell) -> None:
     assert "verb.press_key was refused" in refused.err + refused.out
     unknown = selected("call", "find", "--arg", "text=q")
     assert unknown.status == 3
-    offered = "drag, hover, mouse, press_key, select_text"
+    offered = "cookies, drag, hover, mouse, press_key, select_text, set_cookies"
     assert f"has no verb 'find'; this provider offers: {offered}." in unknown.err + unknown.out
 
 

@@ -344,7 +344,7 @@ async def test_call_runs_a_verb_and_its_refusals_raise_like_actions(host: Host) 
     async with in_process(host, session_id="verbs") as client:
         listing = await client.providers()
         assert [verb.name for verb in listing.providers[0].verbs] == [
-            "drag", "hover", "mouse", "press_key", "select_text",
+            "cookies", "drag", "hover", "mouse", "press_key", "select_text", "set_cookies",
         ]  # fmt: skip
         await client.open("https://site.test/form")
         await client.type("#q", "owls")

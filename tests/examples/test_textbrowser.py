@@ -15,6 +15,7 @@ from browserhost_textbrowser import register
 from browserhost.contract import Context
 from browserhost.contract.errors import (
     InvalidActionError,
+    ProviderNotFoundError,
     ProviderRejectedError,
     UnsupportedError,
 )
@@ -33,8 +34,11 @@ PAGES = {
 
 class _Site(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
-        body = PAGES.get(self.path, "<title>Missing</title>").encode()
-        self.send_response(200 if self.path in PAGES else 404)
+        agent = f"<title>{self.headers.get('User-Agent')}</title>"
+        body = (
+            agent if self.path == "/agent" else PAGES.get(self.path, "<title>Missing</title>")
+        ).encode()
+        self.send_response(200 if self.path in PAGES or self.path == "/agent" else 404)
         self.send_header("Content-Type", "text/html")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -104,3 +108,51 @@ async def test_a_host_starts_the_example_provider_and_drives_it(site: str, tmp_p
             {"selector": "link-3", "label": "Same", "href": site + "/b"},
         ]
     }
+
+
+@pytest.mark.slow
+async def test_the_service_launches_instances_of_its_own_that_actions_reach(
+    site: str, tmp_path: Path
+) -> None:
+    """A provider service declares launch: the host checks the options, sends the launch to
+    the service process, routes the instance's actions to it there, and sends the close."""
+    settings = ServiceSettings(log_dir=tmp_path / "logs", grace_s=2.0)
+    host = Host(tmp_path / "data", Catalog(settings))
+    record = register()
+    record["service"]["cwd"] = str(EXAMPLE / "src")
+    provider = host.catalog.install(record)
+    launch = provider.public()["launch"]
+    assert isinstance(launch, dict)
+    assert launch["operations"] == ["close", "references"]
+    context = Context(session_id="example")
+    try:
+        with pytest.raises(InvalidActionError, match=r"/: Additional properties are not allowed"):
+            await host.instances.launch("textbrowser", {"binary": "/bin/sh"})
+        assert provider.service is not None
+        assert provider.service.state == "stopped"
+
+        row = await host.instances.launch("textbrowser", {"userAgent": "probe/1"}, "probe")
+        assert (row["id"], row["status"], row["operations"]) == (
+            "textbrowser~probe", "connected", ["close", "references"],
+        )  # fmt: skip
+        opened = await host.dispatch("browser.open", {"url": site + "/agent"}, context,
+                                     "textbrowser~probe")  # fmt: skip
+        assert (opened.provider_id, opened.data["title"]) == ("textbrowser~probe", "probe/1")
+        assert opened.session is not None
+        assert opened.session["status"] == "connected"
+        plain = await host.dispatch("browser.open", {"url": site + "/agent"}, context,
+                                    "textbrowser")  # fmt: skip
+        assert plain.data["title"] == "browserhost-textbrowser"
+        found = await host.instances.operate("textbrowser~probe", "references")
+        assert found["result"] == {
+            "references": [{"kind": "session", "id": "None|example", "label": "Session example"}]
+        }
+        with pytest.raises(UnsupportedError, match=r"cannot detach \(its provider does not"):
+            await host.instances.operate("textbrowser~probe", "detach")
+
+        closed = await host.instances.close("textbrowser~probe")
+        assert closed["status"] == "closed"
+        with pytest.raises(ProviderNotFoundError):
+            await host.dispatch("browser.snapshot", {}, context, "textbrowser~probe")
+    finally:
+        await host.aclose()

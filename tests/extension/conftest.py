@@ -1,21 +1,32 @@
 """The Chrome extension's fixtures: a real Chromium (one per test module) with the unpacked
 extension loaded, a real ``browserhost serve`` it is connected to (paired: the test approves
-it through the API, as a person does), and a test site served on loopback."""
+it through the API, as a person does), and a test site served on loopback; or, for a test
+that calls the host's own objects, a host served for real in a thread of its own
+(:func:`linked`)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
+import uvicorn
 from playwright.sync_api import BrowserContext, Page, Worker, sync_playwright
 
+from browserhost.api.app import create_app
+from browserhost.contract import Context
+from browserhost.host import Host
+from browserhost.host.bridge import Bridge
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS
-from tests.conftest import TOKEN, LiveServer, start_server
+from tests.conftest import TOKEN, LiveServer, free_port, start_server
+from tests.processes import wait_until
 from tests.providers.chromium.site import Site, serving
 
 EXTENSION = Path(__file__).parents[2] / "src" / "browserhost" / "extension"
@@ -24,6 +35,9 @@ PENDING = "/api/bridge/pending"
 ACTIONS = "/api/browser-providers/actions"
 WAIT_S = 15.0
 NO_TAB = "No tab is shared with the agent"
+SESSION = Context(session_id="agent")
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -174,3 +188,65 @@ def data(answer: httpx.Response) -> dict[str, Any]:
     assert answer.status_code == 200, answer.text
     found: dict[str, Any] = answer.json()["data"]
     return found
+
+
+@dataclass
+class Hosted:
+    """A host with the bridge selected, serving on loopback from its own event loop."""
+
+    host: Host
+    bridge: Bridge
+    loop: asyncio.AbstractEventLoop
+    url: str
+
+    def submit(self, work: Coroutine[Any, Any, T]) -> Future[T]:
+        return asyncio.run_coroutine_threadsafe(work, self.loop)
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        return self.submit(work).result(timeout=WAIT_S)
+
+    def open(self, url: str, cancel: asyncio.Event | None = None) -> Future[Any]:
+        return self.submit(self.host.dispatch("browser.open", {"url": url}, SESSION, cancel=cancel))
+
+    def snapshot(self) -> dict[str, Any]:
+        outcome = self.run(self.host.dispatch("browser.snapshot", {}, SESSION))
+        found: dict[str, Any] = outcome.data
+        return found
+
+
+@pytest.fixture
+def hosted(tmp_path: Path) -> Iterator[Hosted]:
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    host = Host(tmp_path / "data")
+    bridge = Bridge(host)
+    host.select("bridge")
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(host, TOKEN, bridge=bridge), host="127.0.0.1", port=port, log_level="warning"
+        )
+    )
+    serving = asyncio.run_coroutine_threadsafe(server.serve(), loop)
+    deadline = time.monotonic() + WAIT_S
+    while not server.started:  # uvicorn sets a flag and sends no event
+        assert time.monotonic() < deadline, "the host did not start"
+        time.sleep(0.01)
+    try:
+        yield Hosted(host, bridge, loop, f"http://127.0.0.1:{port}")
+    finally:
+        server.should_exit = True
+        serving.result(timeout=10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        loop.close()
+
+
+@pytest.fixture
+def linked(extension: Loaded, hosted: Hosted) -> Hosted:
+    extension.dial(bridge_url(hosted.url))
+    extension.pair(hosted.url)
+    # The badge can still show the connection to an earlier test's host: this host says.
+    wait_until(lambda: hosted.bridge.transport.link is not None, "the extension did not connect")
+    return hosted

@@ -16,10 +16,15 @@ from pathlib import Path
 from browserhost.config import DEFAULT_PORT
 from browserhost.contract import bridge, data, limits
 from browserhost.contract.actions import ACTIONS
+from browserhost.contract.errors import ErrorCode
+from browserhost.providers import session_verbs
 from browserhost.providers.chromium import INSPECT_STYLES, addresses, errors, page_watch, targets
 from browserhost.providers.pointer_verbs import DragArguments, SelectTextArguments
+from browserhost.providers.session_verbs import CookiesArguments, SetCookiesArguments
 
 CONTRACT_JS = Path(__file__).parents[2] / "src" / "browserhost" / "extension" / "contract.js"
+
+REFUSAL_SOURCE = "contract/bridge.py REFUSAL_CODES"
 
 HEADER = """\
 // Written by tests/extension/contract_js.py from the Python values; do not edit. A test holds
@@ -46,8 +51,18 @@ def _values() -> dict[str, tuple[object, str]]:
         "CLOSE_NOT_PAIRED": (bridge.CLOSE_NOT_PAIRED, "contract/bridge.py"),
         "CLOSE_DENIED": (bridge.CLOSE_DENIED, "contract/bridge.py"),
         "CLOSE_NOT_APPROVED": (bridge.CLOSE_NOT_APPROVED, "contract/bridge.py"),
+        "PROVIDER_REJECTED": (ErrorCode.PROVIDER_REJECTED.value, REFUSAL_SOURCE),
+        "UNSUPPORTED": (ErrorCode.UNSUPPORTED.value, REFUSAL_SOURCE),
         "TEXT_MAX": (limits.SNAPSHOT_TEXT_MAX, "contract/limits.py SNAPSHOT_TEXT_MAX"),
         "ELEMENTS_MAX": (limits.SNAPSHOT_ELEMENTS_MAX, "contract/limits.py SNAPSHOT_ELEMENTS_MAX"),
+        "FULL_TEXT_MAX": (
+            limits.SNAPSHOT_FULL_TEXT_MAX,
+            "contract/limits.py SNAPSHOT_FULL_TEXT_MAX",
+        ),
+        "FULL_ELEMENTS_MAX": (
+            limits.SNAPSHOT_FULL_ELEMENTS_MAX,
+            "contract/limits.py SNAPSHOT_FULL_ELEMENTS_MAX",
+        ),
         "VIEWPORT_SIZES": (
             {mode: list(size) for mode, size in data.VIEWPORT_SIZES.items()},
             "contract/data.py",
@@ -69,6 +84,13 @@ def _values() -> dict[str, tuple[object, str]]:
         "SELECT_TEXT_SCHEMA": (
             SelectTextArguments.model_json_schema(),
             "providers/pointer_verbs.py",
+        ),
+        "COOKIES_SCHEMA": (CookiesArguments.model_json_schema(), "providers/session_verbs.py"),
+        "COOKIES_HELP": (session_verbs.COOKIES_HELP, "providers/session_verbs.py"),
+        "SET_COOKIES_HELP": (session_verbs.SET_COOKIES_HELP, "providers/session_verbs.py"),
+        "SET_COOKIES_SCHEMA": (
+            SetCookiesArguments.model_json_schema(),
+            "providers/session_verbs.py",
         ),
     }
 

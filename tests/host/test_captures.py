@@ -38,7 +38,8 @@ async def capture(host: Host, directory: object, label: object = None) -> dict[s
     outcome = await host.dispatch(
         "browser.capture", parameters, Context.read({"directory": directory}), provider_id="stub"
     )
-    return outcome.data
+    data: dict[str, object] = outcome.data
+    return data
 
 
 async def test_a_capture_is_saved_under_browserhost_captures_with_timestamp_and_label(

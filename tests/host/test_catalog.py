@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from browserhost import config
-from browserhost.contract import ACTIONS
+from browserhost.contract import ACTIONS, records
 from browserhost.contract.surface import Surface
 from browserhost.host import Catalog, InstallError
 from browserhost.host import catalog as catalog_module
@@ -36,11 +36,17 @@ def record(**fields: Any) -> dict[str, Any]:
         {"provides": ["browser"]},
         {"contributes": {"service": {"provides": ["browser"]}}},
         {"service": {"provides": ["browser"]}, "provides": ["browser"]},
+        {"provides": ["storage", "browser"]},
+        {"provides": ["browser", "browser"]},
+        {"service": {"provides": ["browser", "terminal"]}, "provides": ["storage"]},
+        {"provides": "storage", "contributes": {"service": {"provides": ["browser"]}}},
+        {"provides": ["browser"], "contributes": {"service": {"provides": []}}},
     ],
 )
-def test_a_record_whose_every_provides_is_exactly_browser_is_installed(
+def test_a_record_whose_first_provides_list_contains_browser_is_installed(
     declaration: dict[str, Any],
 ) -> None:
+    """Other roles may stand beside "browser"; only the first list counts."""
     catalog = Catalog()
     catalog.install({"id": "p1", "answer": Recorder(), "actions": [], **declaration})
     assert [p.public() for p in catalog.all()] == [
@@ -52,27 +58,45 @@ def test_a_record_whose_every_provides_is_exactly_browser_is_installed(
     ("declaration", "message"),
     [
         ({}, r'does not declare provides: \["browser"\]'),
-        ({"provides": "browser"}, r'^provides must be exactly \["browser"\]'),
-        ({"provides": []}, r'^provides must be exactly \["browser"\]'),
-        ({"provides": ["storage", "browser"]}, "^provides names the role 'storage'"),
-        ({"provides": ["browser", "browser"]}, '^provides lists "browser" 2 times'),
+        ({"provides": "browser"}, r'does not declare provides: \["browser"\]'),
+        ({"provides": []}, '^provides does not list "browser"'),
+        ({"provides": ["storage"]}, '^provides does not list "browser"'),
         (
             {"service": {"provides": ["storage"]}, "provides": ["browser"]},
-            "^service.provides names the role 'storage'",
+            '^service.provides does not list "browser", .* the first provides list decides',
         ),
         (
-            {"provides": ["browser"], "contributes": {"service": {"provides": []}}},
-            r"^contributes.service.provides must be exactly",
+            {"provides": [], "contributes": {"service": {"provides": ["browser"]}}},
+            '^provides does not list "browser"',
         ),
     ],
 )
-def test_a_provides_with_an_unknown_role_or_a_duplicate_is_refused_naming_the_field(
+def test_a_record_whose_first_provides_list_lacks_browser_is_refused_naming_it(
     declaration: dict[str, Any], message: str
 ) -> None:
     catalog = Catalog()
     with pytest.raises(InstallError, match=message):
         catalog.install({"id": "p1", "answer": Recorder(), "actions": [], **declaration})
     assert catalog.all() == []
+
+
+def test_a_record_with_more_roles_keeps_them_when_read_and_written_back() -> None:
+    declared = records.read(record(provides=["storage", "browser", 7]))
+    assert declared.to_record()["provides"] == ["storage", "browser"]
+
+
+@pytest.mark.parametrize("version", [0, 2, "1", True, None])
+def test_a_record_of_another_protocol_version_is_refused_naming_both(version: object) -> None:
+    with pytest.raises(InstallError) as refused:
+        Catalog().install(record(protocolVersion=version))
+    said = f"the record declares provider protocol version {version!r} and this host speaks"
+    assert f"{said} version 1;" in str(refused.value)
+
+
+def test_a_record_without_a_protocol_version_is_read_as_the_current_one() -> None:
+    """Records written before the field are this version's."""
+    assert records.read(record()).protocol_version == 1
+    assert records.read(record(protocolVersion=1)).protocol_version == 1
 
 
 def test_a_disabled_record_is_refused() -> None:
@@ -317,7 +341,7 @@ def impostor_plugin() -> dict[str, Any]:
 
 
 def tworoles_plugin() -> dict[str, Any]:
-    return record(id="tworoles", provides=["browser", "storage"])
+    return record(id="tworoles", service={"provides": ["storage"]}, provides=["browser"])
 
 
 def spaced_plugin() -> dict[str, Any]:
@@ -364,9 +388,10 @@ def test_every_refused_record_is_logged_with_its_id_and_reason_and_the_rest_load
     assert refusals == [
         "browser provider record 'stub' (entry point 'impostor') refused: id 'stub' is a "
         "built-in provider's id; choose another",
-        "browser provider record 'tworoles' (entry point 'tworoles') refused: provides names "
-        "the role 'storage', which browserhost does not know; it must be exactly "
-        '["browser"]',
+        "browser provider record 'tworoles' (entry point 'tworoles') refused: service.provides "
+        'does not list "browser", so the record is not a browser provider; add it there: the '
+        "first provides list decides (service.provides, then provides, then "
+        "contributes.service.provides)",
     ]
 
 

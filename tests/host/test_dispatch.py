@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from browserhost.contract.errors import (
     UnknownResultError,
     UnsupportedError,
 )
+from browserhost.contract.limits import PROTOCOL_VERSION
 from browserhost.host import Host
 from browserhost.host.selection import SELECTION_FILE
 from tests.recording import Recorder, fitting, replying
@@ -57,11 +59,13 @@ async def test_the_provider_receives_request_id_action_normalized_parameters_and
     recorder = Recorder()
     installed(host, recorder)
     host.select("rec")
+    before_ms = time.time() * 1000
     outcome = await host.dispatch(
         "browser.type",
         {"selector": " #q ", "value": "hi", "submit": True, "delay": 5},
         Context(directory="/repo", session_id="ses_1"),
     )
+    after_ms = time.time() * 1000
     assert outcome.to_wire() == {
         "ok": True,
         "providerId": "rec",
@@ -69,7 +73,10 @@ async def test_the_provider_receives_request_id_action_normalized_parameters_and
     }
     [envelope] = recorder.wire
     assert envelope.pop("requestId").startswith("browser-")
+    # The action's own wait (20 s), as the absolute time the host stops waiting.
+    assert before_ms + 19_999 <= envelope.pop("deadline") <= after_ms + 20_000
     assert envelope == {
+        "protocolVersion": PROTOCOL_VERSION,
         "action": "browser.type",
         "parameters": {"selector": "#q", "value": "hi", "submit": True},
         "context": {"directory": "/repo", "sessionId": "ses_1"},
@@ -249,6 +256,41 @@ async def test_no_answer_within_the_deadline_is_a_request_failed(
             await host.dispatch("browser.back", provider_id="rec")
     assert abandoned.is_set()
     assert len(recorder.requests) == 1
+
+
+async def test_a_callers_timeout_is_the_wait_and_the_deadline_the_provider_gets(
+    host: Host,
+) -> None:
+    deadlines: list[int | None] = []
+
+    async def hang(request: ProviderRequest) -> object:
+        deadlines.append(request.deadline_ms)
+        await asyncio.Event().wait()
+        return {"ok": True, "data": {}}
+
+    installed(host, Recorder(hang))
+    before_ms = time.time() * 1000
+    async with asyncio.timeout(5):
+        with pytest.raises(RequestFailedError, match=r"No answer within 0\.15 s"):
+            await host.dispatch("browser.back", provider_id="rec", timeout_ms=150)
+    [deadline] = deadlines
+    assert deadline is not None
+    assert before_ms + 149 <= deadline <= time.time() * 1000
+
+
+@pytest.mark.parametrize("timeout_ms", [0, 99, 120_001, "5000", 1500.5, True, [100]])
+async def test_a_callers_timeout_out_of_bounds_is_refused_and_nothing_is_sent(
+    host: Host, timeout_ms: object
+) -> None:
+    recorder = Recorder()
+    installed(host, recorder)
+    with pytest.raises(InvalidActionError) as refused:
+        await host.dispatch("browser.back", provider_id="rec", timeout_ms=timeout_ms)
+    assert "timeoutMs must be a whole number of milliseconds from 100 to 120000" in (
+        refused.value.message
+    )
+    assert "Nothing was sent." in refused.value.message
+    assert recorder.requests == []
 
 
 async def test_ok_false_is_provider_rejected_with_the_providers_own_text(host: Host) -> None:

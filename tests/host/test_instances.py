@@ -13,6 +13,7 @@ import pytest
 
 from browserhost import Client, InvalidActionError, ProviderNotFoundError
 from browserhost.api.app import create_app
+from browserhost.contract import ACTIONS
 from browserhost.contract.errors import (
     ProviderRejectedError,
     UnsupportedError,
@@ -46,20 +47,27 @@ class Maker:
     ) -> dict[str, Any]:
         self.created.append((instance_id, options, fresh))
         recorder = self.recorders[instance_id] = Recorder(provider_id=instance_id)
+        state = {"now": "running" if fresh else "stopped"}
 
         async def start() -> None:
             if self.fail_start:
                 raise RuntimeError("no display")
+            state["now"] = "running"
+
+        async def references(arguments: dict[str, Any]) -> dict[str, Any]:
+            return {"references": [{"kind": "profile", "id": "p", "label": "Profile p"}]}
 
         return recorder.record(
             persistence="persistent" if options.get("keep") else "ephemeral",
             details=lambda: {"keep": bool(options.get("keep"))},
-            status=lambda: "running",
+            status=lambda: state["now"],
             start=start,
+            operations={"references": references},
         )
 
-    def record(self) -> dict[str, Any]:
-        launch = {"schema": SCHEMA, "help": "Makes browsers.", "create": self.create}
+    def record(self, *operations: str) -> dict[str, Any]:
+        launch = {"schema": SCHEMA, "help": "Makes browsers.", "create": self.create,
+                  "operations": list(operations)}  # fmt: skip
         return Recorder(provider_id="maker").record(launch=launch)
 
 
@@ -75,15 +83,31 @@ async def test_an_instance_is_a_row_routed_by_selection_and_provider_id(tmp_path
     host = host_with(maker, tmp_path)
     launched = await host.instances.launch("maker")
     assert launched["id"] == "maker~1"
-    assert launched["status"] == "running"
+    assert (launched["status"], launched["heldBy"]) == ("connected", "none")
+    assert launched["control"] == {
+        "kind": "provider",
+        "capabilities": {"actions": sorted(ACTIONS), "screenshot": "page"},
+    }
     details = launched["details"]
     assert isinstance(details, dict)
     assert details == {"keep": False, "createdAt": details["createdAt"]}
     rows = {row["id"]: row for row in host.providers().providers}
     assert rows["maker~1"]["instance"] == launched
-    assert rows["maker"]["launch"] == {"inputSchema": SCHEMA, "help": "Makes browsers."}
+    assert rows["maker"]["launch"] == {
+        "inputSchema": SCHEMA,
+        "help": "Makes browsers.",
+        "operations": ["close"],
+    }
 
-    assert (await host.dispatch("browser.snapshot", {}, None, "maker~1")).provider_id == "maker~1"
+    answered = await host.dispatch("browser.snapshot", {}, None, "maker~1")
+    assert answered.provider_id == "maker~1"
+    assert answered.to_wire()["session"] == {
+        "instance": "maker~1",
+        "provider": "maker",
+        "status": "connected",
+        "control": "provider",
+        "heldBy": "agent",
+    }
     host.select("maker~1")
     assert (await host.dispatch("browser.snapshot", {})).provider_id == "maker~1"
     assert len(maker.recorders["maker~1"].requests) == 2
@@ -175,12 +199,29 @@ async def test_a_remembered_instance_whose_provider_is_missing_is_kept(tmp_path:
     assert sorted(names) == ["mine", "work"]
 
 
-def test_launch_is_for_an_in_process_provider_with_an_object_schema() -> None:
+def test_a_service_declares_launch_without_a_factory_and_every_launch_has_an_object_schema() -> (
+    None
+):
     catalog = Catalog()
     service = {"id": "svc", "provides": ["browser"], "actions": [],
                "endpoint": "http://127.0.0.1:9", "launch": {"create": print}}  # fmt: skip
-    with pytest.raises(InstallError, match="launch is for an in-process provider"):
+    with pytest.raises(
+        InstallError,
+        match=r"launch\.create is a callable of an in-process provider, and only of one",
+    ):
         catalog.install(service)
+    declared = {"inputSchema": {"type": "object"}, "operations": ["start", "references"],
+                "documentationUrl": "https://example.com/launch"}  # fmt: skip
+    row = catalog.install(service | {"launch": declared}).public()
+    assert row["launch"] == {"inputSchema": {"type": "object"}, "help": "",
+                             "documentationUrl": "https://example.com/launch",
+                             "operations": ["close", "start", "references"]}  # fmt: skip
+    with pytest.raises(InstallError, match=r"launch\.operations must list some of start"):
+        catalog.install(service | {"launch": {"operations": ["reboot"]}})
+    with pytest.raises(InstallError, match=r"launch\.documentationUrl must be an http"):
+        catalog.install(service | {"launch": {"documentationUrl": "file:///x"}})
+    with pytest.raises(InstallError, match=r"launch\.create is a callable"):
+        catalog.install(Recorder().record(launch={"schema": {"type": "object"}}))
     with pytest.raises(InstallError, match=r"launch\.schema must describe an object"):
         catalog.install(Recorder().record(launch={"create": print, "schema": {"type": "string"}}))
     with pytest.raises(InstallError, match=r"launch\.schema is not valid JSON Schema"):
@@ -195,7 +236,7 @@ async def test_the_client_launches_lists_and_closes(tmp_path: Path) -> None:
         launched = await client.launch("maker", {"keep": False}, name="a")
         assert (launched.id, launched.status, launched.persistence) == (
             "maker~a",
-            "running",
+            "connected",
             "ephemeral",
         )
         assert [row.id for row in await client.instances()] == ["maker~a"]
@@ -216,3 +257,37 @@ def test_an_instance_id_is_a_valid_selection_that_names_what_is_missing(tmp_path
     host = host_with(Maker(), tmp_path)
     with pytest.raises(ProviderNotFoundError, match="'maker~gone'"):
         host.select("maker~gone")
+
+
+async def test_an_operation_runs_only_when_declared_and_permitted_now(tmp_path: Path) -> None:
+    """start is declared and offered only to a stopped persistent instance; detach is not
+    declared, so it is refused whatever the state, and nothing is called."""
+    first = Host(tmp_path)
+    first.catalog.install(Maker().record("start", "references"))
+    launched = await first.instances.launch("maker", {"keep": True}, "work")
+    assert launched["operations"] == ["close", "references"]
+    with pytest.raises(UnsupportedError) as refused:
+        await first.instances.operate("maker~work", "start")
+    assert refused.value.message == (
+        "maker~work cannot start (not in its present state); it offers: close, references. "
+        "Nothing was done."
+    )
+    with pytest.raises(UnsupportedError, match=r"cannot detach \(its provider does not offer"):
+        await first.instances.operate("maker~work", "detach")
+    found = await first.instances.operate("maker~work", "references")
+    assert found["result"] == {"references": [{"kind": "profile", "id": "p", "label": "Profile p"}]}
+    await first.aclose()
+
+    again = Host(tmp_path)
+    again.catalog.install(Maker().record("start", "references"))
+    again.instances.restore()
+    [row] = again.instances.listing()
+    assert (row["status"], row["control"], row["operations"]) == (
+        "stopped",
+        {"kind": "none"},
+        ["close", "start", "references"],
+    )
+    after = (await again.instances.operate("maker~work", "start"))["instance"]
+    assert isinstance(after, dict)
+    assert (after["status"], after["operations"]) == ("connected", ["close", "references"])
+    await again.aclose()

@@ -42,7 +42,8 @@ async def act(
     host: Host, action: str, parameters: object = None, context: Context = SESSION
 ) -> dict[str, Any]:
     outcome = await host.dispatch(action, parameters, context, provider_id="stub")
-    return outcome.data
+    data: dict[str, Any] = outcome.data
+    return data
 
 
 # The keys each action's data carries in the reference table (optional ones where they apply).
@@ -193,6 +194,54 @@ async def test_each_session_has_its_own_page_and_history(host: Host) -> None:
     assert (await act(host, "browser.snapshot", context=other))["url"] == "about:blank"
     await act(host, "browser.open", {"url": "https://stub.test/form"}, other)
     assert (await act(host, "browser.snapshot"))["url"] == "https://stub.test/about"
+
+
+async def test_cookies_set_in_a_session_are_read_back_for_their_addresses_only(
+    host: Host,
+) -> None:
+    await act(host, "browser.open", {"url": "https://stub.test/about"})
+    cookies = [
+        {"name": "site", "value": "1", "url": "https://stub.test/"},
+        {"name": "deep", "value": "2", "domain": "stub.test", "path": "/deep", "secure": True},
+    ]
+    assert await act(host, "verb.set_cookies", {"cookies": cookies}) == {"set": ["site", "deep"]}
+    on_page = (await act(host, "verb.cookies"))["cookies"]
+    assert on_page == [
+        {
+            "name": "site",
+            "value": "1",
+            "domain": "stub.test",
+            "path": "/",
+            "expires": -1,
+            "httpOnly": False,
+            "secure": False,
+            "sameSite": "Lax",
+        }
+    ]
+    deep = await act(host, "verb.cookies", {"urls": ["https://stub.test/deep/x"]})
+    assert [cookie["name"] for cookie in deep["cookies"]] == ["site", "deep"]
+    plain = await act(host, "verb.cookies", {"urls": ["http://stub.test/deep/x"]})
+    assert [cookie["name"] for cookie in plain["cookies"]] == ["site"]  # secure: https only
+    other = await act(host, "verb.cookies", context=Context(session_id="ses_2"), parameters={
+        "urls": ["https://stub.test/"]
+    })  # fmt: skip
+    assert other == {"cookies": []}
+
+
+async def test_a_cookie_without_url_or_domain_and_path_is_refused_and_none_is_set(
+    host: Host,
+) -> None:
+    await act(host, "browser.open", {"url": "https://stub.test/"})
+    cookies = [
+        {"name": "good", "value": "1", "url": "https://stub.test/"},
+        {"name": "lost", "value": "2", "path": "/"},
+    ]
+    with pytest.raises(ProviderRejectedError) as refused:
+        await act(host, "verb.set_cookies", {"cookies": cookies})
+    assert refused.value.message == (
+        "cookie 1 (lost) needs url, or domain and path. No cookie was set."
+    )
+    assert await act(host, "verb.cookies") == {"cookies": []}
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ import pytest
 
 from browserhost.contract import ACTIONS, Context
 from browserhost.contract.errors import UnknownResultError
-from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
+from browserhost.contract.limits import PROTOCOL_VERSION, REQUEST_BODY_MAX_BYTES
 from browserhost.contract.surface import INPUT_BATCH_MAX
 from browserhost.host import Host
 from tests import spawning
@@ -144,6 +144,21 @@ def test_service_refuses_a_body_that_is_not_an_action(stub_service: Service) -> 
             stub_service.url, json={"action": "browser.open"}, headers=authorized()
         )
     assert (answer.status_code, answer.json()) == (400, {"error": "not a browser action"})
+
+
+def test_an_envelope_of_another_protocol_version_is_refused_naming_both_and_nothing_runs(
+    stub_service: Service,
+) -> None:
+    sent = envelope("browser.open", {"url": "http://site.test/"}, "v2") | {"protocolVersion": 2}
+    with httpx.Client(trust_env=False) as client:
+        answer = client.post(stub_service.url, json=sent, headers=authorized())
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "ok": False,
+        "error": "This provider service ran nothing: the host sent provider protocol version 2 "
+        f"and this provider speaks version {PROTOCOL_VERSION}; install versions of browserhost "
+        "and the provider made for the same protocol, and restart them.",
+    }
 
 
 def over_the_limit() -> Iterator[bytes]:

@@ -9,6 +9,7 @@ import pytest
 
 from browserhost.contract import Context, ProviderRequest, normalize
 from browserhost.contract.bridge import Hello, ToolResult
+from browserhost.contract.errors import ProviderRejectedError
 from browserhost.transports.base import LostError, NotSentError
 from browserhost.transports.bridge import BridgeTransport, ChannelClosedError, Link
 
@@ -84,3 +85,22 @@ async def test_a_far_side_failure_is_lost_and_a_late_result_from_another_link_is
     transport.settle(current, ToolResult(id="browser-1", ok=False, error=error))
     with pytest.raises(LostError, match="the provider crashed"):
         await sending
+
+
+async def test_a_far_side_refusal_keeps_its_code_and_a_host_only_code_is_lost() -> None:
+    transport = BridgeTransport()
+    channel = Channel()
+    current = link(channel)
+    await transport.attach(current)
+    for code, raised in (
+        ("PROVIDER_REJECTED", ProviderRejectedError),
+        ("USER_IN_CONTROL", LostError),
+    ):
+        channel.written.clear()
+        sending = asyncio.ensure_future(transport.send(request(f"browser-{code}"), 5))
+        async with asyncio.timeout(5):
+            await channel.written.wait()
+        error = {"code": code, "message": "No element matches #go; take a new snapshot."}
+        transport.settle(current, ToolResult(id=f"browser-{code}", ok=False, error=error))
+        with pytest.raises(raised, match="No element matches #go"):
+            await sending

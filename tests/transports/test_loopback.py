@@ -24,7 +24,7 @@ from browserhost.contract.errors import (
     RequestFailedError,
     UnknownResultError,
 )
-from browserhost.contract.limits import ANSWER_MAX_BYTES
+from browserhost.contract.limits import ANSWER_MAX_BYTES, PROTOCOL_VERSION
 from browserhost.contract.surface import (
     FRAME_MAX_BYTES,
     InputEvent,
@@ -93,7 +93,9 @@ async def test_the_service_receives_the_envelope_as_json_on_browser_control(host
     assert received.headers["content-type"] == "application/json"
     envelope = received.json()
     assert envelope.pop("requestId").startswith("browser-")
+    assert isinstance(envelope.pop("deadline"), int)  # when the host stops waiting, epoch ms
     assert envelope == {
+        "protocolVersion": PROTOCOL_VERSION,
         "action": "browser.click",
         "parameters": {"selector": "#save"},
         "context": {"directory": "/repo", "sessionId": "ses_1"},

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserhost.contract import ACTIONS
+from browserhost.contract.limits import CALLER_TIMEOUT_MAX_MS, CALLER_TIMEOUT_MIN_MS
 
 _WS = (
     "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f"
@@ -143,6 +144,15 @@ def action_request_schema(schema: dict[str, Any], _: object = None) -> None:
         "providerId": {
             "type": ["string", "null"],
             "description": "Use this provider for this call only, instead of the selection.",
+        },
+        "timeoutMs": {
+            "type": ["integer", "null"],
+            "minimum": CALLER_TIMEOUT_MIN_MS,
+            "maximum": CALLER_TIMEOUT_MAX_MS,
+            "description": (
+                "How long to wait for the answer, in milliseconds, instead of the action's own "
+                "wait (45 s for open, 20 s for the rest); the provider gets it as a deadline."
+            ),
         },
     }
     variants = []

@@ -25,7 +25,7 @@ from browserhost.contract.errors import (
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 
-from . import pairing, viewer
+from . import pairing, panel_requests, viewer
 from .auth import AuthGate
 from .bridge import bridge_socket
 from .paths import ACTIONS_PATH, INSTANCES_PATH, SELECTION_PATH
@@ -73,6 +73,7 @@ def create_app(
     app.router.routes.insert(0, action_route)
     app.include_router(router)
     app.include_router(pairing.router)
+    app.include_router(panel_requests.router)
     app.router.routes.append(WebSocketRoute(SOCKET_PATH, viewer.surface_socket))
     # Before the viewer's files, which would otherwise answer for every path under them.
     app.router.routes.append(Route(f"{PANEL_PATH}/{{provider_id}}", viewer.panel_page))

@@ -18,8 +18,9 @@ PUBLIC_PREFIXES = ("/viewer", "/ext/bridge")
 """The viewer's files (no token: they hold no secret) and the bridge's socket (its token comes
 in its first message): the Host and Origin rules apply."""
 EXTENSION_PATHS = ("/ext/bridge",)
-"""The browser extension's socket: its ``chrome-extension://`` origin is let through to say
-hello, and no further (any process can send that origin): the hello authenticates it."""
+"""The browser extension's socket: its ``chrome-extension://`` (or Firefox's
+``moz-extension://``) origin is let through to say hello, and no further (any process can send
+that origin): the hello authenticates it."""
 
 __all__ = ["LOOPBACK_NAMES", "PROTECTED_PREFIXES", "AuthGate"]
 

@@ -255,6 +255,10 @@ async def _answer_rpc(bridge: Bridge, link: Link, rpc: Rpc) -> None:
     except RpcError as exc:
         error = {"code": exc.code, "message": str(exc)}
         answer = frame("rpc.result", id=rpc.id, ok=False, error=error)
+    except Exception as exc:  # one method's failure is answered; the connection and its calls stay
+        log.exception("the bridge's host method %s failed", rpc.method)
+        error = {"code": "internal", "message": f"{rpc.method} failed on the host: {exc}"}
+        answer = frame("rpc.result", id=rpc.id, ok=False, error=error)
     with contextlib.suppress(ChannelClosedError):
         await link.write(answer)
 
@@ -304,9 +308,14 @@ def _loopback(socket: WebSocket) -> bool:
     if address is None:
         address = socket.client.host if socket.client is not None else ""
     try:
-        return ipaddress.ip_address(address).is_loopback
+        parsed = ipaddress.ip_address(address)
     except ValueError:
         return False
+    # A dual-stack listener sees an IPv4 client as ::ffff:127.0.0.1, which Python's
+    # is_loopback does not count (before 3.13).
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        return parsed.ipv4_mapped.is_loopback
+    return parsed.is_loopback
 
 
 def _extension_id(socket: WebSocket) -> str | None:

@@ -22,9 +22,13 @@ from .schemas import (
     ActionAnswer,
     ActionRefusal,
     ActionRequestBody,
+    ConfigureBody,
     InstanceRow,
     InstancesAnswer,
     LaunchBody,
+    OperationAnswer,
+    OperationBody,
+    ProviderRow,
     ProvidersAnswer,
     SelectionAnswer,
     SelectionBody,
@@ -80,7 +84,11 @@ async def run_action(request: Request) -> Response:
 async def _act(host: Host, raw: bytes) -> Response:
     body = read_body(ActionRequestBody, raw)
     outcome = await host.dispatch(
-        body.action, body.parameters, Context.read(body.context), body.provider_id
+        body.action,
+        body.parameters,
+        Context.read(body.context),
+        body.provider_id,
+        timeout_ms=body.timeout_ms,
     )
     return JSONResponse(outcome.to_wire())
 
@@ -168,3 +176,28 @@ router.include_router(instances)
 async def close_instance(instance_id: str, host: HostDep) -> dict[str, object]:
     """Close an instance: its browser stops and it is forgotten (a profile stays on disk)."""
     return await host.instances.close(instance_id)
+
+
+@router.post(
+    f"{INSTANCES_PATH}/{{instance_id}}/operations/{{operation}}",
+    response_model=OperationAnswer,
+    responses=refusals(400, 404, 501, 502, 503, 504, *_GATE),
+)
+async def operate_instance(
+    instance_id: str, operation: str, body: OperationBody, host: HostDep
+) -> dict[str, object]:
+    """Run one of the operations the instance's row lists: start (a stopped persistent
+    instance), detach (leave its browser running, forget it), sync_cookies, references, close."""
+    return await host.instances.operate(instance_id, operation, body.arguments)
+
+
+@router.post(
+    f"{PROVIDERS_PATH}/{{provider_id}}/configure",
+    response_model=ProviderRow,
+    responses=refusals(400, 404, 501, 502, 503, 504, *_GATE),
+)
+async def configure_provider(
+    provider_id: str, body: ConfigureBody, host: HostDep
+) -> dict[str, object]:
+    """Change a provider's own settings, checked against its configuration.inputSchema."""
+    return await host.instances.configure(provider_id, body.options)

@@ -40,6 +40,8 @@ class ActionRequestBody(WireModel):
         None, description="{directory, sessionId}: where the action comes from; null if unknown."
     )
     provider_id: str | None = Field(None, description="Use this provider for this call only.")
+    # Any value: the host refuses one out of range (INVALID_ACTION), as every adapter's.
+    timeout_ms: Any = Field(None, description="How long to wait for the answer, in ms.")
 
 
 Body = TypeVar("Body", bound=WireModel)
@@ -101,19 +103,51 @@ class CapacityRow(WireModel):
     )
 
 
+InstanceOperation = Literal["close", "start", "detach", "sync_cookies", "references"]
+
+
 class LaunchRow(WireModel):
     input_schema: dict[str, Any] = Field(
         description="JSON Schema of the launch options; the host checks them against it."
     )
     help: str = Field(description="What launching this provider does, in its own words.")
+    documentation_url: str | None = absent_when_none("Where the provider documents launching.")
+    operations: list[InstanceOperation] = Field(
+        description="What its instances may offer: close, and those the provider declared."
+    )
+
+
+class ConfigurationRow(WireModel):
+    input_schema: dict[str, Any] = Field(
+        description="JSON Schema of the provider's configuration, sent with POST .../configure."
+    )
+
+
+class CapabilitiesRow(WireModel):
+    actions: list[str] = Field(description="The page actions its control channel handles.")
+    screenshot: Literal["page", "none"]
+
+
+class ControlRow(WireModel):
+    kind: Literal["provider", "extension", "none"] = Field(
+        description="What handles page actions: the provider itself, an extension over CDP, "
+        "or nothing now (a stopped instance)."
+    )
+    capabilities: CapabilitiesRow | None = absent_when_none("What that channel can do.")
 
 
 class InstanceRow(WireModel):
     id: str = Field(description="The id actions, the selection and providerId use.")
     provider: str
     name: str
-    status: str = Field(description="starting, running, stopped, failed; closed once closed.")
-    control: Literal["none", "agent", "user"] = Field(description="Who holds its surface.")
+    status: Literal["connected", "pairing", "running_disconnected", "stopped", "closed"] = Field(
+        description="connected (actions reach it), pairing, running_disconnected (its browser "
+        "runs, no control channel yet: starting), stopped; closed once closed."
+    )
+    control: ControlRow
+    held_by: Literal["none", "agent", "user"] = Field(
+        description="Who holds its surface in the viewer."
+    )
     ownership: Literal["owned"] = Field(
         description="owned: this host started it at the user's request and closes it."
     )
@@ -121,10 +155,44 @@ class InstanceRow(WireModel):
         description="persistent: its browser data outlives the host, and the host lists it "
         "again (stopped) after a restart."
     )
-    operations: list[Literal["close"]]
+    operations: list[InstanceOperation] = Field(
+        description="What can be done to it now: POST .../instances/{id}/operations/{operation}."
+    )
     details: dict[str, Any] = Field(
         description="What it is (headless, createdAt, profile...); never an endpoint or a secret."
     )
+
+
+class OperationBody(WireModel):
+    """Checked by the host and the provider, which say what is wrong."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    arguments: Any = Field(
+        None, description="The operation's arguments: sync_cookies' scope ({fromFile|toFile})."
+    )
+
+
+class OperationAnswer(WireModel):
+    instance: InstanceRow = Field(description="The instance after the operation.")
+    result: dict[str, Any] = Field(
+        description="What the operation gave: references' {references}, sync_cookies' "
+        "{copiedCookies}."
+    )
+
+
+class ConfigureBody(WireModel):
+    model_config = ConfigDict(extra="ignore")
+
+    options: Any = Field(None, description="Checked against configuration.inputSchema.")
+
+
+class SessionRow(WireModel):
+    instance: str
+    provider: str
+    status: str
+    control: str
+    held_by: str
 
 
 class InstancesAnswer(WireModel):
@@ -169,6 +237,9 @@ class ProviderRow(WireModel):
     launch: LaunchRow | None = absent_when_none(
         "How to launch instances of this provider, when it can."
     )
+    configuration: ConfigurationRow | None = absent_when_none(
+        "The provider's own settings, when it has some."
+    )
     state: Literal["stopped", "starting", "running", "failed"] | None = absent_when_none(
         "What the browser this provider starts on this machine is doing: stopped (until an "
         "action needs it), starting, running, or failed (its last start did not work). Absent "
@@ -191,7 +262,12 @@ class SelectionAnswer(WireModel):
 class ActionAnswer(WireModel):
     ok: Literal[True]
     provider_id: str
-    data: dict[str, Any]
+    data: Any = Field(
+        description="The answer: an object for the ten actions, any JSON value for a verb."
+    )
+    session: SessionRow | None = absent_when_none(
+        "For an action run on an instance: its routing and control state after it."
+    )
 
 
 class ActionRefusal(WireModel):

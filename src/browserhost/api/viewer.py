@@ -8,7 +8,9 @@ viewer → host
     socket, never in a URL); ``drawn {seq}`` when a picture is on screen (the next is sent
     only then, so a slow viewer skips pictures instead of queueing them); ``input {events}``;
     ``copy`` (after the copy chord: answered with ``clipboard {text}``); ``resize {width,
-    height}`` (CSS pixels: the page is laid out at the size the person sees it); ``show {id}``
+    height, devicePixelRatio}`` (device pixels and their ratio to CSS pixels: the host asks
+    the provider for ``width / devicePixelRatio`` CSS pixels, the size the person sees, as the
+    page is laid out in CSS pixels); ``show {id}``
     (a session, or ``null`` to follow the agent); ``open {url}`` (from the provider's panel
     page, e.g. an address bar: the person's own action); ``handBack``.
 host → viewer
@@ -34,6 +36,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import uuid
 from importlib import resources
 from typing import Any
@@ -47,6 +50,7 @@ from browserhost.contract.errors import BrowserhostError
 from browserhost.contract.surface import (
     Frame,
     PointerEvent,
+    Size,
     Surface,
     read_input_batch,
     read_resize,
@@ -67,6 +71,8 @@ FRAME_WAIT_S = 2.0
 DRAWN_WAIT_S = 10.0
 """How long the host waits for a viewer to draw a picture before sending the next anyway."""
 LOOK_AROUND_S = 1.0
+RATIO_MIN, RATIO_MAX = 0.25, 8.0
+"""Device pixels per CSS pixel a viewer may say it has: browsers zoom from 25 % to 500 %."""
 """How often a viewer's connection re-reads the selection and the provider's sessions."""
 
 log = logging.getLogger(__name__)
@@ -343,7 +349,7 @@ class _Viewer:
                 async with self.sent:
                     await self.socket.send_json({"t": "clipboard", "text": text})
             elif kind == "resize":
-                size = read_resize({"width": message.get("width"), "height": message.get("height")})
+                size = css_size(message)
                 if size is not None:
                     await controls.in_order(provider.id, lambda: surface.resize(size))
             elif kind == "open" and isinstance(message.get("url"), str):
@@ -394,6 +400,22 @@ async def _next_frame(surface: Surface, after: int) -> Frame | None:
         log.warning("a surface frame failed", exc_info=True)
         await asyncio.sleep(LOOK_AROUND_S)
         return None
+
+
+def css_size(message: dict[str, Any]) -> Size | None:
+    """A viewer's ``resize`` in device pixels as the CSS pixels a page is laid out in; ``None``
+    when it is not a size (a ratio of 1 when it names none)."""
+    width, height = _finite(message.get("width")), _finite(message.get("height"))
+    ratio = _finite(message.get("devicePixelRatio", 1))
+    if width is None or height is None or ratio is None or not RATIO_MIN <= ratio <= RATIO_MAX:
+        return None
+    return read_resize({"width": round(width / ratio), "height": round(height / ratio)})
+
+
+def _finite(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return float(value)
 
 
 def _surface(provider: InstalledProvider) -> Surface | None:

@@ -75,9 +75,8 @@ app.add_typer(bridge_commands, name="bridge")
 _add(bridge_commands, "connect", server.bridge_connect)
 _add(bridge_commands, "pending", pairing.pending)
 _add(bridge_commands, "paired", pairing.paired)
-_add(bridge_commands, "approve", pairing.approve)
-_add(bridge_commands, "deny", pairing.deny)
-_add(bridge_commands, "forget", pairing.forget)
+for name, (summary, _, _) in pairing.DECISIONS.items():
+    bridge_commands.command(name, cls=Command, help=summary)(pairing.decide)
 for _spec in ACTIONS.values():
     app.command(
         _spec.verb,
@@ -94,6 +93,7 @@ _add(app, "instances", instances.instances, "Instances")
 # --help is launch's own: with a PROVIDER it also lists that provider's options.
 _add(app, "launch", instances.launch, "Instances", context_settings={"help_option_names": []})
 _add(app, "close", instances.close, "Instances")
+_add(app, "instance", instances.instance, "Instances")
 
 
 def main() -> None:

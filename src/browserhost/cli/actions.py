@@ -18,6 +18,7 @@ from .calls import Target, run
 from .captures import check_output, write_capture
 from .options import (
     JsonOption,
+    PairsOption,
     ProjectOption,
     ProviderOption,
     SessionOption,
@@ -25,6 +26,7 @@ from .options import (
     UrlOption,
 )
 from .output import cli_names, print_json, print_lines
+from .pairs import typed_pairs
 
 if TYPE_CHECKING:
     from pydantic.fields import FieldInfo
@@ -154,14 +156,7 @@ def _literal(annotation: object) -> object:
 
 def call(
     verb: Annotated[str, typer.Argument(metavar="VERB", help="The verb's name, e.g. find.")],
-    arg: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--arg",
-            metavar="KEY=VALUE",
-            help="One argument; repeat it. Typed by the verb's schema (numbers, true/false).",
-        ),
-    ] = None,
+    arg: PairsOption = None,
     arguments: Annotated[
         str | None,
         typer.Option(
@@ -185,7 +180,7 @@ def call(
         sent = _call_arguments(arguments)
         if pairs:
             schema = await _verb_schema(client, verb, target.provider)
-            sent.update(_typed_pairs(pairs, schema))
+            sent.update(typed_pairs(pairs, schema, "--arg"))
         answer = await client.run(f"{VERB_PREFIX}{verb}", sent)
         print_json(answer.to_wire())
 
@@ -202,34 +197,6 @@ def _call_arguments(raw: str | None) -> dict[str, object]:
     if not isinstance(parsed, dict):
         raise typer.BadParameter('--json takes a JSON object, e.g. \'{"text": "Pricing"}\'.')
     return parsed
-
-
-def _typed_pairs(pairs: list[str], schema: Mapping[str, Any]) -> dict[str, object]:
-    """``--arg key=value`` pairs, each value read as its schema property's type: a string
-    stays a string; anything else is read as JSON (``3``, ``true``, ``["a"]``)."""
-    properties = schema.get("properties") or {}
-    typed: dict[str, object] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise typer.BadParameter(f"--arg takes KEY=VALUE, not {pair!r}.")
-        if _json_type(properties.get(key) or {}) == "string":
-            typed[key] = value
-            continue
-        try:
-            typed[key] = json.loads(value)
-        except ValueError:
-            typed[key] = value  # the host's schema check says what is wrong with it
-    return typed
-
-
-def _json_type(schema: Mapping[str, Any]) -> object:
-    """A property's JSON type; an optional one's (``anyOf`` a type and null) is that type, so
-    that ``--arg text=42`` stays the text "42" where text may be left out."""
-    if "type" in schema:
-        return schema["type"]
-    kinds = {variant.get("type") for variant in schema.get("anyOf") or []} - {"null"}
-    return kinds.pop() if len(kinds) == 1 else None
 
 
 async def _verb_schema(client: Client, verb: str, provider: str | None) -> Mapping[str, Any]:

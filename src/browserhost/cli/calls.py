@@ -11,10 +11,10 @@ import contextlib
 import getpass
 import json
 import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 
@@ -22,14 +22,17 @@ from browserhost import config
 from browserhost.api.paths import INSTANCES_PATH, PROVIDERS_PATH
 from browserhost.contract.errors import BrowserhostError
 
-from .output import USAGE_ERROR, err, exit_status, print_error, print_json
+from .options import JsonOption, TokenOption, UrlOption
+from .output import USAGE_ERROR, err, exit_status, out, print_error, print_json
 
 if TYPE_CHECKING:
     import httpx
     from rich.status import Status
 
     from browserhost.client import Client
+    from browserhost.contract.base import WireModel
 
+Row = TypeVar("Row", bound="WireModel")
 Action = Callable[["Client"], Coroutine[Any, Any, None]]
 """What a command does with its client: one or more calls, and printing their answers."""
 
@@ -130,6 +133,38 @@ def run(target: Target, act: Action) -> None:
             asyncio.run(main())
     except BrowserhostError as exc:
         fail(target, exc)
+
+
+def listing(
+    summary: str,
+    fetch: Callable[[Client], Coroutine[Any, Any, Sequence[Row]]],
+    line: Callable[[Row], Text],
+    empty: str,
+    after: str | None = None,
+    wire: Callable[[Row], object] = lambda row: row.to_wire(),
+) -> Callable[..., None]:
+    """A command listing what the host answers: JSON with --json, else a line a row, ``empty``
+    when there are none and ``after`` (a hint of what to do next) when there are some."""
+
+    def command(
+        api_url: UrlOption = None, api_token: TokenOption = None, as_json: JsonOption = False
+    ) -> None:
+        async def act(client: Client) -> None:
+            rows = await fetch(client)
+            if as_json:
+                print_json([wire(row) for row in rows])
+                return
+            for row in rows:
+                out.print(line(row))
+            if not rows:
+                out.print(empty)
+            elif after is not None:
+                out.print(after)
+
+        run(Target(api_url, api_token, as_json), act)
+
+    command.__doc__ = summary
+    return command
 
 
 def fail(target: Target, error: BrowserhostError) -> None:
@@ -240,8 +275,8 @@ def _announcing(message: str) -> httpx.AsyncBaseTransport:
 
 def _starting(row: dict[str, Any]) -> bool:
     service = row.get("service")
-    return "starting" in (
+    # An instance whose browser is being started is running_disconnected (001's status).
+    return row.get("status") == "running_disconnected" or "starting" in (
         row.get("state"),
-        row.get("status"),
         service.get("state") if isinstance(service, dict) else None,
     )

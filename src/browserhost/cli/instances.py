@@ -9,31 +9,30 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.text import Text
 
-from .calls import Target, run
+from browserhost.contract.json_schema import resolve
+
+from .calls import Target, listing, run
 from .lines import instance_line
-from .options import JsonOption, TokenOption, UrlOption
+from .options import JsonOption, PairsOption, TokenOption, UrlOption
 from .output import USAGE_ERROR, out, print_json
+from .pairs import typed_pairs
 
 if TYPE_CHECKING:
     from browserhost.client import Client
 
 
-def instances(
-    api_url: UrlOption = None, api_token: TokenOption = None, as_json: JsonOption = False
-) -> None:
-    """List the launched browser instances."""
+InstanceId = Annotated[
+    str, typer.Argument(metavar="ID", help="An instance id, e.g. chromium~work.")
+]
 
-    async def act(client: Client) -> None:
-        found = await client.instances()
-        if as_json:
-            print_json([row.model_dump(mode="json", by_alias=True) for row in found])
-            return
-        for row in found:
-            out.print(instance_line(row))
-        if not found:
-            out.print("No browser instance is launched; start one with: browserhost launch ID")
 
-    run(Target(api_url, api_token, as_json), act)
+instances = listing(
+    "List the launched browser instances.",
+    lambda client: client.instances(),
+    instance_line,
+    "No browser instance is launched; start one with: browserhost launch ID",
+    wire=lambda row: row.model_dump(mode="json", by_alias=True),
+)
 
 
 def launch(
@@ -42,15 +41,7 @@ def launch(
         str | None,
         typer.Argument(metavar="PROVIDER", help="A provider that launches, e.g. chromium."),
     ] = None,
-    pairs: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            metavar="KEY=VALUE",
-            help="One launch option; repeat it (proxy.server=... for a nested one). Typed by "
-            "the provider's schema: see browserhost launch PROVIDER --help.",
-        ),
-    ] = None,
+    pairs: PairsOption = None,
     name: Annotated[
         str | None,
         typer.Option(
@@ -92,7 +83,7 @@ def launch(
             for key, line in _launch_option_lines(schema):
                 out.print(Text.assemble("  ", (key, "bold"), f"  {line}"))
             return
-        launched = await client.launch(chosen, _launch_options(pairs or [], schema), name=name)
+        launched = await client.launch(chosen, typed_pairs(pairs or [], schema, "--set"), name=name)
         if as_json:
             print_json(launched.model_dump(mode="json", by_alias=True))
         else:
@@ -103,9 +94,7 @@ def launch(
 
 
 def close(
-    instance_id: Annotated[
-        str, typer.Argument(metavar="ID", help="An instance id, e.g. chromium~work.")
-    ],
+    instance_id: InstanceId,
     api_url: UrlOption = None,
     api_token: TokenOption = None,
     as_json: JsonOption = False,
@@ -122,10 +111,37 @@ def close(
     run(Target(api_url, api_token, as_json), act)
 
 
-def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
-    from browserhost.host.instances import resolve
+def instance(
+    instance_id: InstanceId,
+    operation: Annotated[
+        str,
+        typer.Argument(
+            metavar="OPERATION",
+            help="One its row lists (browserhost instances --json): start, detach, "
+            "sync_cookies, references, close.",
+        ),
+    ],
+    pairs: PairsOption = None,
+    api_url: UrlOption = None,
+    api_token: TokenOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run an operation on a browser instance: start a stopped persistent one, detach it,
+    sync its cookies with a storage-state file, list what uses it."""
 
-    return resolve(root, node)
+    async def act(client: Client) -> None:
+        done = await client.operate(instance_id, operation, typed_pairs(pairs or [], {}, "--set"))
+        if as_json:
+            print_json(done.model_dump(mode="json", by_alias=True))
+            return
+        out.print(instance_line(done.instance))
+        for reference in done.result.get("references", []):
+            out.print(Text(f"    {reference.get('kind')}: {reference.get('label')}"))
+        copied = done.result.get("copiedCookies")
+        if isinstance(copied, dict):
+            out.print(Text(f"    {copied.get('count')} cookies copied"))
+
+    run(Target(api_url, api_token, as_json), act)
 
 
 def _launch_option_lines(
@@ -133,9 +149,9 @@ def _launch_option_lines(
 ) -> Iterator[tuple[str, str]]:
     """``KEY=TYPE`` and its words, for every option of a launch schema (nested ones dotted)."""
     top = schema if root is None else root
-    node = _resolve(top, schema)
+    node = resolve(top, schema)
     for key, raw in (node.get("properties") or {}).items():
-        prop = _resolve(top, raw)
+        prop = resolve(top, raw)
         if prop.get("properties"):
             yield from _launch_option_lines(prop, top, f"{prefix}{key}.")
             continue
@@ -144,31 +160,3 @@ def _launch_option_lines(
         if "default" in prop:
             words += f" (default: {json.dumps(prop['default'])})"
         yield f"{prefix}{key}={kind.upper() if 'enum' not in prop else kind}", words
-
-
-def _launch_options(pairs: list[str], schema: Mapping[str, Any]) -> dict[str, object]:
-    """``--set key=value`` pairs as an options object: ``proxy.server=...`` nests, and each
-    value is read as its schema property's type (a string stays a string; anything else is
-    read as JSON, and the host's schema check words what does not fit)."""
-    options: dict[str, object] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise typer.BadParameter(f"--set takes KEY=VALUE, not {pair!r}.")
-        *parents, leaf = key.split(".")
-        holder, node = options, _resolve(schema, schema)
-        for part in parents:
-            inner = holder.setdefault(part, {})
-            if not isinstance(inner, dict):
-                raise typer.BadParameter(f"--set {key}: {part} is given a value already.")
-            holder = inner
-            node = _resolve(schema, (node.get("properties") or {}).get(part) or {})
-        wanted = _resolve(schema, (node.get("properties") or {}).get(leaf) or {}).get("type")
-        if wanted == "string":
-            holder[leaf] = value
-            continue
-        try:
-            holder[leaf] = json.loads(value)
-        except ValueError:
-            holder[leaf] = value
-    return options

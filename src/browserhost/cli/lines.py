@@ -50,9 +50,14 @@ def instance_line(row: InstanceInfo) -> Text:
     proxy = row.details.get("proxy")
     if isinstance(proxy, dict):
         details += f" proxy={proxy.get('server')}"
-    colour = {"running": "green", "failed": "red"}.get(row.status, "")
+    colour = {"connected": "green", "running_disconnected": "yellow"}.get(row.status, "")
+    held = f"  held by {row.held_by}" if row.held_by != "none" else ""
     return Text.assemble(
-        (row.id, "bold"), "  ", (row.status, colour), f"  {row.persistence}  {details}".rstrip()
+        (row.id, "bold"),
+        "  ",
+        (row.status, colour),
+        held,
+        f"  {row.persistence}  {details}".rstrip(),
     )
 
 

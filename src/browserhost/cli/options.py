@@ -63,6 +63,16 @@ ProjectOption = Annotated[
         "that project's own.",
     ),
 ]
+PairsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        "--arg",
+        metavar="KEY=VALUE",
+        help="One option or argument; repeat it (a.b=... for a nested one). Typed by the "
+        "schema it is for: numbers, true/false and JSON lists are read as such.",
+    ),
+]
 DataDirOption = Annotated[
     Path | None,
     typer.Option(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from .calls import Target, run
+from .calls import Target, listing, run
 from .lines import duration, pairing_line
 from .options import JsonOption, TokenOption, UrlOption
 from .output import out, print_json
@@ -18,113 +18,85 @@ from .output import out, print_json
 if TYPE_CHECKING:
     from browserhost.client import Client, PairedInfo, PendingInfo
 
-WaitingId = Annotated[
+BrowserId = Annotated[
     str,
     typer.Argument(
         metavar="ID",
-        help="The id the waiting browser shows (browserhost bridge pending lists them).",
-    ),
-]
-PairedId = Annotated[
-    str,
-    typer.Argument(
-        metavar="ID", help="A paired browser's id (browserhost bridge paired lists them)."
+        help="The id the browser shows (browserhost bridge pending or paired lists them).",
     ),
 ]
 
 
-def pending(
-    api_url: UrlOption = None, api_token: TokenOption = None, as_json: JsonOption = False
-) -> None:
-    """List the browsers waiting for your approval to connect to this host's bridge."""
-
-    async def act(client: Client) -> None:
-        waiting = await client.pending()
-        if as_json:
-            print_json([row.to_wire() for row in waiting])
-            return
-        for row in waiting:
-            ago = duration(max(0.0, time.time() - row.since))
-            out.print(pairing_line(row.id, row.name, row.origin, f"asked {ago} ago"))
-        if not waiting:
-            out.print("No browser is waiting for approval.")
-        else:
-            out.print(
-                "Allow one whose browserhost button shows the same id: browserhost bridge "
-                "approve ID (or deny ID)."
-            )
-
-    run(Target(api_url, api_token, as_json), act)
+def _asked(row: PendingInfo) -> Text:
+    ago = duration(max(0.0, time.time() - row.since))
+    return pairing_line(row.id, row.name, row.origin, f"asked {ago} ago")
 
 
-def paired(
-    api_url: UrlOption = None, api_token: TokenOption = None, as_json: JsonOption = False
-) -> None:
-    """List the browsers you approved; each connects with its own secret."""
-
-    async def act(client: Client) -> None:
-        found = await client.paired()
-        if as_json:
-            print_json([row.to_wire() for row in found])
-            return
-        for row in found:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.paired_at))
-            out.print(pairing_line(row.id, row.name, row.origin, f"paired {when}"))
-        if not found:
-            out.print("No browser is paired.")
-
-    run(Target(api_url, api_token, as_json), act)
+def _paired(row: PairedInfo) -> Text:
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.paired_at))
+    return pairing_line(row.id, row.name, row.origin, f"paired {when}")
 
 
-def approve(
-    pairing_id: WaitingId,
-    api_url: UrlOption = None,
-    api_token: TokenOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Let a waiting browser connect (the viewer's Allow): it gets a secret of its own."""
-    said = (
+pending = listing(
+    "List the browsers waiting for your approval to connect to this host's bridge.",
+    lambda client: client.pending(),
+    _asked,
+    "No browser is waiting for approval.",
+    "Allow one whose browserhost button shows the same id: browserhost bridge approve ID "
+    "(or deny ID).",
+)
+paired = listing(
+    "List the browsers you approved; each connects with its own secret.",
+    lambda client: client.paired(),
+    _paired,
+    "No browser is paired.",
+)
+
+
+DECISIONS = {
+    "approve": (
+        "Let a waiting browser connect (the viewer's Allow): it gets a secret of its own.",
+        "Approved",
         "it is connected, and connects again with its own secret. Revoke it with: "
-        f"browserhost bridge forget {pairing_id}"
-    )
-    _decide(Target(api_url, api_token, as_json), lambda c: c.approve(pairing_id), "Approved", said)
+        "browserhost bridge forget {id}",
+    ),
+    "deny": (
+        "Refuse a waiting browser (the viewer's Deny): it is disconnected.",
+        "Denied",
+        "it was disconnected.",
+    ),
+    "forget": (
+        "Revoke a paired browser: it is disconnected and must be approved again.",
+        "Forgot",
+        "it is disconnected, and must be approved again to connect.",
+    ),
+}
+"""Each decision about one browser: its command's help, what it did, what that means."""
 
 
-def deny(
-    pairing_id: WaitingId,
+def decide(
+    context: typer.Context,
+    pairing_id: BrowserId,
     api_url: UrlOption = None,
     api_token: TokenOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Refuse a waiting browser (the viewer's Deny): it is disconnected."""
-    said = "it was disconnected."
-    _decide(Target(api_url, api_token, as_json), lambda c: c.deny(pairing_id), "Denied", said)
-
-
-def forget(
-    pairing_id: PairedId,
-    api_url: UrlOption = None,
-    api_token: TokenOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Revoke a paired browser: it is disconnected and must be approved again."""
-    said = "it is disconnected, and must be approved again to connect."
-    _decide(Target(api_url, api_token, as_json), lambda c: c.forget(pairing_id), "Forgot", said)
-
-
-def _decide(
-    target: Target,
-    ask: Callable[[Client], Awaitable[PendingInfo | PairedInfo]],
-    done: str,
-    said: str,
-) -> None:
-    """One decision about one browser, and what it did: ``Denied ID (name): ...``."""
+    """The command of each of :data:`DECISIONS`, named by how it was called."""
+    name = context.info_name or ""
+    _, done, said = DECISIONS[name]
+    target = Target(api_url, api_token, as_json)
 
     async def act(client: Client) -> None:
-        record = await ask(client)
+        asks: dict[str, Callable[[str], Awaitable[PendingInfo | PairedInfo]]] = {
+            "approve": client.approve,
+            "deny": client.deny,
+            "forget": client.forget,
+        }
+        record = await asks[name](pairing_id)
         if target.as_json:
             print_json(record.to_wire())
-        else:
-            out.print(Text.assemble(f"{done} ", (record.id, "bold"), f" ({record.name}): {said}"))
+            return
+        meaning = said.format(id=pairing_id)
+        out.print(Text.assemble(f"{done} ", (record.id, "bold"), f" ({record.name}): {meaning}"))
 
     run(target, act)

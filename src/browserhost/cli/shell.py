@@ -9,7 +9,7 @@ import typer
 from rich.text import Text
 
 from .calls import Target, check_url, sharing
-from .options import ProjectOption, ProviderOption, SessionOption, TokenOption, UrlOption
+from .options import ProviderOption, SessionOption, TokenOption, UrlOption
 from .output import USAGE_ERROR, err
 
 PROMPT = "browserhost> "
@@ -19,7 +19,6 @@ def shell(
     context: typer.Context,
     provider: ProviderOption = None,
     session: SessionOption = None,
-    project: ProjectOption = None,
     api_url: UrlOption = None,
     api_token: TokenOption = None,
 ) -> None:
@@ -37,7 +36,7 @@ def shell(
     root = context.find_root().command
     prompting = sys.stdin.isatty()
     failed = 0
-    with sharing(Target(api_url, api_token, provider=provider, session=session, project=project)):
+    with sharing(Target(api_url, api_token, provider=provider, session=session)):
         while True:
             try:
                 line = input(PROMPT) if prompting else sys.stdin.readline()

@@ -29,7 +29,17 @@ from . import data
 from .base import WireModel
 from .data import ViewportMode
 from .errors import InvalidActionError
-from .limits import ACTION_TIMEOUT_S, OPEN_TIMEOUT_S, TEXT_MAX, URL_MAX, VALUE_MAX
+from .limits import (
+    ACTION_TIMEOUT_S,
+    OPEN_TIMEOUT_S,
+    SNAPSHOT_ELEMENTS_MAX,
+    SNAPSHOT_FULL_ELEMENTS_MAX,
+    SNAPSHOT_FULL_TEXT_MAX,
+    SNAPSHOT_TEXT_MAX,
+    TEXT_MAX,
+    URL_MAX,
+    VALUE_MAX,
+)
 
 if TYPE_CHECKING:
     from pydantic import AnyUrl
@@ -160,11 +170,30 @@ class SnapshotParameters(Parameters):
         "section, a list, an iframe, a dialog.",
         max_length=TEXT_MAX,
     )
+    full: bool = Field(
+        False,
+        description=f"Everything at once: the text and elements of the whole page (or of the "
+        f"selector's part), up to {SNAPSHOT_FULL_TEXT_MAX:,} characters and "
+        f"{SNAPSHOT_FULL_ELEMENTS_MAX:,} elements instead of the {SNAPSHOT_TEXT_MAX:,} and "
+        f"{SNAPSHOT_ELEMENTS_MAX} around the viewport. A far bigger answer: ask only when you "
+        "need it all.",
+    )
 
     @model_validator(mode="before")
     @classmethod
     def _read(cls, raw: object) -> dict[str, object]:
-        return _present(selector=_text(_fields(raw).get("selector"), "selector"))
+        source = _fields(raw)
+        return _present(
+            selector=_text(source.get("selector"), "selector"),
+            full=True if source.get("full") is True else None,
+        )
+
+    def to_wire(self) -> dict[str, object]:
+        # Said only when asked: the everyday snapshot reaches a provider as it always has.
+        wire = super().to_wire()
+        if not self.full:
+            del wire["full"]
+        return wire
 
 
 class ClickParameters(Parameters):

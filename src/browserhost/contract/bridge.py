@@ -9,7 +9,7 @@ its kind::
                                                             first, within HELLO_TIMEOUT_S
         pong           {}                                  answers a ping
         tool.result    {id, ok: true, result}               result: the provider's own answer
-                       {id, ok: false, error: {code, message}} no answer: may have run
+                       {id, ok: false, error: {code, message}} refused (nothing ran) or lost
         rpc            {id, method, payload?}               a host method (RPC_METHODS)
         surface.result {id, ok: true, result} | {id, ok: false, error: {code, message}}
         surface.frame  {id, seq, width, height, mime, title?, agentActive?}
@@ -23,6 +23,8 @@ its kind::
         tool.call      {id, name, args, expiresAt, sessionId?, directory?}
         tool.cancel    {id}                                 the host stopped waiting for it
         rpc.result     {id, ok: true, result} | {id, ok: false, error: {code, message}}
+                       code: forbidden, unknown-method, bad-request, internal, or the
+                       contract's code of the host's refusal (PROVIDER_NOT_FOUND...)
         surface.call   {id, method, args}                   a call on the provider's surface
 
 A side that says ``surface: true`` in its hello has a surface (the viewer's picture and a
@@ -45,6 +47,14 @@ KB, base64 adds a third to the bytes and 0.4-1 ms of encoding and parsing to eac
 A picture over :data:`~browserhost.contract.surface.FRAME_MAX_BYTES` is dropped (that frame
 call answers "no picture").
 
+A ``tool.result`` with ``ok: false`` is a refusal when its ``code`` is one of
+:data:`REFUSAL_CODES` and its ``message`` says why (1 to ``ERROR_TEXT_MAX`` characters): the
+far side did nothing, and the agent gets that code and that message, as from a provider
+answering ``{ok: false, error}``. Any other code (the far side's own, such as ``expired``), a
+code only the host gives (``USER_IN_CONTROL``: the person at that browser takes control with
+``control.take`` instead), or a missing or unreadable one, means the far side lost the call:
+``REQUEST_FAILED``, it may have run. Either way it is never sent again.
+
 ``expiresAt`` is the host's clock in epoch milliseconds; ``serverTime`` in ``hello.ok`` lets
 the connecting side read it on its own clock. A frame of a kind the receiver does not expect,
 or a result for an id it does not know (with its picture), is ignored; a message that is not
@@ -58,7 +68,8 @@ provider, serves both.
 Who is let in (no header vouches for a socket: an ``Origin`` proves nothing outside a
 browser, and any process on the machine can send one):
 
-- a hello with the host's token;
+- a hello with the host's token, whatever its origin (a ``chrome-extension://`` or a Firefox
+  ``moz-extension://`` one, or none); a hello without ``token`` has an empty one;
 - a hello with ``pairing: {id, secret}`` that a person approved before
   (:mod:`browserhost.host.pairing`), from anywhere; one the host does not know (forgotten, or
   another host's) is closed :data:`CLOSE_NOT_PAIRED`;
@@ -72,7 +83,8 @@ browser, and any process on the machine can send one):
 - anything else is closed :data:`CLOSE_BAD_TOKEN`.
 
 A host started with an extension id also closes a socket whose ``Origin`` names another
-extension (:data:`CLOSE_FOREIGN_EXTENSION`): a filter, which lets nothing in.
+Chrome extension (:data:`CLOSE_FOREIGN_EXTENSION`): a filter, which lets nothing in. A Firefox
+origin is not filtered: its host part is a random id per installation, not the extension's.
 
 Close codes: :data:`CLOSE_REPLACED`, :data:`CLOSE_HELLO_TIMEOUT`, :data:`CLOSE_BAD_TOKEN`,
 :data:`CLOSE_PING_TIMEOUT`, :data:`CLOSE_FOREIGN_EXTENSION`, :data:`CLOSE_NOT_PAIRED`,
@@ -88,6 +100,7 @@ from typing import Any, Final, Literal
 from pydantic import ConfigDict, Field, ValidationError
 
 from .base import WireModel
+from .errors import ErrorCode
 from .surface import DIMENSION_MAX
 
 BRIDGE_PATH: Final = "/ext/bridge"
@@ -124,6 +137,13 @@ PENDING_MAX: Final = 8
 """Pending connections held at once; a new one drops the oldest."""
 EXTENSION_SCHEME: Final = "chrome-extension://"
 
+REFUSAL_CODES: Final = frozenset(
+    {ErrorCode.PROVIDER_REJECTED, ErrorCode.UNSUPPORTED, ErrorCode.INVALID_ACTION}
+)
+"""The contract codes a ``tool.result`` with ``ok: false`` may carry to say the far side
+refused and nothing ran; the others are the host's own (who selected what, who holds control,
+whether it was sent)."""
+
 SURFACE_METHODS: Final = frozenset(
     {"frame", "input", "control", "resize", "clipboard", "sessions", "show"}
 )
@@ -156,7 +176,7 @@ class Pairing(Frame):
 
 
 class Hello(Frame):
-    token: str
+    token: str = ""
     actions: list[str]
     verbs: list[dict[str, Any]] = Field(default_factory=list)
     name: str | None = Field(None, max_length=200)

@@ -10,7 +10,7 @@ from typing import Any, Literal, Self
 from pydantic import ConfigDict, Field, model_serializer
 
 from .base import WireModel
-from .limits import SNAPSHOT_TEXT_MAX
+from .limits import DOWNLOADS_LISTED_MAX, SNAPSHOT_TEXT_MAX
 
 ViewportMode = Literal["mobile", "tablet", "desktop", "fill"]
 
@@ -143,6 +143,25 @@ class Dialog(Data):
     answer: Literal["dismissed", "accepted", "open"]
 
 
+class Download(Data):
+    """A file the page downloaded during the action: where it was saved, or why it was not."""
+
+    filename: str = Field(description="The file's name: the site's, made safe.")
+    path: str | None = Field(None, description="Where it was saved; absent when it was not.")
+    error: str | None = Field(
+        None, description="Why it was not saved: too large, failed, or still downloading."
+    )
+
+
+def _downloads() -> Any:
+    return Field(
+        None,
+        max_length=DOWNLOADS_LISTED_MAX,
+        description="Files the page downloaded during the action (the project's "
+        ".browserhost/downloads/ holds them).",
+    )
+
+
 _DIALOGS_HELP = (
     "Dialogs the page showed during the action, and how each was answered; one still open "
     "holds the page until the agent answers it."
@@ -200,26 +219,30 @@ class SnapshotData(Data):
     )
 
 
-class ClickData(ElementState):
-    """The click, and the page after it. The state fields are the clicked element's after the
-    click (absent when it went away). A click by text that named part of an element's text
+class AfterInput(ElementState):
+    """An element's state after a person's input to it (absent when it went away), and the
+    page then shown: the page after a click or a submit may be a new one."""
+
+    url: str
+    title: str | None = Field(None, description="The title of the page now shown.")
+    dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
+    downloads: list[Download] | None = _downloads()
+
+
+class ClickData(AfterInput):
+    """The click, and the page after it. A click by text that named part of an element's text
     (one word of "Reply Forward") pressed that text: ``clicked`` is the element the press
     landed on and ``label`` the text."""
 
     clicked: str
     label: str
-    url: str
-    title: str | None = Field(None, description="The title of the page now shown.")
-    dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
 
 
-class TypeData(ElementState):
-    """The field after typing (its state fields), and the page (after a submit, the new one)."""
+class TypeData(AfterInput):
+    """The field typed into, its state after typing, and the page (after a submit, the new
+    one)."""
 
     selector: str
-    url: str
-    title: str | None = Field(None, description="The title of the page now shown.")
-    dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
 
 
 class ScrollData(Data):

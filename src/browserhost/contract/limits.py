@@ -54,12 +54,31 @@ PROVIDER_PATH: Final = "/browser-control"
 CANCEL_PATH: Final = "/browser-control/cancel"
 """Where a service is told to abandon an action it was sent: ``{"requestId": ...}``."""
 
-PROTOCOL_VERSION: Final = 1
-"""The version of the provider service protocol (paths, envelope, hello) this host speaks."""
+LIFECYCLE_PATH: Final = "/browser-control/lifecycle"
+"""Where a service is sent an instance's lifecycle: ``{"operation", "browserId", ...}``
+(:mod:`browserhost.contract.lifecycle`)."""
+LIFECYCLE_TIMEOUT_S: Final = 60.0
+"""How long the host waits for a launch, a start, a close or another lifecycle operation."""
 
-AGENT_HOLD_S: Final = 30.0
-"""How long the agent holds the surface after each action."""
+PROTOCOL_VERSION: Final = 1
+"""The version of the provider protocol (paths, envelope, hello, record) this host speaks:
+every envelope it sends and every record the SDK builds carries it as ``protocolVersion``."""
+
+CALLER_TIMEOUT_MIN_MS: Final = 100
+CALLER_TIMEOUT_MAX_MS: Final = 120_000
+"""The range of a caller's own ``timeoutMs`` for one action, which replaces the action's wait
+(``OPEN_TIMEOUT_S``, ``ACTION_TIMEOUT_S``); the provider gets it as an absolute deadline."""
+
+DOWNLOAD_MAX_BYTES: Final = 100 * 1024 * 1024
+"""The largest file a page may download; a bigger one is cancelled, and the answer says so."""
+DOWNLOADS_LISTED_MAX: Final = 10
+"""The most downloads one answer lists."""
 
 SNAPSHOT_TEXT_MAX: Final = 20_000
 SNAPSHOT_ELEMENTS_MAX: Final = 250
+"""What a snapshot shows of a big page, around the viewport: characters of text, elements."""
+SNAPSHOT_FULL_TEXT_MAX: Final = 400_000
+SNAPSHOT_FULL_ELEMENTS_MAX: Final = 5_000
+"""The hard limits of a snapshot, which ``full: true`` asks for: a page's text and elements
+at once, a few megabytes of JSON at most, well inside ``ANSWER_MAX_BYTES``."""
 CAPTURE_LABEL_MAX: Final = 64

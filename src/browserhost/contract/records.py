@@ -5,7 +5,8 @@ for every key) and is read into these models::
 
     ProviderRecord      id, name, provides, actions, verbs, answer, close, capacity, checks,
       ├── PanelRecord   surface, service, endpoint, token, enabled, launch, ...
-      └── LaunchRecord
+      ├── LaunchRecord
+      └── ConfigurationRecord
 
 A record that does not fit is refused with :class:`InstallError`, whose message names the field
 (``panel.dock must be one of top, bottom, left, right``): :func:`read` turns pydantic's first
@@ -20,16 +21,26 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
 from pydantic import ValidationInfo as Info
 
 from .actions import ACTIONS
 from .checks import Checks
-from .limits import PROVIDER_ID_PATTERN, PROVIDER_NAME_MAX, VERBS_MAX
+from .lifecycle import OPTIONAL_OPERATIONS
+from .limits import PROTOCOL_VERSION, PROVIDER_ID_PATTERN, PROVIDER_NAME_MAX, VERBS_MAX
 from .surface import Surface
 from .verbs import VerbSpec
+from .wire import ProtocolVersionError, check_version
 
 ROLE: Final = "browser"
+PROVIDES_ORDER: Final = "service.provides, then provides, then contributes.service.provides"
 DOCKS: Final = ("top", "bottom", "left", "right")
 PANEL_SIZE_MIN: Final = 24
 PANEL_SIZE_MAX: Final = 480
@@ -38,7 +49,14 @@ SERVICE_ENTRY_RULE: Final = (
     "panel.entry must be a path on the provider service, such as /surface/panel (letters, "
     "digits and . _ ~ - between slashes, no query)"
 )
+PANEL_REQUESTS_RULE: Final = (
+    "panel.requests must be a path prefix on the provider service ending in /, such as /panel/ "
+    "(letters, digits and . _ ~ - between slashes; not /surface/ nor /browser-control, the "
+    "host's own calls)"
+)
 _id_pattern = re.compile(PROVIDER_ID_PATTERN)
+_prefix_pattern = re.compile(r"(/[A-Za-z0-9._~-]+)+/")
+_web_url = re.compile(r"https?://[^\s]+")
 
 Dock = Literal["top", "bottom", "left", "right"]
 Handler = Callable[..., Awaitable[Any]]
@@ -62,6 +80,9 @@ class PanelRecord(_Record):
     dock: Dock = "top"
     size: int = PANEL_SIZE_DEFAULT
     """The page's thickness across its edge, in CSS pixels."""
+    requests: str | None = None
+    """A provider service's path prefix (``/panel/``) the page may send requests to through
+    the viewer; none when unset."""
 
     @field_validator("dock", mode="before")
     @classmethod
@@ -79,6 +100,20 @@ class PanelRecord(_Record):
             raise InstallError(f"panel.size must be from {PANEL_SIZE_MIN} to {PANEL_SIZE_MAX}")
         return size
 
+    @field_validator("requests", mode="before")
+    @classmethod
+    def _requests(cls, prefix: object) -> object:
+        if prefix is None:
+            return None
+        if (
+            not isinstance(prefix, str)
+            or not _prefix_pattern.fullmatch(prefix)
+            or {".", ".."} & set(prefix.split("/"))
+            or prefix.startswith(("/surface/", "/browser-control"))
+        ):
+            raise InstallError(PANEL_REQUESTS_RULE)
+        return prefix
+
     @property
     def placed(self) -> bool:
         """The record says where the panel goes (which needs a surface and an entry)."""
@@ -89,12 +124,18 @@ class PanelRecord(_Record):
 
 
 class LaunchRecord(_Record):
-    """How an in-process provider launches instances: ``create(instance_id=..., options=...,
-    home=..., fresh=...)`` gets options checked against ``options_schema``."""
+    """How a provider launches instances, for a record of any kind. In process,
+    ``create(instance_id=..., options=..., home=..., fresh=...)`` gets options checked against
+    ``options_schema``; a provider service is sent them (:mod:`.lifecycle`)."""
 
-    options_schema: Mapping[str, Any] = Field(default={"type": "object"}, alias="schema")
+    options_schema: Mapping[str, Any] = Field(
+        default={"type": "object"}, validation_alias=AliasChoices("schema", "inputSchema")
+    )
     help: str = ""
-    create: Callable[..., Mapping[str, Any]]
+    documentation_url: str | None = Field(default=None, alias="documentationUrl")
+    operations: tuple[str, ...] = ()
+    """What its instances may offer beside ``close``: start, detach, sync_cookies, references."""
+    create: Callable[..., Mapping[str, Any]] | None = None
 
     @field_validator("options_schema", "help", mode="before")
     @classmethod
@@ -107,6 +148,39 @@ class LaunchRecord(_Record):
             raise InstallError(refused)
         return value
 
+    @field_validator("documentation_url", mode="before")
+    @classmethod
+    def _documentation(cls, url: object) -> object:
+        if url is not None and not (isinstance(url, str) and _web_url.fullmatch(url)):
+            raise InstallError("launch.documentationUrl must be an http(s) URL")
+        return url
+
+    @field_validator("operations", mode="before")
+    @classmethod
+    def _operations(cls, declared: object) -> tuple[str, ...]:
+        if not isinstance(declared, list | tuple) or any(
+            operation not in OPTIONAL_OPERATIONS for operation in declared
+        ):
+            raise InstallError(
+                f"launch.operations must list some of {', '.join(OPTIONAL_OPERATIONS)}"
+            )
+        return tuple(dict.fromkeys(declared))
+
+
+class ConfigurationRecord(_Record):
+    """The provider's own settings, changed with ``configure``: options checked against
+    ``input_schema``, then given to ``configure`` in process or sent to a service."""
+
+    input_schema: Mapping[str, Any] = Field(alias="inputSchema")
+    configure: Callable[..., Awaitable[Any]] | None = None
+
+
+_WITH_HOOK: dict[str, tuple[type[_Record], str, str]] = {
+    "launch": (LaunchRecord, '{"schema", "help", "operations", ...}', "create"),
+    "configuration": (ConfigurationRecord, '{"inputSchema": {...}}', "configure"),
+}
+"""A record's parts that hold a callable in process: their model, their shape, the callable."""
+
 
 class ProviderRecord(_Record):
     """One provider's record; the fields are checked in this order, the first refusal wins."""
@@ -115,6 +189,9 @@ class ProviderRecord(_Record):
     provides: tuple[str, ...] | None = None
     # Checked when missing too (validate_default), so the refusal says what to write.
     id: str = Field(default=None, validate_default=True)
+    protocol_version: int = Field(default=PROTOCOL_VERSION, alias="protocolVersion")
+    """The provider protocol the provider was made for. A record without it (one written
+    before the field) is read as this host's version; one naming another is refused."""
     name: str | None = None
     """Shown to people; the id when unset."""
     actions: frozenset[str] = Field(default=None, validate_default=True)
@@ -137,6 +214,15 @@ class ProviderRecord(_Record):
     surface: Surface | bool | None = None
     panel: PanelRecord | None = None
     launch: LaunchRecord | None = None
+    configuration: ConfigurationRecord | None = None
+
+    @field_validator("provides", mode="before")
+    @classmethod
+    def _provides(cls, roles: object) -> tuple[str, ...] | None:
+        # Only a list declares (check_roles); an entry that is not text names no role.
+        if not isinstance(roles, list | tuple):
+            return None
+        return tuple(role for role in roles if isinstance(role, str))
 
     @field_validator("enabled", mode="before")
     @classmethod
@@ -151,6 +237,15 @@ class ProviderRecord(_Record):
         if not isinstance(provider_id, str) or not _id_pattern.fullmatch(provider_id):
             raise InstallError(f"id must match {PROVIDER_ID_PATTERN}")
         return provider_id
+
+    @field_validator("protocol_version", mode="before")
+    @classmethod
+    def _protocol_version(cls, version: object) -> int:
+        try:
+            check_version(version, "the record declares", "this host")
+        except ProtocolVersionError as exc:
+            raise InstallError(str(exc)) from None
+        return PROTOCOL_VERSION
 
     @field_validator("name", mode="before")
     @classmethod
@@ -226,6 +321,11 @@ class ProviderRecord(_Record):
                 if in_process
                 else SERVICE_ENTRY_RULE
             )
+        if in_process and declared.get("requests") is not None:
+            raise InstallError(
+                "panel.requests is for a provider service: an in-process provider has no "
+                "service for its page to ask; leave it out"
+            )
         surface = info.data.get("surface") not in (None, False)
         for name in ("dock", "size"):
             if name in declared and not (surface and declared.get("entry") is not None):
@@ -235,16 +335,26 @@ class ProviderRecord(_Record):
                 )
         return panel
 
-    @field_validator("launch", mode="before")
+    @field_validator("launch", "configuration", mode="before")
     @classmethod
-    def _launch(cls, launch: object, info: Info) -> object:
-        if launch is None:
-            return None
-        if info.data.get("answer") is None:
-            raise InstallError("launch is for an in-process provider (one with an answer handler)")
-        if not isinstance(launch, Mapping) or not callable(launch.get("create")):
-            raise InstallError('launch must be an object: {"schema", "help", "create"}')
-        return launch
+    def _declared_with_hook(cls, declared: object, info: Info) -> object:
+        # Both hold a callable for an in-process provider (create, configure); a provider
+        # service is sent the launch or the configuration instead, so it gives none.
+        name = info.field_name or ""
+        model, shape, hook = _WITH_HOOK[name]
+        if declared is None or isinstance(declared, model):
+            return declared
+        if not isinstance(declared, Mapping) or (
+            name == "configuration" and not isinstance(declared.get("inputSchema"), Mapping)
+        ):
+            raise InstallError(f"{name} must be an object: {shape}")
+        in_process = info.data.get("answer") is not None
+        if in_process != callable(declared.get(hook)):
+            raise InstallError(
+                f"{name}.{hook} is a callable of an in-process provider, and only of one: a "
+                f"provider service is sent the {name} instead (leave {hook} out)"
+            )
+        return declared
 
     @property
     def shown_name(self) -> str:
@@ -259,6 +369,8 @@ class ProviderRecord(_Record):
         record: dict[str, Any] = {name: getattr(self, name) for name in self.model_fields_set}
         record["actions"] = sorted(self.actions)
         record["verbs"] = [verb.to_wire() for verb in self.verbs]
+        if "protocol_version" in record:
+            record["protocolVersion"] = record.pop("protocol_version")
         if self.provides is not None:
             record["provides"] = list(self.provides)
         if self.panel is not None:
@@ -290,34 +402,41 @@ def refusal(error: ValidationError) -> InstallError:
 
 
 def check_roles(record: Mapping[str, Any]) -> None:
-    """Refuse a record unless every ``provides`` it declares is exactly ``["browser"]``."""
+    """Refuse a record that does not declare the browser role.
+
+    The declaration is the first ``provides`` that is a list, looked for in
+    ``service.provides``, ``provides``, ``contributes.service.provides``: it must contain
+    ``"browser"``, beside any other roles. A later list never overrides an earlier one, so a
+    service that says what it provides is not made a browser by a looser field.
+    """
     if record.get("enabled") is False:  # said first: nothing else matters of it
         raise InstallError("the provider is disabled")
+    where, roles = _first_provides(record)
+    if roles is None:
+        raise InstallError(
+            f'the record does not declare provides: ["browser"] (a list, read from '
+            f"{PROVIDES_ORDER})"
+        )
+    if ROLE not in roles:
+        raise InstallError(
+            f'{where} does not list "browser", so the record is not a browser provider; add '
+            f"it there: the first provides list decides ({PROVIDES_ORDER})"
+        )
+
+
+def _first_provides(record: Mapping[str, Any]) -> tuple[str, list[object] | None]:
     service = record.get("service")
     contributes = record.get("contributes")
     nested = contributes.get("service") if isinstance(contributes, Mapping) else None
-    declared = [
-        (where, holder["provides"])
-        for where, holder in (
-            ("service.provides", service),
-            ("provides", record),
-            ("contributes.service.provides", nested),
-        )
-        if isinstance(holder, Mapping) and "provides" in holder
-    ]
-    if not declared:
-        raise InstallError('the record does not declare provides: ["browser"]')
-    for where, roles in declared:
-        if not isinstance(roles, list) or not roles:
-            raise InstallError(f'{where} must be exactly ["browser"]')
-        for role in roles:
-            if role != ROLE:
-                raise InstallError(
-                    f"{where} names the role {role!r}, which browserhost does not know; it "
-                    'must be exactly ["browser"]'
-                )
-        if len(roles) > 1:
-            raise InstallError(f'{where} lists "browser" {len(roles)} times; list it once')
+    for where, holder in (
+        ("service.provides", service),
+        ("provides", record),
+        ("contributes.service.provides", nested),
+    ):
+        roles = holder.get("provides") if isinstance(holder, Mapping) else None
+        if isinstance(roles, list | tuple):
+            return where, list(roles)
+    return "provides", None
 
 
 def read_actions(declared: object) -> frozenset[str]:

@@ -1,14 +1,18 @@
 """What crosses between the host and a provider: the request envelope and the answer.
 
-The host posts ``{requestId, action, parameters, context}`` (``action`` is one of the ten, or
-``verb.<name>`` for a verb the provider declared); a provider answers
-``{ok: true, data: {...}}`` or ``{ok: false, error: "..."}``. Anything else is not a browser
-result, and the host reports the page state as unknown.
+The host posts ``{protocolVersion, requestId, action, parameters, context, deadline}``
+(``action`` is one of the ten, or ``verb.<name>`` for a verb the provider declared;
+``deadline`` is when the host stops waiting for the answer, in milliseconds since the epoch);
+a provider answers
+``{ok: true, data: ...}`` or ``{ok: false, error: "..."}``. The ten answer an object (their
+model in :mod:`.data`); a verb answers any JSON value (a number, a list). Anything else is not
+a browser result, and the host reports the page state as unknown.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +21,7 @@ from pydantic import ConfigDict, Field, field_validator
 
 from .actions import ACTIONS, ActionName, Parameters
 from .base import WireModel
-from .limits import ERROR_TEXT_MAX
+from .limits import ERROR_TEXT_MAX, PROTOCOL_VERSION
 from .verbs import verb_name
 
 
@@ -60,10 +64,24 @@ class ProviderRequest:
     action: ActionName | str
     parameters: Parameters | Mapping[str, Any]
     context: Context
+    browser_id: str | None = None
+    """The instance a provider service launched that the action is for (its host id,
+    ``provider~name``); ``None`` for the provider itself."""
+    deadline_ms: int | None = None
+    """When the host stops waiting for the answer, in milliseconds since the epoch; a
+    provider bounds its own waits by it (:meth:`seconds_left`)."""
+
+    def seconds_left(self, default_s: float) -> float:
+        """The time until :attr:`deadline_ms` (never below zero), or ``default_s`` when the
+        request carries no deadline."""
+        if self.deadline_ms is None:
+            return default_s
+        return max(0.0, self.deadline_ms / 1000 - time.time())
 
     def to_wire(self) -> dict[str, Any]:
         parameters = self.parameters
-        return {
+        wire = {
+            "protocolVersion": PROTOCOL_VERSION,
             "requestId": self.request_id,
             "action": self.action,
             "parameters": (
@@ -71,13 +89,18 @@ class ProviderRequest:
             ),
             "context": self.context.to_wire(),
         }
+        if self.deadline_ms is not None:
+            wire["deadline"] = self.deadline_ms
+        return wire if self.browser_id is None else wire | {"browserId": self.browser_id}
 
     @classmethod
     def from_wire(cls, body: str | bytes) -> ProviderRequest | None:
         """Provider-side read of the host's post; ``None`` is not a browser action (answer 400).
 
         The host validated the parameters before sending; they are read again here so a
-        provider works with typed models.
+        provider works with typed models. An envelope without ``protocolVersion`` (from a
+        host older than the field) is read as this version; one naming another version is
+        refused with :class:`ProtocolVersionError` before anything runs.
         """
         try:
             wire = json.loads(body)
@@ -85,12 +108,20 @@ class ProviderRequest:
             return None
         if not isinstance(wire, dict):
             return None
+        check_version(
+            wire.get("protocolVersion", PROTOCOL_VERSION), "the host sent", "this provider"
+        )
         request_id, action = wire.get("requestId"), wire.get("action")
         parameters = wire.get("parameters")
         if not isinstance(request_id, str) or not request_id:
             return None
+        browser_id = wire.get("browserId")
+        browser_id = browser_id if isinstance(browser_id, str) and browser_id else None
+        context = Context.read(wire.get("context"))
+        deadline = wire.get("deadline")
+        deadline_ms = deadline if type(deadline) is int and deadline > 0 else None
         if verb_name(action) is not None and isinstance(parameters, dict):
-            return cls(request_id, str(action), parameters, Context.read(wire.get("context")))
+            return cls(request_id, str(action), parameters, context, browser_id, deadline_ms)
         spec = ACTIONS.get(action) if isinstance(action, str) else None
         if spec is None or not isinstance(parameters, dict):
             return None
@@ -98,12 +129,32 @@ class ProviderRequest:
             model = spec.parameters.model_validate(parameters)
         except ValueError:
             return None
-        return cls(request_id, spec.name, model, Context.read(wire.get("context")))
+        return cls(request_id, spec.name, model, context, browser_id, deadline_ms)
+
+
+class ProtocolVersionError(ValueError):
+    """Two sides of the provider protocol speak different versions; nothing was sent or run.
+    The message names both."""
+
+
+def check_version(version: object, said_by: str, reader: str) -> None:
+    """Refuse a ``protocolVersion`` other than :data:`PROTOCOL_VERSION`: ``said_by`` names
+    who declared it (``"the record declares"``), ``reader`` who reads it (``"this host"``)."""
+    if version != PROTOCOL_VERSION or isinstance(version, bool):
+        raise ProtocolVersionError(
+            f"{said_by} provider protocol version {version!r} and {reader} speaks version "
+            f"{PROTOCOL_VERSION}; install versions of browserhost and the provider made for "
+            "the same protocol, and restart them"
+        )
+
+
+JsonValue = Any
+"""An answer's ``data``: an object for the ten actions, any JSON value for a verb."""
 
 
 @dataclass(frozen=True)
 class Success:
-    data: dict[str, Any]
+    data: JsonValue
     ok: bool = True
 
 
@@ -122,10 +173,14 @@ class Outcome:
     provider gave it (a capture's saved ``path`` added)."""
 
     provider_id: str
-    data: dict[str, Any]
+    data: JsonValue
+    session: Mapping[str, object] | None = None
+    """For an action routed to an instance: its routing and control state (001's
+    ``session``), never its data."""
 
     def to_wire(self) -> dict[str, object]:
-        return {"ok": True, "providerId": self.provider_id, "data": self.data}
+        wire = {"ok": True, "providerId": self.provider_id, "data": self.data}
+        return wire if self.session is None else wire | {"session": dict(self.session)}
 
 
 def parse_result(value: object) -> Result | None:
@@ -134,8 +189,8 @@ def parse_result(value: object) -> Result | None:
         return None
     ok = value.get("ok")
     if ok is True:
-        answer = value.get("data")
-        return Success(answer) if isinstance(answer, dict) else None
+        # Any JSON value: the transports have read it as JSON, within ANSWER_MAX_BYTES.
+        return Success(value["data"]) if "data" in value else None
     if ok is False:
         error = value.get("error")
         if isinstance(error, str) and 0 < len(error) <= ERROR_TEXT_MAX:

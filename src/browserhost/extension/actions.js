@@ -3,12 +3,15 @@
 // as a person's would.
 
 import { cdp, fatal, mainPlace } from "./cdp.js";
-import { ELEMENTS_MAX, INSPECT_FIELDS, INSPECT_STYLES, TEXT_MAX, VIEWPORT_SIZES } from "./contract.js";
+import {
+  ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES, TEXT_MAX, VIEWPORT_SIZES,
+} from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
 import { evaluate, location, page, settle } from "./page.js";
 import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, selectText } from "./pointer_verbs.js";
+import { cookies, setCookies } from "./session_verbs.js";
 import { checkFound, checkTakesText, optionValue, Refusal, refusalToOpen, UNREACHABLE } from "./refusals.js";
 import { byText, target } from "./targets.js";
 
@@ -32,14 +35,13 @@ export const ACTIONS_BY_NAME = {
     };
   },
 
-  "browser.snapshot": async (tabId, { selector }) => {
+  "browser.snapshot": async (tabId, { selector, full }) => {
     const located = selector ? await locate(tabId, selector) : mainPlace(tabId);
-    const read = await page(located, "snapshot", {
-      scope: located.selector || null, textMax: TEXT_MAX, elementsMax: ELEMENTS_MAX,
-    });
+    const [textMax, elementsMax] = full ? [FULL_TEXT_MAX, FULL_ELEMENTS_MAX] : [TEXT_MAX, ELEMENTS_MAX];
+    const read = await page(located, "snapshot", { scope: located.selector || null, textMax, elementsMax });
     checkFound(read, selector);
     const missed = [];
-    await readFrames(located, read, missed);
+    await readFrames(located, read, missed, { textMax, elementsMax });
     const total = read.textTotalChars;
     const onPage = read.interactiveElementsOnPage;
     const cut = total > read.text.length;
@@ -161,6 +163,8 @@ export const ACTIONS_BY_NAME = {
 
   "verb.drag": (tabId, args) => drawing(tabId, () => drag(tabId, args)),
   "verb.select_text": (tabId, args) => drawing(tabId, () => selectText(tabId, args)),
+  "verb.cookies": cookies,
+  "verb.set_cookies": setCookies,
 };
 
 async function resize(tabId, mode) {

@@ -1,9 +1,12 @@
 // Running the host's calls: in order per agent session, side by side across sessions, one at
 // a time in any one tab, each until the host's deadline or its cancel. It answers "expired" or
-// "cancelled" then, saying whether anything reached the page.
+// "cancelled" then, saying whether anything reached the page. A refusal (nothing reached the
+// page) goes as ok: false with a contract code the host passes on to the agent with its words;
+// any other failure with a code of the extension's own, which the host reads as "may have run".
 
 import { ACTIONS_BY_NAME } from "./actions.js";
 import { attach, touched } from "./cdp.js";
+import { PROVIDER_REJECTED, UNSUPPORTED } from "./contract.js";
 import { acting, link } from "./link.js";
 import { dialogs } from "./page_events.js";
 import { Refusal } from "./refusals.js";
@@ -15,6 +18,9 @@ const DEADLINE_MARGIN_MS = 300;
 
 const calls = new Map(); // call id -> its AbortController, until it is answered
 const queues = new Map(); // agent session key -> the end of its last call
+
+/** The host sent an action this browser does not serve: nothing was done. */
+class Unsupported extends Refusal {}
 
 /** Stop the call `id`, if it still runs or waits. */
 export function cancel(id, why) {
@@ -59,7 +65,8 @@ async function run(socket, call, key, signal, previous) {
     reply = { t: "tool.result", id: call.id, ok: true, result: { ok: true, data } };
   } catch (error) {
     if (error instanceof Refusal) {
-      reply = { t: "tool.result", id: call.id, ok: true, result: { ok: false, error: error.message } };
+      const code = error instanceof Unsupported ? UNSUPPORTED : PROVIDER_REJECTED;
+      reply = { t: "tool.result", id: call.id, ok: false, error: { code, message: error.message } };
     } else if (error instanceof Stopped) {
       const outcome = began.page ? "while it ran; it may have run" : "before it reached the page; nothing ran";
       const message = `${call.name} stopped: ${error.message} ${outcome}.`;
@@ -75,7 +82,7 @@ async function run(socket, call, key, signal, previous) {
 
 async function perform(name, args, key, signal, began) {
   const action = ACTIONS_BY_NAME[name];
-  if (!action) throw new Refusal(`${name} is not an action this browser serves.`);
+  if (!action) throw new Unsupported(`${name} is not an action this browser serves; nothing was done.`);
   const tabId = await until(agentTab(key, name === "browser.open"), signal);
   return holdTab(tabId, signal, async () => {
     touched.delete(tabId);

@@ -13,7 +13,8 @@ import {
   CLOSE_NOT_PAIRED, CLOSE_REPLACED, DEFAULT_URL,
 } from "./contract.js";
 import { BACKOFF_MIN_MS, link, setControl, setStatus } from "./link.js";
-import { VERBS } from "./pointer_verbs.js";
+import { VERBS as POINTER_VERBS } from "./pointer_verbs.js";
+import { VERBS as SESSION_VERBS } from "./session_verbs.js";
 
 const BACKOFF_MAX_MS = 30000;
 const REFUSED = {
@@ -59,7 +60,7 @@ export async function connect() {
   setStatus("off", `Dialling ${link.url}`);
   socket.onopen = () => {
     socket.send(JSON.stringify({
-      t: "hello", token, actions: ACTIONS, verbs: VERBS, name: "Chrome extension", pageScript: true,
+      t: "hello", token, actions: ACTIONS, verbs: [...POINTER_VERBS, ...SESSION_VERBS], name: "Chrome extension", pageScript: true,
       pairing, pair: !token && !pairing,
     }));
   };

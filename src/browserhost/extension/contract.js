@@ -11,10 +11,17 @@ export const CLOSE_FOREIGN_EXTENSION = 4004;
 export const CLOSE_NOT_PAIRED = 4005;
 export const CLOSE_DENIED = 4006;
 export const CLOSE_NOT_APPROVED = 4007;
+// contract/bridge.py REFUSAL_CODES
+export const PROVIDER_REJECTED = "PROVIDER_REJECTED";
+export const UNSUPPORTED = "UNSUPPORTED";
 // contract/limits.py SNAPSHOT_TEXT_MAX
 export const TEXT_MAX = 20000;
 // contract/limits.py SNAPSHOT_ELEMENTS_MAX
 export const ELEMENTS_MAX = 250;
+// contract/limits.py SNAPSHOT_FULL_TEXT_MAX
+export const FULL_TEXT_MAX = 400000;
+// contract/limits.py SNAPSHOT_FULL_ELEMENTS_MAX
+export const FULL_ELEMENTS_MAX = 5000;
 // contract/data.py
 export const VIEWPORT_SIZES = {"mobile": [390, 844], "tablet": [820, 1180], "desktop": [1280, 800]};
 // contract/data.py InspectData, but selector
@@ -38,3 +45,8 @@ export const BLOCKED_SCHEMES_HELP = "only http and https pages may be loaded";
 // providers/pointer_verbs.py
 export const DRAG_SCHEMA = {"additionalProperties": false, "properties": {"selector": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "The element to drag, as listed by a snapshot.", "title": "Selector"}, "text": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "Or its visible text.", "title": "Text"}, "toSelector": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "Drop it on this element, as listed by a snapshot.", "title": "Toselector"}, "toText": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "Or on the element with this visible text.", "title": "Totext"}, "offsetX": {"anyOf": [{"maximum": 100000.0, "minimum": -100000.0, "type": "number"}, {"type": "null"}], "default": null, "description": "Or move it this many CSS pixels right (negative: left) of where it starts.", "title": "Offsetx"}, "offsetY": {"anyOf": [{"maximum": 100000.0, "minimum": -100000.0, "type": "number"}, {"type": "null"}], "default": null, "description": "And/or this many CSS pixels down (negative: up).", "title": "Offsety"}}, "title": "DragArguments", "type": "object"};
 export const SELECT_TEXT_SCHEMA = {"additionalProperties": false, "properties": {"text": {"description": "The text to select, as the page shows it (its first occurrence).", "maxLength": 1000, "minLength": 1, "title": "Text", "type": "string"}, "selector": {"anyOf": [{"minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "Look only inside this element (default: the page).", "title": "Selector"}}, "required": ["text"], "title": "SelectTextArguments", "type": "object"};
+// providers/session_verbs.py
+export const COOKIES_SCHEMA = {"additionalProperties": false, "properties": {"urls": {"anyOf": [{"items": {"maxLength": 8192, "pattern": "^https?://", "type": "string"}, "maxItems": 20, "minItems": 1, "type": "array"}, {"type": "null"}], "default": null, "description": "The http(s) addresses whose cookies to read (default: the page's own).", "title": "Urls"}}, "title": "CookiesArguments", "type": "object"};
+export const COOKIES_HELP = "Read the session's cookies sent to the page (or to urls): name, value, domain, path, expires (Unix seconds; -1 for a session cookie), httpOnly, secure, sameSite. Values are the user's secrets (logins): read them only when the task needs them.";
+export const SET_COOKIES_HELP = "Set cookies in the session: each with name and value, and url (or domain and path); optionally expires (Unix seconds), httpOnly, secure, sameSite. All are set, or none.";
+export const SET_COOKIES_SCHEMA = {"$defs": {"CookieToSet": {"additionalProperties": false, "properties": {"name": {"maxLength": 256, "minLength": 1, "title": "Name", "type": "string"}, "value": {"maxLength": 4096, "title": "Value", "type": "string"}, "url": {"anyOf": [{"maxLength": 8192, "pattern": "^https?://", "type": "string"}, {"type": "null"}], "default": null, "description": "The address it is for (its domain and path follow); or domain and path.", "title": "Url"}, "domain": {"anyOf": [{"maxLength": 253, "minLength": 1, "type": "string"}, {"type": "null"}], "default": null, "description": "With path, instead of url.", "title": "Domain"}, "path": {"anyOf": [{"maxLength": 1024, "minLength": 1, "pattern": "^/", "type": "string"}, {"type": "null"}], "default": null, "description": "With domain.", "title": "Path"}, "expires": {"anyOf": [{"minimum": -1, "type": "number"}, {"type": "null"}], "default": null, "description": "Unix time in seconds; -1 or none: a session cookie.", "title": "Expires"}, "httpOnly": {"default": false, "title": "Httponly", "type": "boolean"}, "secure": {"default": false, "title": "Secure", "type": "boolean"}, "sameSite": {"anyOf": [{"enum": ["Strict", "Lax", "None"], "type": "string"}, {"type": "null"}], "default": null, "description": "\"None\" needs secure: true.", "title": "Samesite"}}, "required": ["name", "value"], "title": "CookieToSet", "type": "object"}}, "additionalProperties": false, "properties": {"cookies": {"items": {"$ref": "#/$defs/CookieToSet"}, "maxItems": 50, "minItems": 1, "title": "Cookies", "type": "array"}}, "required": ["cookies"], "title": "SetCookiesArguments", "type": "object"};

@@ -4,7 +4,7 @@
 // snapshot, and actions in it are refused.
 
 import { cdp, fatal, mainPlace } from "./cdp.js";
-import { ELEMENTS_MAX, FRAME_DEPTH_MAX, HOP, TEXT_MAX } from "./contract.js";
+import { FRAME_DEPTH_MAX, HOP } from "./contract.js";
 import { link } from "./link.js";
 import { handle, page, reach, release } from "./page.js";
 import { Refusal, UNREACHABLE } from "./refusals.js";
@@ -110,23 +110,25 @@ export async function childFrames(place) {
 
 /** Add the elements and text of the iframes shown in a snapshot's frame to `read`: their
  * selectors step into the frame (`iframe#pay >> #card`), their bounds are in the page. The
- * frames it could not enter are listed in `missed`. */
-export async function readFrames(located, read, missed, depth = 0) {
+ * frames it could not enter are listed in `missed`; `caps` ({textMax, elementsMax}) bound
+ * the whole snapshot. */
+export async function readFrames(located, read, missed, caps, depth = 0) {
+  const { textMax, elementsMax } = caps;
   if (depth >= FRAME_DEPTH_MAX) return;
   for (const inner of await childFrames(located)) {
     const heading = `[frame ${inner.prefix.slice(0, -HOP.length)}]`;
     if (inner.unreachable) {
       missed.push(inner.prefix.slice(0, -HOP.length));
       const said = `${heading}\n(not read: ${UNREACHABLE})`;
-      if (read.text.length < TEXT_MAX) read.text = (read.text + (read.text ? "\n\n" : "") + said).slice(0, TEXT_MAX);
+      if (read.text.length < textMax) read.text = (read.text + (read.text ? "\n\n" : "") + said).slice(0, textMax);
       continue;
     }
-    const room = ELEMENTS_MAX - read.elements.length;
+    const room = elementsMax - read.elements.length;
     if (room <= 0) return;
     let sub;
     try {
-      sub = await page(inner, "snapshot", { scope: null, textMax: TEXT_MAX, elementsMax: room });
-      await readFrames(inner, sub, missed, depth + 1);
+      sub = await page(inner, "snapshot", { scope: null, textMax, elementsMax: room });
+      await readFrames(inner, sub, missed, caps, depth + 1);
     } catch (error) {
       if (fatal(error)) throw error;
       continue; // the frame went away while being read
@@ -139,9 +141,9 @@ export async function readFrames(located, read, missed, depth = 0) {
     }
     read.elements.push(...sub.elements);
     read.interactiveElementsOnPage += sub.interactiveElementsOnPage;
-    if (sub.text && read.text.length < TEXT_MAX) {
+    if (sub.text && read.text.length < textMax) {
       const framed = (read.text ? "\n\n" : "") + `${heading}\n${sub.text}`;
-      read.text = (read.text + framed).slice(0, TEXT_MAX);
+      read.text = (read.text + framed).slice(0, textMax);
     }
     read.textTotalChars += sub.textTotalChars;
   }

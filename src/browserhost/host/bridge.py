@@ -12,7 +12,10 @@ Who may connect: the token's holder, or a browser a person paired (:attr:`Bridge
 another browser extension is closed (:mod:`browserhost.api.bridge`); it lets nobody in.
 
 The far side may also call host methods over the socket (:data:`RPC_METHODS`); those that
-change settings are answered ``forbidden`` unless the socket comes from this machine.
+change settings are answered ``forbidden`` unless the socket comes from this machine. Other
+refusals: ``unknown-method``, ``bad-request`` (a payload without what the method takes), the
+contract's code when the host refuses (``PROVIDER_NOT_FOUND``...), and ``internal`` when the
+method itself failed.
 """
 
 from __future__ import annotations
@@ -127,6 +130,11 @@ class Bridge:
             if rpc.method == "control.handBack":
                 return {"handedBack": self.host.controls.hand_back(self._idle.id, None, HOLDER)}
             wanted = rpc.payload.get("id") if isinstance(rpc.payload, dict) else None
+            if not isinstance(wanted, str):
+                raise RpcError(
+                    "bad-request",
+                    'selection.set takes {"id": "<provider id>"}; the selection was not changed',
+                )
             return {"selectedId": self.host.select(wanted)}
         except BrowserhostError as exc:
             raise RpcError(exc.code.value, exc.message) from exc

@@ -14,14 +14,14 @@ A provider is installed from a record, the same shape for built-ins and third pa
      "checks": <async callable>,
      "surface": <a Surface>  |  true,
      "panel": {"entry": "/path/to/panel.html"  |  "/surface/panel",
-               "dock": "top", "size": 40}}
+               "dock": "top", "size": 40, "requests": "/panel/" (a service's)}}
 
-Records are strict, and typed by :mod:`browserhost.contract.records`. ``provides`` (or
-``service.provides``, or ``contributes.service.provides``, wherever one is declared) is
-exactly ``["browser"]``;
-``actions`` lists every action the provider implements, there is no default. A record from
-another package's entry point, or one declaring a ``service``, may not take a built-in's id
-(:data:`BUILTIN_IDS`) or a reserved one (:data:`RESERVED_IDS`). A record that is disabled, has
+Records are strict, and typed by :mod:`browserhost.contract.records`. The first ``provides``
+list (``service.provides``, then ``provides``, then ``contributes.service.provides``) contains
+``"browser"``, other roles beside it allowed; ``actions`` lists every action the provider
+implements, there is no default. A record from another package's entry point, or one
+declaring a ``service``, may not take a built-in's id (:data:`BUILTIN_IDS`) or a reserved one
+(:data:`RESERVED_IDS`). A record that is disabled, has
 a bad id or name, or has no way to answer is not listed either; :meth:`Catalog.discover` logs
 each refusal with the record's id and the reason and loads the rest.
 
@@ -40,18 +40,26 @@ path of one self-contained HTML file, read once at install (the host serves thos
 never a path a request names); a service, a path on its loopback, fetched when asked.
 ``panel.dock`` (top, bottom, left, right; default top) and ``panel.size`` (24..480 CSS px,
 default 40) place it; declaring either without both a surface and a ``panel.entry`` refuses
-the record.
+the record. A service's ``panel.requests`` is the path prefix the page may send requests to
+through the viewer (:mod:`.panel_requests`).
 
-An in-process provider may launch browser instances (:mod:`.instances`)::
+A provider of any kind may launch browser instances (:mod:`.instances`)::
 
      "launch": {"schema": <JSON Schema of the launch options>, "help": "text",
-                "create": create(instance_id=..., options=..., home=..., fresh=...)}
+                "documentationUrl": "https://...", "operations": ["start", ...],
+                "create": create(instance_id=..., options=..., home=..., fresh=...)},
+     "configuration": {"inputSchema": <JSON Schema>, "configure": <async callable>}
 
-``create`` gets options the host checked against ``schema`` and returns the instance's own
-record, read like any in-process record (its ``id`` is set by the host), plus ``persistence``
-(``ephemeral`` or ``persistent``), ``status`` and ``details`` (callables answering what the
-instance is doing and what it is, never a secret) and ``start`` (an async callable that starts
-the browser, called on a launch and not when a persistent instance is restored).
+``operations`` are what its instances may offer beside ``close`` (start, detach,
+sync_cookies, references). A provider service gives no ``create`` nor ``configure``: the
+host sends it the launch, the operations and the configuration
+(:mod:`browserhost.contract.lifecycle`). In process, ``create`` gets options the host checked
+against ``schema`` and returns the instance's own record, read like any in-process record
+(its ``id`` is set by the host), plus ``persistence`` (``ephemeral`` or ``persistent``),
+``status`` and ``details`` (callables answering what the instance is doing and what it is,
+never a secret), ``start`` (an async callable that starts the browser, called on a launch and
+by the ``start`` operation, not when a persistent instance is restored), and ``operations``
+(async callables by name, for the optional operations it declares).
 
 An in-process provider whose browsers run elsewhere (a Selenium Grid) may declare how many
 more it can start there: ``capacity``, shown next to it in the providers listing
@@ -73,17 +81,10 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 from browserhost.contract import VerbSpec, records
 from browserhost.contract.checks import Checks
 from browserhost.contract.limits import PROVIDER_PATH
-from browserhost.contract.records import (
-    SERVICE_ENTRY_RULE,
-    LaunchRecord,
-    ProviderRecord,
-)
+from browserhost.contract.records import SERVICE_ENTRY_RULE, ProviderRecord
 
 # Re-exported: where the host's modules and the tests have always found them.
 from browserhost.contract.records import InstallError as InstallError
@@ -96,6 +97,8 @@ from browserhost.transports.loopback import LoopbackTransport
 from browserhost.transports.loopback_surface import PAGE_MAX_BYTES, LoopbackSurface
 
 from .capacity import Counter
+from .launch_specs import ConfigurationSpec, LaunchSpec, read_configuration, read_launch
+from .panel_requests import PanelRequests, endpoint_call, service_call
 from .services import (
     ManagedService,
     ManagedSurface,
@@ -119,25 +122,14 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class LaunchSpec:
-    """How a provider launches instances: the options' schema, help text, and its factory."""
-
-    schema: Mapping[str, Any]
-    help: str
-    create: Callable[..., Mapping[str, Any]]
-    checker: Draft202012Validator
-
-    def public(self) -> dict[str, object]:
-        return {"inputSchema": dict(self.schema), "help": self.help}
-
-
-@dataclass(frozen=True)
 class InstalledPanel:
     """A provider's own page docked beside its picture; ``page()`` gives its HTML."""
 
     dock: str
     size: int
     page: Callable[[], Awaitable[bytes]]
+    requests: PanelRequests | None = None
+    """Where the page may send requests to its service, when the record says."""
 
     def public(self) -> dict[str, object]:
         return {"dock": self.dock, "size": self.size}
@@ -160,6 +152,8 @@ class InstalledProvider:
     """The connection of a browser that dials in (:mod:`.bridge`), for the bridge provider."""
     launch: LaunchSpec | None = None
     """How this provider launches instances, when it does."""
+    configuration: ConfigurationSpec | None = None
+    """The provider's own settings, changed with ``configure``, when it has some."""
     instance: Any = None
     """The :class:`~.instances.Instance` this row routes to, for an instance's row."""
     capacity: Counter | None = None
@@ -177,16 +171,15 @@ class InstalledProvider:
             "surface": self.surface is not None,
             "verbs": [verb.to_wire() for verb in self.verbs.values()],
         }
-        if self.panel is not None:
-            row["panel"] = self.panel.public()
-        if self.service is not None:
-            row["service"] = self.service.public()
-        if self.bridge is not None:
-            row["bridge"] = self.bridge.public()
-        if self.launch is not None:
-            row["launch"] = self.launch.public()
-        if self.instance is not None:
-            row["instance"] = self.instance.public()
+        parts = {
+            "panel": self.panel,
+            "service": self.service,
+            "bridge": self.bridge,
+            "launch": self.launch,
+            "configuration": self.configuration,
+            "instance": self.instance,
+        }
+        row.update({name: part.public() for name, part in parts.items() if part is not None})
         if self.state is not None:
             row["state"] = self.state()
         return row
@@ -280,6 +273,7 @@ def read_record(
     transport: Transport
     surface: Surface | None
     page: Callable[[], Awaitable[bytes]] | None = None
+    requests: PanelRequests | None = None
     service: ManagedService | None = None
     if declared.answer is not None:
         surface = declared.surface if isinstance(declared.surface, Surface) else None
@@ -296,6 +290,8 @@ def read_record(
         managed = ManagedSurface(service)
         if panel is not None:
             page = _service_page(panel.entry, managed.page)
+            if panel.requests is not None:
+                requests = PanelRequests(panel.requests, service_call(service))
         surface = managed if has_surface else None
         transport = service
     else:
@@ -311,6 +307,8 @@ def read_record(
         # Checked before the surface's client is opened: a refused record leaves none behind.
         if panel is not None:
             page = _service_page(panel.entry, _fetch_page(origin, token))
+            if panel.requests is not None:
+                requests = PanelRequests(panel.requests, endpoint_call(origin, token))
         surface = LoopbackSurface(origin, token) if has_surface else None
         transport = LoopbackTransport(url, token)
     return InstalledProvider(
@@ -323,28 +321,14 @@ def read_record(
         surface=surface,
         panel=None
         if panel is None or page is None
-        else InstalledPanel(panel.dock, panel.size, page),
+        else InstalledPanel(panel.dock, panel.size, page, requests),
         service=service,
         launch=read_launch(declared.launch),
+        configuration=read_configuration(declared.configuration),
         capacity=declared.capacity,
         checks=declared.checks,
         state=declared.state,
     )
-
-
-def read_launch(declared: LaunchRecord | None) -> LaunchSpec | None:
-    """The launch a record declares, or ``None``; the factory returns the instance's own
-    record, read like any in-process record."""
-    if declared is None:
-        return None
-    schema = declared.options_schema
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        raise InstallError(f"launch.schema is not valid JSON Schema: {exc.message}") from None
-    if schema.get("type") != "object":
-        raise InstallError('launch.schema must describe an object ("type": "object")')
-    return LaunchSpec(schema, declared.help, declared.create, Draft202012Validator(schema))
 
 
 def _file_page(entry: object) -> Callable[[], Awaitable[bytes]]:
@@ -432,6 +416,10 @@ class Catalog:
         provider = self._providers.pop(provider_id, None)
         if provider is not None:
             await provider.aclose()
+
+    def remove(self, provider_id: str) -> InstalledProvider | None:
+        """Stop listing a provider and leave it running (an instance the host detaches)."""
+        return self._providers.pop(provider_id, None)
 
     def get(self, provider_id: str) -> InstalledProvider | None:
         return self._providers.get(provider_id)

@@ -11,7 +11,8 @@
    the schema the provider declared here, once the provider is known → UNSUPPORTED,
    INVALID_ACTION)
 5. send with a deadline and cancellation           → PROVIDER_UNAVAILABLE, CANCELLED,
-                                                     REQUEST_FAILED
+   (the action's own, or the caller's timeoutMs;      REQUEST_FAILED
+   the provider gets it as an absolute deadline)
 6. parse the answer, and check its data against    → PROVIDER_REJECTED, UNKNOWN_RESULT
    the action's data model
 7. post-processing (a capture is saved into the project)
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,7 +46,11 @@ from browserhost.contract import (
     verb_name,
 )
 from browserhost.contract.actions import ActionSpec, CaptureParameters
-from browserhost.contract.limits import TARGET_ID_PATTERN
+from browserhost.contract.limits import (
+    CALLER_TIMEOUT_MAX_MS,
+    CALLER_TIMEOUT_MIN_MS,
+    TARGET_ID_PATTERN,
+)
 from browserhost.contract.verbs import VERB_TIMEOUT_S, read_arguments
 from browserhost.contract.wire import Outcome, Refusal
 from browserhost.transports.base import BadAnswerError, LostError, NotSentError
@@ -128,11 +134,14 @@ class Host:
         cancel: asyncio.Event | None = None,
         *,
         by_person: bool = False,
+        timeout_ms: object = None,
     ) -> Outcome:
         """Run one action. ``by_person``: a person at the viewer asked for it (the provider's
-        panel), so the control gate and the agent's hold do not apply."""
+        panel), so the control gate and the agent's hold do not apply. ``timeout_ms``: the
+        caller's own wait for the answer, instead of the action's."""
         verb = verb_name(action)
         call = None if verb is not None else normalize(action, parameters)
+        caller_timeout_s = _caller_timeout_s(timeout_ms)
         context = context if context is not None else Context()
         provider = self._resolve(provider_id)
         if not by_person:
@@ -149,11 +158,14 @@ class Host:
         else:  # not one of the ten: a verb
             name, timeout_s = f"{VERB_PREFIX}{verb}", VERB_TIMEOUT_S
             sent = _verb_arguments(provider, str(verb), parameters)
+        if caller_timeout_s is not None:
+            timeout_s = caller_timeout_s
 
         if cancel is not None and cancel.is_set():
             raise errors.ActionCancelledError(f"{name} was cancelled before sending; nothing ran.")
         request_id = f"browser-{uuid.uuid4().hex}"
-        request = ProviderRequest(request_id, name, sent, context)
+        deadline_ms = int((time.time() + timeout_s) * 1000)
+        request = ProviderRequest(request_id, name, sent, context, deadline_ms=deadline_ms)
         outcome = "ok"
         try:
             answer = await self._send(provider, request, timeout_s, cancel)
@@ -179,7 +191,9 @@ class Host:
             saved = save_capture(data, context.directory, call.parameters.label)
             if saved is not None:
                 data = {**data, "path": str(saved)}
-        return Outcome(provider.id, data)
+        # An instance's routing and control state rides along (001's session), not its data.
+        session = provider.instance.session() if provider.instance is not None else None
+        return Outcome(provider.id, data, session)
 
     def _resolve(self, provider_id: str | None) -> InstalledProvider:
         if provider_id is None:
@@ -235,6 +249,24 @@ class Host:
 
     async def aclose(self) -> None:
         await self.catalog.aclose()
+
+
+def _caller_timeout_s(timeout_ms: object) -> float | None:
+    """A caller's ``timeoutMs`` in seconds; ``None`` (the action's own) when not given."""
+    if timeout_ms is None:
+        return None
+    if type(timeout_ms) is float and timeout_ms.is_integer():
+        timeout_ms = int(timeout_ms)  # JSON Schema's integer: JSON does not tell 1500.0 apart
+    if (
+        type(timeout_ms) is not int
+        or not CALLER_TIMEOUT_MIN_MS <= timeout_ms <= CALLER_TIMEOUT_MAX_MS
+    ):
+        raise errors.InvalidActionError(
+            f"timeoutMs must be a whole number of milliseconds from {CALLER_TIMEOUT_MIN_MS} to "
+            f"{CALLER_TIMEOUT_MAX_MS} (the host's maximum), or left out for the action's own "
+            "wait. Nothing was sent."
+        )
+    return timeout_ms / 1000
 
 
 VIOLATIONS_LISTED = 8

@@ -1,19 +1,21 @@
 """Browser instances: a provider's browser launched with options the user chose.
 
-A provider that declares ``launch`` (see :mod:`.catalog`) offers a JSON Schema of its launch
-options. :meth:`Instances.launch` checks the options against it (every violation listed,
-nothing created), asks the provider for the instance's record, starts it, and installs it in
+A provider that declares ``launch`` (see :mod:`.catalog`), in process or as a service, offers
+a JSON Schema of its launch options. :meth:`Instances.launch` checks the options against it
+(every violation listed, nothing created), has the provider create and start the instance (in
+process, its ``create``; a service is sent ``launch``, :mod:`.lifecycle`), and installs it in
 the catalog under ``<provider>~<name>``: from then on it is routed like any provider, so the
-selection, ``providerId``, the control gate and every code apply unchanged.
+selection, ``providerId``, the control gate and every code apply unchanged. An instance of a
+service is reached through the service, each action carrying its ``browserId``; the service is
+kept running while it has instances.
 
 An instance is ``ephemeral`` (gone with the host) or ``persistent`` (its browser's data
 outlives the host). Persistent instances are remembered in :data:`INSTANCES_FILE` (mode 0600:
-the options may hold a proxy's password) and listed as stopped after a restart; their first
-action starts them. Closing an instance stops its browser and forgets it; a persistent one's
-data stays on disk for the next launch.
-
-What callers see of an instance (:meth:`Instance.public`) is its id, provider, status,
-control, ownership, persistence, operations and details, never an endpoint or a credential.
+the options may hold a proxy's password) and listed as stopped after a restart; ``start`` (or,
+in process, their first action) starts them. Closing an instance stops its browser and forgets
+it; a persistent one's data stays on disk for the next launch. The other operations an
+instance may offer (:meth:`Instances.operate`) are the ones its provider declared, refused
+with ``UNSUPPORTED`` otherwise. What callers see of an instance is :mod:`.instance`'s.
 """
 
 from __future__ import annotations
@@ -22,74 +24,37 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, Literal
-
-from jsonschema.exceptions import ValidationError as SchemaViolation
+from typing import Any, Final
 
 from browserhost.contract.errors import (
+    BrowserhostError,
     InvalidActionError,
     ProviderNotFoundError,
     ProviderRejectedError,
     ProviderUnavailableError,
     UnsupportedError,
 )
+from browserhost.contract.json_schema import resolve as resolve
+from browserhost.contract.lifecycle import INSTANCE_OPERATIONS, LifecycleRequest
 from browserhost.contract.limits import INSTANCE_NAME_PATTERN, INSTANCE_SEPARATOR
 from browserhost.files import replace_atomically
 
 from .catalog import Catalog, InstalledProvider, InstallError, read_record
 from .control import Controls
+from .instance import Call, Instance, Reported
+from .launch_specs import check_options
+from .lifecycle import InstanceTransport, operate
 
 INSTANCES_FILE: Final = "browser-instances.json"
 PROVIDER_HOMES: Final = "providers"
 """The folder of the data dir where each provider keeps what its instances store
 (``<provider id>/``: the chromium provider's profiles, say)."""
-VIOLATIONS_LISTED: Final = 20
-OPERATIONS: Final = ("close",)
 
-Persistence = Literal["ephemeral", "persistent"]
 _name = re.compile(INSTANCE_NAME_PATTERN)
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Instance:
-    """One launched browser, as the host holds it."""
-
-    id: str
-    provider: str
-    name: str
-    persistence: Persistence
-    options: dict[str, Any]
-    """As the user gave them, secrets included: kept in memory and in the 0600 file only."""
-    created_at: str
-    status: Callable[[], str]
-    details: Callable[[], Mapping[str, Any]]
-    control: Callable[[], str] = field(default=lambda: "none")
-
-    def public(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "provider": self.provider,
-            "name": self.name,
-            "status": self.status(),
-            "control": self.control(),
-            "ownership": "owned",
-            "persistence": self.persistence,
-            "operations": list(OPERATIONS),
-            "details": {**self.details(), "createdAt": self.created_at},
-        }
-
-    def remembered(self) -> dict[str, object]:
-        return {
-            "provider": self.provider,
-            "name": self.name,
-            "options": self.options,
-            "createdAt": self.created_at,
-        }
 
 
 class Instances:
@@ -123,38 +88,38 @@ class Instances:
     ) -> dict[str, object]:
         base = self._launcher(provider_id)
         assert base.launch is not None  # _launcher refuses a provider without one
-        options = {} if options is None else options
-        if not isinstance(options, dict):
-            raise InvalidActionError("options must be an object. Nothing was launched.")
-        problems = sorted(base.launch.checker.iter_errors(options), key=lambda e: list(e.path))
-        if problems:
-            listed = "; ".join(
-                _violation(error, base.launch.schema) for error in problems[:VIOLATIONS_LISTED]
-            )
-            raise InvalidActionError(
-                f"{base.name} cannot launch with these options: {listed}. Nothing was launched."
-            )
+        checked = check_options(
+            base.launch,
+            options,
+            f"{base.name} cannot launch with these options",
+            "Nothing was launched.",
+        )
         chosen = self._name(base.id, name)
         instance_id = f"{base.id}{INSTANCE_SEPARATOR}{chosen}"
         created_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         # In a worker thread: the provider may read files the options name (a storage-state
         # file), and a slow one must not hold the host.
         row, start = await asyncio.to_thread(
-            self._create, base, chosen, options, created_at, fresh=True
+            self._create, base, chosen, checked, created_at, fresh=True
         )
         try:
             await start()
+        except BrowserhostError:  # a service's answer to the launch, with its own code
+            await row.aclose()
+            raise
         except Exception as exc:  # the provider's own failure to start, reported as its no
             await row.aclose()
             raise ProviderRejectedError(
                 f"{base.name} could not start {instance_id}: {exc}. Nothing was launched."
             ) from exc
         self._catalog.put(row)
+        if row.instance.external:
+            base.hold()  # a service that stopped when idle would take the instance with it
         if row.instance.persistence == "persistent":
             try:
                 self._save()
             except OSError as exc:
-                await self._catalog.uninstall(instance_id)
+                await self._forget(row, close=True)
                 raise ProviderUnavailableError(
                     f"{instance_id} could not be remembered ({exc.strerror}), so it was closed."
                 ) from exc
@@ -165,18 +130,89 @@ class Instances:
     async def close(self, instance_id: object) -> dict[str, object]:
         """Stop the instance's browser and forget it. An action it is running fails as may
         have run (``REQUEST_FAILED``); nothing is replayed."""
-        row = self._catalog.get(instance_id) if isinstance(instance_id, str) else None
-        if row is None or not isinstance(row.instance, Instance):
-            raise ProviderNotFoundError(
-                f"There is no browser instance {instance_id!r}; browserhost instances lists "
-                "them. Nothing was closed."
-            )
-        instance = row.instance
-        await self._catalog.uninstall(row.id)
-        if instance.persistence == "persistent":
-            self._save()
+        row = self._row(instance_id, "Nothing was closed.")
+        instance: Instance = row.instance
+        if instance.external:
+            await operate(self._base(row).transport, LifecycleRequest("close", row.id), row.name)
         public = instance.public()
+        await self._forget(row, close=True)
         return {**public, "status": "closed"}
+
+    async def operate(
+        self, instance_id: object, operation: object, arguments: object = None
+    ) -> dict[str, object]:
+        """Run one of the instance's operations: ``{"instance": <row after>, "result": ...}``.
+        One the provider did not declare, or that its state does not permit now, is refused
+        with ``UNSUPPORTED`` and nothing is done."""
+        row = self._row(instance_id, "Nothing was done.")
+        instance: Instance = row.instance
+        if operation == "close":
+            return {"instance": await self.close(row.id), "result": {}}
+        offered = instance.operations()
+        if operation not in INSTANCE_OPERATIONS or operation not in offered:
+            why = (
+                "its provider does not offer it"
+                if operation not in instance.offered
+                else "not in its present state"
+            )
+            raise UnsupportedError(
+                f"{row.id} cannot {str(operation).replace('_', ' ')} ({why}); it offers: "
+                f"{', '.join(offered)}. Nothing was done."
+            )
+        if arguments is not None and not isinstance(arguments, dict):
+            raise InvalidActionError(
+                f"{operation}'s arguments must be an object. Nothing was done."
+            )
+        result = await self._run(row, str(operation), dict(arguments or {}))
+        if operation == "detach":
+            public = instance.public()
+            await self._forget(row, close=False)
+            return {"instance": public, "result": result}
+        return {"instance": instance.public(), "result": result}
+
+    async def _run(
+        self, row: InstalledProvider, operation: str, arguments: dict[str, Any]
+    ) -> dict[str, Any]:
+        instance: Instance = row.instance
+        if instance.external:
+            options = instance.options if operation == "start" else arguments
+            request = LifecycleRequest(operation, row.id, options)
+            result = await operate(self._base(row).transport, request, row.name)
+            if operation == "start":
+                instance.report(result)
+                self._base(row).hold()
+            return result
+        call = instance.calls[operation]
+        try:
+            answer = await call() if operation == "start" else await call(arguments)
+        except Exception as exc:  # the provider's refusal, in its own words
+            raise ProviderRejectedError(
+                f"{row.name} could not {operation.replace('_', ' ')}: {exc}"
+            ) from exc
+        return dict(answer) if isinstance(answer, dict) else {}
+
+    async def configure(self, provider_id: object, options: object) -> dict[str, object]:
+        """Check ``options`` against the provider's configuration schema and apply them (in
+        process) or send them (a service); the provider's row after."""
+        base = self._catalog.get(provider_id) if isinstance(provider_id, str) else None
+        if base is None or base.instance is not None:
+            raise ProviderNotFoundError(
+                f"No installed provider is called {provider_id!r}. Nothing was configured."
+            )
+        spec = base.configuration
+        if spec is None:
+            raise UnsupportedError(f"{base.name} has no configuration. Nothing was configured.")
+        checked = check_options(
+            spec,
+            options,
+            f"{base.name} cannot be configured with these options",
+            "Nothing was configured.",
+        )
+        if spec.configure is not None:
+            await spec.configure(checked)
+        else:
+            await operate(base.transport, LifecycleRequest("configure", None, checked), base.name)
+        return base.public()
 
     def restore(self) -> list[str]:
         """List the persistent instances remembered in the data dir, stopped; return their
@@ -203,6 +239,38 @@ class Instances:
             self._catalog.put(row)
             restored.append(row.id)
         return restored
+
+    def _row(self, instance_id: object, nothing: str) -> InstalledProvider:
+        row = self._catalog.get(instance_id) if isinstance(instance_id, str) else None
+        if row is None or not isinstance(row.instance, Instance):
+            raise ProviderNotFoundError(
+                f"There is no browser instance {instance_id!r}; browserhost instances lists "
+                f"them. {nothing}"
+            )
+        return row
+
+    def _base(self, row: InstalledProvider) -> InstalledProvider:
+        base = self._catalog.get(row.instance.provider)
+        if base is None:
+            raise ProviderNotFoundError(
+                f"The provider of {row.id} is no longer installed. Nothing was done."
+            )
+        return base
+
+    async def _forget(self, row: InstalledProvider, *, close: bool) -> None:
+        """Take the instance out of the catalog (closing its browser when ``close``: an
+        in-process instance closes with its row) and out of the remembered file."""
+        instance: Instance = row.instance
+        if close:
+            await self._catalog.uninstall(row.id)
+        else:
+            self._catalog.remove(row.id)
+        if instance.external and instance.state() != "stopped":
+            base = self._catalog.get(instance.provider)
+            if base is not None:
+                base.release()
+        if instance.persistence == "persistent":
+            self._save()
 
     def _launcher(self, provider_id: object) -> InstalledProvider:
         base = self._catalog.get(provider_id) if isinstance(provider_id, str) else None
@@ -248,9 +316,13 @@ class Instances:
         created_at: str,
         *,
         fresh: bool,
-    ) -> tuple[InstalledProvider, Callable[[], Awaitable[None]]]:
+    ) -> tuple[InstalledProvider, Call]:
         assert base.launch is not None
         instance_id = f"{base.id}{INSTANCE_SEPARATOR}{name}"
+        if base.launch.create is None:
+            given = {"options": options, "created_at": created_at}
+            given["persistence"] = "ephemeral" if fresh else "persistent"
+            return self._create_in_service(base, name, given)
         home = self.data_dir / PROVIDER_HOMES / base.id
         try:
             record = dict(
@@ -265,18 +337,27 @@ class Instances:
             )
         status, details = record.get("status"), record.get("details")
         start = record.get("start")
+        calls = {
+            operation: call
+            for operation, call in dict(record.get("operations") or {}).items()
+            if callable(call)
+        }
+        if callable(start):
+            calls["start"] = start
         # Read as the provider's own record (its id is the provider's), then given its own id.
-        row = read_record({**record, "id": base.id, "launch": None}, builtin=True)
-        instance = Instance(
-            id=instance_id,
-            provider=base.id,
-            name=name,
-            persistence=persistence,
+        fields = {key: value for key, value in record.items() if key != "operations"}
+        row = read_record({**fields, "id": base.id, "launch": None}, builtin=True)
+        instance = self._instance(
+            base,
+            name,
             options=options,
             created_at=created_at,
-            status=status if callable(status) else lambda: "running",
+            persistence=persistence,
+            state=status if callable(status) else lambda: "running",
             details=details if callable(details) else lambda: {},
-            control=lambda: self._controls.controller(instance_id),
+            actions=row.actions,
+            offered=tuple(op for op in base.launch.operations if op in calls),
+            calls=calls,
         )
 
         async def no_start() -> None:
@@ -284,6 +365,51 @@ class Instances:
 
         return replace(row, id=instance_id, instance=instance), (
             start if callable(start) else no_start
+        )
+
+    def _create_in_service(
+        self, base: InstalledProvider, name: str, given: dict[str, Any]
+    ) -> tuple[InstalledProvider, Call]:
+        """An instance of a provider service: routed through the service's transport, its
+        state what the service last said (a restored one is stopped until started)."""
+        assert base.launch is not None
+        instance_id = f"{base.id}{INSTANCE_SEPARATOR}{name}"
+        reported = Reported()
+        instance = self._instance(
+            base,
+            name,
+            **given,
+            state=lambda: reported.status,
+            details=lambda: reported.details,
+            reported=reported,
+            actions=base.actions,
+            offered=base.launch.operations,
+            external=True,
+        )
+        row = InstalledProvider(
+            instance_id,
+            f"{base.name} ({name})",
+            base.actions,
+            InstanceTransport(base.transport, instance_id),
+            verbs=base.verbs,
+            checkers=base.checkers,
+            instance=instance,
+        )
+
+        async def launch() -> None:
+            request = LifecycleRequest("launch", instance_id, instance.options)
+            instance.report(await operate(base.transport, request, base.name))
+
+        return row, launch
+
+    def _instance(self, base: InstalledProvider, name: str, **fields: Any) -> Instance:
+        instance_id = f"{base.id}{INSTANCE_SEPARATOR}{name}"
+        return Instance(
+            id=instance_id,
+            provider=base.id,
+            name=name,
+            held_by=lambda: self._controls.controller(instance_id),
+            **fields,
         )
 
     def _remembered(self) -> list[dict[str, Any]]:
@@ -310,44 +436,3 @@ class Instances:
         persistent = [i.remembered() for i in self.all() if i.persistence == "persistent"]
         payload = json.dumps({"instances": kept + persistent}, indent=2).encode()
         replace_atomically(self.path, payload, ".instances-")
-
-
-def _violation(error: SchemaViolation, schema: Mapping[str, Any]) -> str:
-    """``/proxy/server: 'x' does not match ... (Proxy server: The proxy's address ...)``: the
-    JSON pointer of the value, jsonschema's message, and the schema's own words for it."""
-    pointer = "".join(f"/{part}" for part in error.path) or "/"
-    words = _words(schema, list(error.path))
-    if error.validator == "additionalProperties":
-        known = ", ".join(sorted(resolve(schema, schema).get("properties", {})))
-        words = f"the options are: {known}"
-    return f"{pointer}: {error.message}" + (f" ({words})" if words else "")
-
-
-def _words(schema: Mapping[str, Any], path: list[Any]) -> str:
-    here: Mapping[str, Any] = resolve(schema, schema)
-    for part in path:
-        properties = here.get("properties", {})
-        if not isinstance(part, str) or part not in properties:
-            return ""
-        here = resolve(schema, properties[part])
-    title, description = here.get("title"), here.get("description")
-    return ": ".join(str(text) for text in (title, description) if text)
-
-
-def resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``node`` with a local ``$ref`` (``#/$defs/Proxy``) followed, and a nullable ``anyOf``
-    reduced to its one other branch."""
-    for _ in range(8):
-        reference = node.get("$ref")
-        if isinstance(reference, str) and reference.startswith("#/"):
-            target: Any = root
-            for part in reference[2:].split("/"):
-                target = target.get(part, {}) if isinstance(target, Mapping) else {}
-            node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-            continue
-        branches = [b for b in node.get("anyOf", []) if b.get("type") != "null"]
-        if len(branches) == 1 and "properties" not in node:
-            node = {**branches[0], **{k: v for k, v in node.items() if k != "anyOf"}}
-            continue
-        return node
-    return node

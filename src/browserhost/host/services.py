@@ -46,6 +46,7 @@ import httpx
 
 from browserhost.contract import ACTIONS, ProviderRequest
 from browserhost.contract import surface as contract
+from browserhost.contract.lifecycle import LifecycleRequest
 from browserhost.contract.limits import PROTOCOL_VERSION, PROVIDER_PATH
 from browserhost.contract.surface import Controller, Frame, InputEvent, Size, SurfaceSession
 from browserhost.transports.base import LostError, NotSentError
@@ -249,6 +250,11 @@ class ManagedService:
                     raise
         async with self._using() as run:
             return await run.transport.send(request, timeout_s)
+
+    async def operate(self, request: LifecycleRequest, timeout_s: float) -> object:
+        """Send one lifecycle operation to the service, started if needed; never retried."""
+        async with self._using() as run:
+            return await run.transport.operate(request, timeout_s)
 
     async def abandon(self, request_id: str) -> None:
         """Ask the running service to stop working on ``request_id`` (it may have run)."""

@@ -38,8 +38,17 @@ from browserhost.providers.pointer_verbs import (
     MouseArguments,
     SelectTextArguments,
 )
+from browserhost.providers.session_verbs import (
+    COOKIES_HELP,
+    SET_COOKIES_HELP,
+    CookiesArguments,
+    SetCookiesArguments,
+    cookie_urls,
+    refuse_unsettable,
+)
 from browserhost.sdk import ActionError, Panel, Provider, VerbArguments, verb
 
+from . import stub_cookies
 from .stub_site import Tab
 from .stub_surface import StubSurface
 
@@ -142,6 +151,22 @@ class StubProvider(Provider):
             "The stub's text cannot be selected; nothing was done. A browser provider "
             "(chromium) selects text."
         )
+
+    @verb(COOKIES_HELP, changes_page=False)
+    async def cookies(self, arguments: CookiesArguments, context: Context) -> dict[str, Any]:
+        tab = self._tab(context)
+        urls = cookie_urls(arguments.urls, tab.url)
+        return {"cookies": stub_cookies.sent_to(tab.cookies, urls)}
+
+    @verb(SET_COOKIES_HELP)
+    async def set_cookies(self, arguments: SetCookiesArguments, context: Context) -> dict[str, Any]:
+        refusal = refuse_unsettable(arguments.cookies)
+        if refusal is not None:
+            raise ActionError(refusal)
+        tab = self._tab(context)
+        for cookie in arguments.cookies:
+            stub_cookies.put(tab.cookies, stub_cookies.stored(cookie))
+        return {"set": [cookie.name for cookie in arguments.cookies]}
 
     def __init__(
         self, *, idle_s: float = SESSION_IDLE_S, clock: Callable[[], float] = time.monotonic

@@ -93,6 +93,8 @@ class Tab:
     """Where the agent's pointer verbs left the mouse, in viewport pixels."""
     pressed: StubElement | None = None
     """What the agent's ``mouse down`` pressed, until its ``mouse up``."""
+    cookies: list[dict[str, Any]] = field(default_factory=list)
+    """The session's cookies (:mod:`.stub_cookies`)."""
     last_used: float = 0.0
 
     @property

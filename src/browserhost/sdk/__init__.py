@@ -25,7 +25,8 @@ from browserhost.contract.surface import (
     WheelEvent,
 )
 
-from .provider import ActionError, Dock, Panel, Provider, refusal
+from .launching import Launcher
+from .provider import ActionError, Dock, Panel, Provider, refusal, seconds_left
 from .verbs import VerbArguments, verb
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ __all__ = [
     "Frame",
     "InputEvent",
     "KeyEvent",
+    "Launcher",
     "Panel",
     "PointerEvent",
     "Provider",
@@ -63,6 +65,7 @@ __all__ = [
     "VerbArguments",
     "WheelEvent",
     "refusal",
+    "seconds_left",
     "serve",
     "service_app",
     "verb",

@@ -18,30 +18,44 @@ back. ``panel`` docks a page of the provider's own (an address bar, tabs) beside
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from browserhost.contract import ACTIONS, Context, ProviderRequest, data, verb_name
 from browserhost.contract import actions as params
 from browserhost.contract.checks import Finding
-from browserhost.contract.limits import ERROR_TEXT_MAX
+from browserhost.contract.limits import PROTOCOL_VERSION
 from browserhost.contract.records import ProviderRecord
 from browserhost.contract.surface import Surface
 
+from .launching import Launcher
+from .refusals import ActionError as ActionError
+from .refusals import Answer as Answer
+from .refusals import refusal as refusal
+from .refusals import validated
 from .verbs import DeclaredVerb, declared_verbs
 
-Answer = dict[str, Any]
 Handler = Callable[[ProviderRequest], Awaitable[object]]
 
 
-class ActionError(Exception):
-    """The action could not be done; the message goes to the agent as ``ok: false``."""
+_running: ContextVar[ProviderRequest | None] = ContextVar("browserhost_request", default=None)
+
+
+def seconds_left(default_s: float) -> float:
+    """Inside an action or a verb: the time until the host stops waiting for its answer (the
+    request's absolute deadline, which a caller's own timeout sets), or ``default_s`` when
+    there is none. Bound long waits by it, leaving a moment to answer in."""
+    request = _running.get()
+    return default_s if request is None else request.seconds_left(default_s)
 
 
 Dock = Literal["top", "bottom", "left", "right"]
+PANEL_PATH: Final = "/surface/panel"
+"""Where a service serves its provider's panel page: the ``panel.entry`` of its record."""
 
 
 @dataclass(frozen=True)
@@ -52,15 +66,26 @@ class Panel:
     file alone, in a sandbox, with nothing loaded from elsewhere). ``dock`` is the edge
     (``top`` when unset) and ``size`` the page's thickness across it in CSS pixels, 24 to 480
     (40 when unset); both need a surface too, or the host refuses the record.
+
+    ``requests`` is a path prefix (``/panel/``): run as a service, the page may send requests
+    under it (its ``serviceRequest``, through the viewer), answered by
+    :meth:`Provider.panel_request`. In process there is no service to ask, and it is left out.
     """
 
     entry: Path
     dock: Dock | None = None
     size: int | None = None
+    requests: str | None = None
 
     def to_record(self) -> dict[str, object]:
+        """The in-process record's panel: the file itself."""
         declared = {"dock": self.dock, "size": self.size}
         return {"entry": str(self.entry)} | {k: v for k, v in declared.items() if v is not None}
+
+    def to_service_record(self) -> dict[str, object]:
+        """The panel of a service run by the SDK runner: the page at :data:`PANEL_PATH`."""
+        record = self.to_record() | {"entry": PANEL_PATH}
+        return record if self.requests is None else record | {"requests": self.requests}
 
 
 class Provider:
@@ -91,6 +116,7 @@ class Provider:
     async def answer(self, request: ProviderRequest) -> Answer:
         """Run one request and return the wire answer. Never raises :class:`ActionError`."""
         name = verb_name(request.action)
+        running = _running.set(request)
         try:
             if name is not None:
                 result = await self._run_verb(name, request)
@@ -99,6 +125,8 @@ class Provider:
                 result = await method(request.parameters, request.context)
         except ActionError as exc:
             return refusal(str(exc))
+        finally:
+            _running.reset(running)
         if isinstance(result, BaseModel):
             result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
         return {"ok": True, "data": result}
@@ -107,14 +135,14 @@ class Provider:
         declared = self.verbs.get(name)
         if declared is None:
             raise ActionError(f"This provider has no verb {name!r}.")
-        try:
-            arguments = declared.arguments.model_validate(request.parameters)
-        except ValidationError as exc:
-            problem = exc.errors(include_url=False)[0]
-            where = ".".join(str(part) for part in problem["loc"]) or "arguments"
-            raise ActionError(f"{where}: {problem['msg']}.") from None
+        arguments = validated(declared.arguments, request.parameters, "arguments")
         method = getattr(self, declared.method)
         return await method(arguments, request.context)
+
+    def launcher(self) -> Launcher | None:
+        """How this provider, run as a service, launches instances of its own
+        (:class:`~browserhost.sdk.launching.Launcher`), or ``None`` (the default)."""
+        return None
 
     def surface(self) -> Surface | None:
         """The live picture of what this provider shows and a person's hands on it, or
@@ -141,6 +169,7 @@ class Provider:
             id=self.id,
             name=self.name,
             provides=("browser",),
+            protocolVersion=PROTOCOL_VERSION,
             actions=self.actions,
             verbs=tuple(offered.spec for offered in self.verbs.values()),
             answer=self.answer,
@@ -157,10 +186,22 @@ class Provider:
         del record["answer"], record["close"]
         if "surface" in record:
             record["surface"] = True  # served by the runner at the surface paths
+        if self.panel is not None:
+            record["panel"] = self.panel.to_service_record()
+        launcher = self.launcher()
+        if launcher is not None:
+            record |= launcher.record()
         return record | {"service": {"python": target}}
 
     async def aclose(self) -> None:
         """Release browsers and other resources. Called when the host stops."""
+
+    async def panel_request(self, method: str, path: str, body: object) -> object:
+        """Answer a request of this provider's panel page, run as a service: ``path`` is under
+        ``panel.requests`` (with its query, as the page sent it) and ``body`` the JSON it
+        sent, or ``None``. Return what the page receives (anything JSON can carry); raise
+        :class:`ActionError` to answer 400 with its message."""
+        raise ActionError("This provider answers no panel requests.")
 
     async def open(self, parameters: params.OpenParameters, context: Context) -> data.OpenData:
         raise ActionError("This provider does not support browser.open.")
@@ -205,11 +246,3 @@ class Provider:
         self, parameters: params.ResizeParameters, context: Context
     ) -> data.ResizeData:
         raise ActionError("This provider does not support browser.resize.")
-
-
-def refusal(message: str) -> Answer:
-    """An ``ok: false`` answer, with the text cut to the contract's limit."""
-    text = message.strip() or "The action failed."
-    if len(text) > ERROR_TEXT_MAX:
-        text = text[: ERROR_TEXT_MAX - 1] + "…"
-    return {"ok": False, "error": text}

@@ -14,11 +14,17 @@ comes from the environment (never the command line, where other users can read i
 one, the service makes one and prints it.
 
 The body is read with :meth:`ProviderRequest.from_wire`; a body that is not a browser action
-is answered with HTTP 400, everything else with HTTP 200 and the provider's wire answer.
+is answered with HTTP 400, everything else with HTTP 200 and the provider's wire answer. An
+envelope of another protocol version is refused unrun (``ok: false`` naming both versions).
 ``GET /browser-control`` is the hello a host polls until the service is ready: the protocol
 version it speaks, the actions it implements and whether it has a surface.
 ``POST /browser-control/cancel`` with ``{"requestId"}`` abandons that action if it is still
 running (204; 404 when it is not): the host sends it when its caller cancels after sending.
+
+``POST /browser-control/lifecycle`` carries an instance's lifecycle
+(:mod:`browserhost.contract.lifecycle`) to the provider's
+:class:`~browserhost.sdk.launching.Launcher`; an action whose envelope names a ``browserId``
+goes to the instance launched under it.
 
 A host that starts the service itself (a record's ``"service": {"python": ...}``) gives it a
 fresh token in ``BROWSERHOST_SERVICE_TOKEN`` and a port in ``BROWSERHOST_SERVICE_PORT``.
@@ -30,7 +36,9 @@ posts answered 204 (``/surface/resize`` 200 with the size chosen, or 400 to keep
 the two reads as JSON. A body the contract's readers refuse is a 400 and reaches nothing.
 Every call but the frame waits its turn, so input and control notices reach the provider one
 at a time in the order they arrived. A provider's :class:`~browserhost.sdk.Panel` page is
-served at :data:`PANEL_PATH`, the ``panel.entry`` its record names.
+served at :data:`PANEL_PATH`, the ``panel.entry`` its record names, and any request under its
+``requests`` prefix is answered by :meth:`~browserhost.sdk.Provider.panel_request` (JSON, or
+400 with the message of an :class:`~browserhost.sdk.ActionError`).
 """
 
 from __future__ import annotations
@@ -48,10 +56,19 @@ from typing import TYPE_CHECKING, Any, Final
 
 from browserhost.contract import ProviderRequest
 from browserhost.contract import surface as contract
-from browserhost.contract.limits import CANCEL_PATH, PROTOCOL_VERSION, PROVIDER_PATH
+from browserhost.contract.lifecycle import LifecycleRequest
+from browserhost.contract.limits import (
+    CANCEL_PATH,
+    LIFECYCLE_PATH,
+    PROTOCOL_VERSION,
+    PROVIDER_PATH,
+)
+from browserhost.contract.wire import ProtocolVersionError
 from browserhost.gate import Gate
 
-from .provider import Provider, refusal
+from .launching import Instance, Launched
+from .provider import PANEL_PATH as PANEL_PATH  # where it has always been importable
+from .provider import ActionError, Provider, refusal
 from .surface_calls import SurfaceCallRefusedError, make_call
 
 if TYPE_CHECKING:
@@ -61,8 +78,6 @@ if TYPE_CHECKING:
 TOKEN_ENV = "BROWSERHOST_SERVICE_TOKEN"  # noqa: S105  # the variable's name, not a secret
 PORT_ENV = "BROWSERHOST_SERVICE_PORT"
 DEFAULT_PORT: Final = 9100
-PANEL_PATH: Final = "/surface/panel"
-"""Where a service serves its provider's panel page: the ``panel.entry`` of its record."""
 
 
 def service_app(provider: Provider, token: str) -> Starlette:
@@ -79,13 +94,25 @@ def service_app(provider: Provider, token: str) -> Starlette:
 
     surface = provider.surface()
     running: dict[str, asyncio.Task[dict[str, Any]]] = {}
+    launched = Launched(provider.launcher())
 
     async def browser_control(request: Request) -> JSONResponse:
-        parsed = ProviderRequest.from_wire(await request.body())
+        try:
+            parsed = ProviderRequest.from_wire(await request.body())
+        except ProtocolVersionError as exc:
+            return JSONResponse(refusal(f"This provider service ran nothing: {exc}."))
         if parsed is None:
             return JSONResponse({"error": "not a browser action"}, status_code=400)
+        answering: Instance = provider
+        if parsed.browser_id is not None:  # an instance this service launched
+            instance = launched.instances.get(parsed.browser_id)
+            if instance is None:
+                return JSONResponse(
+                    refusal(f"This service runs no instance {parsed.browser_id}; close it.")
+                )
+            answering = instance
         # A task of its own, so a cancel for this request id reaches the provider's code.
-        task = asyncio.ensure_future(provider.answer(parsed))
+        task = asyncio.ensure_future(answering.answer(parsed))
         running[parsed.request_id] = task
         try:
             return JSONResponse(await task)
@@ -118,7 +145,14 @@ def service_app(provider: Provider, token: str) -> Starlette:
         task.cancel()
         return Response(status_code=204)
 
+    async def lifecycle(request: Request) -> JSONResponse:
+        parsed = LifecycleRequest.from_wire(await request.body())
+        if parsed is None:
+            return JSONResponse({"error": "not a lifecycle operation"}, status_code=400)
+        return JSONResponse(await launched.operate(parsed))
+
     routes: list[BaseRoute] = [
+        Route(LIFECYCLE_PATH, lifecycle, methods=["POST"]),
         Route(PROVIDER_PATH, browser_control, methods=["POST"]),
         Route(PROVIDER_PATH, hello, methods=["GET"]),
         Route(CANCEL_PATH, cancel, methods=["POST"]),
@@ -133,12 +167,15 @@ def service_app(provider: Provider, token: str) -> Starlette:
             return Response(page, media_type="text/html; charset=utf-8")
 
         routes.append(Route(PANEL_PATH, panel, methods=["GET"]))
+        if provider.panel.requests is not None:
+            routes.append(_panel_requests_route(provider, provider.panel.requests))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
             yield
         finally:
+            await launched.aclose()
             await provider.aclose()
 
     gate = Middleware(
@@ -208,6 +245,27 @@ def _surface_routes(surface: contract.Surface) -> list[BaseRoute]:
         Route(contract.SESSIONS_PATH, answering("sessions"), methods=["GET"]),
         Route(contract.SHOW_PATH, answering("show"), methods=["POST"]),
     ]
+
+
+def _panel_requests_route(provider: Provider, prefix: str) -> BaseRoute:
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def answer(request: Request) -> JSONResponse:
+        raw = await request.body()
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            return JSONResponse({"error": "the body is not JSON"}, status_code=400)
+        path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        try:
+            return JSONResponse(await provider.panel_request(request.method, path, body))
+        except ActionError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+
+    methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    return Route(prefix + "{rest:path}", answer, methods=methods)
 
 
 def _whole(raw: str | None) -> int | None:

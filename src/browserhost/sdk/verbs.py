@@ -12,7 +12,8 @@
 
 The verb's name is the method's name, its JSON Schema the model's; the host checks the
 arguments against that schema before sending, and :meth:`Provider.answer` reads them into
-the model again, so the method gets typed values.
+the model again, so the method gets typed values. It may answer any JSON value: an object, a
+list, a number (within the host's answer cap).
 """
 
 from __future__ import annotations

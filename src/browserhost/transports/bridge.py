@@ -10,7 +10,9 @@ active; a newer one replaces it. How a request ends::
       or is replaced                      → LostError (may have run; never sent again)
     written, the deadline passes          → tool.cancel {id}, LostError
     tool.result ok: true                  → the provider's own answer
-    tool.result ok: false                 → LostError: the far side could not get an answer
+    tool.result ok: false, a refusal code → that code's error (PROVIDER_REJECTED, UNSUPPORTED,
+      and a message                         INVALID_ACTION): the far side refused, nothing ran
+    tool.result ok: false, anything else  → LostError: the far side lost it (may have run)
 
 Writes to one link go out one at a time, in the order they were asked for (``asyncio.Lock``
 wakes its waiters first come, first served), so calls are delivered in the order they were
@@ -39,6 +41,7 @@ from browserhost.contract.bridge import (
     CLOSE_GOING_AWAY,
     CLOSE_REPLACED,
     HOW_TO_CONNECT,
+    REFUSAL_CODES,
     Hello,
     SurfaceCall,
     SurfaceFrame,
@@ -48,7 +51,8 @@ from browserhost.contract.bridge import (
     ToolResult,
     frame,
 )
-from browserhost.contract.limits import ANSWER_MAX_BYTES
+from browserhost.contract.errors import ERRORS_BY_CODE, BrowserhostError, ErrorCode
+from browserhost.contract.limits import ANSWER_MAX_BYTES, ERROR_TEXT_MAX
 from browserhost.contract.surface import FRAME_MAX_BYTES, TITLE_MAX, Frame
 
 from .base import BadAnswerError, LostError, NotSentError, TransportError, too_large
@@ -284,9 +288,7 @@ def _tool_call(request: ProviderRequest, timeout_s: float) -> ToolCall:
 
 def _answer(result: ToolResult) -> Any:
     if not result.ok:
-        error = result.error or {}
-        message = error.get("message") if isinstance(error.get("message"), str) else None
-        raise LostError(f"the connected browser could not answer: {message or 'no reason given'}")
+        raise _failure(result.error or {})
     try:
         size = len(json.dumps(result.result, separators=(",", ":"), allow_nan=False).encode())
     except (ValueError, RecursionError):
@@ -298,3 +300,25 @@ def _answer(result: ToolResult) -> Any:
     if size > ANSWER_MAX_BYTES:
         raise too_large()
     return result.result
+
+
+def _failure(error: dict[str, Any]) -> BrowserhostError | LostError:
+    """A ``tool.result`` with ``ok: false``: the far side's refusal, under its own code and in
+    its own words (nothing ran), or a call it lost (it may have run)."""
+    code, message = error.get("code"), error.get("message")
+    said = message if isinstance(message, str) and message else None
+    if not isinstance(code, str) or code not in set(ErrorCode):
+        return LostError(f"the connected browser could not answer: {said or 'no reason given'}")
+    if code not in REFUSAL_CODES:
+        # USER_IN_CONTROL, PROVIDER_UNAVAILABLE...: the host decides those, not the far side.
+        return LostError(
+            f"the connected browser claimed {code}, which only the host decides: "
+            f"{said or 'no reason given'}"
+        )
+    if said is None or len(said) > ERROR_TEXT_MAX:
+        # Read as a provider's {ok: false, error} is: a refusal must say what to do instead.
+        return LostError(
+            f"the connected browser refused ({code}) without saying why in 1 to "
+            f"{ERROR_TEXT_MAX} characters"
+        )
+    return ERRORS_BY_CODE[ErrorCode(code)](said)

@@ -16,7 +16,8 @@ from collections.abc import Callable
 import httpx
 
 from browserhost.contract import ProviderRequest
-from browserhost.contract.limits import ANSWER_MAX_BYTES, CANCEL_PATH
+from browserhost.contract.lifecycle import LifecycleRequest
+from browserhost.contract.limits import ANSWER_MAX_BYTES, CANCEL_PATH, LIFECYCLE_PATH
 
 from .base import BadAnswerError, LostError, NotSentError, too_large
 
@@ -88,22 +89,26 @@ class LoopbackTransport:
         self._client = service_client(token)
         parts = httpx.URL(url)
         self._cancel_url = str(parts.copy_with(path=CANCEL_PATH, query=None))
+        self._lifecycle_url = str(parts.copy_with(path=LIFECYCLE_PATH, query=None))
 
     async def send(self, request: ProviderRequest, timeout_s: float) -> object:
-        response, body = await exchange(
+        return await self._post(self._url, request.to_wire(), timeout_s)
+
+    async def operate(self, request: LifecycleRequest, timeout_s: float) -> object:
+        """Post one lifecycle operation (a launch, a close...) to the service's lifecycle
+        path and return its JSON answer; failures are classed as :meth:`send`'s."""
+        return await self._post(self._lifecycle_url, request.to_wire(), timeout_s)
+
+    async def _post(self, url: str, body: object, timeout_s: float) -> object:
+        response, answer = await exchange(
             self._client,
             "POST",
-            self._url,
+            url,
             timeout_s,
             unreachable="The provider service is not reachable.",
-            body=request.to_wire(),
+            body=body,
         )
-        if response.status_code != 200:
-            raise BadAnswerError(f"The provider service answered HTTP {response.status_code}.")
-        try:
-            return json.loads(body, parse_constant=_not_json)
-        except (ValueError, RecursionError):
-            raise BadAnswerError("The provider service's answer is not JSON.") from None
+        return _answer(response, answer)
 
     async def abandon(self, request_id: str) -> None:
         """Post ``{"requestId"}`` to the service's cancel path; a service without one, or one
@@ -115,6 +120,15 @@ class LoopbackTransport:
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+
+def _answer(response: httpx.Response, body: bytes) -> object:
+    if response.status_code != 200:
+        raise BadAnswerError(f"The provider service answered HTTP {response.status_code}.")
+    try:
+        return json.loads(body, parse_constant=_not_json)
+    except (ValueError, RecursionError):
+        raise BadAnswerError("The provider service's answer is not JSON.") from None
 
 
 def token_refused() -> BadAnswerError:

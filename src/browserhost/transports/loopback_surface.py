@@ -1,4 +1,5 @@
-"""A provider service's surface and panel page, reached over loopback HTTP with its token.
+"""A provider service's surface, panel page and the page's own requests, reached over loopback
+HTTP with its token.
 
 The calls are the paths of :mod:`browserhost.contract.surface`; answers are read with the
 contract's readers and capped before they are held. A frame request that outlives its wait
@@ -103,6 +104,17 @@ class LoopbackSurface(contract.Surface):
         if media != "text/html":
             raise BadAnswerError(f"The provider service's page at {path} is not text/html.")
         return body
+
+    async def request(
+        self, method: str, path: str, body: object, timeout_s: float, limit: int
+    ) -> tuple[int, str, bytes]:
+        """Whatever the service answers at ``path`` (a panel page's own request): its status,
+        media type and body. The caller chose ``path``; a 401 is still the token refused."""
+        response, answer = await self._call(
+            method, path, body=body, timeout_s=timeout_s, limit=limit
+        )
+        media = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        return response.status_code, media, answer
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -237,6 +237,13 @@ PAGES: dict[str, str] = {
     ),
     "/slow": _page("Slow", '<p>Slow page</p><img src="/held.png">'),
     "/missing-image": _page("Missing image", '<p>Picture</p><img src="/missing.png" alt="">'),
+    # Port 9 is one Chromium never connects to (ERR_UNSAFE_PORT): a request that fails.
+    "/requests": _page(
+        "Requests",
+        '<p>Requests page</p><img src="/missing.png" alt="">'
+        '<script>fetch("/answer-later?ms=10"); fetch("http://127.0.0.1:9/refused")'
+        '.catch(() => console.log("refused as expected"))</script>',
+    ),
     "/many": _many(),
     "/huge": _huge(),
     "/surface": _page(

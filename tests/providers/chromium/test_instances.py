@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
-from browserhost.contract.errors import ProviderRejectedError
+from browserhost.contract.errors import ProviderRejectedError, UnsupportedError
 from browserhost.host import Host
 from browserhost.host.instances import INSTANCES_FILE
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
@@ -81,3 +82,66 @@ async def test_a_profile_a_restored_instance_holds_is_refused_to_a_launch_and_no
         assert json.loads((data / INSTANCES_FILE).read_text()) == {"instances": [remembered]}
     finally:
         await host.aclose()
+
+
+async def test_a_profile_instance_syncs_cookies_lists_references_and_starts_after_a_restart(
+    tmp_path: Path, chromium_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cookies go into the profile from a storage-state file and out to another, through
+    the running browser; after a restart the stopped instance is started by ``start``."""
+    monkeypatch.setenv("BROWSERHOST_CHROMIUM", chromium_path)
+    data = tmp_path / "data"
+    data.mkdir()
+    cookie = {"name": "flavor", "value": "mint", "domain": "example.com", "path": "/",
+              "expires": 2_000_000_000, "httpOnly": False, "secure": False,
+              "sameSite": "Lax"}  # fmt: skip
+    other = dict(cookie, name="other", domain="other.test")
+    given = tmp_path / "given.json"
+    given.write_text(json.dumps({"cookies": [cookie, other], "origins": []}))
+    host = Host(data)
+    host.catalog.install(register())
+    try:
+        plain = await host.instances.launch("chromium", {}, "plain")
+        assert plain["operations"] == ["close", "references"]
+        with pytest.raises(UnsupportedError, match=r"cannot sync cookies \(its provider"):
+            await host.instances.operate("chromium~plain", "sync_cookies", {"fromFile": "x"})
+        with pytest.raises(UnsupportedError, match=r"cannot detach \(its provider"):
+            await host.instances.operate("chromium~plain", "detach")
+
+        work = await host.instances.launch("chromium", {"profile": "work"}, "work")
+        assert work["operations"] == ["close", "sync_cookies", "references"]
+        imported = await host.instances.operate(
+            "chromium~work", "sync_cookies", {"fromFile": str(given), "domains": ["example.com"]}
+        )
+        assert imported["result"] == {"copiedCookies": {"domains": ["example.com"], "count": 1}}
+        written = tmp_path / "out.json"
+        await host.instances.operate("chromium~work", "sync_cookies", {"toFile": str(written)})
+        assert stat.S_IMODE(written.stat().st_mode) == 0o600
+        saved = json.loads(written.read_text())["cookies"]
+        assert [(c["name"], c["domain"]) for c in saved] == [("flavor", "example.com")]
+        with pytest.raises(ProviderRejectedError, match="exactly one of fromFile or toFile"):
+            await host.instances.operate("chromium~work", "sync_cookies", {})
+        found = await host.instances.operate("chromium~work", "references")
+        assert found["result"] == {
+            "references": [{"kind": "profile", "id": "work", "label": "Profile work"}]
+        }
+    finally:
+        await host.aclose()
+
+    again = Host(data)
+    again.catalog.install(register())
+    try:
+        assert again.instances.restore() == ["chromium~work"]
+        [row] = again.instances.listing()
+        assert (row["status"], row["control"]) == ("stopped", {"kind": "none"})
+        assert row["operations"] == ["close", "start", "sync_cookies", "references"]
+        after = (await again.instances.operate("chromium~work", "start"))["instance"]
+        assert isinstance(after, dict)
+        assert (after["status"], after["control"]["kind"]) == ("connected", "provider")
+        assert after["operations"] == ["close", "sync_cookies", "references"]
+        written = tmp_path / "kept.json"
+        await again.instances.operate("chromium~work", "sync_cookies", {"toFile": str(written)})
+        kept = json.loads(written.read_text())["cookies"]
+        assert [c["name"] for c in kept] == ["flavor"]  # kept in the profile across the restart
+    finally:
+        await again.aclose()

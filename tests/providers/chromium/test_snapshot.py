@@ -97,3 +97,20 @@ async def test_elements_carry_only_the_fields_that_apply(
     labels = {element.get("label") for element in elements}
     assert "Not shown" not in labels
     assert "Invisible" not in labels
+
+
+async def test_a_full_snapshot_gives_the_whole_text_and_every_element(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/huge"))
+    capped = await ok(provider, ctx, "browser.snapshot")
+    full = await ok(provider, ctx, "browser.snapshot", full=True)
+    assert capped["textTotalChars"] > len(capped["text"])
+    assert full["text"].startswith("word0 word1")
+    assert full["text"].endswith("Button 299")
+    assert "word4999" in full["text"]
+    assert "word4999" not in capped["text"]
+    assert len(full["elements"]) == capped["interactiveElementsOnPage"] == 300
+    assert full["elements"][-1]["label"] == "Button 299"
+    absent = {"textTruncated", "textTotalChars", "elementsTruncated", "interactiveElementsOnPage"}
+    assert absent.isdisjoint(full)

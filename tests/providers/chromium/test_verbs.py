@@ -18,7 +18,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 VERBS = {
     "find", "press_key", "hover", "drag", "select_text", "mouse", "wait_for", "fill_form",
-    "dialog", "upload", "tabs",
+    "dialog", "upload", "tabs", "network", "console", "pdf", "download", "cookies",
+    "set_cookies", "wait_for_close",
 }  # fmt: skip
 
 

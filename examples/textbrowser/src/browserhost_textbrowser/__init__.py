@@ -1,9 +1,11 @@
 """A text-only browser provider: pages fetched with httpx, links followed by clicking.
 
-It shows the two things a provider package needs: a :class:`browserhost.sdk.Provider`
-subclass that implements the actions it supports (the host refuses the others before sending
-them), and a ``register`` function named by the ``browserhost.providers`` entry point; its
-record asks the host to run the provider as a service process of its own.
+It shows the two things a provider package needs, and one it may offer: a
+:class:`browserhost.sdk.Provider` subclass that implements the actions it supports (the host
+refuses the others before sending them), and a ``register`` function named by the
+``browserhost.providers`` entry point; its record asks the host to run the provider as a
+service process of its own; and a :class:`browserhost.sdk.Launcher` that launches instances
+of it with options of their own (``browserhost launch textbrowser --set userAgent=...``).
 
 It keeps no DOM, so its element selectors are its own names for the page's links (``link-1``,
 ``link-2``, ...), valid for its ``browser.click`` until the next navigation.
@@ -17,11 +19,12 @@ from typing import Any
 from urllib.parse import urljoin
 
 import httpx
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from browserhost.contract import Context, data
 from browserhost.contract import actions as params
-from browserhost.sdk import ActionError, Provider, VerbArguments, verb
+from browserhost.sdk import ActionError, Launcher, Provider, VerbArguments, verb
+from browserhost.sdk.launching import Instance
 
 _VIEWPORT = data.Viewport(mode="desktop", width=1280, height=800)
 _SKIPPED = {"script", "style", "head", "noscript", "template"}
@@ -90,13 +93,50 @@ class FindArguments(VerbArguments):
     text: str = Field(min_length=1, description="Text to look for in the links' labels.")
 
 
+class LaunchOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_agent: str = Field(
+        "browserhost-textbrowser",
+        alias="userAgent",
+        title="User agent",
+        description="The User-Agent its requests send.",
+        max_length=200,
+    )
+
+
+class TextLauncher(Launcher):
+    """Launches text browsers of their own, each with its own User-Agent and histories."""
+
+    options = LaunchOptions
+    help = "A text browser of its own: its own User-Agent, its own histories."
+
+    async def launch(self, browser_id: str, options: LaunchOptions) -> Provider:
+        return TextBrowser(user_agent=options.user_agent)
+
+    async def references(self, browser_id: str, instance: Instance) -> list[dict[str, str]]:
+        assert isinstance(instance, TextBrowser)
+        return [
+            {"kind": "session", "id": f"{directory}|{session}", "label": f"Session {session}"}
+            for directory, session in instance.sessions()
+        ]
+
+
 class TextBrowser(Provider):
     id = "textbrowser"
     name = "Text browser (no JavaScript)"
 
-    def __init__(self) -> None:
-        self._client = httpx.AsyncClient(follow_redirects=True, timeout=15)
+    def __init__(self, user_agent: str = "browserhost-textbrowser") -> None:
+        self._client = httpx.AsyncClient(
+            follow_redirects=True, timeout=15, headers={"User-Agent": user_agent}
+        )
         self._histories: dict[tuple[str | None, str | None], History] = {}
+
+    def launcher(self) -> Launcher:
+        return TextLauncher()
+
+    def sessions(self) -> list[tuple[str | None, str | None]]:
+        return list(self._histories)
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -33,7 +33,7 @@ async function api(method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error || `${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(answer.error || `${response.status}`), { code: answer.code });
   return answer;
 }
 
@@ -176,9 +176,8 @@ function showSessions(sessions) {
   select.replaceChildren(...options);
   select.value = pinned;
   const shown = sessions.find((session) => session.shown);
-  const panel = $("panel");
-  // The panel is sandboxed (an opaque origin): "*" is the only target that reaches it.
-  if (shown && !panel.hidden && panel.contentWindow) panel.contentWindow.postMessage({ type: "location", url: shown.url }, "*");
+  if (shown) toPanel({ type: "location", url: shown.url });
+  tellPanelSession(shown || null);
 }
 
 $("session").addEventListener("change", (event) => {
@@ -216,10 +215,58 @@ function showPanel(panel) {
   frame.hidden = false;
 }
 
-// A provider's panel page asks for what it cannot do itself (it has no token).
+// --- the panel page: what it cannot do itself, and what it is told -----------------------
+
+function toPanel(message) {
+  const panel = $("panel");
+  // The panel is sandboxed (an opaque origin): "*" is the only target that reaches it.
+  if (!panel.hidden && panel.contentWindow) panel.contentWindow.postMessage(message, "*");
+}
+
+// The page is told the theme and the session the picture shows when it loads and when either
+// changes; it stays loaded while the person switches sessions.
+const darkScheme = matchMedia("(prefers-color-scheme: dark)");
+let panelSession = undefined;
+
+function tellPanelTheme() {
+  toPanel({ type: "theme", theme: darkScheme.matches ? "dark" : "light" });
+}
+
+function tellPanelSession(shown, always = false) {
+  const session = shown && { id: shown.id, url: shown.url, title: shown.title, context: shown.context || null };
+  if (!always && JSON.stringify(session) === JSON.stringify(panelSession)) return;
+  panelSession = session;
+  toPanel({ type: "session", session });
+}
+
+darkScheme.addEventListener("change", tellPanelTheme);
+$("panel").addEventListener("load", () => {
+  tellPanelTheme();
+  tellPanelSession(panelSession || null, true);
+});
+
+// A request of the page to its own provider's service goes through the host (the page has no
+// token); the answer goes back to the page that asked, if the provider is still the same.
+async function serviceRequest(request) {
+  const providerId = state.providerId;
+  const reply = (answer) => {
+    if (state.providerId === providerId) toPanel({ type: "serviceResult", id: request.id, ...answer });
+  };
+  try {
+    const path = `/api/browser-providers/${encodeURIComponent(providerId)}/panel-request`;
+    const body = request.body === undefined ? null : request.body;
+    const answer = await api("POST", path, { method: request.method || "GET", path: request.path, body });
+    reply({ ok: true, status: answer.status, body: answer.body });
+  } catch (error) {
+    reply({ ok: false, code: error.code || "REQUEST_FAILED", error: error.message });
+  }
+}
+
 window.addEventListener("message", (event) => {
-  if (event.source !== $("panel").contentWindow || typeof event.data !== "object") return;
-  if (event.data.type === "open" && typeof event.data.url === "string") send({ t: "open", url: event.data.url });
+  if (event.source !== $("panel").contentWindow || !event.data || typeof event.data !== "object") return;
+  const message = event.data;
+  if (message.type === "open" && typeof message.url === "string") send({ t: "open", url: message.url });
+  else if (message.type === "serviceRequest" && state.providerId) serviceRequest(message);
 });
 
 // --- browsers asking to connect to the bridge ---------------------------------------------
@@ -350,14 +397,18 @@ async function writeClipboard(text) {
   }
 }
 
-// While the person holds control, the page is laid out at the size they see it (CSS pixels);
-// the agent's own viewport comes back when they hand back. Watching changes nothing.
+// While the person holds control, the page is laid out at the size they see it; the agent's
+// own viewport comes back when they hand back. Watching changes nothing. The size goes in
+// device pixels with their ratio, and the host lays the page out in CSS pixels.
 let resizeTimer = null;
 function askForSize() {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     const { width, height } = $("stage").getBoundingClientRect();
-    if (state.you && width >= 64 && height >= 64) send({ t: "resize", width: Math.round(width), height: Math.round(height) });
+    const ratio = window.devicePixelRatio || 1;
+    if (state.you && width >= 64 && height >= 64) {
+      send({ t: "resize", width: Math.round(width * ratio), height: Math.round(height * ratio), devicePixelRatio: ratio });
+    }
   }, 300);
 }
 new ResizeObserver(askForSize).observe($("stage"));

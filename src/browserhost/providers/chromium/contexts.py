@@ -156,7 +156,7 @@ class ContextPool:
         try:
             if self._open_context is not None:
                 return await self._open_context(browser)
-            return await browser.new_context(no_viewport=True, accept_downloads=False)
+            return await browser.new_context(no_viewport=True, accept_downloads=True)
         except BaseException:
             await self._grid_end(browser)
             raise

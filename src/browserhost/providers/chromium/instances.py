@@ -35,6 +35,8 @@ from browserhost.contract.data import ViewportMode
 from browserhost.contract.limits import INSTANCE_SEPARATOR
 from browserhost.sdk import ActionError
 
+from .instance_operations import operations
+
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 
@@ -157,6 +159,8 @@ class Instance(Protocol):
     def status(self) -> str: ...
     async def start(self) -> None: ...
     async def retire(self) -> None: ...
+    async def profile_context(self) -> BrowserContext | None: ...
+    def session_keys(self) -> list[tuple[str | None, str | None]]: ...
 
 
 def launch_record(base: Instance, make: Callable[..., Instance]) -> dict[str, object]:
@@ -233,9 +237,15 @@ def launch_record(base: Instance, make: Callable[..., Instance]) -> dict[str, ob
             "status": instance.status,
             "details": lambda: _details(chosen, state is not None),
             "start": instance.start,
+            "operations": operations(instance, chosen.profile, _storage_state),
         }
 
-    return {"schema": LAUNCH_SCHEMA, "help": LAUNCH_HELP, "create": create}
+    return {
+        "schema": LAUNCH_SCHEMA,
+        "help": LAUNCH_HELP,
+        "operations": ["start", "sync_cookies", "references"],
+        "create": create,
+    }
 
 
 def _details(chosen: LaunchOptions, imported: bool) -> dict[str, object]:

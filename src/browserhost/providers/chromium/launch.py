@@ -304,7 +304,7 @@ class Launcher:
             profile = await playwright.chromium.launch_persistent_context(
                 config.profile_dir,
                 no_viewport=True,
-                accept_downloads=False,
+                accept_downloads=True,  # saved by each tab (downloads.py)
                 **config.context_options,
                 **settings,
             )

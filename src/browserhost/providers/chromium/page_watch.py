@@ -3,9 +3,10 @@
 A page a tab adopts is watched (:meth:`PageWatch._watch`) for:
 
 - console errors and warnings, and uncaught exceptions, of the current page (the next
-  snapshot lists them);
+  snapshot lists them), and every console message of each page (:meth:`PageWatch.console_of`);
 - dialogs, answered as planned or configured, or left open for the agent;
-- requests in flight, from the DevTools protocol's own events (:meth:`PageWatch.loading`);
+- requests in flight, from the DevTools protocol's own events (:meth:`PageWatch.loading`),
+  and each page's requests since its document loaded (:meth:`PageWatch.requests_of`);
 - the word each top document sends at its load event (:meth:`PageWatch.told_loaded`);
 - navigations the address policy refuses, told as one sentence (:meth:`PageWatch.take_blocked`).
 """
@@ -23,9 +24,12 @@ from browserhost.contract import data
 
 from . import devtools, pagescript
 from .addresses import ERROR_PAGE_SCHEME, AddressPolicy
+from .console_log import ConsoleEntry, ConsoleLog, stack_source
+from .downloads import Downloads
 from .errors import blocked_message
 from .futures import retrieve_exception
 from .launch import DialogMode
+from .request_log import RequestLog
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, ConsoleMessage, Dialog, Frame, Page, Request
@@ -78,6 +82,9 @@ class PageWatch:
     the current page's console is heard.
     """
 
+    downloads: Downloads
+    """The tab's downloads, which hear the DevTools protocol's download events from here."""
+
     def __init__(
         self,
         *,
@@ -113,6 +120,8 @@ class PageWatch:
         self._told: dict[Page, dict[str, Any]] = {}  # each page's latest word at a load event
         self._told_more = asyncio.Event()
         self._dialogs: list[data.Dialog] = []
+        self._requests: dict[Page, RequestLog] = {}
+        self._console: dict[Page, ConsoleLog] = {}
 
     def current(self) -> Page | None:
         """The current page without opening one (for callers that only look)."""
@@ -122,6 +131,14 @@ class PageWatch:
         problems = list(self._problems)
         self._problems.clear()
         return problems
+
+    def requests_of(self, page: Page) -> RequestLog:
+        """The page's requests (the ``network`` verb reads them)."""
+        return self._requests.setdefault(page, RequestLog())
+
+    def console_of(self, page: Page) -> ConsoleLog:
+        """The page's console messages and uncaught errors (the ``console`` verb reads them)."""
+        return self._console.setdefault(page, ConsoleLog())
 
     def take_dialogs(self) -> list[data.Dialog] | None:
         """The dialogs shown since the action began, or ``None``."""
@@ -220,6 +237,8 @@ class PageWatch:
         self._loaded.set()
         self._told.pop(page, None)
         self._told_more.set()
+        self._requests.pop(page, None)
+        self._console.pop(page, None)
 
     async def _prepare(self, page: Page) -> None:
         """Ready a page before its first action (a popup too): give it the script each of its
@@ -250,7 +269,15 @@ class PageWatch:
             session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))
             session.on("Network.loadingFinished", lambda done: self._on_request_done(page, done))
             session.on("Network.loadingFailed", lambda fail: self._on_request_done(page, fail))
+            requests = self.requests_of(page)
+            session.on("Network.requestWillBeSent", lambda sent: requests.sent(sent, main))
+            session.on("Network.responseReceived", requests.answered)
+            session.on("Network.loadingFinished", requests.finished)
+            session.on("Network.loadingFailed", requests.failed)
             await session.send("Network.enable")
+            session.on("Page.downloadWillBegin", self.downloads.began)
+            session.on("Page.downloadProgress", self.downloads.progressed)
+            await session.send("Page.enable")  # for the download events
 
         await devtools.watch(page, watching)
         if page.url.startswith(ERROR_PAGE_SCHEME):
@@ -272,6 +299,9 @@ class PageWatch:
             self._told_more.set()
 
     def _on_console(self, page: Page, message: ConsoleMessage) -> None:
+        if not automatic_favicon(message):
+            entry = ConsoleEntry(message.type, message.text[:CONSOLE_TEXT_MAX], _source(message))
+            self.console_of(page).add(entry)
         if (
             self.current() is page
             and message.type in ("error", "warning")
@@ -285,10 +315,10 @@ class PageWatch:
             )
 
     def _on_page_error(self, page: Page, error: PlaywrightError) -> None:
+        text = f"Uncaught {error.name or 'Error'}: {error.message}"[:CONSOLE_TEXT_MAX]
+        self.console_of(page).add(ConsoleEntry("error", text, stack_source(error.stack)))
         if self.current() is page:
-            name = error.name or "Error"
-            text = f"Uncaught {name}: {error.message}"
-            self._problems.append(data.ConsoleProblem(level="error", text=text[:CONSOLE_TEXT_MAX]))
+            self._problems.append(data.ConsoleProblem(level="error", text=text))
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         """Leaving a page is allowed; any other dialog is answered as the agent planned with
@@ -349,6 +379,7 @@ class PageWatch:
         if frame is not page.main_frame:
             return
         self._loads[page] = self._loads.get(page, 0) + 1
+        self.console_of(page).loaded()
         why = self.policy.refusal(frame.url)
         if why is not None:
             self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}", why)

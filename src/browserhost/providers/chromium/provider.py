@@ -31,6 +31,8 @@ from . import checks, driver, fields, navigation, pagescript, snapshots, targets
 from .access import DIALOG_VERB, TabAccess, probe
 from .addresses import AddressPolicy
 from .contexts import ContextPool, Key, held_notice
+from .diagnostics import DiagnosticVerbs
+from .download_verb import DownloadVerb
 from .driver import Driver
 from .errors import MayHaveRunError, PageStuckError, gone, playwright_errors
 from .futures import retrieve_exception
@@ -39,8 +41,10 @@ from .held import held_answer
 from .inputs import NextPopup, after_input, declared_fields, press, read_state, state_after
 from .instances import ProfileShare, launch_record
 from .launch import ChromiumConfig, Launcher
+from .pdf import PdfVerb
 from .pointer import PointerVerbs
 from .records import Settled, Timeouts
+from .session import SessionVerbs
 from .settle import settle_open
 from .surface import ChromiumSurface
 from .verbs import PageVerbs
@@ -74,9 +78,13 @@ INSPECT_STYLES = (
     "pointer-events",
 )
 """The computed styles ``browser.inspect`` reports, by CSS property name, as strings."""
+REPORT_MARGIN_S = 3.0
+"""How long before the host's deadline an action that has not finished stops to answer."""
 
 
-class ChromiumProvider(PageVerbs, PointerVerbs):
+class ChromiumProvider(
+    PageVerbs, PointerVerbs, DiagnosticVerbs, PdfVerb, DownloadVerb, SessionVerbs
+):
     """A headless Chromium (or a remote one) behind all ten actions.
 
     The browser starts on the first action. ``config`` says where it comes from (default: the
@@ -133,7 +141,7 @@ class ChromiumProvider(PageVerbs, PointerVerbs):
         options = dict(self.config.context_options)
         if self.config.storage_state is not None:
             options["storage_state"] = dict(self.config.storage_state)
-        return await browser.new_context(no_viewport=True, accept_downloads=False, **options)
+        return await browser.new_context(no_viewport=True, accept_downloads=True, **options)
 
     def status(self) -> str:
         """What the browser is doing: running, starting, stopped or failed."""
@@ -144,6 +152,18 @@ class ChromiumProvider(PageVerbs, PointerVerbs):
         Grid, each session starts its own on its first action."""
         if self._grid is None:
             await self._launcher.browser()
+
+    async def profile_context(self) -> BrowserContext | None:
+        """A profile instance's one context, its browser started if it was not running;
+        ``None`` for an instance without a profile."""
+        if self.config.profile_dir is None:
+            return None
+        await self._launcher.browser()
+        return self._launcher.profile
+
+    def session_keys(self) -> list[tuple[str | None, str | None]]:
+        """The ``(directory, sessionId)`` of each session open in this browser now."""
+        return [tab.key for tab in self._pool.tabs()]
 
     async def retire(self) -> None:
         """Close for good: an action still on its way fails instead of relaunching."""
@@ -193,11 +213,14 @@ class ChromiumProvider(PageVerbs, PointerVerbs):
         return held_answer(request, tab)
 
     async def _watched(self, request: ProviderRequest) -> Answer:
-        """The answer, or when none comes within the host's deadline (less a margin to report
-        in): a stuck page closed (a click whose handler never returns, say), and "may have
-        run" either way."""
+        """The answer, or when none comes within the host's deadline (the request's, else the
+        action's; less a margin to report in): a stuck page closed (a click whose handler
+        never returns, say), and "may have run" either way."""
         action = request.action
-        budget_s = (ACTIONS[action].timeout_s if action in ACTIONS else VERB_TIMEOUT_S) - 3
+        left_s = request.seconds_left(
+            ACTIONS[action].timeout_s if action in ACTIONS else VERB_TIMEOUT_S
+        )
+        budget_s = left_s - min(REPORT_MARGIN_S, left_s / 4)
         closed_before = self._launcher.retired
         try:
             async with asyncio.timeout(budget_s):
@@ -291,7 +314,7 @@ class ChromiumProvider(PageVerbs, PointerVerbs):
         self, parameters: params.SnapshotParameters, context: Context
     ) -> data.SnapshotData:
         async with self.access.using(context, "browser.snapshot") as tab:
-            return await snapshots.snapshot(tab, parameters.selector)
+            return await snapshots.snapshot(tab, parameters.selector, parameters.full)
 
     async def click(self, parameters: params.ClickParameters, context: Context) -> data.ClickData:
         async with self.access.using(context, "browser.click") as tab:
@@ -312,6 +335,7 @@ class ChromiumProvider(PageVerbs, PointerVerbs):
             clicked = inner or selector
             tab.partial = {"clicked": clicked, "label": label}
             popup = NextPopup(page) if aimed.info["opensWindow"] else None
+            since = tab.downloads.mark()
             try:
                 await press(tab, page, aimed)
                 shown, settled = await after_input(self.access, tab, page, popup)
@@ -324,6 +348,7 @@ class ChromiumProvider(PageVerbs, PointerVerbs):
                 url=shown.url,
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
+                downloads=await tab.downloads.caused(since),
                 **await state_after(aimed, settled, shown),
             )
 
@@ -334,6 +359,7 @@ class ChromiumProvider(PageVerbs, PointerVerbs):
             aimed = await targets.target(
                 page, selector, "type", watch=parameters.submit, text=value
             )
+            since = tab.downloads.mark()
             with playwright_errors("browser.type", selector=selector):
                 await fields.fill(page, aimed, selector, value)
                 if parameters.submit:
@@ -347,6 +373,7 @@ class ChromiumProvider(PageVerbs, PointerVerbs):
                 url=shown.url,
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
+                downloads=await tab.downloads.caused(since),
                 **await state_after(aimed, settled, shown),
             )
 

@@ -3,10 +3,16 @@ from the page and from the iframes it shows."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import data
-from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
+from browserhost.contract.limits import (
+    SNAPSHOT_ELEMENTS_MAX,
+    SNAPSHOT_FULL_ELEMENTS_MAX,
+    SNAPSHOT_FULL_TEXT_MAX,
+    SNAPSHOT_TEXT_MAX,
+)
 
 from . import driver, pagescript, targets
 from .targets import Located
@@ -15,19 +21,33 @@ if TYPE_CHECKING:
     from .contexts import Tab
 
 
-async def snapshot(tab: Tab, scope: str | None) -> data.SnapshotData:
-    """The tab's page, or the element ``scope`` names, as the snapshot shows it."""
+@dataclass(frozen=True)
+class Caps:
+    """How much of its text and how many elements a snapshot shows."""
+
+    text: int
+    elements: int
+
+
+AROUND_VIEWPORT = Caps(SNAPSHOT_TEXT_MAX, SNAPSHOT_ELEMENTS_MAX)
+FULL = Caps(SNAPSHOT_FULL_TEXT_MAX, SNAPSHOT_FULL_ELEMENTS_MAX)
+
+
+async def snapshot(tab: Tab, scope: str | None, full: bool = False) -> data.SnapshotData:
+    """The tab's page, or the element ``scope`` names, as the snapshot shows it: around the
+    viewport, or ``full``, up to the contract's hard limits."""
+    caps = FULL if full else AROUND_VIEWPORT
     page = await tab.page()
     located = await targets.locate(page, scope) if scope else Located(page.main_frame, "")
     read = await pagescript.run(
         located.frame,
         "snapshot",
         scope=located.selector or None,
-        textMax=SNAPSHOT_TEXT_MAX,
-        elementsMax=SNAPSHOT_ELEMENTS_MAX,
+        textMax=caps.text,
+        elementsMax=caps.elements,
     )
     targets.check_found(read, scope)
-    await _read_frames(located, read)
+    await _read_frames(located, read, caps)
     text: str = read["text"]
     total: int = read["textTotalChars"]
     elements = [data.Element.model_validate(item) for item in read["elements"]]
@@ -70,20 +90,20 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
     return None
 
 
-async def _read_frames(located: Located, read: dict[str, Any], depth: int = 0) -> None:
+async def _read_frames(located: Located, read: dict[str, Any], caps: Caps, depth: int = 0) -> None:
     """Add the elements and text of the iframes shown in a snapshot's frame to ``read``: their
     selectors step into the frame (``iframe#pay >> #card``), their bounds are in the page."""
     if depth >= targets.FRAME_DEPTH_MAX:
         return
     for inner in await targets.child_frames(located):
-        room = SNAPSHOT_ELEMENTS_MAX - len(read["elements"])
+        room = caps.elements - len(read["elements"])
         if room <= 0:
             return
         try:
             sub = await pagescript.run(
-                inner.frame, "snapshot", scope=None, textMax=SNAPSHOT_TEXT_MAX, elementsMax=room
+                inner.frame, "snapshot", scope=None, textMax=caps.text, elementsMax=room
             )
-            await _read_frames(inner, sub, depth + 1)
+            await _read_frames(inner, sub, caps, depth + 1)
         except driver.PlaywrightError:
             continue  # the frame went away while being read
         for element in sub["elements"]:
@@ -93,8 +113,8 @@ async def _read_frames(located: Located, read: dict[str, Any], depth: int = 0) -
             element["inViewport"] = element["inViewport"] and inner.shown
         read["elements"].extend(sub["elements"])
         read["interactiveElementsOnPage"] += sub["interactiveElementsOnPage"]
-        if sub["text"] and len(read["text"]) < SNAPSHOT_TEXT_MAX:
+        if sub["text"] and len(read["text"]) < caps.text:
             heading = f"[frame {inner.prefix.removesuffix(targets.HOP)}]"
             framed = ("\n\n" if read["text"] else "") + f"{heading}\n{sub['text']}"
-            read["text"] = (read["text"] + framed)[:SNAPSHOT_TEXT_MAX]
+            read["text"] = (read["text"] + framed)[: caps.text]
         read["textTotalChars"] += sub["textTotalChars"]

@@ -18,6 +18,7 @@ from browserhost.contract.data import ViewportMode
 
 from . import devtools
 from .addresses import ALLOWED_SCHEMES, AddressPolicy
+from .downloads import Downloads
 from .launch import DialogMode
 from .page_watch import PageWatch
 
@@ -54,6 +55,8 @@ class Tab(PageWatch):
     ) -> None:
         super().__init__(dialogs=dialogs, dialog_shown=dialog_shown, policy=policy)
         self.key = key
+        self.downloads = Downloads(key[0])
+        """The files its pages download, saved into the key's project."""
         self.reset: str | None = None
         """Why this key's previous tab was closed under it; its next action says so."""
         self.notices: list[str] = []
@@ -223,6 +226,7 @@ class Tab(PageWatch):
         page.on("crash", self._on_crash)
         page.on("close", self._on_close)
         page.on("popup", self._on_popup)
+        page.on("download", self.downloads.started)
         self._watch(page)
 
     def _on_crash(self, page: Page) -> None:

@@ -1,0 +1,35 @@
+"""How a provider says no: :class:`ActionError`, raised with what the agent should do
+differently, and the ``ok: false`` answer it becomes."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from browserhost.contract.limits import ERROR_TEXT_MAX
+
+Answer = dict[str, Any]
+_M = TypeVar("_M", bound=BaseModel)
+
+
+class ActionError(Exception):
+    """The action could not be done; the message goes to the agent as ``ok: false``."""
+
+
+def validated(model: type[_M], value: object, what: str) -> _M:
+    """``value`` read into ``model``, or :class:`ActionError` naming the first field wrong."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        problem = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in problem["loc"]) or what
+        raise ActionError(f"{where}: {problem['msg']}.") from None
+
+
+def refusal(message: str) -> Answer:
+    """An ``ok: false`` answer, with the text cut to the contract's limit."""
+    text = message.strip() or "The action failed."
+    if len(text) > ERROR_TEXT_MAX:
+        text = text[: ERROR_TEXT_MAX - 1] + "…"
+    return {"ok": False, "error": text}
