@@ -12,7 +12,9 @@ or the root of the machine. Only the value changes, never its type, so what the 
 400 PROVIDER_REJECTED, a well-formed action the page could not do ("No element matches #x").
 The contract fixes that status at 400, and whether it happens depends on the page, which no
 schema can describe. A 400 for any other reason (INVALID_ACTION for data the schema allows)
-still fails the run.
+still fails the run. ``not_a_server_error`` is replaced the same way for 501 UNSUPPORTED: the
+contract's answer when the provider does not offer what was asked (the stub has no
+configuration and no panel requests), not a fault of the server.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 import schemathesis
 from schemathesis import Case, CheckContext, HookContext, Response
+from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 PROJECT_ENV = "BROWSERHOST_SCHEMATHESIS_PROJECT"
@@ -37,16 +40,29 @@ def before_call(context: HookContext, case: Case[Any], kwargs: dict[str, object]
         where["directory"] = os.environ[PROJECT_ENV]
 
 
+def _code(response: Response) -> object:
+    try:
+        answer = response.json()
+    except ValueError:
+        return None
+    return answer.get("code") if isinstance(answer, dict) else None
+
+
 @schemathesis.check
 def positive_data_acceptance_but_page_refusals(
     ctx: CheckContext, response: Response, case: Case[Any]
 ) -> bool | None:
-    if response.status_code == 400:
-        try:
-            code = response.json().get("code")
-        except ValueError:
-            code = None
-        if code == "PROVIDER_REJECTED":
-            return None
+    if response.status_code == 400 and _code(response) == "PROVIDER_REJECTED":
+        return None
     result: bool | None = positive_data_acceptance(ctx, response, case)
+    return result
+
+
+@schemathesis.check
+def not_a_server_error_but_unsupported(
+    ctx: CheckContext, response: Response, case: Case[Any]
+) -> bool | None:
+    if response.status_code == 501 and _code(response) == "UNSUPPORTED":
+        return None
+    result: bool | None = not_a_server_error(ctx, response, case)
     return result

@@ -74,7 +74,12 @@ def test_browserhost_providers_says_the_extension_is_connected(
         "* bridge  Bridge (a browser that connects in) (selected)",
         "    browser connected: Chrome extension",
     ]
-    assert [line.strip().split("  ")[0] for line in listed[2:]] == ["call drag", "call select_text"]
+    assert [line.strip().split("  ")[0] for line in listed[2:]] == [
+        "call drag",
+        "call select_text",
+        "call cookies",
+        "call set_cookies",
+    ]
     [row] = shell.answer("providers")["providers"]
     assert row["bridge"] == {"connected": True, "provider": "Chrome extension"}
 

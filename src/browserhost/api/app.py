@@ -29,7 +29,7 @@ from . import pairing, panel_requests, viewer
 from .auth import AuthGate
 from .bridge import bridge_socket
 from .paths import ACTIONS_PATH, INSTANCES_PATH, SELECTION_PATH
-from .routes import BEARER_SCHEME, action_route, documented, router
+from .routes import BEARER_SCHEME, CONFIGURE_PATH, OPERATIONS_PATH, action_route, documented, router
 from .schemas import SELF_READ_BODIES
 from .viewer import PANEL_PATH, SOCKET_PATH, VIEWER_PATH
 
@@ -152,27 +152,34 @@ async def _unreadable_body(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)  # registered for this class only
     # FastAPI answers a body it cannot decode (not UTF-8, or nested deeper than Python's
     # json reads) with a bare 400 {"detail": ...}.
-    if exc.status_code == 400 and request.url.path in (
-        ACTIONS_PATH,
-        SELECTION_PATH,
-        INSTANCES_PATH,
-    ):
+    if exc.status_code == 400 and _route(request) in _BODIES:
         return _body_refusal(request, "body: not UTF-8 JSON, or nested too deeply")
     return await http_exception_handler(request, exc)
 
 
+_BODIES: dict[str, tuple[str, str]] = {
+    ACTIONS_PATH: ("{action, parameters, context, providerId}", "Nothing was sent."),
+    SELECTION_PATH: ('{"id": "<provider id>"}', "The selection was not changed."),
+    INSTANCES_PATH: ("{provider, name, options}", "Nothing was launched."),
+    OPERATIONS_PATH: ("{arguments}", "Nothing was done."),
+    CONFIGURE_PATH: ("{options}", "Nothing was configured."),
+    panel_requests.PANEL_REQUEST_PATH: ("{method, path, body}", "Nothing was sent."),
+}
+"""What each route with a JSON body takes, and what a body it cannot read leaves undone."""
+
+
+def _route(request: Request) -> str:
+    """The path template of the route the request reached (``.../{instance_id}/...``)."""
+    route = request.scope.get("route")
+    return str(getattr(route, "path", request.url.path))
+
+
 def _body_refusal(request: Request, detail: str) -> JSONResponse:
-    if request.url.path == ACTIONS_PATH:
-        error: BrowserhostError = InvalidActionError(
-            f"Send {{action, parameters, context, providerId}} as JSON ({detail}). "
-            "Nothing was sent."
-        )
-    elif request.url.path == INSTANCES_PATH:
-        error = InvalidActionError(
-            f"Send {{provider, name, options}} as JSON ({detail}). Nothing was launched."
-        )
-    else:
-        error = InvalidSelectionError(
-            f'Send {{"id": "<provider id>"}} as JSON ({detail}). The selection was not changed.'
-        )
+    shape, undone = _BODIES.get(_route(request), _BODIES[SELECTION_PATH])
+    message = f"Send {shape} as JSON ({detail}). {undone}"
+    error: BrowserhostError = (
+        InvalidSelectionError(message)
+        if _route(request) == SELECTION_PATH
+        else InvalidActionError(message)
+    )
     return _refusal(request, error)

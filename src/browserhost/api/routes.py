@@ -178,8 +178,12 @@ async def close_instance(instance_id: str, host: HostDep) -> dict[str, object]:
     return await host.instances.close(instance_id)
 
 
+OPERATIONS_PATH = f"{INSTANCES_PATH}/{{instance_id}}/operations/{{operation}}"
+CONFIGURE_PATH = f"{PROVIDERS_PATH}/{{provider_id}}/configure"
+
+
 @router.post(
-    f"{INSTANCES_PATH}/{{instance_id}}/operations/{{operation}}",
+    OPERATIONS_PATH,
     response_model=OperationAnswer,
     responses=refusals(400, 404, 501, 502, 503, 504, *_GATE),
 )
@@ -192,7 +196,7 @@ async def operate_instance(
 
 
 @router.post(
-    f"{PROVIDERS_PATH}/{{provider_id}}/configure",
+    CONFIGURE_PATH,
     response_model=ProviderRow,
     responses=refusals(400, 404, 501, 502, 503, 504, *_GATE),
 )

@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from . import driver
+
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, Page
 
@@ -61,8 +63,6 @@ async def evaluate(page: Page, function: str, argument: object) -> Any:
     """``function(argument)`` in the page's main document, awaited, its answer by value. A
     script that throws, or a document that went away meanwhile, raises Playwright's
     ``Error`` with the message Playwright's own ``evaluate`` would give."""
-    from playwright.async_api import Error as PlaywrightError
-
     parameters = {
         "expression": f"({function})({json.dumps(argument)})",
         "awaitPromise": True,
@@ -73,11 +73,11 @@ async def evaluate(page: Page, function: str, argument: object) -> Any:
         try:
             answer = await (await session(page)).send("Runtime.evaluate", parameters)
             break
-        except PlaywrightError as exc:
+        except driver.PlaywrightError as exc:
             if page.is_closed():
                 raise
             if _LEFT in str(exc):
-                raise PlaywrightError(_DESTROYED) from exc
+                raise driver.PlaywrightError(_DESTROYED) from exc
             _sessions.pop(page, None)  # a session that broke off: the next call opens another
             if attempt == 2 or _SESSION_GONE not in str(exc):
                 raise
@@ -85,5 +85,5 @@ async def evaluate(page: Page, function: str, argument: object) -> Any:
     thrown = answer.get("exceptionDetails")
     if thrown is not None:
         exception = thrown.get("exception") or {}
-        raise PlaywrightError(str(exception.get("description") or thrown.get("text")))
+        raise driver.PlaywrightError(str(exception.get("description") or thrown.get("text")))
     return answer["result"].get("value")

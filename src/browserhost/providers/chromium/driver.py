@@ -33,12 +33,13 @@ def __getattr__(name: str) -> Any:
     """Playwright's error classes, imported the first time one is named (PEP 562)."""
     if name not in _ERRORS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_api(), _ERRORS[name])
+    value = getattr(api(), _ERRORS[name])
     globals()[name] = value
     return value
 
 
-def _api() -> ModuleType:
+def api() -> ModuleType:
+    """``playwright.async_api``, imported on first use."""
     try:
         import playwright.async_api
     except ImportError:
@@ -58,7 +59,7 @@ class Driver:
         """The running driver, started when there is none."""
         async with self._lock:
             if self._playwright is None:
-                self._playwright = await _api().async_playwright().start()
+                self._playwright = await api().async_playwright().start()
             return self._playwright
 
     def forget(self) -> None:

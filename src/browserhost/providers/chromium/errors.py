@@ -29,6 +29,8 @@ from contextlib import contextmanager
 
 from browserhost.sdk import ActionError
 
+from . import driver
+
 BLOCKED_SCHEMES_HELP = "only http and https pages may be loaded"
 
 PAGE_ANSWER_S = 8.0
@@ -139,11 +141,9 @@ def playwright_errors(
     ``selector`` and ``url`` name what the agent asked for in the message; ``on_timeout`` is
     the sentence for a Playwright timeout (what the wait was for differs per call).
     """
-    from playwright.async_api import Error as PlaywrightError
-
     try:
         yield
-    except PlaywrightError as exc:
+    except driver.PlaywrightError as exc:
         raise translate(exc, action, selector=selector, url=url, on_timeout=on_timeout) from exc
 
 
@@ -156,14 +156,12 @@ def translate(
     on_timeout: str | None = None,
 ) -> Exception:
     """The exception to raise instead of Playwright's ``exc``."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeoutError
-
     text = _first_line(exc)
     lowered = text.lower()
     target = selector or "The element"
     if type(exc).__name__ == "TargetClosedError" or any(p in lowered for p in _GONE_PATTERNS):
         return gone(action, crashed="crash" in lowered)
-    if isinstance(exc, PlaywrightTimeoutError):
+    if isinstance(exc, driver.PlaywrightTimeoutError):
         return ActionError(
             on_timeout or f"{action} did not finish in time; take a new snapshot and try again."
         )

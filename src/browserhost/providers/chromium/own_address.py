@@ -43,6 +43,7 @@ import contextlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from . import driver
 from .addresses import DEFAULT_PORTS, AddressPolicy, canonical_host
 
 if TYPE_CHECKING:
@@ -131,14 +132,13 @@ async def guard(browser: Browser, policy: AddressPolicy) -> None:
     browser started without :func:`launch_args`. Lasts as long as the connection."""
     if policy.own_port is None:
         return
-    from playwright.async_api import Error as PlaywrightError
 
     session = await browser.new_browser_cdp_session()
     answering: set[asyncio.Task[None]] = set()
 
     async def answer(paused: dict[str, Any]) -> None:
         request = {"requestId": paused["requestId"]}
-        with contextlib.suppress(PlaywrightError):  # the browser, or the request, went away
+        with contextlib.suppress(driver.PlaywrightError):  # the browser, or the request, went away
             if policy.own(paused["request"]["url"]):
                 await session.send("Fetch.failRequest", request | {"errorReason": BLOCKED_REASON})
             else:

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from browserhost.contract import data
 
-from . import devtools, pagescript
+from . import devtools, driver, pagescript
 from .addresses import ERROR_PAGE_SCHEME, AddressPolicy
 from .console_log import ConsoleEntry, ConsoleLog, stack_source
 from .downloads import Downloads
@@ -33,7 +33,6 @@ from .request_log import RequestLog
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, ConsoleMessage, Dialog, Frame, Page, Request
-    from playwright.async_api import Error as PlaywrightError
 
 CONSOLE_PROBLEMS_MAX = 50
 """Console problems kept between two snapshots; older ones are dropped."""
@@ -217,11 +216,9 @@ class PageWatch:
 
     async def _prepared(self, page: Page) -> None:
         """Wait for the page's preparing (:meth:`_prepare`) to end, the first time it is used."""
-        from playwright.async_api import Error as PlaywrightError
-
         preparing = self._preparing.pop(page, None)
         if preparing is not None:
-            with contextlib.suppress(PlaywrightError):  # it closed already: found next time
+            with contextlib.suppress(driver.PlaywrightError):  # it closed already: found next time
                 await preparing
 
     def _forget(self, page: Page) -> None:
@@ -314,7 +311,7 @@ class PageWatch:
                 )
             )
 
-    def _on_page_error(self, page: Page, error: PlaywrightError) -> None:
+    def _on_page_error(self, page: Page, error: driver.PlaywrightError) -> None:
         text = f"Uncaught {error.name or 'Error'}: {error.message}"[:CONSOLE_TEXT_MAX]
         self.console_of(page).add(ConsoleEntry("error", text, stack_source(error.stack)))
         if self.current() is page:
@@ -324,11 +321,9 @@ class PageWatch:
         """Leaving a page is allowed; any other dialog is answered as the agent planned with
         the dialog verb, else as the user configured: dismissed, accepted, or left open for
         the agent. The action's answer (or the next snapshot) says which."""
-        from playwright.async_api import Error as PlaywrightError
-
         plan, self.dialog_plan = self.dialog_plan, None
         if dialog.type == "beforeunload":
-            with contextlib.suppress(PlaywrightError):
+            with contextlib.suppress(driver.PlaywrightError):
                 await dialog.accept()
             return
         if plan is None and self.dialog_mode == "ask":
@@ -338,7 +333,7 @@ class PageWatch:
             return
         accept, text = plan if plan is not None else (self.dialog_mode == "accept", None)
         answer: Literal["accepted", "dismissed"] = "accepted" if accept else "dismissed"
-        with contextlib.suppress(PlaywrightError):  # the page may be gone already
+        with contextlib.suppress(driver.PlaywrightError):  # the page may be gone already
             if accept:
                 await dialog.accept(text if text is not None else dialog.default_value)
             else:
@@ -381,7 +376,9 @@ class PageWatch:
         self._loads[page] = self._loads.get(page, 0) + 1
         self.console_of(page).loaded()
         why = self.policy.refusal(frame.url)
-        if why is not None:
+        # A failed request may have told it first, and better (a redirect names where from):
+        # its event and this one come in either order.
+        if why is not None and self._blocked is None:
             self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}", why)
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
@@ -405,13 +402,12 @@ class PageWatch:
 
 
 def _top_navigation(page: Page, request: Request) -> bool:
-    from playwright.async_api import Error as PlaywrightError
 
     if not request.is_navigation_request():
         return False
     try:
         return request.frame is page.main_frame
-    except PlaywrightError:
+    except driver.PlaywrightError:
         return True  # a window's first load, sent before its frame existed
 
 

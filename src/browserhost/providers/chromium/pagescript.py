@@ -23,7 +23,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from . import devtools
+from . import devtools, driver
 from .errors import PAGE_ANSWER_S, PageStuckError, navigated
 
 if TYPE_CHECKING:
@@ -183,11 +183,10 @@ def _plain(value: object) -> bool:
 def _main_page(document: Document) -> Page | None:
     """The page whose main document ``document`` is (calls to it go over
     :mod:`.devtools`); ``None`` for an iframe's."""
-    from playwright.async_api import Frame
-
-    if not isinstance(document, Frame):
-        return document
-    return document.page if document.parent_frame is None else None
+    frame: type[Frame] = driver.api().Frame
+    if isinstance(document, frame):
+        return document.page if document.parent_frame is None else None
+    return cast("Page", document)  # the other kind of document
 
 
 STASHED = f"() => ({STORE} || {{}}).target || null"
@@ -215,13 +214,12 @@ async def title(page: Page) -> str:
 
 
 async def _retrying(page: Document, call: Callable[[], Awaitable[T]], waits_s: float = 0.0) -> T:
-    from playwright.async_api import Error as PlaywrightError
 
     attempt = 1
     while True:
         try:
             return await answering(call(), waits_s)
-        except PlaywrightError as exc:
+        except driver.PlaywrightError as exc:
             if attempt >= ATTEMPTS or not navigated(str(exc)):
                 raise
         attempt += 1
@@ -229,7 +227,6 @@ async def _retrying(page: Document, call: Callable[[], Awaitable[T]], waits_s: f
 
 
 async def wait_for_document(page: Document) -> None:
-    from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-    with contextlib.suppress(PlaywrightTimeoutError):  # the retry reports what it finds
+    with contextlib.suppress(driver.PlaywrightTimeoutError):  # the retry reports what it finds
         await page.wait_for_load_state("domcontentloaded", timeout=RETRY_WAIT_S * 1000)

@@ -40,6 +40,7 @@ from browserhost.contract.surface import (
     SurfaceSession,
 )
 
+from . import driver
 from .contexts import ContextPool
 from .futures import retrieve_exception
 from .surface_input import DeviceEvent, InputTranslator
@@ -204,8 +205,6 @@ class ChromiumSurface(Surface):
         just when they took over to help. Each CDP input event is delivered whole and in
         order by the renderer's input queue, so nothing interleaves below an event.
         """
-        from playwright.async_api import Error as PlaywrightError
-
         tab = self._shown()
         page = None if tab is None else tab.current()
         if tab is None or page is None or page.is_closed():
@@ -222,7 +221,7 @@ class ChromiumSurface(Surface):
                 params = self._input.params(event, scale_x, scale_y)
                 async with asyncio.timeout(CDP_S):
                     await session.send(params.pop("method"), params)
-        except (PlaywrightError, TimeoutError):
+        except (driver.PlaywrightError, TimeoutError):
             # The page closed, crashed or stopped answering under the person's hands: the rest
             # of the batch is dropped, and the picture shows what happened.
             return
@@ -232,8 +231,6 @@ class ChromiumSurface(Surface):
     async def control(self, controller: Controller) -> None:
         """A person who hands back (or leaves) takes their picture size with them: each
         session the viewer resized goes back to the viewport the agent chose."""
-        from playwright.async_api import Error as PlaywrightError
-
         self.controller = controller
         if controller == "user":
             return
@@ -245,7 +242,7 @@ class ChromiumSurface(Surface):
                     async with tab.lock:
                         if tab.custom_size is not None and not tab.closed:
                             await tab.set_viewport(tab.viewport_mode)
-            except (PlaywrightError, TimeoutError):
+            except (driver.PlaywrightError, TimeoutError):
                 continue  # it keeps the person's size until the agent chooses one
         self._wake.set()
 
@@ -258,8 +255,6 @@ class ChromiumSurface(Surface):
         something else. When the action goes on past :data:`RESIZE_WAIT_S`, the page keeps its
         size and the answer is ``None``.
         """
-        from playwright.async_api import Error as PlaywrightError
-
         tab = self._shown()
         if tab is None:
             return None
@@ -274,7 +269,7 @@ class ChromiumSurface(Surface):
             async with asyncio.timeout(CDP_S):
                 page = await tab.set_custom_size(size.width, size.height)
             settled = page.viewport_size
-        except (PlaywrightError, TimeoutError):
+        except (driver.PlaywrightError, TimeoutError):
             return None
         finally:
             tab.lock.release()
@@ -284,7 +279,6 @@ class ChromiumSurface(Surface):
         return Size(width=settled["width"], height=settled["height"])
 
     async def clipboard(self) -> str:
-        from playwright.async_api import Error as PlaywrightError
 
         tab = self._shown()
         page = None if tab is None else tab.current()
@@ -293,7 +287,7 @@ class ChromiumSurface(Surface):
         try:
             async with asyncio.timeout(CDP_S):
                 text = await page.evaluate(SELECTION_SCRIPT)
-        except (PlaywrightError, TimeoutError):
+        except (driver.PlaywrightError, TimeoutError):
             return ""
         return text[:TEXT_MAX] if isinstance(text, str) else ""
 
@@ -349,7 +343,6 @@ class ChromiumSurface(Surface):
             self._runner.add_done_callback(retrieve_exception)
 
     async def _run(self) -> None:
-        from playwright.async_api import Error as PlaywrightError
 
         loop = asyncio.get_running_loop()
         try:
@@ -357,7 +350,7 @@ class ChromiumSurface(Surface):
                 self._wake.clear()
                 try:
                     await self._follow()
-                except (PlaywrightError, TimeoutError):
+                except (driver.PlaywrightError, TimeoutError):
                     await self._stop()  # the page went away midway: start again next round
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(POLL_S):
@@ -427,9 +420,8 @@ class ChromiumSurface(Surface):
         self._cast_size = None
         if session is None:
             return
-        from playwright.async_api import Error as PlaywrightError
 
-        with contextlib.suppress(PlaywrightError, TimeoutError):  # the page may be gone
+        with contextlib.suppress(driver.PlaywrightError, TimeoutError):  # the page may be gone
             async with asyncio.timeout(CDP_S):
                 await session.send("Page.stopScreencast")
                 await session.detach()
@@ -489,9 +481,8 @@ class ChromiumSurface(Surface):
         spare, self._spare = self._spare, None
         if spare is None:
             return  # and Playwright, which may not be installed, is not imported
-        from playwright.async_api import Error as PlaywrightError
 
-        with contextlib.suppress(PlaywrightError, TimeoutError):
+        with contextlib.suppress(driver.PlaywrightError, TimeoutError):
             async with asyncio.timeout(CDP_S):
                 await spare[1].detach()
 
@@ -501,10 +492,9 @@ def _id(tab: Tab) -> str:
 
 
 async def _title(page: Page) -> str:
-    from playwright.async_api import Error as PlaywrightError
 
     try:
         async with asyncio.timeout(CDP_S / 4):
             return (await page.title())[:TITLE_MAX]
-    except (PlaywrightError, TimeoutError):
+    except (driver.PlaywrightError, TimeoutError):
         return ""  # a page stuck in a loop has no title to give

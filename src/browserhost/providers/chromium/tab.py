@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from browserhost.contract import data
 from browserhost.contract.data import ViewportMode
 
-from . import devtools
+from . import devtools, driver
 from .addresses import ALLOWED_SCHEMES, AddressPolicy
 from .downloads import Downloads
 from .launch import DialogMode
@@ -88,15 +88,13 @@ class Tab(PageWatch):
 
     async def page(self) -> Page:
         """The current page, opening a new one when it closed or crashed."""
-        from playwright.async_api import Error as PlaywrightError
-
         while self._pages and (self._pages[-1].is_closed() or self._pages[-1] in self._crashed):
             stale = self._pages.pop()
             if not stale.is_closed():
-                with contextlib.suppress(PlaywrightError):  # a crashed page may not answer
+                with contextlib.suppress(driver.PlaywrightError):  # a crashed page may not answer
                     await stale.close()
         if not self._pages:
-            self._adopt(await self.context.new_page())
+            self._adopt(await self._new_page())
         page = self._pages[-1]
         await self._prepared(page)
         if page in self._unsized:
@@ -106,17 +104,25 @@ class Tab(PageWatch):
                 await page.set_viewport_size({"width": size[0], "height": size[1]})
         return page
 
+    async def _new_page(self) -> Page:
+        """A new page; asked for once more when it comes up crashed (its renderer may be one
+        that crashed a moment before, shared with the page it replaces): nothing ran on it."""
+        try:
+            return await self.context.new_page()
+        except driver.PlaywrightError as exc:
+            if "crashed" not in str(exc).lower():
+                raise
+            return await self.context.new_page()
+
     async def close_current(self) -> None:
         """Close the current page, stuck as it may be (Chromium closes a page whose script
         never yields when asked to, without running its unload handlers); the page that
         opened it shows again, or a new blank one on the next action."""
-        from playwright.async_api import Error as PlaywrightError
-
         page = self.current()
         if page is None:
             return
         self._crashed.add(page)  # whatever happens below, it is not shown again
-        with contextlib.suppress(PlaywrightError, TimeoutError):
+        with contextlib.suppress(driver.PlaywrightError, TimeoutError):
             async with asyncio.timeout(STUCK_CLOSE_S):
                 await page.close(run_before_unload=False)
 
@@ -188,7 +194,7 @@ class Tab(PageWatch):
 
     async def _replace(self, page: Page) -> Page:
         """A new page where ``page`` was (current or not, same tab number); ``page`` closes."""
-        fresh = await self.context.new_page()
+        fresh = await self._new_page()
         self._adopt(fresh)
         self._pages.remove(fresh)
         self._opened.remove(fresh)
@@ -210,10 +216,9 @@ class Tab(PageWatch):
         return int(history["currentIndex"]), [str(entry["url"]) for entry in history["entries"]]
 
     async def close(self) -> None:
-        from playwright.async_api import Error as PlaywrightError
 
         self.closed = True
-        with contextlib.suppress(PlaywrightError):  # a dead browser has closed it already
+        with contextlib.suppress(driver.PlaywrightError):  # a dead browser has closed it already
             await self.context.close()
 
     def _adopt(self, page: Page, *, show: bool = True) -> None:
