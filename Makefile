@@ -11,7 +11,7 @@ DEV_STAMP := $(VENV)/.installed-dev-$(SUM)
 # one worker, so that a module's browser is started once.
 WORKERS ?= 2
 
-.PHONY: setup test-setup run check test lint bench clean
+.PHONY: setup test-setup run check test coverage lint bench clean
 
 $(SERVE_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,7 +45,12 @@ check: lint
 	$(BIN)/pytest -m "not browser and not slow" $(ARGS)
 
 test: lint test-setup
-	$(BIN)/pytest -n $(WORKERS) --dist loadfile --durations=15 --cov --cov-report=term:skip-covered $(ARGS)
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile --durations=15 $(ARGS)
+
+# The whole suite with line and branch coverage (a third slower: every process it starts is
+# measured too).
+coverage: lint test-setup
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile --cov --cov-report=term:skip-covered $(ARGS)
 
 bench: setup $(DEV_STAMP)
 	$(BIN)/python benches/run.py

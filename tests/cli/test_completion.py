@@ -47,5 +47,7 @@ def test_zsh_completes_an_option_with_its_help() -> None:
 
 
 def test_the_script_to_install_is_shown_for_bash() -> None:
-    shown = run("--show-completion", "bash")
+    # Typer detects the shell it runs under (here, whatever runs the tests) unless told not to;
+    # then --show-completion takes the shell's name.
+    shown = run("--show-completion", "bash", _TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION="1")
     assert "complete -o default -F _browserhost_completion browserhost" in shown.stdout
