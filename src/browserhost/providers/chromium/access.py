@@ -143,13 +143,12 @@ async def probe(page: Page) -> Literal["answers", "crashed", "stuck"]:
         async with asyncio.timeout(PROBE_S):
             await page.evaluate("0")
     except driver.PlaywrightError as exc:
-        if "crash" in str(exc).lower():
-            return "crashed"
+        # Any other error is an answer: a navigation that replaced the document under the
+        # probe ("execution context was destroyed") comes from a renderer that runs.
+        return "crashed" if "crash" in str(exc).lower() else "answers"
     except TimeoutError:
-        pass
-    else:
-        return "answers"
-    return "answers" if page.is_closed() else "stuck"
+        return "answers" if page.is_closed() else "stuck"
+    return "answers"
 
 
 async def _leave_blocked(tab: Tab) -> str:

@@ -993,12 +993,13 @@ async (request) => {
     const seen = new Set();
     // Animation frames the page asks for from now on: script that animates (jQuery's
     // animations) steps in them, and its first steps may change nothing yet.
-    const frames = { pending: new Set(), ran: 0 };
+    const frames = { pending: new Set(), ran: 0, lastRan: 0 };
     window.requestAnimationFrame = function (callback) {
       if (typeof callback !== "function") return original.frame.call(window, callback);
       const id = original.frame.call(window, (time) => {
         frames.pending.delete(id);
         frames.ran++;
+        frames.lastRan = performance.now();
         callback(time);
       });
       frames.pending.add(id);
@@ -1211,8 +1212,11 @@ async (request) => {
         const now = performance.now();
         // Moving counts as changing: what the page does when it comes to rest (at
         // transitionend, say) is waited for too. Frames the page asked for count for their
-        // first few (a loop that then changes nothing, a canvas, is let go).
-        const stepping = frames && frames.pending.size > 0 && frames.ran < FRAMES_AWAITED;
+        // first few, and for as long as the last one restyled something (a loop that then
+        // changes nothing, a canvas, is let go). On a busy machine frames come further apart
+        // than quietMs: a step of script still pending is motion, not calm.
+        const stepping = frames && frames.pending.size > 0 &&
+          (frames.ran < FRAMES_AWAITED || restyled >= frames.lastRan);
         if (restless() || (stepping && now - called < MOTION_MS)) last = now;
         const calm = now - last >= quietMs && settledFrame(now) && !blank() && !waiting();
         if (calm || now - start >= maxMs) return finish(calm);
