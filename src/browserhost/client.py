@@ -232,6 +232,11 @@ Answer = Outcome
 """An action's raw answer: who answered and the ``data`` as the provider gave it."""
 
 
+def host_url(url: str | None = None) -> str:
+    """The host's URL: ``url``, else ``$BROWSERHOST_URL``, else the default address."""
+    return (url or os.environ.get("BROWSERHOST_URL") or DEFAULT_URL).rstrip("/")
+
+
 class Client:
     """An async client of a running ``browserhost serve``.
 
@@ -252,7 +257,7 @@ class Client:
         provider_id: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self.url = (url or os.environ.get("BROWSERHOST_URL") or DEFAULT_URL).rstrip("/")
+        self.url = host_url(url)
         resolved = token if token is not None else config.read_token(config.data_dir())
         self.context = Context(
             directory=None if directory is None else str(Path(directory).resolve()),

@@ -97,7 +97,7 @@ async def control_text(page: Page) -> str:
     return str(await page.text_content("#control"))
 
 
-async def wait_for_control(page: Page, text: str, timeout_s: float = 10.0) -> None:
+async def wait_for_control(page: Page, text: str, timeout_s: float = 30.0) -> None:
     """Until the viewer's control line reads ``text``."""
     await page.wait_for_function(
         "want => document.getElementById('control').textContent === want",

@@ -240,8 +240,12 @@ class _Viewer:
             else:
                 await asyncio.sleep(LOOK_AROUND_S)
             moved = await self._follow_selection()
+            if moved or (changed is not None and changed.is_set()):
+                # Control first: a person who just clicked waits on it, and a provider may be
+                # slow to list its sessions (a bridged browser busy with the click).
+                await self._send_state()
             sessions = await self._sessions()
-            if moved or sessions != self.sessions or (changed is not None and changed.is_set()):
+            if sessions != self.sessions:
                 self.sessions = sessions
                 await self._send_state()
             await self._send_pairing()

@@ -63,15 +63,17 @@ class Target:
     project: Path | None = None
 
     def client(self) -> Client:
-        from browserhost.client import Client
+        from browserhost.client import Client, host_url
 
+        url = host_url(self.url)
         return Client(
-            self.url,
+            url,
             self.token,
             session_id=self.session or default_session(),
             directory=self.project,
             provider_id=self.provider,
-            transport=_announcing(WAITING),
+            # Loading the machine's certificates costs a verb about 20 ms of CPU: only for https.
+            transport=_announcing(WAITING, tls=url.startswith("https:")),
         )
 
 
@@ -221,7 +223,7 @@ def waiting(message: str) -> Iterator[None]:
             status.stop()
 
 
-def _announcing(message: str) -> httpx.AsyncBaseTransport:
+def _announcing(message: str, *, tls: bool) -> httpx.AsyncBaseTransport:
     """A transport that says :func:`waiting`'s ``message`` while an answer is slow to come
     because the host says a browser, a provider service or an instance is starting."""
     import httpx
@@ -270,7 +272,7 @@ def _announcing(message: str) -> httpx.AsyncBaseTransport:
                     rows += listed[key]
             return any(_starting(row) for row in rows if isinstance(row, dict))
 
-    return Announcing()
+    return Announcing(verify=tls)  # no TLS on http: nothing to verify
 
 
 def _starting(row: dict[str, Any]) -> bool:

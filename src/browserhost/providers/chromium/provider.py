@@ -287,17 +287,23 @@ class ChromiumProvider(
                 asked_ms = time.time() * 1000  # the document to wait for starts after this
                 try:
                     await navigation.goto(page, url, waits.open_commit_s)
-                except driver.PlaywrightError:
+                except driver.PlaywrightError as failed:
+                    # A redirect to browserhost's own address: Playwright tells of the failed
+                    # request before it fails the load.
+                    blocked = tab.take_blocked()
+                    if blocked is not None:
+                        raise ActionError(blocked) from None
                     # A renderer that died mid-load fails the load as "aborted", and tells of
                     # the crash only after: the request was sent, so the open may have run.
+                    # Any other network error is the site's (and the page is on its way to
+                    # Chromium's error page, which a probe could wait for in vain).
+                    if "net::ERR_" in str(failed) and "ERR_ABORTED" not in str(failed):
+                        raise
                     probed = await probe(page)
                     if probed == "crashed":
                         raise gone("browser.open", crashed=True) from None
                     if probed == "stuck":  # since the last action
                         raise PageStuckError() from None
-                    blocked = tab.take_blocked()  # a redirect to browserhost's own address
-                    if blocked is not None:
-                        raise ActionError(blocked) from None
                     raise
             settled = await settle_open(tab, page, asked_ms, waits)
             tab.frame_due = settled.frame_due
