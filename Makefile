@@ -8,10 +8,11 @@ SUM := $(shell cksum pyproject.toml | cut -d' ' -f1)
 SERVE_STAMP := $(VENV)/.installed-serve-$(SUM)
 DEV_STAMP := $(VENV)/.installed-dev-$(SUM)
 # Two workers: the suite waits on browsers and servers as much as it computes. Whole files go to
-# one worker, so that a module's browser is started once.
+# one worker, so that a module's browser is started once, the longest first (tests/ordering.py).
 WORKERS ?= 2
+DIST := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
-.PHONY: setup test-setup run check test coverage lint bench clean
+.PHONY: setup test-setup run check test coverage durations lint bench clean
 
 $(SERVE_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,12 +46,16 @@ check: lint
 	$(BIN)/pytest -m "not browser and not slow" $(ARGS)
 
 test: lint test-setup
-	$(BIN)/pytest -n $(WORKERS) --dist loadfile --durations=15 $(ARGS)
+	$(BIN)/pytest $(DIST) --durations=15 $(ARGS)
 
 # The whole suite with line and branch coverage (a third slower: every process it starts is
 # measured too).
 coverage: lint test-setup
-	$(BIN)/pytest -n $(WORKERS) --dist loadfile --cov --cov-report=term:skip-covered $(ARGS)
+	$(BIN)/pytest $(DIST) --cov --cov-report=term:skip-covered $(ARGS)
+
+# The whole suite, keeping how long each file took: the order `make test` hands them out in.
+durations: lint test-setup
+	$(BIN)/pytest $(DIST) --durations-file tests/durations.json $(ARGS)
 
 bench: setup $(DEV_STAMP)
 	$(BIN)/python benches/run.py

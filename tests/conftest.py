@@ -20,7 +20,7 @@ import pytest
 
 from tests.spawning import spawn, stop, stop_all, wait_ready
 
-pytest_plugins = ("tests.tiers",)
+pytest_plugins = ("tests.tiers", "tests.ordering")
 
 TOKEN = "test-token-0123456789"
 
