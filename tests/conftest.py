@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.providers.chromium.site import Site, serving
 from tests.spawning import spawn, stop, stop_all, wait_ready
 
 pytest_plugins = ("tests.tiers", "tests.ordering")
@@ -96,6 +97,32 @@ def start_server(
 
         wait_ready(process, answers, "browserhost serve", log_path)
     return LiveServer(url, TOKEN, data_dir, process, log_path, full_env)
+
+
+def serving_selected(
+    tmp_path_factory: pytest.TempPathFactory,
+    provider: str,
+    *,
+    select: bool = True,
+    env: dict[str, str] | None = None,
+) -> Iterator[LiveServer]:
+    """A module's ``serve`` of ``provider`` alone (selected unless told), stopped after; a
+    fixture yields from it."""
+    running = start_server(
+        tmp_path_factory.mktemp(provider) / "data",
+        providers=provider,
+        extra_args=("--select", provider) if select else (),
+        env=env,
+    )
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    """Pages of the test site (:mod:`tests.providers.chromium.site`), one server a module."""
+    with serving() as running:
+        yield running
 
 
 @contextmanager

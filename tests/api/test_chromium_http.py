@@ -21,30 +21,19 @@ import httpx
 import pytest
 
 from browserhost.contract import data
-from tests.conftest import LiveServer, start_server
+from tests.conftest import LiveServer, serving_selected
 from tests.processes import chromium_processes, kill_browser
-from tests.providers.chromium.site import Site, serving
+from tests.providers.chromium.site import Site
 
 ACTIONS = "/api/browser-providers/actions"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    with serving() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[LiveServer]:
-    running = start_server(
-        tmp_path_factory.mktemp("chromium-http") / "data",
-        providers="chromium",
-        extra_args=("--select", "chromium"),
-        env={"BROWSERHOST_CHROMIUM": chromium_path},
+    yield from serving_selected(
+        tmp_path_factory, "chromium", env={"BROWSERHOST_CHROMIUM": chromium_path}
     )
-    yield running
-    running.stop()
 
 
 @pytest.fixture(scope="module")

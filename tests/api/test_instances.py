@@ -24,9 +24,9 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 
-from tests.conftest import LiveServer, serving_http, start_server
+from tests.conftest import LiveServer, serving_http, serving_selected, start_server
 from tests.processes import chromium_processes, wait_until
-from tests.providers.chromium.site import Site, serving
+from tests.providers.chromium.site import Site
 from tests.spawning import spawn, stop, wait_ready
 
 ACTIONS = "/api/browser-providers/actions"
@@ -35,20 +35,10 @@ PROVIDERS = "/api/browser-providers"
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    with serving() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[LiveServer]:
-    running = start_server(
-        tmp_path_factory.mktemp("instances") / "data",
-        providers="chromium",
-        env={"BROWSERHOST_CHROMIUM": chromium_path},
+    yield from serving_selected(
+        tmp_path_factory, "chromium", select=False, env={"BROWSERHOST_CHROMIUM": chromium_path}
     )
-    yield running
-    running.stop()
 
 
 @pytest.fixture(scope="module")

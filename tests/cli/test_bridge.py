@@ -22,9 +22,9 @@ from playwright.async_api import async_playwright
 
 from tests.api.viewing import click_picture, launch_options, wait_for_control, wait_for_picture
 from tests.cli.test_verbs import Shell
-from tests.conftest import TOKEN, LiveServer, free_port, start_server
+from tests.conftest import TOKEN, LiveServer, free_port, serving_selected, start_server
 from tests.mcp.conftest import call_ok, http_mcp
-from tests.providers.chromium.site import Site, serving
+from tests.providers.chromium.site import Site
 from tests.spawning import READY_WAIT_S, spawn
 
 pytestmark = pytest.mark.slow
@@ -37,20 +37,8 @@ YOU = "You are in control"
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    with serving() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    running = start_server(
-        tmp_path_factory.mktemp("bridge") / "data",
-        providers="bridge",
-        extra_args=("--select", "bridge"),
-    )
-    yield running
-    running.stop()
+    yield from serving_selected(tmp_path_factory, "bridge")
 
 
 class Connector:

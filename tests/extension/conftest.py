@@ -25,9 +25,8 @@ from browserhost.contract import Context
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS
-from tests.conftest import TOKEN, LiveServer, free_port, start_server
+from tests.conftest import TOKEN, LiveServer, free_port, serving_selected
 from tests.processes import wait_until
-from tests.providers.chromium.site import Site, serving
 
 EXTENSION = Path(__file__).parents[2] / "src" / "browserhost" / "extension"
 PROVIDERS = "/api/browser-providers"
@@ -113,20 +112,8 @@ class Loaded:
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    with serving() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    running = start_server(
-        tmp_path_factory.mktemp("extension") / "data",
-        providers="bridge",
-        extra_args=("--select", "bridge"),
-    )
-    yield running
-    running.stop()
+    yield from serving_selected(tmp_path_factory, "bridge")
 
 
 def bridge_url(server: LiveServer | str, via: str = "127.0.0.1") -> str:

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import LiveServer, start_server
+from tests.conftest import LiveServer, serving_selected
 from tests.processes import (
     CHROMIUM_NAMES,
     PROCESS_WAIT_S,
@@ -27,27 +27,16 @@ from tests.processes import (
     descendants,
     kill_browser,
 )
-from tests.providers.chromium.site import Site, serving
+from tests.providers.chromium.site import Site
 
 ACTIONS = "/api/browser-providers/actions"
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    with serving() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[LiveServer]:
-    running = start_server(
-        tmp_path_factory.mktemp("chromium-faults") / "data",
-        providers="chromium",
-        extra_args=("--select", "chromium"),
-        env={"BROWSERHOST_CHROMIUM": chromium_path},
+    yield from serving_selected(
+        tmp_path_factory, "chromium", env={"BROWSERHOST_CHROMIUM": chromium_path}
     )
-    yield running
-    running.stop()
 
 
 def act(http: httpx.Client, session: str, action: str, **parameters: object) -> httpx.Response:
