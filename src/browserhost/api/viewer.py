@@ -230,19 +230,29 @@ class _Viewer:
     async def _watch(self) -> None:
         """Tell the viewer of every change: control, the agent's action, the selection, the
         provider's sessions."""
+        controls = self.host.controls
+
+        def version() -> tuple[str, int] | None:
+            """The provider watched and how many changes of its control there were."""
+            provider = self.provider
+            return None if provider is None else (provider.id, controls.of(provider.id).version)
+
+        told = version()  # what the viewer was last told of
         while True:
             provider = self.provider
-            changed = None if provider is None else self.host.controls.of(provider.id).changed()
-            if changed is not None:
+            if provider is None:
+                await asyncio.sleep(LOOK_AROUND_S)
+            elif version() == told:  # nothing new yet: wait for a change
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(LOOK_AROUND_S):
-                        await changed.wait()
-            else:
-                await asyncio.sleep(LOOK_AROUND_S)
+                        await controls.of(provider.id).changed().wait()
             moved = await self._follow_selection()
-            if moved or (changed is not None and changed.is_set()):
+            now = version()
+            if moved or now != told:
                 # Control first: a person who just clicked waits on it, and a provider may be
-                # slow to list its sessions (a bridged browser busy with the click).
+                # slow to list its sessions (a bridged browser busy with the click). A change
+                # that comes while this is told is told on the next turn.
+                told = now
                 await self._send_state()
             sessions = await self._sessions()
             if sessions != self.sessions:

@@ -113,12 +113,15 @@ class ProviderControl:
         self._changed = asyncio.Event()
         self._expiry: asyncio.TimerHandle | None = None
         self._expiry_loop: asyncio.AbstractEventLoop | None = None
+        self.version = 0
+        """Counts the changes: a viewer that told one knows whether another came since."""
 
     def changed(self) -> asyncio.Event:
         """An event set at the next change of control or of the agent's last action."""
         return self._changed
 
     def announce(self) -> None:
+        self.version += 1
         self._changed.set()
         self._changed = asyncio.Event()
 
