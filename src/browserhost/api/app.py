@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
-from typing import TYPE_CHECKING, Any
+from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
@@ -25,16 +25,14 @@ from browserhost.contract.errors import (
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 
-from . import pairing, panel_requests, viewer
+from . import mcp_endpoint, pairing, panel_requests, viewer
 from .auth import AuthGate
 from .bridge import bridge_socket
+from .mcp_endpoint import LazyMcpEndpoint
 from .paths import ACTIONS_PATH, INSTANCES_PATH, SELECTION_PATH
 from .routes import BEARER_SCHEME, CONFIGURE_PATH, OPERATIONS_PATH, action_route, documented, router
 from .schemas import SELF_READ_BODIES
 from .viewer import PANEL_PATH, SOCKET_PATH, VIEWER_PATH
-
-if TYPE_CHECKING:
-    from browserhost.mcp_server import HttpEndpoint
 
 MCP_ROUTE = "/mcp"
 
@@ -49,17 +47,15 @@ def create_app(
 ) -> FastAPI:
     """An ASGI app serving ``host``; the host is closed when the app shuts down. With a
     ``bridge``, a browser elsewhere may dial in at ``/ext/bridge``."""
-    mcp = _mcp_endpoint(host)
+    mcp = LazyMcpEndpoint(host) if mcp_endpoint.installed() else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        mcp_sessions: AbstractAsyncContextManager[None] = (
-            nullcontext() if mcp is None else mcp.run()
-        )
         try:
-            async with mcp_sessions:
-                yield
+            yield
         finally:
+            if mcp is not None:
+                await mcp.aclose()
             await host.aclose()
 
     app = _App(
@@ -116,17 +112,6 @@ def _without_422(app: FastAPI) -> dict[str, Any]:
             schema.get("components", {}).get("schemas", {}).pop(unused, None)
         app.openapi_schema = schema
     return app.openapi_schema
-
-
-def _mcp_endpoint(host: Host) -> HttpEndpoint | None:
-    """The streamable-HTTP MCP endpoint, or ``None`` when the mcp extra is not installed."""
-    try:
-        from browserhost.mcp_server import HttpEndpoint
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not exc.name.startswith("mcp"):
-            raise
-        return None
-    return HttpEndpoint(host)
 
 
 def _refusal(request: Request, error: BrowserhostError) -> JSONResponse:
