@@ -220,6 +220,7 @@ STUB_VERBS: list[dict[str, object]] = [
     },
     _stub_verb("select_text"),
     _stub_verb("set_cookies"),
+    _stub_verb("wait_for_close"),
 ]
 """The stub's verbs in its row of a providers listing."""
 

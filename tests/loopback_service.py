@@ -4,6 +4,10 @@ It is deliberately not built on the SDK or any web framework: it records exactly
 that reached it, so a test can assert what the host sent and how many times, and it can
 misbehave in ways a well-written service never would (close without answering, answer 13 MB,
 answer HTML, answer a gzip bomb).
+
+A host says nothing to a service it runs, nor to an endpoint, before the service's hello
+(``GET`` at its action path): the fake answers that itself, with :data:`HELLO` unless told
+otherwise, and counts it apart (``hellos``), so ``received`` stays what the behaviour got.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from browserhost.contract import ACTIONS
+from browserhost.contract.limits import PROTOCOL_VERSION
 
 
 @dataclass(frozen=True)
@@ -34,10 +41,19 @@ class Received:
 Behaviour = Callable[[Received, asyncio.StreamWriter], Awaitable[None]]
 
 
+HELLO: dict[str, Any] = {
+    "protocolVersion": PROTOCOL_VERSION,
+    "actions": sorted(ACTIONS),
+    "surface": False,
+}
+"""What a well-behaved service of this protocol version says when asked."""
+
+
 @dataclass
 class LoopbackService:
     port: int
     received: list[Received] = field(default_factory=list)
+    hellos: list[Received] = field(default_factory=list)
 
     @property
     def origin(self) -> str:
@@ -105,15 +121,21 @@ async def _read_request(reader: asyncio.StreamReader) -> Received | None:
 
 
 @contextlib.asynccontextmanager
-async def loopback_service(behaviour: Behaviour, port: int = 0) -> AsyncIterator[LoopbackService]:
+async def loopback_service(
+    behaviour: Behaviour, port: int = 0, hello: Behaviour | None = None
+) -> AsyncIterator[LoopbackService]:
     """Serve ``behaviour`` on loopback ``port`` (a free one by default) for the duration of the
-    block."""
+    block; a hello is answered with ``hello`` (by default :data:`HELLO`)."""
     service = LoopbackService(port=port)
+    greet = answer(HELLO) if hello is None else hello
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             request = await _read_request(reader)
-            if request is not None:
+            if request is not None and _is_hello(request):
+                service.hellos.append(request)
+                await greet(request, writer)
+            elif request is not None:
                 service.received.append(request)
                 await behaviour(request, writer)
         except (ConnectionError, asyncio.IncompleteReadError):
@@ -130,6 +152,11 @@ async def loopback_service(behaviour: Behaviour, port: int = 0) -> AsyncIterator
     finally:
         server.close()
         await server.wait_closed()
+
+
+def _is_hello(request: Received) -> bool:
+    """A GET that is not a surface's (a frame, the clipboard, the sessions, a panel page)."""
+    return request.method == "GET" and not request.path.startswith("/surface/")
 
 
 def closed_port() -> int:

@@ -15,6 +15,7 @@ from browserhost import mcp_server
 from browserhost.cli import app
 from browserhost.client import Client
 from browserhost.contract import ACTIONS, ActionSpec
+from browserhost.contract.deadlines import TIMEOUT_KEY
 
 SPECS = list(ACTIONS.values())
 README = Path(__file__).parent.parent / "README.md"
@@ -40,7 +41,7 @@ def test_every_action_has_an_mcp_tool_with_its_parameters(spec: ActionSpec) -> N
     schema = tool.input_schema
     fields = _wire_fields(spec)
     assert schema["type"] == "object"
-    assert set(schema["properties"]) == set(fields)
+    assert set(schema["properties"]) == set(fields) | {TIMEOUT_KEY}  # every tool takes a wait
     assert set(schema.get("required", [])) == {
         name for name, required in fields.items() if required
     }

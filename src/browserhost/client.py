@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import httpx
 from pydantic import Field, ValidationError
@@ -43,6 +43,8 @@ from browserhost.api.paths import (
     PAIRED_PATH,
     PENDING_PATH,
     PROVIDERS_PATH,
+    RECORDING_STEPS_PATH,
+    RECORDINGS_PATH,
     SELECTION_PATH,
 )
 from browserhost.contract import ACTIONS, VERB_PREFIX, Context, VerbSpec, normalize, verb_name
@@ -60,6 +62,7 @@ from browserhost.contract.errors import (
     UnknownResultError,
     error_from_wire,
 )
+from browserhost.contract.recording import Recording, RecordingsAnswer
 from browserhost.contract.verbs import VERB_TIMEOUT_S
 from browserhost.contract.wire import Outcome
 
@@ -364,6 +367,22 @@ class Client:
         """Forget a paired browser: it must be approved again to connect."""
         path = f"{PAIRED_PATH}/{quote(pairing_id, safe='')}"
         return PairedInfo.model_validate(await self._request("DELETE", path))
+
+    async def recordings(self) -> RecordingsAnswer:
+        """Whether the host records actions, and the sessions it has recorded."""
+        body = await self._request("GET", RECORDINGS_PATH, may_have_run=False)
+        return RecordingsAnswer.model_validate(body)
+
+    async def recording(self, session_id: str | None, *, pictures: bool = False) -> Recording:
+        """A session's recorded steps, oldest first (``None``: the actions sent without a
+        session); with ``pictures``, each step's picture inlined as base64."""
+        query = {"pictures": "true" if pictures else "false"}
+        if session_id is not None:
+            query["session"] = session_id
+        body = await self._request(
+            "GET", f"{RECORDING_STEPS_PATH}?{urlencode(query)}", wait_s=120.0, may_have_run=False
+        )
+        return Recording.model_validate(body)
 
     async def run(
         self,

@@ -6,7 +6,7 @@ The only module that imports the MCP SDK. Tools are generated from
     MCP client ──stdio──────────▶ Server ──▶ HostBackend    a Host in this process
                ──HTTP /mcp──────▶ (tools      (browserhost mcp; the /mcp route of serve)
                                   from    ──▶ ClientBackend  a running `browserhost serve`
-                                  ACTIONS)    (browserhost mcp --url URL)
+                                  ACTIONS)    (browserhost mcp --url URL; :mod:`.mcp_backends`)
 
 The model never fills ``context``; the server does, per MCP client session:
 
@@ -18,6 +18,7 @@ The model never fills ``context``; the server does, per MCP client session:
   working directory (the client starts it in the project), and over HTTP none.
 
 A failure is an ``isError`` result whose text starts with its code (``NO_PROVIDER: ...``).
+Every tool also takes ``timeoutMs``, the caller's own wait (:mod:`browserhost.contract.deadlines`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
@@ -50,10 +51,16 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 from starlette.types import Receive, Scope, Send
 
-from browserhost.client import Client, describe
+from browserhost.client import describe
 from browserhost.contract import ACTIONS, ActionSpec, Context, VerbSpec, normalize
+from browserhost.contract.deadlines import take_timeout, with_timeout
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
 from browserhost.host import Host
+
+# Re-exported: the CLI and the tests take both backends from here.
+from browserhost.mcp_backends import Backend, ToolCall
+from browserhost.mcp_backends import ClientBackend as ClientBackend
+from browserhost.mcp_backends import HostBackend as HostBackend
 from browserhost.mcp_stdio import AnsweringBadLines, stdio_streams
 from browserhost.render import providers_text, snapshot_text
 
@@ -85,37 +92,6 @@ INSTRUCTIONS = (
 RequestContext = ServerRequestContext[Any, Any]
 _READ_ONLY = frozenset({"browser.snapshot", "browser.inspect"})
 _action_name = re.compile(r"\bbrowser\.([a-z]+)\b")
-
-
-class Backend(Protocol):
-    """Where the tools send their calls: a host in this process or a running server."""
-
-    async def providers(self) -> dict[str, Any]: ...
-
-    async def run(self, action: str, parameters: dict[str, object], context: Context) -> Any:
-        """The answer's ``data``: an object for the ten actions, any JSON value for a verb."""
-
-
-@dataclass(frozen=True)
-class HostBackend:
-    host: Host
-
-    async def providers(self) -> dict[str, Any]:
-        return self.host.providers().to_wire()
-
-    async def run(self, action: str, parameters: dict[str, object], context: Context) -> Any:
-        return (await self.host.dispatch(action, parameters, context)).data
-
-
-@dataclass(frozen=True)
-class ClientBackend:
-    client: Client
-
-    async def providers(self) -> dict[str, Any]:
-        return (await self.client.providers()).model_dump(mode="json", by_alias=True)
-
-    async def run(self, action: str, parameters: dict[str, object], context: Context) -> Any:
-        return (await self.client.run(action, parameters, context=context)).data
 
 
 @dataclass
@@ -183,7 +159,7 @@ def tool_schema(spec: ActionSpec) -> dict[str, Any]:
     trimmed: dict[str, Any] = {"type": "object", "properties": properties}
     if schema.get("required"):
         trimmed["required"] = schema["required"]
-    return trimmed
+    return with_timeout(trimmed)
 
 
 def tool_description(spec: ActionSpec) -> str:
@@ -259,7 +235,7 @@ def verb_tool(name: str, verb: VerbSpec) -> types.Tool:
         title=verb.name.replace("_", " ").capitalize(),
         # A verb that only reads the page answers what it shows: say how it is marked.
         description=verb.description + ("" if verb.changes_page else " " + PAGE_CONTENT_NOTE),
-        input_schema=verb.input_schema,
+        input_schema=with_timeout(verb.input_schema),
         annotations=types.ToolAnnotations(
             read_only_hint=not verb.changes_page, open_world_hint=True
         ),
@@ -354,10 +330,13 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
                     + ". Nothing was sent."
                 )
             )
-        action, arguments = "", dict(params.arguments or {})
+        arguments, timeout_ms = take_timeout(
+            params.arguments or {}, None if declared is None else declared.input_schema
+        )
+        action = ""
         if spec is not None:
             try:
-                call = normalize(spec.name, params.arguments)
+                call = normalize(spec.name, arguments)
             except InvalidActionError as exc:
                 return failure(exc)
             action, arguments = spec.name, call.parameters.to_wire()
@@ -372,7 +351,7 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
             session_id=session.id if session else None,
         )
         try:
-            answer = await backend.run(action, arguments, context)
+            answer = await backend.run(ToolCall(action, arguments, context, timeout_ms))
         except BrowserhostError as exc:
             await tell_changes(ctx, verbs)
             return failure(exc)

@@ -315,7 +315,7 @@ def test_call_runs_a_verb_with_typed_arguments(selected: Shell) -> None:
     assert "verb.press_key was refused" in refused.err + refused.out
     unknown = selected("call", "find", "--arg", "text=q")
     assert unknown.status == 3
-    offered = "cookies, drag, hover, mouse, press_key, select_text, set_cookies"
+    offered = "cookies, drag, hover, mouse, press_key, select_text, set_cookies, wait_for_close"
     assert f"has no verb 'find'; this provider offers: {offered}." in unknown.err + unknown.out
 
 

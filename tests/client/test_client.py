@@ -345,6 +345,7 @@ async def test_call_runs_a_verb_and_its_refusals_raise_like_actions(host: Host) 
         listing = await client.providers()
         assert [verb.name for verb in listing.providers[0].verbs] == [
             "cookies", "drag", "hover", "mouse", "press_key", "select_text", "set_cookies",
+            "wait_for_close",
         ]  # fmt: skip
         await client.open("https://site.test/form")
         await client.type("#q", "owls")

@@ -14,8 +14,8 @@ from browserhost.contract import ACTIONS, records
 from browserhost.contract.surface import Surface
 from browserhost.host import Catalog, InstallError
 from browserhost.host import catalog as catalog_module
+from browserhost.transports.endpoint import EndpointTransport
 from browserhost.transports.inprocess import InProcessTransport
-from browserhost.transports.loopback import LoopbackTransport
 from browserhost.transports.loopback_surface import LoopbackSurface
 from tests.recording import Recorder
 
@@ -235,7 +235,7 @@ async def test_a_loopback_endpoint_is_installed_and_a_bare_origin_posts_to_brows
     provider = catalog.install(
         {"id": "p1", "provides": ["browser"], "actions": list(ACTIONS), "endpoint": endpoint}
     )
-    assert isinstance(provider.transport, LoopbackTransport)
+    assert isinstance(provider.transport, EndpointTransport)
     assert catalog_module.loopback_url(endpoint) == posted_to
     await catalog.aclose()
 

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from browserhost.contract import ACTIONS, Context
-from browserhost.contract.errors import UnknownResultError
+from browserhost.contract.errors import ProviderUnavailableError
 from browserhost.contract.limits import PROTOCOL_VERSION, REQUEST_BODY_MAX_BYTES
 from browserhost.contract.surface import INPUT_BATCH_MAX
 from browserhost.host import Host
@@ -265,7 +265,8 @@ async def test_a_record_without_the_services_token_is_told_what_to_fix(
     host = Host(tmp_path)
     host.catalog.install(service_record(stub_service, token="not-the-services-token"))
     try:
-        with pytest.raises(UnknownResultError) as refused:
+        # Refused at the hello, before the action: nothing was sent.
+        with pytest.raises(ProviderUnavailableError) as refused:
             await host.dispatch("browser.back", {}, Context(), "svc")
     finally:
         await host.aclose()

@@ -25,7 +25,7 @@ from browserhost.contract.errors import (
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 
-from . import mcp_endpoint, pairing, panel_requests, viewer
+from . import mcp_endpoint, pairing, panel_requests, recordings, viewer
 from .auth import AuthGate
 from .bridge import bridge_socket
 from .mcp_endpoint import LazyMcpEndpoint
@@ -70,6 +70,7 @@ def create_app(
     app.include_router(router)
     app.include_router(pairing.router)
     app.include_router(panel_requests.router)
+    app.include_router(recordings.router)
     app.router.routes.append(WebSocketRoute(SOCKET_PATH, viewer.surface_socket))
     # Before the viewer's files, which would otherwise answer for every path under them.
     app.router.routes.append(Route(f"{PANEL_PATH}/{{provider_id}}", viewer.panel_page))

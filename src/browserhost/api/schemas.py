@@ -8,20 +8,10 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ConfigDict, Field, ValidationError
 
 from browserhost.contract import ACTIONS, ErrorCode, VerbSpec
-from browserhost.contract.base import WireModel
+from browserhost.contract.base import WireModel, absent_when_none
 from browserhost.contract.limits import TARGET_ID_PATTERN
 
 from .action_schema import action_request_schema
-
-
-def absent_when_none(description: str) -> Any:
-    """An optional field left out of the answer when it has no value (absent, not null, as
-    the host writes it)."""
-    return Field(None, description=description, exclude_if=_is_none)
-
-
-def _is_none(value: object) -> bool:
-    return value is None
 
 
 class ActionRequestBody(WireModel):

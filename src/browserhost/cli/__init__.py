@@ -11,7 +11,8 @@ use), :data:`EXIT_REFUSED` when the call was refused and nothing ran,
 ran but its image could not be written to ``-o FILE``.
 
 One module per job: :mod:`.server` (commands that run something here), :mod:`.actions`
-(the browser verbs), :mod:`.providers`, :mod:`.instances`, :mod:`.pairing`, :mod:`.shell`;
+(the browser verbs), :mod:`.providers`, :mod:`.instances`, :mod:`.pairing`, :mod:`.shell`,
+:mod:`.trace`;
 :mod:`.options` and :mod:`.output` are what they share.
 """
 
@@ -33,7 +34,7 @@ import typer
 
 from browserhost.contract import ACTIONS
 
-from . import actions, instances, pairing, providers, server, shell
+from . import actions, instances, pairing, providers, server, shell, trace
 from .options import Command, Group
 from .output import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED, cli_names
 
@@ -48,6 +49,12 @@ bridge_commands = typer.Typer(
     cls=Group,
     help="Serve a host elsewhere with a browser on this machine (connect), or decide which "
     "browsers may connect to this host's bridge (pending, approve, deny, paired, forget).",
+    no_args_is_help=True,
+)
+trace_commands = typer.Typer(
+    cls=Group,
+    help="A session's recording: every action, its answer and a picture of the page after "
+    "it, written as a Playwright trace or one HTML page (export), and the sessions recorded.",
     no_args_is_help=True,
 )
 
@@ -96,11 +103,15 @@ _add(app, "call", actions.call, "Browser actions")
 _add(app, "shell", shell.shell, "Browser actions")
 _add(app, "providers", providers.providers, "Providers")
 _add(app, "select", providers.select, "Providers")
+_add(app, "configure", providers.configure, "Providers")
 _add(app, "instances", instances.instances, "Instances")
 # --help is launch's own: with a PROVIDER it also lists that provider's options.
 _add(app, "launch", instances.launch, "Instances", context_settings={"help_option_names": []})
 _add(app, "close", instances.close, "Instances")
 _add(app, "instance", instances.instance, "Instances")
+app.add_typer(trace_commands, name="trace", rich_help_panel="Recording")
+_add(trace_commands, "export", trace.export)
+_add(trace_commands, "sessions", trace.sessions)
 
 
 def main() -> None:

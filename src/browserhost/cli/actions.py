@@ -3,7 +3,6 @@ options read from the action's parameter model, and ``call`` for a provider's ow
 
 from __future__ import annotations
 
-import json
 import typing
 from collections.abc import Mapping
 from inspect import Parameter, Signature
@@ -22,11 +21,13 @@ from .options import (
     ProjectOption,
     ProviderOption,
     SessionOption,
+    TimeoutOption,
     TokenOption,
     UrlOption,
+    object_option,
 )
 from .output import cli_names, print_json, print_lines
-from .pairs import typed_pairs
+from .pairs import json_object, typed_pairs
 
 if TYPE_CHECKING:
     from pydantic.fields import FieldInfo
@@ -50,6 +51,7 @@ OutputOption = Annotated[
 _SHARED = {
     "provider": ProviderOption,
     "session": SessionOption,
+    "timeout_ms": TimeoutOption,
     "project": ProjectOption,
     "api_url": UrlOption,
     "api_token": TokenOption,
@@ -90,9 +92,10 @@ class ActionVerb:
             values.pop("project"),
         )
         output: Path | None = values.pop("output", None)
+        timeout_ms: int | None = values.pop("timeout_ms")
         parameters = {key: value for key, value in values.items() if value is not None}
         check_output(output)
-        run(target, lambda client: act(client, self.spec, parameters, output, target))
+        run(target, lambda client: act(client, self.spec, parameters, output, target, timeout_ms))
 
 
 async def act(
@@ -101,10 +104,11 @@ async def act(
     parameters: dict[str, object],
     output: Path | None,
     target: Target,
+    timeout_ms: int | None = None,
 ) -> None:
     """Run one action and print its answer (a capture's image written first, into the
     session's project, else the directory the command runs in)."""
-    answer = await client.run(spec.name, parameters)
+    answer = await client.run(spec.name, parameters, timeout_ms=timeout_ms)
     data = answer.data
     if spec.name == "browser.capture":
         label = parameters.get("label")
@@ -154,19 +158,16 @@ def _literal(annotation: object) -> object:
     return None
 
 
+CALL_EXAMPLE = '{"text": "Pricing"}'
+
+
 def call(
     verb: Annotated[str, typer.Argument(metavar="VERB", help="The verb's name, e.g. find.")],
     arg: PairsOption = None,
-    arguments: Annotated[
-        str | None,
-        typer.Option(
-            "--json",
-            metavar="OBJECT",
-            help='All arguments as a JSON object, e.g. --json \'{"text": "Pricing"}\'.',
-        ),
-    ] = None,
+    arguments: Annotated[str | None, object_option("--json", "arguments", CALL_EXAMPLE)] = None,
     provider: ProviderOption = None,
     session: SessionOption = None,
+    timeout_ms: TimeoutOption = None,
     project: ProjectOption = None,
     api_url: UrlOption = None,
     api_token: TokenOption = None,
@@ -177,26 +178,14 @@ def call(
     pairs = arg or []
 
     async def act(client: Client) -> None:
-        sent = _call_arguments(arguments)
+        sent = json_object(arguments, "--json", CALL_EXAMPLE)
         if pairs:
             schema = await _verb_schema(client, verb, target.provider)
             sent.update(typed_pairs(pairs, schema, "--arg"))
-        answer = await client.run(f"{VERB_PREFIX}{verb}", sent)
+        answer = await client.run(f"{VERB_PREFIX}{verb}", sent, timeout_ms=timeout_ms)
         print_json(answer.to_wire())
 
     run(target, act)
-
-
-def _call_arguments(raw: str | None) -> dict[str, object]:
-    if raw is None:
-        return {}
-    try:
-        parsed = json.loads(raw)
-    except ValueError:
-        parsed = None
-    if not isinstance(parsed, dict):
-        raise typer.BadParameter('--json takes a JSON object, e.g. \'{"text": "Pricing"}\'.')
-    return parsed
 
 
 async def _verb_schema(client: Client, verb: str, provider: str | None) -> Mapping[str, Any]:

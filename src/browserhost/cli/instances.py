@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
-
-from browserhost.contract.json_schema import resolve
 
 from .calls import Target, listing, run
 from .lines import instance_line
 from .options import JsonOption, PairsOption, TokenOption, UrlOption
 from .output import USAGE_ERROR, out, print_json
-from .pairs import typed_pairs
+from .pairs import option_lines, typed_pairs
 
 if TYPE_CHECKING:
     from browserhost.client import Client
@@ -80,7 +76,7 @@ def launch(
                 out.print(Text(f"\n{chosen} is not a provider that launches instances."))
                 return
             out.print(Text(f"\n{row.launch.help}\n\nOptions of {chosen} (--set KEY=VALUE):"))
-            for key, line in _launch_option_lines(schema):
+            for key, line in option_lines(schema):
                 out.print(Text.assemble("  ", (key, "bold"), f"  {line}"))
             return
         launched = await client.launch(chosen, typed_pairs(pairs or [], schema, "--set"), name=name)
@@ -142,21 +138,3 @@ def instance(
             out.print(Text(f"    {copied.get('count')} cookies copied"))
 
     run(Target(api_url, api_token, as_json), act)
-
-
-def _launch_option_lines(
-    schema: Mapping[str, Any], root: Mapping[str, Any] | None = None, prefix: str = ""
-) -> Iterator[tuple[str, str]]:
-    """``KEY=TYPE`` and its words, for every option of a launch schema (nested ones dotted)."""
-    top = schema if root is None else root
-    node = resolve(top, schema)
-    for key, raw in (node.get("properties") or {}).items():
-        prop = resolve(top, raw)
-        if prop.get("properties"):
-            yield from _launch_option_lines(prop, top, f"{prefix}{key}.")
-            continue
-        kind = "|".join(prop["enum"]) if "enum" in prop else str(prop.get("type", "value"))
-        words = ": ".join(str(t) for t in (prop.get("title"), prop.get("description")) if t)
-        if "default" in prop:
-            words += f" (default: {json.dumps(prop['default'])})"
-        yield f"{prefix}{key}={kind.upper() if 'enum' not in prop else kind}", words

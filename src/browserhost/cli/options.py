@@ -47,6 +47,16 @@ ProviderOption = Annotated[
     ),
 ]
 SessionOption = Annotated[str | None, typer.Option("--session", metavar="ID", help=SESSION_HELP)]
+TimeoutOption = Annotated[
+    int | None,
+    typer.Option(
+        "--timeout-ms",
+        metavar="MS",
+        show_default=False,
+        help="Wait this long for the answer (100 to 120000 ms) instead of the action's own "
+        "wait; still unanswered then, it may have run (exit 4).",
+    ),
+]
 ProjectOption = Annotated[
     Path | None,
     typer.Option(
@@ -73,6 +83,16 @@ PairsOption = Annotated[
         "schema it is for: numbers, true/false and JSON lists are read as such.",
     ),
 ]
+
+
+def object_option(flag: str, what: str, example: str) -> Any:
+    """A ``FLAG OBJECT`` option: ``what`` as one JSON object (read with
+    :func:`~browserhost.cli.pairs.json_object`)."""
+    return typer.Option(
+        flag, metavar="OBJECT", help=f"All {what} as a JSON object, e.g. {flag} '{example}'."
+    )
+
+
 DataDirOption = Annotated[
     Path | None,
     typer.Option(

@@ -1,4 +1,5 @@
-"""``providers`` and ``select``: which browser providers the host has, and which answers."""
+"""``providers``, ``select`` and ``configure``: which browser providers the host has, which
+answers, and a provider's own settings."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from rich.text import Text
 
 from .calls import Target, run
 from .lines import bridge_line, capacity_line, service_line
-from .options import JsonOption, TokenOption, UrlOption
-from .output import out, print_json
+from .options import JsonOption, PairsOption, TokenOption, UrlOption, object_option
+from .output import USAGE_ERROR, err, out, print_json
+from .pairs import json_object, option_lines, typed_pairs
 
 if TYPE_CHECKING:
     from browserhost.client import Client
@@ -68,5 +70,45 @@ def select(
             print_json({"selectedId": selected})
         else:
             out.print(Text.assemble("Selected ", (selected, "bold"), "."))
+
+    run(target, act)
+
+
+OPTIONS_EXAMPLE = '{"userAgent": "probe/1"}'
+
+
+def configure(
+    provider_id: Annotated[
+        str, typer.Argument(metavar="ID", help="A provider with a configuration.")
+    ],
+    pairs: PairsOption = None,
+    options: Annotated[str | None, object_option("--options", "options", OPTIONS_EXAMPLE)] = None,
+    api_url: UrlOption = None,
+    api_token: TokenOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Change a provider's own settings. The host checks them against the provider's
+    configuration schema first: a value that breaks it is refused, naming the field, and
+    nothing changes. Without options, lists the ones it takes."""
+    target = Target(api_url, api_token, as_json)
+    given = json_object(options, "--options", OPTIONS_EXAMPLE)
+
+    async def act(client: Client) -> None:
+        listing = await client.providers()
+        row = next((row for row in listing.providers if row.id == provider_id), None)
+        schema = {} if row is None or row.configuration is None else row.configuration.input_schema
+        if not pairs and not given and row is not None and row.configuration is not None:
+            err.print(Text(f"Give {provider_id}'s options with --set KEY=VALUE:"))
+            for key, line in option_lines(schema):
+                err.print(Text.assemble("  ", (key, "bold"), f"  {line}"))
+            raise SystemExit(USAGE_ERROR)
+        sent = given | typed_pairs(pairs or [], schema, "--set")
+        configured = await client.configure(provider_id, sent)
+        if as_json:
+            print_json(configured.model_dump(mode="json", by_alias=True))
+        else:
+            out.print(
+                Text.assemble("Configured ", (configured.id, "bold"), f": {', '.join(sent)}.")
+            )
 
     run(target, act)

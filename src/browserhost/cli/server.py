@@ -69,6 +69,15 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    no_recording: Annotated[
+        bool,
+        typer.Option(
+            "--no-recording",
+            help="Record nothing (also BROWSERHOST_RECORDING=off). Otherwise each session's "
+            "actions are kept, with a small picture of the page after each, for the viewer's "
+            "timeline and browserhost trace export.",
+        ),
+    ] = False,
     extension_id: Annotated[
         str | None,
         typer.Option(
@@ -88,6 +97,7 @@ def serve(
     from browserhost.host import Host
     from browserhost.host.bridge import Bridge
     from browserhost.host.bridge import offered as bridge_offered
+    from browserhost.host.recording import data_dir_recorder
 
     directory = config.data_dir(data_dir)
     _log_to_stderr()
@@ -104,7 +114,7 @@ def serve(
     # The browser this host drives must never show the host itself (its API, its docs): a
     # page's text could send the agent there. Providers read where it listens from here.
     os.environ[config.OWN_ADDRESS_ENV] = f"{host}:{port}"
-    browser_host = Host(directory)
+    browser_host = Host(directory, recorder=data_dir_recorder(directory, no_recording))
     enabled = config.enabled_providers()
     browser_host.catalog.discover(enabled)
     browser_host.instances.restore()  # persistent instances, listed stopped until used
@@ -128,6 +138,8 @@ def serve(
     # The token rides in the fragment, which a browser never sends to the server.
     err.print(f"  viewer     {url}/viewer/#token={token}")
     err.print(f"  data dir   {directory}")
+    if browser_host.recorder.enabled:
+        err.print(f"  recording  {browser_host.recorder.store.folder}  (off: --no-recording)")
     err.print(f"  token      {token}  (stored in {config.token_path(directory)})")
     names = ", ".join(provider.id for provider in browser_host.catalog.all()) or "none"
     try:
@@ -266,8 +278,9 @@ def mcp(
 
     async def embedded() -> None:
         from browserhost.host import Host
+        from browserhost.host.recording import data_dir_recorder
 
-        host = Host(directory)
+        host = Host(directory, recorder=data_dir_recorder(directory))
         try:
             host.catalog.discover(config.enabled_providers())
             host.instances.restore()

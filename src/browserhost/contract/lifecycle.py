@@ -1,19 +1,21 @@
 """An instance's lifecycle, as a provider service is sent it: launch, close, configure and the
 operations an instance may offer.
 
-The host posts one operation to the service's :data:`~.limits.LIFECYCLE_PATH`::
+The host posts one operation to the service's :data:`~.limits.LIFECYCLE_PATH`, each with the
+``protocolVersion`` it speaks (left out here)::
 
     {"operation": "launch",       "browserId": "textbrowser~1", "options": {...}}
     {"operation": "close",        "browserId": ...}
     {"operation": "configure",    "options": {...}}           (the provider's configuration)
     {"operation": "start",        "browserId": ..., "options": {...}}  (a stopped persistent one)
     {"operation": "detach",       "browserId": ...}           (leave it running, forget it)
-    {"operation": "sync_cookies", "browserId": ..., "scope": {...}}
+    {"operation": "sync_cookies", "browserId": ..., "scope": {...}}   (fromFile or toFile)
     {"operation": "references",   "browserId": ...}
 
 and the service answers as it answers an action: ``{ok: true, data: {...}}`` or
 ``{ok: false, error}``. ``browserId`` is the host's id of the instance; every action for it
-carries the same ``browserId`` in its envelope (:class:`~.wire.ProviderRequest`).
+carries the same ``browserId`` in its envelope (:class:`~.wire.ProviderRequest`). A service
+refuses an operation of another protocol version unrun, as it refuses an action's envelope.
 
 What the host shows of an instance follows the provider runtime's contract (reference 001):
 ``status`` is one of :data:`STATUSES` and ``control`` names the channel that handles page
@@ -25,6 +27,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
+
+from .limits import PROTOCOL_VERSION
+from .wire import check_version
 
 STATUSES: Final = ("connected", "pairing", "running_disconnected", "stopped")
 Status = Literal["connected", "pairing", "running_disconnected", "stopped"]
@@ -46,7 +51,7 @@ class LifecycleRequest:
     """A launch's or a start's options, a configuration, or a cookie sync's scope."""
 
     def to_wire(self) -> dict[str, object]:
-        wire: dict[str, object] = {"operation": self.operation}
+        wire: dict[str, object] = {"protocolVersion": PROTOCOL_VERSION, "operation": self.operation}
         if self.browser_id is not None:
             wire["browserId"] = self.browser_id
         if self.operation == "sync_cookies":
@@ -57,13 +62,18 @@ class LifecycleRequest:
 
     @classmethod
     def from_wire(cls, body: str | bytes) -> LifecycleRequest | None:
-        """The service's read; ``None`` is not a lifecycle operation (answer 400)."""
+        """The service's read; ``None`` is not a lifecycle operation (answer 400). One without
+        ``protocolVersion`` (from a host older than the field) is read as this version; one
+        naming another is refused with :class:`~.wire.ProtocolVersionError`."""
         try:
             wire = json.loads(body)
         except ValueError:
             return None
         if not isinstance(wire, dict) or wire.get("operation") not in SERVICE_OPERATIONS:
             return None
+        check_version(
+            wire.get("protocolVersion", PROTOCOL_VERSION), "the host sent", "this provider"
+        )
         browser_id = wire.get("browserId")
         if (browser_id is None) != (wire["operation"] == "configure"):
             return None

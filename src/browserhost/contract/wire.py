@@ -148,6 +148,42 @@ def check_version(version: object, said_by: str, reader: str) -> None:
         )
 
 
+@dataclass(frozen=True)
+class ServiceHello:
+    """What a provider service answers ``GET /browser-control`` with once it is ready: the
+    protocol version it speaks, the actions it implements, whether it has a surface. The host
+    sends nothing to a service before it has read one of its own version."""
+
+    protocol_version: int
+    actions: frozenset[str]
+    surface: bool
+
+    def to_wire(self) -> dict[str, object]:
+        return {
+            "protocolVersion": self.protocol_version,
+            "actions": sorted(self.actions),
+            "surface": self.surface,
+        }
+
+    @classmethod
+    def read(cls, body: bytes) -> ServiceHello | None:
+        """The hello in ``body``; ``None`` when it is not one."""
+        try:
+            wire = json.loads(body)
+            version, actions, surface = wire["protocolVersion"], wire["actions"], wire["surface"]
+        except (ValueError, TypeError, KeyError, RecursionError):
+            return None
+        if (
+            isinstance(version, bool)
+            or not isinstance(version, int)
+            or not isinstance(actions, list)
+            or not all(isinstance(action, str) for action in actions)
+            or not isinstance(surface, bool)
+        ):
+            return None
+        return cls(version, frozenset(actions), surface)
+
+
 JsonValue = Any
 """An answer's ``data``: an object for the ten actions, any JSON value for a verb."""
 

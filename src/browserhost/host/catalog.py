@@ -30,7 +30,8 @@ An in-process ``answer`` wins over a ``service``, which wins over an ``endpoint`
 (:mod:`.services`): a Python target run by the SDK runner with the host's interpreter, or a
 command line for a provider in any language. An ``endpoint`` is a service someone else runs:
 loopback http(s) without credentials, with ``token`` the bearer token it expects
-(``BROWSERHOST_SERVICE_TOKEN``).
+(``BROWSERHOST_SERVICE_TOKEN``), sent nothing until it has said hello in this host's protocol
+version (:mod:`browserhost.transports.endpoint`).
 
 A provider with a surface names it: in process, the :class:`~browserhost.sdk.Surface` object
 itself; a service says ``true`` and is reached at its origin with its token (a service the
@@ -92,8 +93,8 @@ from browserhost.contract.records import read_actions as read_actions
 from browserhost.contract.surface import Surface
 from browserhost.transports.base import Transport
 from browserhost.transports.bridge import BridgeTransport
+from browserhost.transports.endpoint import EndpointTransport
 from browserhost.transports.inprocess import InProcessTransport
-from browserhost.transports.loopback import LoopbackTransport
 from browserhost.transports.loopback_surface import PAGE_MAX_BYTES, LoopbackSurface
 
 from .capacity import Counter
@@ -310,7 +311,7 @@ def read_record(
             if panel.requests is not None:
                 requests = PanelRequests(panel.requests, endpoint_call(origin, token))
         surface = LoopbackSurface(origin, token) if has_surface else None
-        transport = LoopbackTransport(url, token)
+        transport = EndpointTransport(url, token)
     return InstalledProvider(
         provider_id,
         declared.shown_name,

@@ -18,6 +18,9 @@
 7. post-processing (a capture is saved into the project)
 8. the agent holds the provider's surface for a while (:mod:`.control`)
 
+Whatever the outcome, the action is then recorded for its session (:mod:`.recording`), off
+the way of the answer.
+
 Nothing before step 5 sends anything; nothing after it retries.
 """
 
@@ -40,17 +43,14 @@ from browserhost.contract import (
     Context,
     Parameters,
     ProviderRequest,
+    deadlines,
     errors,
     normalize,
     parse_result,
     verb_name,
 )
 from browserhost.contract.actions import ActionSpec, CaptureParameters
-from browserhost.contract.limits import (
-    CALLER_TIMEOUT_MAX_MS,
-    CALLER_TIMEOUT_MIN_MS,
-    TARGET_ID_PATTERN,
-)
+from browserhost.contract.limits import TARGET_ID_PATTERN
 from browserhost.contract.verbs import VERB_TIMEOUT_S, read_arguments
 from browserhost.contract.wire import Outcome, Refusal
 from browserhost.transports.base import BadAnswerError, LostError, NotSentError
@@ -58,6 +58,7 @@ from browserhost.transports.base import BadAnswerError, LostError, NotSentError
 from .catalog import Catalog, InstalledProvider
 from .control import Controls
 from .instances import Instances
+from .recording import CANCELLED, RECORDINGS_DIR, Attempt, Recorder
 from .selection import SelectionReadError, SelectionStore, SelectionWriteError
 from .services import ServiceSettings
 from .verb_schemas import UncheckableArgumentsError
@@ -81,7 +82,11 @@ class Host:
     """The catalog, the selection and the dispatcher of one browserhost instance."""
 
     def __init__(
-        self, data_dir: Path, catalog: Catalog | None = None, controls: Controls | None = None
+        self,
+        data_dir: Path,
+        catalog: Catalog | None = None,
+        controls: Controls | None = None,
+        recorder: Recorder | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.catalog = (
@@ -94,6 +99,8 @@ class Host:
         self.selection.remove_stale_temporaries()
         self.instances = Instances(data_dir, self.catalog, self.controls)
         """Browsers launched with options; each is routed to like a provider."""
+        self.recorder = recorder if recorder is not None else Recorder(data_dir / RECORDINGS_DIR)
+        """The session recordings: written only when enabled (``serve`` enables it)."""
 
     def providers(self) -> Listing:
         """The reachable providers and the selection, or :class:`CatalogUnavailableError`."""
@@ -137,13 +144,41 @@ class Host:
         timeout_ms: object = None,
     ) -> Outcome:
         """Run one action. ``by_person``: a person at the viewer asked for it (the provider's
-        panel), so the control gate and the agent's hold do not apply. ``timeout_ms``: the
-        caller's own wait for the answer, instead of the action's."""
+        panel), so the control gate and the agent's hold do not apply, and it is not recorded.
+        ``timeout_ms``: the caller's own wait for the answer, instead of the action's."""
+        attempt = self.recorder.begin(action, parameters, context)
+        try:
+            outcome = await self._dispatch(
+                attempt, action, parameters, context, provider_id, cancel, by_person, timeout_ms
+            )
+        except errors.BrowserhostError as error:
+            if not by_person:
+                self.recorder.keep(attempt, error=error)
+            raise
+        except asyncio.CancelledError:
+            if not by_person:
+                self.recorder.keep(attempt, outcome=CANCELLED)
+            raise
+        if not by_person:
+            self.recorder.keep(attempt, outcome.data)
+        return outcome
+
+    async def _dispatch(
+        self,
+        attempt: Attempt,
+        action: object,
+        parameters: object,
+        context: Context | None,
+        provider_id: str | None,
+        cancel: asyncio.Event | None,
+        by_person: bool,
+        timeout_ms: object,
+    ) -> Outcome:
         verb = verb_name(action)
         call = None if verb is not None else normalize(action, parameters)
-        caller_timeout_s = _caller_timeout_s(timeout_ms)
+        caller_timeout_s = deadlines.caller_timeout_s(timeout_ms)
         context = context if context is not None else Context()
-        provider = self._resolve(provider_id)
+        provider = attempt.provider = self._resolve(provider_id)
         if not by_person:
             self.controls.gate(provider.id, provider.name, str(action))
 
@@ -160,6 +195,7 @@ class Host:
             sent = _verb_arguments(provider, str(verb), parameters)
         if caller_timeout_s is not None:
             timeout_s = caller_timeout_s
+        attempt.name, attempt.parameters = name, sent
 
         if cancel is not None and cancel.is_set():
             raise errors.ActionCancelledError(f"{name} was cancelled before sending; nothing ran.")
@@ -248,25 +284,8 @@ class Host:
         return ", ".join(provider.id for provider in self.catalog.all()) or "none installed"
 
     async def aclose(self) -> None:
+        await self.recorder.aclose()
         await self.catalog.aclose()
-
-
-def _caller_timeout_s(timeout_ms: object) -> float | None:
-    """A caller's ``timeoutMs`` in seconds; ``None`` (the action's own) when not given."""
-    if timeout_ms is None:
-        return None
-    if type(timeout_ms) is float and timeout_ms.is_integer():
-        timeout_ms = int(timeout_ms)  # JSON Schema's integer: JSON does not tell 1500.0 apart
-    if (
-        type(timeout_ms) is not int
-        or not CALLER_TIMEOUT_MIN_MS <= timeout_ms <= CALLER_TIMEOUT_MAX_MS
-    ):
-        raise errors.InvalidActionError(
-            f"timeoutMs must be a whole number of milliseconds from {CALLER_TIMEOUT_MIN_MS} to "
-            f"{CALLER_TIMEOUT_MAX_MS} (the host's maximum), or left out for the action's own "
-            "wait. Nothing was sent."
-        )
-    return timeout_ms / 1000
 
 
 VIOLATIONS_LISTED = 8

@@ -15,7 +15,8 @@ the options may hold a proxy's password) and listed as stopped after a restart; 
 in process, their first action) starts them. Closing an instance stops its browser and forgets
 it; a persistent one's data stays on disk for the next launch. The other operations an
 instance may offer (:meth:`Instances.operate`) are the ones its provider declared, refused
-with ``UNSUPPORTED`` otherwise. What callers see of an instance is :mod:`.instance`'s.
+with ``UNSUPPORTED`` otherwise; ``sync_cookies`` from another running instance is the host's
+(:mod:`.cookie_copy`). What callers see of an instance is :mod:`.instance`'s.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ from browserhost.contract.lifecycle import INSTANCE_OPERATIONS, LifecycleRequest
 from browserhost.contract.limits import INSTANCE_NAME_PATTERN, INSTANCE_SEPARATOR
 from browserhost.files import replace_atomically
 
+from . import cookie_copy
 from .catalog import Catalog, InstalledProvider, InstallError, read_record
 from .control import Controls
+from .cookie_copy import FROM_INSTANCE, asks_copy, copy_cookies
 from .instance import Call, Instance, Reported
 from .launch_specs import check_options
 from .lifecycle import InstanceTransport, operate
@@ -163,6 +166,11 @@ class Instances:
             raise InvalidActionError(
                 f"{operation}'s arguments must be an object. Nothing was done."
             )
+        if operation == "sync_cookies" and asks_copy(arguments):
+            assert isinstance(arguments, dict)  # asks_copy holds for a mapping only
+            source = self._row(arguments[FROM_INSTANCE], cookie_copy.NOTHING)
+            copied = await copy_cookies(source, row, arguments, self._run, self.data_dir)
+            return {"instance": instance.public(), "result": copied}
         result = await self._run(row, str(operation), dict(arguments or {}))
         if operation == "detach":
             public = instance.public()

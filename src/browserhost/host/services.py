@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import re
@@ -49,6 +48,7 @@ from browserhost.contract import surface as contract
 from browserhost.contract.lifecycle import LifecycleRequest
 from browserhost.contract.limits import PROTOCOL_VERSION, PROVIDER_PATH
 from browserhost.contract.surface import Controller, Frame, InputEvent, Size, SurfaceSession
+from browserhost.contract.wire import ServiceHello
 from browserhost.transports.base import LostError, NotSentError
 from browserhost.transports.loopback import LoopbackTransport, service_client
 from browserhost.transports.loopback_surface import LoopbackSurface
@@ -143,32 +143,6 @@ class ServiceCommand:
         return cls(tuple(command), folder)
 
 
-@dataclass(frozen=True)
-class Hello:
-    """What a service says once it is ready."""
-
-    protocol_version: int
-    actions: frozenset[str]
-    surface: bool
-
-    @classmethod
-    def read(cls, body: bytes) -> Hello | None:
-        try:
-            wire = json.loads(body)
-            version, actions, surface = wire["protocolVersion"], wire["actions"], wire["surface"]
-        except (ValueError, TypeError, KeyError, RecursionError):
-            return None
-        if (
-            isinstance(version, bool)
-            or not isinstance(version, int)
-            or not isinstance(actions, list)
-            or not all(isinstance(action, str) for action in actions)
-            or not isinstance(surface, bool)
-        ):
-            return None
-        return cls(version, frozenset(actions), surface)
-
-
 class _StartError(Exception):
     pass
 
@@ -181,7 +155,7 @@ class _Run:
     origin: str
     transport: LoopbackTransport
     surface: LoopbackSurface
-    hello: Hello
+    hello: ServiceHello
     in_flight: int = 0
     retired: bool = False
     closed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -372,7 +346,7 @@ class ManagedService:
             hello,
         )
 
-    async def _wait_ready(self, child: Child, origin: str, token: str) -> Hello:
+    async def _wait_ready(self, child: Child, origin: str, token: str) -> ServiceHello:
         timeout_s = self.settings.start_timeout_s
         async with service_client(token) as client:
             try:
@@ -394,7 +368,9 @@ class ManagedService:
             )
         return hello
 
-    async def _hello(self, client: httpx.AsyncClient, child: Child, origin: str) -> Hello | None:
+    async def _hello(
+        self, client: httpx.AsyncClient, child: Child, origin: str
+    ) -> ServiceHello | None:
         if not child.running:
             code = await child.wait()
             raise _StartError(
@@ -409,7 +385,7 @@ class ManagedService:
                 f"the service refused the token the host gave it in {TOKEN_ENV}; it must "
                 "answer with that token"
             )
-        hello = Hello.read(response.content) if response.status_code == 200 else None
+        hello = ServiceHello.read(response.content) if response.status_code == 200 else None
         if hello is None:
             raise _StartError(
                 f"the service answered GET {PROVIDER_PATH} with HTTP {response.status_code} "

@@ -36,6 +36,14 @@ SET_COOKIES_HELP = (
     "optionally expires (Unix seconds), httpOnly, secure, sameSite. All are set, or none."
 )
 
+WAIT_FOR_CLOSE_HELP = (
+    "Wait until the session's page is closed: by the page itself, by the person, or by the "
+    "provider; up to timeoutS. Answers who closed it."
+)
+NOTHING_OPEN = (
+    "Nothing is open in this session, so there is nothing to wait for; open a page first."
+)
+
 SameSite = Literal["Strict", "Lax", "None"]
 HttpUrl = Annotated[str, Field(pattern=_HTTP_URL, max_length=URL_MAX)]
 
@@ -79,6 +87,14 @@ class SetCookiesArguments(VerbArguments):
 class WaitForCloseArguments(VerbArguments):
     timeout_s: float = Field(
         CLOSE_WAIT_MAX_S, gt=0, le=CLOSE_WAIT_MAX_S, description="How long to wait, in seconds."
+    )
+
+
+def still_open(url: str, timeout_s: float) -> str:
+    """The refusal of a wait_for_close that ran out: the page is still open."""
+    return (
+        f"The page ({url}) was still open after {timeout_s:g} s; nothing was done. Wait "
+        "again, or take a snapshot."
     )
 
 

@@ -18,6 +18,7 @@ the way.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import itertools
 import struct
@@ -40,11 +41,15 @@ from browserhost.providers.pointer_verbs import (
 )
 from browserhost.providers.session_verbs import (
     COOKIES_HELP,
+    NOTHING_OPEN,
     SET_COOKIES_HELP,
+    WAIT_FOR_CLOSE_HELP,
     CookiesArguments,
     SetCookiesArguments,
+    WaitForCloseArguments,
     cookie_urls,
     refuse_unsettable,
+    still_open,
 )
 from browserhost.sdk import ActionError, Panel, Provider, VerbArguments, verb
 
@@ -168,6 +173,28 @@ class StubProvider(Provider):
             stub_cookies.put(tab.cookies, stub_cookies.stored(cookie))
         return {"set": [cookie.name for cookie in arguments.cookies]}
 
+    @verb(WAIT_FOR_CLOSE_HELP, changes_page=False)
+    async def wait_for_close(
+        self, arguments: WaitForCloseArguments, context: Context
+    ) -> dict[str, Any]:
+        """The stub's pages close themselves with their own button (``/closing``'s), or are
+        closed by the provider when their session has gone unused for :data:`SESSION_IDLE_S`."""
+        tab = self._tab(context)
+        if tab.url == "about:blank":
+            raise ActionError(NOTHING_OPEN)
+        closed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+        def tell(by: str) -> None:
+            if not closed.done():
+                closed.set_result(by)
+
+        tab.on_close.append(tell)
+        try:
+            async with asyncio.timeout(arguments.timeout_s):
+                return {"closed": True, "by": await closed}
+        except TimeoutError:
+            raise ActionError(still_open(tab.url, arguments.timeout_s)) from None
+
     def __init__(
         self, *, idle_s: float = SESSION_IDLE_S, clock: Callable[[], float] = time.monotonic
     ) -> None:
@@ -191,14 +218,21 @@ class StubProvider(Provider):
         # Idle pages are dropped when an action arrives: no timer task for a provider that
         # holds nothing but a few dicts.
         now = self._clock()
-        for key, idle in list(self._tabs.items()):
+        for idle in list(self._tabs.values()):
             if now - idle.last_used >= self.idle_s:
-                del self._tabs[key]
+                idle.close("provider")
         tab = self._tabs.get(context.key)
         if tab is None:
             tab = self._tabs[context.key] = Tab(id=f"tab-{next(self._tab_ids)}", context=context)
+            tab.on_close.append(lambda _: self._forget(tab))
         tab.last_used = now
         return tab
+
+    def _forget(self, tab: Tab) -> None:
+        """A closed page leaves its session: the session's next action opens a fresh one."""
+        for key, held in list(self._tabs.items()):
+            if held is tab:
+                del self._tabs[key]
 
     def tabs(self) -> list[Tab]:
         return list(self._tabs.values())

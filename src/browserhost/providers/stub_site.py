@@ -8,6 +8,7 @@ actions give the same answers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
@@ -30,6 +31,7 @@ class StubElement:
     href: str | None = None
     type: str | None = None
     reveals: str | None = None  # text a button adds to the page when clicked
+    closes: bool = False  # a button whose page closes itself when clicked (window.close())
 
     def bounds(self, index: int) -> data.Bounds:
         return data.Bounds(x=16, y=80 + index * 40, width=200, height=32)
@@ -68,6 +70,9 @@ def site(url: str) -> StubPage:
     if parts.path == "/search":
         searched = parse_qs(parts.query).get("q", [""])[0]
         return StubPage("Results", f"Results for {searched}", nav)
+    if parts.path == "/closing":
+        close = StubElement("#close", "button", "Close this page", closes=True)
+        return StubPage("Closing page", "This page closes itself when asked.", (*nav, close))
     if parts.path == "/long":
         lines = "\n".join(f"Line {number}" for number in range(1, 201))
         return StubPage("Long page", lines, nav, height=200 * LINE_HEIGHT)
@@ -96,6 +101,10 @@ class Tab:
     cookies: list[dict[str, Any]] = field(default_factory=list)
     """The session's cookies (:mod:`.stub_cookies`)."""
     last_used: float = 0.0
+    closed_by: str | None = None
+    """Who closed the page, once it is closed: ``page`` (its own button) or ``provider``."""
+    on_close: list[Callable[[str], None]] = field(default_factory=list)
+    """Told who closed the page, once."""
 
     @property
     def url(self) -> str:
@@ -129,10 +138,21 @@ class Tab:
             self.go(urljoin(self.url, element.href))
         elif element.reveals is not None:
             self.revealed.append(element.reveals)
+        elif element.closes:
+            self.close("page")
         elif element.type == "submit":
             self.submit(self.values.get("#q", ""))
         elif element.type == "checkbox":
             self.checked ^= {element.selector}
+
+    def close(self, by: str) -> None:
+        """Close the page (``by`` the page or the provider) and tell whoever waits for it."""
+        if self.closed_by is not None:
+            return
+        self.closed_by = by
+        told, self.on_close = self.on_close, []
+        for tell in told:
+            tell(by)
 
     def click(self, element: StubElement) -> None:
         """A click on ``element`` by a pointer: a text field takes focus, the rest act."""

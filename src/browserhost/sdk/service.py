@@ -63,7 +63,7 @@ from browserhost.contract.limits import (
     PROTOCOL_VERSION,
     PROVIDER_PATH,
 )
-from browserhost.contract.wire import ProtocolVersionError
+from browserhost.contract.wire import ProtocolVersionError, ServiceHello
 from browserhost.gate import Gate
 
 from .launching import Instance, Launched
@@ -125,14 +125,10 @@ def service_app(provider: Provider, token: str) -> Starlette:
             if running.get(parsed.request_id) is task:
                 del running[parsed.request_id]
 
+    greeting = ServiceHello(PROTOCOL_VERSION, frozenset(provider.actions), surface is not None)
+
     async def hello(request: Request) -> JSONResponse:
-        return JSONResponse(
-            {
-                "protocolVersion": PROTOCOL_VERSION,
-                "actions": sorted(provider.actions),
-                "surface": surface is not None,
-            }
-        )
+        return JSONResponse(greeting.to_wire())
 
     async def cancel(request: Request) -> Response:
         try:
@@ -146,7 +142,10 @@ def service_app(provider: Provider, token: str) -> Starlette:
         return Response(status_code=204)
 
     async def lifecycle(request: Request) -> JSONResponse:
-        parsed = LifecycleRequest.from_wire(await request.body())
+        try:
+            parsed = LifecycleRequest.from_wire(await request.body())
+        except ProtocolVersionError as exc:
+            return JSONResponse(refusal(f"This provider service did nothing: {exc}."))
         if parsed is None:
             return JSONResponse({"error": "not a lifecycle operation"}, status_code=400)
         return JSONResponse(await launched.operate(parsed))

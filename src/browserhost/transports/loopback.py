@@ -17,7 +17,12 @@ import httpx
 
 from browserhost.contract import ProviderRequest
 from browserhost.contract.lifecycle import LifecycleRequest
-from browserhost.contract.limits import ANSWER_MAX_BYTES, CANCEL_PATH, LIFECYCLE_PATH
+from browserhost.contract.limits import (
+    ANSWER_MAX_BYTES,
+    CANCEL_PATH,
+    LIFECYCLE_PATH,
+    PROTOCOL_VERSION,
+)
 
 from .base import BadAnswerError, LostError, NotSentError, too_large
 
@@ -111,11 +116,13 @@ class LoopbackTransport:
         return _answer(response, answer)
 
     async def abandon(self, request_id: str) -> None:
-        """Post ``{"requestId"}`` to the service's cancel path; a service without one, or one
-        that does not answer in time, is left to finish."""
+        """Post ``{protocolVersion, requestId}`` to the service's cancel path; a service
+        without one, or one that does not answer in time, is left to finish."""
         with contextlib.suppress(httpx.HTTPError):
             await self._client.post(
-                self._cancel_url, json={"requestId": request_id}, timeout=_CANCEL_TIMEOUT_S
+                self._cancel_url,
+                json={"protocolVersion": PROTOCOL_VERSION, "requestId": request_id},
+                timeout=_CANCEL_TIMEOUT_S,
             )
 
     async def aclose(self) -> None:

@@ -5,7 +5,8 @@ It shows the two things a provider package needs, and one it may offer: a
 refuses the others before sending them), and a ``register`` function named by the
 ``browserhost.providers`` entry point; its record asks the host to run the provider as a
 service process of its own; and a :class:`browserhost.sdk.Launcher` that launches instances
-of it with options of their own (``browserhost launch textbrowser --set userAgent=...``).
+of it with options of their own (``browserhost launch textbrowser --set userAgent=...``) and
+changes its own settings (``browserhost configure textbrowser --set userAgent=...``).
 
 It keeps no DOM, so its element selectors are its own names for the page's links (``link-1``,
 ``link-2``, ...), valid for its ``browser.click`` until the next navigation.
@@ -105,14 +106,26 @@ class LaunchOptions(BaseModel):
     )
 
 
+class Settings(LaunchOptions):
+    """The provider's own settings (an instance keeps the User-Agent it was launched with)."""
+
+
 class TextLauncher(Launcher):
-    """Launches text browsers of their own, each with its own User-Agent and histories."""
+    """Launches text browsers of their own, each with its own User-Agent and histories, and
+    configures the provider that runs them."""
 
     options = LaunchOptions
+    configuration = Settings
     help = "A text browser of its own: its own User-Agent, its own histories."
+
+    def __init__(self, provider: TextBrowser) -> None:
+        self.provider = provider
 
     async def launch(self, browser_id: str, options: LaunchOptions) -> Provider:
         return TextBrowser(user_agent=options.user_agent)
+
+    async def configure(self, options: Settings) -> None:
+        self.provider.use_agent(options.user_agent)
 
     async def references(self, browser_id: str, instance: Instance) -> list[dict[str, str]]:
         assert isinstance(instance, TextBrowser)
@@ -133,7 +146,10 @@ class TextBrowser(Provider):
         self._histories: dict[tuple[str | None, str | None], History] = {}
 
     def launcher(self) -> Launcher:
-        return TextLauncher()
+        return TextLauncher(self)
+
+    def use_agent(self, user_agent: str) -> None:
+        self._client.headers["User-Agent"] = user_agent
 
     def sessions(self) -> list[tuple[str | None, str | None]]:
         return list(self._histories)

@@ -418,6 +418,7 @@ new ResizeObserver(askForSize).observe($("stage"));
 function askForToken(problem) {
   $("login").hidden = false;
   $("surface").hidden = true;
+  $("workspace").hidden = true;
   $("login-error").textContent = problem || "";
 }
 
@@ -427,6 +428,7 @@ $("login").addEventListener("submit", (event) => {
   sessionStorage.setItem("browserhost-token", token);
   $("login").hidden = true;
   $("surface").hidden = false;
+  $("workspace").hidden = false;
   connect();
 });
 

@@ -7,6 +7,8 @@ profile, with ``add_cookies``: they are kept in it) and ``toFile`` (write the pr
 cookies there as a storage-state file, readable by this user alone), and optionally
 ``domains`` (only cookies of those sites and their subdomains). Both start the profile's
 browser if it is not running: cookies are read and written through it, never from its files.
+A copy from another running instance (``fromInstance``) is the host's: it runs ``toFile`` on
+one and ``fromFile`` on the other (``browserhost.host.cookie_copy``).
 An instance without a profile keeps a context per session, gone with it, so it does not offer
 ``sync_cookies``; ``detach`` is not offered at all: Playwright ends the browsers it launched
 when the host stops (see README).

@@ -13,13 +13,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from browserhost.contract import Context
 from browserhost.providers.session_verbs import (
     COOKIES_HELP,
+    NOTHING_OPEN,
     SET_COOKIES_HELP,
+    WAIT_FOR_CLOSE_HELP,
     CookiesArguments,
     CookieToSet,
     SetCookiesArguments,
     WaitForCloseArguments,
     cookie_urls,
     refuse_unsettable,
+    still_open,
 )
 from browserhost.sdk import ActionError, Provider, verb
 
@@ -68,11 +71,7 @@ class SessionVerbs(Provider):
                 await page.context.add_cookies(wanted)
             return {"set": [cookie.name for cookie in arguments.cookies]}
 
-    @verb(
-        "Wait until the session's page is closed: by the page itself, by the person, or by "
-        "the provider; up to timeoutS. Answers who closed it.",
-        changes_page=False,
-    )
+    @verb(WAIT_FOR_CLOSE_HELP, changes_page=False)
     async def wait_for_close(
         self, arguments: WaitForCloseArguments, context: Context
     ) -> dict[str, Any]:
@@ -81,10 +80,7 @@ class SessionVerbs(Provider):
         async with self.access.using(context, "verb.wait_for_close") as tab:
             page = tab.current()
             if page is None:
-                raise ActionError(
-                    "Nothing is open in this session, so there is nothing to wait for; open a "
-                    "page first."
-                )
+                raise ActionError(NOTHING_OPEN)
         closed = asyncio.Event()
         page.once("close", lambda _: closed.set())
         try:
@@ -92,10 +88,7 @@ class SessionVerbs(Provider):
                 if not page.is_closed():
                     await closed.wait()
         except TimeoutError:
-            raise ActionError(
-                f"The page ({page.url}) was still open after {arguments.timeout_s:g} s; "
-                "nothing was done. Wait again, or take a snapshot."
-            ) from None
+            raise ActionError(still_open(page.url, arguments.timeout_s)) from None
         return {"closed": True, "by": self._closer(tab, page)}
 
     def _closer(self, tab: Tab, page: Page) -> Closer:

@@ -1,0 +1,205 @@
+"""The session recording: every action the host runs for an agent session, kept to look at.
+
+Dispatch opens an :class:`Attempt` as an action arrives, fills in the provider and the
+parameters as it learns them, and hands it to :meth:`Recorder.keep` with the outcome. From
+there nothing is on the action's way: ``keep`` only cuts the parameters and the answer down
+(:mod:`.recorded_values`, bounded work) and starts a task, and the answer goes back at once.
+The task then takes a small picture of the page, bounded in time (:mod:`.step_pictures`),
+and the step is written (:mod:`.recording_store`, one writer at a time, each session's steps
+in the order they ran, whichever picture came first). At most :data:`TASKS_MAX` steps wait
+to be written (the next are dropped, and the log says so): nothing a page or a provider does
+makes the recording grow without bound.
+
+The picture is the surface's: it shows the session the provider shows, which is the one the
+agent acted on last unless a person at the viewer chose another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from browserhost.contract import Context, Parameters
+from browserhost.contract.errors import BrowserhostError, ErrorCode
+from browserhost.contract.limits import ERROR_TEXT_MAX
+from browserhost.contract.recording import OK, RecordedStep, StepPicture
+from browserhost.contract.surface import Surface
+
+from .catalog import InstalledProvider
+from .recorded_values import kept, kept_parameters
+from .recording_store import Bounds, RecordingStore
+from .step_pictures import PictureTaking, take_picture
+
+RECORDING_ENV: Final = "BROWSERHOST_RECORDING"
+"""``off`` (or ``0``, ``false``, ``no``) records nothing; anything else, or unset, records."""
+RECORDINGS_DIR: Final = "recordings"
+"""The folder of the data dir that holds the recordings."""
+
+log = logging.getLogger(__name__)
+
+
+def recording_wanted(option_off: bool = False) -> bool:
+    """Whether to record: not when ``serve --no-recording`` or ``BROWSERHOST_RECORDING=off``."""
+    setting = os.environ.get(RECORDING_ENV, "").strip().lower()
+    return not option_off and setting not in ("off", "0", "false", "no")
+
+
+def data_dir_recorder(data_dir: Path, option_off: bool = False) -> Recorder:
+    """The recorder of a host serving ``data_dir``: on unless the option or the environment
+    turns it off."""
+    return Recorder(data_dir / RECORDINGS_DIR, enabled=recording_wanted(option_off))
+
+
+@dataclass
+class Attempt:
+    """One action on its way through dispatch, as its step will tell it."""
+
+    action: object
+    raw_parameters: object
+    context: Context
+    started_at: float = field(default_factory=time.time)
+    started: float = field(default_factory=time.monotonic)
+    provider: InstalledProvider | None = None
+    """Set once dispatch resolved who answers."""
+    parameters: Parameters | object = None
+    """Set once dispatch read the parameters as the contract sees them."""
+    name: str | None = None
+
+
+TASKS_MAX: Final = 64
+CLOSE_WAIT_S: Final = 5.0
+"""How long closing the host waits for steps still being written."""
+
+
+class Recorder:
+    """Keeps the steps of every session under ``folder``; records nothing unless ``enabled``
+    (what was recorded before can still be read, :attr:`store`)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        enabled: bool = False,
+        bounds: Bounds | None = None,
+        pictures: PictureTaking | None = None,
+    ) -> None:
+        self.enabled = enabled
+        self.store = RecordingStore(folder, bounds)
+        self.pictures = pictures if pictures is not None else PictureTaking()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._latest: dict[str | None, asyncio.Task[None]] = {}
+        """Each session's step written last, which the next one waits for."""
+        self._picturing = 0
+        self._writing = asyncio.Lock()
+        self._dropped = 0
+
+    def begin(self, action: object, parameters: object, context: Context | None) -> Attempt:
+        return Attempt(action, parameters, context if context is not None else Context())
+
+    def keep(
+        self,
+        attempt: Attempt,
+        answer: object = None,
+        error: BrowserhostError | None = None,
+        outcome: str = OK,
+    ) -> None:
+        """Record the attempt's step, its picture taken off the action's way."""
+        if not self.enabled:
+            return
+        if len(self._tasks) >= TASKS_MAX:
+            self._dropped += 1
+            if self._dropped == 1:
+                log.warning("the recording is behind: steps are being dropped")
+            return
+        self._dropped = 0
+        step = _step(attempt, answer, error, outcome)
+        provider = attempt.provider
+        surface = provider.surface if provider is not None else None
+        session_id = attempt.context.session_id
+        previous = self._latest.get(session_id)
+        task = asyncio.get_running_loop().create_task(
+            self._write(session_id, step, surface, previous)
+        )
+        self._tasks.add(task)
+        self._latest[session_id] = task
+        task.add_done_callback(lambda done: self._done(session_id, done))
+
+    def _done(self, session_id: str | None, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if self._latest.get(session_id) is task:
+            del self._latest[session_id]
+
+    async def _write(
+        self,
+        session_id: str | None,
+        step: RecordedStep,
+        surface: Surface | None,
+        previous: asyncio.Task[None] | None,
+    ) -> None:
+        picture = None
+        if surface is not None and self._picturing < self.pictures.at_once:
+            self._picturing += 1
+            try:
+                picture = await take_picture(surface, self.pictures)
+            finally:
+                self._picturing -= 1
+        if picture is not None:
+            shown = StepPicture(width=picture[1], height=picture[2])
+            step = step.model_copy(update={"picture": shown})
+        if previous is not None:
+            # Pictures are taken side by side; steps are numbered in the order they ran.
+            await asyncio.wait({previous})
+        try:
+            async with self._writing:
+                await asyncio.to_thread(
+                    self.store.append, session_id, step, None if picture is None else picture[0]
+                )
+        except OSError as exc:
+            log.warning("a step of the recording could not be written: %s", exc)
+
+    async def settled(self, timeout_s: float = CLOSE_WAIT_S) -> None:
+        """Wait, up to ``timeout_s``, until every step kept so far is written."""
+        pending = set(self._tasks)
+        if pending:
+            await asyncio.wait(pending, timeout=timeout_s)
+
+    async def aclose(self) -> None:
+        """Wait a little for the steps still being written, then let them go."""
+        await self.settled()
+        late = set(self._tasks)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+
+
+ACTION_CHARS_MAX: Final = 200
+CANCELLED: Final = ErrorCode.CANCELLED.value
+"""The outcome of an action whose caller stopped waiting for it."""
+
+
+def _step(
+    attempt: Attempt, answer: object, error: BrowserhostError | None, outcome: str
+) -> RecordedStep:
+    if error is not None:
+        outcome = error.code.value
+    name = attempt.name if attempt.name is not None else str(attempt.action)[:ACTION_CHARS_MAX]
+    parameters = attempt.parameters if attempt.parameters is not None else attempt.raw_parameters
+    if isinstance(parameters, Parameters):
+        parameters = parameters.to_wire()
+    provider = attempt.provider
+    return RecordedStep(
+        seq=0,  # numbered as it is written
+        action=name,
+        provider_id=provider.id if provider is not None else None,
+        parameters=kept_parameters(name, parameters, answer),
+        outcome=outcome,
+        error=None if error is None else error.message[:ERROR_TEXT_MAX],
+        answer=kept(answer),
+        started_at=attempt.started_at,
+        duration_ms=round((time.monotonic() - attempt.started) * 1000),
+    )
