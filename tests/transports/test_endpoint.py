@@ -130,4 +130,3 @@ async def test_lifecycle_and_cancel_envelopes_carry_the_protocol_version(host: H
         "/browser-control/cancel",
         {"protocolVersion": PROTOCOL_VERSION, "requestId": "browser-1"},
     )
-
