@@ -33,15 +33,6 @@ async def host(tmp_path: Path) -> AsyncIterator[Host]:
     await host.aclose()
 
 
-@pytest.fixture
-async def client(host: Host) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=create_app(host, TOKEN))
-    async with httpx.AsyncClient(
-        transport=transport, base_url="http://127.0.0.1:7878", headers=AUTH
-    ) as client:
-        yield client
-
-
 async def act(
     client: httpx.AsyncClient, action: str, session: str | None, **parameters: object
 ) -> httpx.Response:

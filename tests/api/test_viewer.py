@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import pytest_asyncio
 import websockets
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 from websockets.asyncio.client import ClientConnection
 
 from browserhost.contract.surface import INPUT_BATCH_MAX
@@ -27,7 +26,6 @@ from .viewing import (
     ACTIONS,
     Served,
     click_picture,
-    launch_options,
     serving,
     settle,
     wait_for_control,
@@ -40,14 +38,6 @@ TAKE_OVER = "Nobody is in control — click the picture to take over"
 AGENT = "The agent is working — click the picture to take over"
 YOU = "You are in control"
 OTHER = "Another viewer is in control"
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser(chromium_path: str) -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(**launch_options(chromium_path))
-        yield launched
-        await launched.close()
 
 
 @pytest.fixture

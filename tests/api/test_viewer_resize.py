@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, WebSocket, async_playwright
+from playwright.async_api import Browser, WebSocket
 
 from browserhost.api.viewer import css_size
 from browserhost.contract.surface import Size
 from browserhost.providers.stub import StubProvider
 
-from .viewing import Served, click_picture, launch_options, serving, wait_for_picture
+from .viewing import Served, click_picture, serving, wait_for_picture
 
 
 @pytest.mark.parametrize(
@@ -37,14 +36,6 @@ def test_a_viewer_size_in_device_pixels_is_laid_out_in_css_pixels(
     message: dict[str, Any], size: Size | None
 ) -> None:
     assert css_size(message) == size
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser(chromium_path: str) -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(**launch_options(chromium_path))
-        yield launched
-        await launched.close()
 
 
 @pytest.fixture

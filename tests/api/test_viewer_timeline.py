@@ -3,26 +3,17 @@ failed one marked, and a step's picture and answer when it is clicked."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
 from browserhost.providers.stub import StubProvider
 
-from .viewing import ACTIONS, Served, launch_options, serving, wait_for_picture
+from .viewing import ACTIONS, Served, serving, wait_for_picture
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser(chromium_path: str) -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(**launch_options(chromium_path))
-        yield launched
-        await launched.close()
 
 
 @pytest.fixture
