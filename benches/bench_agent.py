@@ -112,6 +112,14 @@ def expect(condition: bool, what: str) -> None:
         raise Failed(f"not seen: {what}")
 
 
+def page_part(text: str) -> str:
+    """An answer's text without the lines that mark it as the page's (untrusted) content."""
+    lines = text.split("\n")
+    if len(lines) >= 2 and lines[0].startswith("[page content "):
+        return "\n".join(lines[1:-1])
+    return text
+
+
 class Agent:
     """One MCP session, counted: every call and every character of text it returns."""
 
@@ -135,7 +143,7 @@ class Agent:
         failed, text = await self.call(tool, arguments)
         if failed:
             raise Failed(f"{tool} failed")
-        answer: dict[str, Any] = json.loads(text)
+        answer: dict[str, Any] = json.loads(page_part(text))
         return answer
 
     async def snapshot(self, selector: str | None = None) -> Snapshot:
@@ -144,7 +152,7 @@ class Agent:
         )
         if failed:
             raise Failed("browser_snapshot failed")
-        return parse_snapshot(text)
+        return parse_snapshot(page_part(text))
 
     async def click(self, element: Element) -> dict[str, Any]:
         return await self.act("browser_click", {"selector": element.selector})
