@@ -98,6 +98,18 @@ async def test_a_session_with_no_recording_has_no_steps_and_a_missing_picture_is
     assert (await client.get("/api/recordings/pictures/x")).status_code == 404
 
 
+async def test_a_session_id_that_spells_a_path_reads_nothing_outside_the_recordings(
+    client: httpx.AsyncClient, host: Host, tmp_path: Path
+) -> None:
+    (tmp_path / "secret.jpg").write_bytes(b"not for the caller")
+    for session in ("../../secret", "/etc/passwd", "x" * 5_000):
+        steps = await client.get(STEPS, params={"session": session})
+        assert steps.json()["steps"] == []
+        picture = await client.get("/api/recordings/pictures/1", params={"session": session})
+        assert picture.status_code == 404
+    assert (await client.get(RECORDINGS)).status_code == 200  # the host still answers
+
+
 @pytest.mark.parametrize(
     "query", [{"after": "-1"}, {"after": "one"}, {"after": ""}, {"pictures": "maybe"}]
 )
