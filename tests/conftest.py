@@ -125,6 +125,22 @@ def site() -> Iterator[Site]:
         yield running
 
 
+class UserAgentPage(BaseHTTPRequestHandler):
+    """A page whose title is the User-Agent that asked for it (serve it with
+    :func:`serving_http`)."""
+
+    def do_GET(self) -> None:
+        body = f"<title>{self.headers.get('User-Agent')}</title>".encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the test output is for assertions."""
+
+
 @contextmanager
 def serving_http(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
     """Serve ``handler`` on a loopback port in a thread; yield the origin."""

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
 
 import pytest
 from browserhost_textbrowser import register
 
 from browserhost.cli import EXIT_REFUSED
 from tests.api.viewing import Served, serving
-from tests.conftest import serving_http
+from tests.conftest import UserAgentPage, serving_http
 
 from .running import browserhost
 
@@ -24,21 +22,6 @@ pytestmark = pytest.mark.slow
 
 EXAMPLE_SOURCE = Path(__file__).parents[2] / "examples" / "textbrowser" / "src"
 USAGE_ERROR = 2
-
-
-class _Agent(BaseHTTPRequestHandler):
-    """A page whose title is the User-Agent that asked for it."""
-
-    def do_GET(self) -> None:
-        body = f"<title>{self.headers.get('User-Agent')}</title>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the test output is for assertions."""
 
 
 @pytest.fixture
@@ -52,7 +35,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
 
 @pytest.fixture
 def agent_page() -> Iterator[str]:
-    with serving_http(_Agent) as origin:
+    with serving_http(UserAgentPage) as origin:
         yield origin + "/agent"
 
 

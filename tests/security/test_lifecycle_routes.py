@@ -8,9 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -18,7 +16,7 @@ from browserhost_textbrowser import register
 
 from browserhost.contract.limits import REQUEST_BODY_MAX_BYTES
 from tests.api.viewing import Served, serving
-from tests.conftest import TOKEN, serving_http
+from tests.conftest import TOKEN, UserAgentPage, serving_http
 
 pytestmark = pytest.mark.slow
 
@@ -27,21 +25,6 @@ INSTANCES = "/api/browser-providers/instances"
 CLOSE = f"{INSTANCES}/textbrowser~probe/operations/close"
 CONFIGURE = "/api/browser-providers/textbrowser/configure"
 DEPTH = 10_000
-
-
-class _Agent(BaseHTTPRequestHandler):
-    """A page whose title is the User-Agent that asked for it."""
-
-    def do_GET(self) -> None:
-        body = f"<title>{self.headers.get('User-Agent')}</title>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the test output is for assertions."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +56,7 @@ def setting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setting]:
     record = register()
     record["service"]["cwd"] = str(EXAMPLE_SOURCE)
     data_dir = tmp_path_factory.mktemp("hostile") / "data"
-    with serving_http(_Agent) as origin, serving(data_dir, record) as served:
+    with serving_http(UserAgentPage) as origin, serving(data_dir, record) as served:
         with served.client() as http:
             launched = http.post(
                 INSTANCES,
