@@ -29,6 +29,8 @@ anything malformed (a 400; nothing reaches the provider).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass
 from typing import Annotated, Final, Literal, TypeVar
 
@@ -267,6 +269,22 @@ class Surface:
     async def input(self, events: list[PointerEvent | WheelEvent | KeyEvent | TextEvent]) -> None:
         """Do what the person did, in order, on what the surface shows."""
         raise NotImplementedError
+
+    async def still(self, box: tuple[int, int], wait_s: float, paint_s: float) -> Frame | None:
+        """One picture of what the surface shows now, for a record (a recording's step),
+        no larger than ``box`` where the provider can make it so; ``None`` when none came
+        within ``wait_s``. By default the current frame, or a newer one if the page paints
+        within ``paint_s`` (a paint of the last action still on its way). A provider whose
+        frames come from a stream it would have to start overrides this with one picture."""
+        frame = await self.frame(0, wait_s)
+        if frame is None:
+            return None
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(paint_s):
+                newer = await self.frame(frame.seq, paint_s)
+            if newer is not None:
+                return newer
+        return frame
 
     async def control(self, controller: Controller) -> None:
         """Who holds control now (advisory: own automation may pause for the user)."""

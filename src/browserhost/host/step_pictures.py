@@ -1,8 +1,9 @@
 """A recorded step's picture: the page right after the answer, small, within bounded time.
 
-1. the provider's surface picture, the current one (``frame(after=0)``), then a newer one if
-   the page paints within :attr:`PictureTaking.paint_s` (a paint of the answer still on its
-   way);
+1. the provider's surface's :meth:`~browserhost.contract.surface.Surface.still`: one picture
+   of the page now (by default its current frame, or a newer one if the page paints within
+   :attr:`PictureTaking.paint_s`; chromium takes a small screenshot unless its screencast
+   already runs, so an unwatched agent pays for no stream);
 2. none when the surface gives none within :attr:`PictureTaking.wait_s`, or fails;
 3. scaled into :data:`~browserhost.contract.recording.PICTURE_BOX` as a JPEG, in a worker
    thread (Pillow decodes a JPEG at a fraction of its size for that).
@@ -11,7 +12,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from dataclasses import dataclass
@@ -39,14 +39,9 @@ async def take_picture(surface: Surface, taking: PictureTaking) -> tuple[bytes, 
     comes in time."""
     try:
         async with asyncio.timeout(taking.wait_s):
-            frame = await surface.frame(0, taking.wait_s)
-            if frame is None:
-                return None
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(taking.paint_s):
-                    newer = await surface.frame(frame.seq, taking.paint_s)
-                if newer is not None:
-                    frame = newer
+            frame = await surface.still(PICTURE_BOX, taking.wait_s, taking.paint_s)
+        if frame is None:
+            return None
     except TimeoutError:
         return None
     except Exception:  # a provider's failure: the step goes without a picture

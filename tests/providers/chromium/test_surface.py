@@ -346,6 +346,31 @@ async def test_the_screencast_stops_when_nobody_watches_and_starts_again_when_as
         await surface.aclose()
 
 
+async def test_a_still_of_an_unwatched_page_is_one_screenshot_and_starts_no_screencast(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    # What a recording's step takes: a picture of the page, without the stream a viewer gets.
+    surface = ChromiumSurface(provider._pool, idle_stop_s=0.2)
+    try:
+        await ok(provider, ctx, "browser.open", url=site.url("/surface"), viewport="desktop")
+        still = await surface.still((480, 360), 4.0, 0.3)
+        assert still is not None
+        assert not surface.casting
+        assert (still.mime, still.width, still.height) == ("image/jpeg", 1280, 800)
+        x, y = await centre(provider, ctx, "#go")
+        picture = await decoded(provider, ctx, still, round(x) - 70, round(y))
+        red, green, blue, _ = picture["pixel"]
+        assert (red < 60, green > 120, blue < 60) == (True, True, True), picture
+
+        watched = await showing(surface, "Surface")  # a viewer watches: the stream's picture
+        assert surface.casting
+        during = await surface.still((480, 360), 4.0, 0.1)
+        assert during is not None
+        assert during.seq >= watched.seq
+    finally:
+        await surface.aclose()
+
+
 async def test_a_surface_with_no_session_shows_nothing_and_takes_nothing() -> None:
     surface = ChromiumSurface(ContextPool())
     try:

@@ -8,6 +8,7 @@ on it.
                    the viewer pinned with show(); its current page, wherever that moves
       frame()      CDP Page.startScreencast on that page (JPEG), latest picture only; started
                    by the first frame request, stopped once nobody asked for IDLE_STOP_S
+      still()      the screencast's picture while it runs, else one CDP screenshot
       input()      CDP Input.dispatchMouseEvent / dispatchKeyEvent / insertText on that page
                    (as :mod:`.surface_input` translates the person's events)
       resize()     a custom viewport on the session (Tab.set_custom_size)
@@ -40,7 +41,7 @@ from browserhost.contract.surface import (
     SurfaceSession,
 )
 
-from . import driver
+from . import devtools, driver
 from .contexts import ContextPool
 from .futures import retrieve_exception
 from .surface_input import DeviceEvent, InputTranslator
@@ -194,6 +195,28 @@ class ChromiumSurface(Surface):
             self._asked = loop.time()
         tab = self._tab
         return replace(latest, agent_active=True) if tab is not None and tab.acting else latest
+
+    async def still(self, box: tuple[int, int], wait_s: float, paint_s: float) -> Frame | None:
+        """The screencast's picture while it runs (someone watches); else one screenshot of
+        the shown page, so that a recording of an unwatched agent starts no stream (a
+        screencast runs on for :data:`IDLE_STOP_S`, encoding every paint of the next
+        actions). The host scales it into ``box``."""
+        if self.casting:
+            return await super().still(box, wait_s, paint_s)
+        tab = self._shown()
+        page = None if tab is None else tab.current()
+        if page is None or page.is_closed():
+            return None
+        async with asyncio.timeout(min(wait_s, CDP_S)):
+            session = await devtools.session(page)
+            shot = await session.send(
+                "Page.captureScreenshot", {"format": "jpeg", "quality": self._quality}
+            )
+        jpeg = base64.b64decode(shot["data"])
+        width, height = jpeg_size(jpeg)
+        return Frame(
+            seq=max(self._seq, 1), data=jpeg, mime="image/jpeg", width=width, height=height
+        )
 
     async def input(self, events: list[DeviceEvent]) -> None:
         """Do the events on the shown page, through DevTools.
