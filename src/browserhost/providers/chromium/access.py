@@ -9,6 +9,7 @@ page to settle after input (:mod:`.settle`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Literal
@@ -20,6 +21,7 @@ from . import driver, settle
 from .addresses import ERROR_PAGE_SCHEME
 from .contexts import ContextPool, Key, Tab, held_notice
 from .errors import PageStuckError, playwright_errors
+from .futures import retrieve_exception
 from .records import Opened, Settled, Timeouts
 
 if TYPE_CHECKING:
@@ -30,8 +32,12 @@ RUN_AFTER_RESET = frozenset({"browser.open", "browser.snapshot"})
 """What still runs, with a notice, as a session's first action after its context was closed
 under it (see :class:`~.contexts.ContextPool`); anything else is refused once."""
 
+HISTORY_ACTIONS = frozenset({"browser.back", "browser.forward"})
+
 PROBE_S = 1.0
 """How long the provider asks a page whether it is still there and answering."""
+PROBE_LIMIT_S = 10.0
+"""How long it waits for the browser's own answer when the page was late (see :func:`probe`)."""
 
 
 class TabAccess:
@@ -116,10 +122,13 @@ class TabAccess:
                 if action == "browser.open"
                 else f"{gone} and the page is blank."
             )
-        due, tab.frame_due = tab.frame_due, False
         current = tab.current()
-        if due and action != "browser.open" and current is not None:
-            await self.settle(tab, current, opened="due")
+        # A page about to be left has no use for its first frame; back or forward refused
+        # before it leaves still owes that frame to the next action.
+        if action not in HISTORY_ACTIONS:
+            due, tab.frame_due = tab.frame_due, False
+            if due and action != "browser.open" and current is not None:
+                await self.settle(tab, current, opened="due")
         # Between actions, only a page left on a forbidden address, or on the error page of a
         # blocked load, matters.
         earlier, current = tab.take_blocked(), tab.current()
@@ -138,16 +147,32 @@ class TabAccess:
 
 async def probe(page: Page) -> Literal["answers", "crashed", "stuck"]:
     """Whether ``page`` runs a script within :data:`PROBE_S`: a crashed renderer fails at once,
-    a page whose script never yields says nothing. A closed page is not stuck."""
+    a page whose script never yields says nothing. A closed page is not stuck.
+
+    On a machine too busy to answer within :data:`PROBE_S`, a page that is merely late looks
+    stuck; so a late page is called stuck only once the browser itself has answered a call
+    that needs no renderer (its cookies), asked after the script, within
+    :data:`PROBE_LIMIT_S` in all."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PROBE_LIMIT_S
+    script = asyncio.ensure_future(page.evaluate("0"))
+    script.add_done_callback(retrieve_exception)
     try:
-        async with asyncio.timeout(PROBE_S):
-            await page.evaluate("0")
+        try:
+            await asyncio.wait_for(asyncio.shield(script), PROBE_S)
+        except TimeoutError:
+            with contextlib.suppress(driver.PlaywrightError, TimeoutError):
+                async with asyncio.timeout(max(0.0, deadline - loop.time())):
+                    await page.context.cookies("about:blank")
+            if not script.done():
+                return "answers" if page.is_closed() else "stuck"
+        script.result()
     except driver.PlaywrightError as exc:
         # Any other error is an answer: a navigation that replaced the document under the
         # probe ("execution context was destroyed") comes from a renderer that runs.
         return "crashed" if "crash" in str(exc).lower() else "answers"
-    except TimeoutError:
-        return "answers" if page.is_closed() else "stuck"
+    finally:
+        script.cancel()
     return "answers"
 
 
