@@ -1,14 +1,18 @@
 """The viewer's picture: frames per second, and how soon a key shows.
 
-Both measured through a real host (the app on a loopback port, the chromium provider, the
-viewer's WebSocket with a client that draws instantly) and, in the same run, straight from the
-DevTools screencast of a page in the same browser build, as the baseline:
+Measured through a real host (the app on a loopback port, the chromium provider, the viewer's
+WebSocket) and, in the same run, straight from the DevTools screencast of a page in the same
+browser build, as the baseline:
 
-* frames per second delivered while a 1280x800 page animates (target: at least 30);
+* frames per second while a 1280x800 page animates: delivered to a Python client that says
+  "drawn" at once, and shown by the real viewer page in a headless Chromium beside the
+  agent's (counted in that page: the animation frames at which its canvas shows a new
+  picture); rounds of the two interleaved, each figure the median of its rounds, the Python
+  client's the baseline of the page's (target: at least 30 shown a second);
 * input to picture: a key pressed (through the viewer's socket, or CDP ``Input``) until the
   first picture after it arrives, on a still page with a focused text field; median of many.
 
-    .venv/bin/python benches/bench_surface.py [--seconds 5] [--keys 30]
+    .venv/bin/python benches/bench_surface.py [--seconds 5] [--keys 30] [--rounds 3]
 
 Prints a table and writes ``benches/results/bench_surface.json``.
 """
@@ -17,18 +21,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 import websockets
-from playwright.async_api import CDPSession, async_playwright
+from playwright.async_api import Browser, CDPSession, async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.conftest import free_port
@@ -48,6 +54,30 @@ ANIMATED = (
     "@keyframes spin{to{transform:translateX(900px) rotate(360deg)}}</style><div id=box></div>"
 )
 STILL = "<!doctype html><title>Still</title><input id=f autofocus style='font-size:40px'>"
+DRAW_COUNTER = """(() => {
+  // Counts the animation frames at which the viewer's canvas shows a picture it did not show
+  // at the one before: what a person sees change (pictures drawn twice between two frames
+  // show once), whichever way the viewer draws them.
+  let drawn = 0;
+  let shown = 0;
+  const counting = (prototype, name) => {
+    const original = prototype[name];
+    prototype[name] = function (...args) {
+      if (this.canvas && this.canvas.id === "picture") drawn += 1;
+      return original.apply(this, args);
+    };
+  };
+  counting(CanvasRenderingContext2D.prototype, "drawImage");
+  counting(ImageBitmapRenderingContext.prototype, "transferFromImageBitmap");
+  let seen = 0;
+  const tick = () => {
+    if (drawn !== seen) shown += 1;
+    seen = drawn;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  window.framesShown = () => [shown, performance.now()];
+})();"""
 
 
 async def direct(chromium: str, seconds: float, keys: int) -> dict[str, float]:
@@ -107,7 +137,7 @@ async def _key_latencies(arrived: asyncio.Queue[float], press: Any, keys: int) -
     return statistics.median(times)
 
 
-async def through_host(chromium: str, seconds: float, keys: int) -> dict[str, float]:
+async def through_host(chromium: str, seconds: float, keys: int, rounds: int) -> dict[str, Any]:
     """The same through browserhost: the host's app, the provider, the viewer's socket."""
     with tempfile.TemporaryDirectory() as data:
         host = Host(Path(data))
@@ -122,30 +152,86 @@ async def through_host(chromium: str, seconds: float, keys: int) -> dict[str, fl
         while not server.started:  # noqa: ASYNC110  # uvicorn offers a flag, not an event
             await asyncio.sleep(0.05)
         try:
-            return await _drive(host, port, seconds, keys)
+            return await _drive(host, port, chromium, seconds, keys, rounds)
         finally:
             server.should_exit = True
             await serving_task
 
 
-async def _drive(host: Host, port: int, seconds: float, keys: int) -> dict[str, float]:
+async def _drive(
+    host: Host, port: int, chromium: str, seconds: float, keys: int, rounds: int
+) -> dict[str, Any]:
     animated = await _serve_html(ANIMATED)
     still = await _serve_html(STILL)
     await host.dispatch("browser.open", {"url": animated})
+    client_fps: list[float] = []
+    page_fps: list[float] = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=chromium, args=list(LAUNCH_FLAGS), chromium_sandbox=sandboxed()
+        )
+        for _ in range(rounds):
+            client_fps.append(await _client_rate(port, seconds))
+            page_fps.append(await _page_rate(browser, port, seconds))
+        await browser.close()
+    await host.dispatch("browser.open", {"url": still})
+    await host.dispatch("browser.click", {"selector": "#f"})
+    return {
+        "fps": statistics.median(client_fps),
+        "page_fps": statistics.median(page_fps),
+        "fps_rounds": client_fps,
+        "page_fps_rounds": page_fps,
+        "key_ms": await _client_keys(port, keys),
+    }
+
+
+async def _client_rate(port: int, seconds: float) -> float:
+    """Pictures a second a client that draws nothing receives, saying "drawn" at once."""
     arrived: asyncio.Queue[float] = asyncio.Queue()
+    async with _client(port, arrived):
+        return await _rate(arrived, seconds)
+
+
+async def _page_rate(browser: Browser, port: int, seconds: float) -> float:
+    """Pictures a second the viewer page shows, by its own count and clock."""
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    await page.add_init_script(DRAW_COUNTER)
+    await page.goto(f"http://127.0.0.1:{port}/viewer/#token={TOKEN}")
+    await page.wait_for_function("window.framesShown()[0] > 0", timeout=15_000)
+    await asyncio.sleep(1.0)  # as _rate: let the stream get going
+    shown, at = await page.evaluate("window.framesShown()")
+    await asyncio.sleep(seconds)
+    shown_now, at_now = await page.evaluate("window.framesShown()")
+    await page.close()
+    return float((shown_now - shown) / ((at_now - at) / 1000))
+
+
+@contextlib.asynccontextmanager
+async def _client(port: int, arrived: asyncio.Queue[float]) -> AsyncIterator[Any]:
+    """A viewer's socket that notes when each picture arrives and says "drawn" at once."""
     async with websockets.connect(f"ws://127.0.0.1:{port}/api/surface", max_size=None) as socket:
         await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "bench"}))
+        seq = 0
 
         async def read() -> None:
+            nonlocal seq
             async for message in socket:
                 if isinstance(message, bytes):
                     arrived.put_nowait(time.perf_counter())
-                    await socket.send(json.dumps({"t": "drawn"}))  # drawn at once
+                    await socket.send(json.dumps({"t": "drawn", "seq": seq}))
+                elif json.loads(message).get("t") == "frame":
+                    seq = json.loads(message)["seq"]
 
         reading = asyncio.ensure_future(read())
-        fps = await _rate(arrived, seconds)
-        await host.dispatch("browser.open", {"url": still})
-        await host.dispatch("browser.click", {"selector": "#f"})
+        try:
+            yield socket
+        finally:
+            reading.cancel()
+
+
+async def _client_keys(port: int, keys: int) -> float:
+    arrived: asyncio.Queue[float] = asyncio.Queue()
+    async with _client(port, arrived) as socket:
 
         async def press() -> None:
             events = [
@@ -154,9 +240,7 @@ async def _drive(host: Host, port: int, seconds: float, keys: int) -> dict[str, 
             ]
             await socket.send(json.dumps({"t": "input", "events": events}))
 
-        latency = await _key_latencies(arrived, press, keys)
-        reading.cancel()
-    return {"fps": fps, "key_ms": latency}
+        return await _key_latencies(arrived, press, keys)
 
 
 _PAGES: dict[str, bytes] = {}
@@ -193,10 +277,11 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--keys", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each frame rate")
     args = parser.parse_args()
     chromium = find_chromium(ChromiumConfig.from_env().executable)
     baseline = await direct(chromium, args.seconds, args.keys)
-    viewer = await through_host(chromium, args.seconds, args.keys)
+    viewer = await through_host(chromium, args.seconds, args.keys, args.rounds)
     rows = [
         ("frames per second (animating, 1280x800)", baseline["fps"], viewer["fps"]),
         ("key to picture, median ms", baseline["key_ms"], viewer["key_ms"]),
@@ -204,8 +289,14 @@ async def main() -> int:
     print(f"{'':42} {'CDP screencast':>15} {'viewer':>10} {'ratio':>7}")
     for name, base, measured in rows:
         print(f"{name:42} {base:15.1f} {measured:10.1f} {measured / base:6.2f}x")
-    verdict = "meets" if viewer["fps"] >= FPS_TARGET else "misses"
-    print(f"\nviewer frame rate {viewer['fps']:.1f}/s {verdict} the target of {FPS_TARGET:g}/s")
+    page_fps, client_fps = viewer["page_fps"], viewer["fps"]
+    print(
+        f"\nthe viewer page in headless Chromium showed {page_fps:.1f} frames/s, "
+        f"{page_fps / client_fps:.2f}x the {client_fps:.1f}/s the Python client received "
+        f"(medians of {args.rounds} interleaved rounds of {args.seconds:g} s)"
+    )
+    verdict = "meets" if page_fps >= FPS_TARGET else "misses"
+    print(f"viewer page frame rate {page_fps:.1f}/s {verdict} the target of {FPS_TARGET:g}/s")
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps({"baseline": baseline, "viewer": viewer}, indent=2))
     return 0

@@ -263,6 +263,36 @@ async def test_an_input_batch_over_input_batch_max_is_refused_and_types_nothing(
         assert _inspect(http)["value"] == "k" * (INPUT_BATCH_MAX - len(click))
 
 
+async def test_a_viewer_still_decoding_a_picture_is_sent_the_next(stub_host: Served) -> None:
+    """Pictures go out ahead of the viewer's word that it decoded the last one: what the
+    agent changes shows up while the first picture is still unacknowledged."""
+    socket_url = stub_host.url.replace("http", "ws") + "/api/surface"
+    async with websockets.connect(socket_url) as socket:
+        await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v1"}))
+        first = await _next_picture(socket)
+        with stub_host.client() as http:
+            opened = http.post(
+                ACTIONS,
+                json={"action": "browser.open", "parameters": {"url": "http://site.test/form"}},
+            )
+            assert opened.status_code == 200, opened.text
+        while (second := await _next_picture(socket))["title"] != "Search":
+            pass  # the agent's page on its way
+        assert second["seq"] > first["seq"]
+
+
+async def _next_picture(socket: ClientConnection) -> dict[str, Any]:
+    """The next picture's description, once the picture itself has arrived."""
+    async with asyncio.timeout(5):
+        while True:
+            raw = await socket.recv()
+            if isinstance(raw, bytes) or json.loads(raw)["t"] != "frame":
+                continue
+            meta: dict[str, Any] = json.loads(raw)
+            assert isinstance(await socket.recv(), bytes)
+            return meta
+
+
 def _inspect(http: httpx.Client) -> dict[str, Any]:
     inspected = http.post(
         ACTIONS, json={"action": "browser.inspect", "parameters": {"selector": "#q"}}

@@ -5,8 +5,10 @@ the host over one WebSocket, ``/api/surface``, in JSON messages with ``t`` namin
 
 viewer → host
     ``hello {token, viewer}`` first, within :data:`HELLO_TIMEOUT_S` (the token travels in the
-    socket, never in a URL); ``drawn {seq}`` when a picture is on screen (the next is sent
-    only then, so a slow viewer skips pictures instead of queueing them); ``input {events}``;
+    socket, never in a URL); ``drawn {seq}`` once for each picture, when it is decoded,
+    ready to show, or dropped for a newer one (at most :data:`FRAMES_IN_FLIGHT` are sent
+    ahead of these: the next travels while one is decoded, and a slow viewer still skips
+    pictures instead of queueing them); ``input {events}``;
     ``copy`` (after the copy chord: answered with ``clipboard {text}``); ``resize {width,
     height, devicePixelRatio}`` (device pixels and their ratio to CSS pixels: the host asks
     the provider for ``width / devicePixelRatio`` CSS pixels, the size the person sees, as the
@@ -69,7 +71,10 @@ HELLO_TIMEOUT_S = 5.0
 FRAME_WAIT_S = 2.0
 """How long one frame request waits before the viewer's loop looks around again."""
 DRAWN_WAIT_S = 10.0
-"""How long the host waits for a viewer to draw a picture before sending the next anyway."""
+"""How long the host waits for a viewer to acknowledge a picture before sending one more
+anyway."""
+FRAMES_IN_FLIGHT = 2
+"""Pictures sent that the viewer has not yet said it decoded or dropped."""
 LOOK_AROUND_S = 1.0
 RATIO_MIN, RATIO_MAX = 0.25, 8.0
 """Device pixels per CSS pixel a viewer may say it has: browsers zoom from 25 % to 500 %."""
@@ -152,6 +157,8 @@ class _Viewer:
         """The waiting browsers this viewer was last told of."""
         self.provider: InstalledProvider | None = None
         self.drawn = asyncio.Event()
+        self.undrawn = 0
+        """Pictures sent that the viewer has not said it decoded or dropped."""
         self.moved = asyncio.Event()
         """Set when the viewer moves to another provider (its picture restarts)."""
         self.sent = asyncio.Lock()  # a frame's two messages go out together
@@ -291,19 +298,28 @@ class _Viewer:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(LOOK_AROUND_S):
                         await self.moved.wait()
-                seq = 0
+                seq = self.undrawn = 0
                 continue
             frame = await _next_frame(surface, seq)
             if self.moved.is_set() or frame is None:
                 if self.moved.is_set():
-                    seq = 0
+                    seq = self.undrawn = 0
                 continue
             await self._send_frame(frame)
             seq = frame.seq
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(DRAWN_WAIT_S):
+            self.undrawn += 1
+            await self._room_for_a_frame()
+
+    async def _room_for_a_frame(self) -> None:
+        """Until fewer than :data:`FRAMES_IN_FLIGHT` pictures are undrawn; one more goes
+        anyway after :data:`DRAWN_WAIT_S` without a word."""
+        try:
+            async with asyncio.timeout(DRAWN_WAIT_S):
+                while self.undrawn >= FRAMES_IN_FLIGHT:
+                    self.drawn.clear()
                     await self.drawn.wait()
-            self.drawn.clear()
+        except TimeoutError:
+            self.undrawn = FRAMES_IN_FLIGHT - 1
 
     async def _send_frame(self, frame: Frame) -> None:
         meta = {
@@ -327,6 +343,7 @@ class _Viewer:
                 return
             kind = message.get("t")
             if kind == "drawn":
+                self.undrawn = max(0, self.undrawn - 1)
                 self.drawn.set()
             elif kind == "handBack" and self.provider is not None:
                 self.host.controls.hand_back(self.provider.id, self.surface, self.viewer)

@@ -127,6 +127,14 @@ PAGES: dict[str, str] = {
         '.then((r) => r.text()).then((t) => { app.innerHTML = "<h1>Loaded " + t + "</h1>"'
         ' + "<button>Go</button>" }))</script>',
     ),
+    # A page that names itself by script after its load event, from a request it makes then
+    # (never the same, so that no cached answer comes when history shows the page again).
+    "/titled-late": _page(
+        "Untitled",
+        '<h1>Titled late</h1><script>addEventListener("load", () => fetch("/answer-later?ms=150'
+        '&at=" + Date.now()).then((r) => r.text()).then((t) => { document.title = "Titled " + t'
+        " }))</script>",
+    ),
     # Pages that start drawing at their load event (in the frame after it, or the task after
     # it) and finish 30 ms later, within the quiet time: a page hydrating behind a spinner.
     **{
@@ -175,6 +183,18 @@ PAGES: dict[str, str] = {
         "Links", '<h1>Links</h1><a href="/page-a">Page A</a> <a href="/page-b">Page B</a>'
     ),
     "/page-a": _page("Page A", "<h1>This is page A</h1>"),
+    # Pages that move through their own history entries, as single-page apps do: at a click,
+    # and at each load.
+    "/routes": _page(
+        "Routes",
+        "<h1>Routes</h1><button onclick=\"history.pushState(null, '', '/routes?step=2')\">"
+        "Next step</button>",
+    ),
+    "/routes-at-load": _page(
+        "Routes at load",
+        "<h1>Routes at load</h1><script>addEventListener('load', () => "
+        "history.pushState(null, '', location.pathname + '?loaded=' + Date.now()))</script>",
+    ),
     "/empty": _page("Empty", ""),
     "/page-b": _page("Page B", "<h1>This is page B</h1>"),
     "/form": _page(

@@ -420,6 +420,30 @@ async def test_back_and_forward_walk_history_and_refuse_past_its_ends(
     assert error == "There is no later page to go forward to."
 
 
+async def test_back_and_forward_follow_the_history_the_page_itself_changes(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/routes"))
+    await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    back = await ok(provider, ctx, "browser.back")
+    assert back == {"url": site.url("/routes"), "title": "Routes"}
+    await ok(provider, ctx, "browser.click", text="Next step")  # drops Page A from history
+    error = await refused(provider, ctx, "browser.forward")
+    assert error == "There is no later page to go forward to."
+    within = await ok(provider, ctx, "browser.back")
+    assert within == {"url": site.url("/routes"), "title": "Routes"}
+    forward = await ok(provider, ctx, "browser.forward")
+    assert forward == {"url": site.url("/routes?step=2"), "title": "Routes"}
+
+    # A page that adds an entry as it loads again drops the later ones.
+    await ok(provider, ctx, "browser.open", url=site.url("/routes-at-load"))
+    await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    back = await ok(provider, ctx, "browser.back")
+    assert back["title"] == "Routes at load"
+    error = await refused(provider, ctx, "browser.forward")
+    assert error == "There is no later page to go forward to."
+
+
 async def test_inspect_reports_the_documented_computed_styles(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

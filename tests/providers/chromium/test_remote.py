@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -20,7 +21,7 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import async_playwright
 
-from browserhost.contract import Context
+from browserhost.contract import Context, ProviderRequest
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
@@ -106,6 +107,33 @@ async def test_a_devtools_endpoint_is_driven_like_a_local_browser(
         await provider.aclose()
     # Closing the provider closes its contexts, not someone else's browser.
     assert await _targets(devtools.http) == ["about:blank"]
+
+
+async def test_back_and_forward_to_pages_kept_in_the_back_forward_cache_answer_as_they_show(
+    devtools: Remote, site: Site
+) -> None:
+    """A browser of the user's own keeps the pages it leaves (Playwright's own launch turns
+    that off): one shown again from there fires no load event. Back and forward answer with
+    it well within a host's deadline, and the page is not asked for again."""
+    provider = ChromiumProvider(ChromiumConfig(endpoint=devtools.http), timeouts=TEST_TIMEOUTS)
+    kept = Context(directory="/work/app", session_id="kept")
+
+    async def travel(action: str) -> object:
+        deadline_ms = int(time.time() * 1000) + 8_000  # the wait for a load is 10 s
+        answer = await provider.answer(ProviderRequest(action, action, {}, kept, None, deadline_ms))
+        assert answer["ok"] is True, answer
+        return answer["data"]
+
+    try:
+        await ok(provider, kept, "browser.open", url=site.url("/links"))
+        await ok(provider, kept, "browser.click", text="Page A")
+        asked = (site.arrived["/links"], site.arrived["/page-a"])
+        assert await travel("browser.back") == {"url": site.url("/links"), "title": "Links"}
+        assert (await ok(provider, kept, "browser.snapshot"))["title"] == "Links"
+        assert await travel("browser.forward") == {"url": site.url("/page-a"), "title": "Page A"}
+        assert (site.arrived["/links"], site.arrived["/page-a"]) == asked
+    finally:
+        await provider.aclose()
 
 
 class BrowserServer(NamedTuple):

@@ -95,3 +95,14 @@ async def test_open_of_a_page_that_cannot_tell_of_its_load_asks_it_instead(
     assert clicked["title"] == "Wiped"
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert [element.get("label") for element in snapshot["elements"]] == ["Gone"]
+
+
+async def test_back_and_forward_answer_for_the_page_its_script_left_after_its_load(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/titled-late"))
+    await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    back = await ok(provider, ctx, "browser.back")
+    assert back == {"url": site.url("/titled-late"), "title": "Titled ready"}
+    forward = await ok(provider, ctx, "browser.forward")
+    assert forward == {"url": site.url("/page-a"), "title": "Page A"}

@@ -101,23 +101,62 @@ function onMessage(message) {
   }
 }
 
-async function onPicture(blob) {
+// The host sends a few pictures ahead of the last one acknowledged, so that the next is
+// here as soon as this one is decoded. One is decoded at a time, off the main thread
+// (createImageBitmap); a picture a newer one overtook while it waited is dropped undecoded.
+// The newest decoded is drawn at the next animation frame, and one still waiting for it when
+// a newer is decoded is dropped too. Each picture is acknowledged once, when it is decoded
+// (ready to draw) or dropped: the host then sends another.
+let waiting = null; // { meta, blob }: the newest picture not yet decoded
+let decoding = false;
+let toDraw = null; // { meta, bitmap }: the newest decoded, for the next animation frame
+let frameAsked = false;
+
+function onPicture(blob) {
   const meta = pendingFrame;
   pendingFrame = null;
   if (!meta) return;
-  try {
-    const bitmap = await createImageBitmap(blob);
-    if (picture.width !== bitmap.width || picture.height !== bitmap.height) {
-      picture.width = bitmap.width;
-      picture.height = bitmap.height;
+  if (waiting) acknowledge(waiting.meta);
+  waiting = { meta, blob };
+  if (!decoding) decodeNewest();
+}
+
+async function decodeNewest() {
+  decoding = true;
+  while (waiting) {
+    const { meta, blob } = waiting;
+    waiting = null;
+    const bitmap = await createImageBitmap(blob).catch(() => null);
+    acknowledge(meta);
+    if (!bitmap) continue;
+    if (toDraw) toDraw.bitmap.close();
+    toDraw = { meta, bitmap };
+    if (!frameAsked) {
+      frameAsked = true;
+      requestAnimationFrame(drawNewest);
     }
-    context2d.drawImage(bitmap, 0, 0);
-    bitmap.close();
-    $("empty").hidden = true;
-    if (meta.title) document.title = `${meta.title} — browserhost viewer`;
-  } finally {
-    send({ t: "drawn", seq: meta.seq });
   }
+  decoding = false;
+}
+
+function drawNewest() {
+  frameAsked = false;
+  const next = toDraw;
+  toDraw = null;
+  if (!next) return;
+  const { meta, bitmap } = next;
+  if (picture.width !== bitmap.width || picture.height !== bitmap.height) {
+    picture.width = bitmap.width;
+    picture.height = bitmap.height;
+  }
+  context2d.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  $("empty").hidden = true;
+  if (meta.title) document.title = `${meta.title} — browserhost viewer`;
+}
+
+function acknowledge(meta) {
+  send({ t: "drawn", seq: meta.seq });
 }
 
 // --- control, sessions, the agent's last action -----------------------------------------
@@ -125,6 +164,8 @@ async function onPicture(blob) {
 function onState(next) {
   if (next.providerId !== state.providerId) {
     // Another provider: its picture is on its way; the last one's must not linger.
+    if (toDraw) toDraw.bitmap.close();
+    toDraw = null;
     context2d.clearRect(0, 0, picture.width, picture.height);
     picture.width = picture.height = 0;
     $("empty").hidden = false;

@@ -40,21 +40,26 @@ async def goto(page: Page, url: str, timeout_s: float) -> None:
         shown.close()
 
 
-async def travel(page: Page, delta: int, target: str, timeout_s: float) -> None:
-    """Go ``delta`` steps through history to ``target``; a page that shows up but is still
-    loading when the wait ends counts as arrived."""
+async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
+    """Go ``delta`` steps through history to ``target``, until the page shows it. Whether
+    that is a document loaded anew, whose load is the caller's to wait for; not one shown
+    again from the back-forward cache (which fires no load event), nor the same document at
+    another entry. A page that shows ``target`` when the wait ends counts as arrived, and
+    not as loading."""
     action = history_action(delta)
     which = "previous" if delta < 0 else "next"
     timeout = timeout_s * 1000
     with playwright_errors(action, on_timeout=f"The {which} page did not load in time; try again."):
         try:
             if delta < 0:
-                await page.go_back(timeout=timeout)
+                response = await page.go_back(wait_until="commit", timeout=timeout)
             else:
-                await page.go_forward(timeout=timeout)
+                response = await page.go_forward(wait_until="commit", timeout=timeout)
         except driver.PlaywrightTimeoutError:
             if page.url != target:
                 raise
+            return False
+    return response is not None
 
 
 def history_action(delta: int) -> str:

@@ -114,6 +114,7 @@ class PageWatch:
         self._blocked: str | None = None
         self._loading: dict[Page, set[str]] = {}  # request ids in flight
         self._loads: dict[Page, int] = {}  # documents each page loaded
+        self._moves: dict[Page, int] = {}  # navigations of each page's frames, of any kind
         self._preparing: dict[Page, asyncio.Task[None]] = {}
         self._loaded = asyncio.Event()
         self._told: dict[Page, dict[str, Any]] = {}  # each page's latest word at a load event
@@ -231,6 +232,7 @@ class PageWatch:
             preparing.cancel()
         self._loading.pop(page, None)
         self._loads.pop(page, None)
+        self._moves.pop(page, None)
         self._loaded.set()
         self._told.pop(page, None)
         self._told_more.set()
@@ -370,7 +372,13 @@ class PageWatch:
             if not waiting:
                 self._loaded.set()
 
+    def moves(self, page: Page) -> int:
+        """How many times a frame of the page navigated, within its document or to another
+        (each may change its session history)."""
+        return self._moves.get(page, 0)
+
     def _on_navigated(self, page: Page, frame: Frame) -> None:
+        self._moves[page] = self._moves.get(page, 0) + 1
         if frame is not page.main_frame:
             return
         self._loads[page] = self._loads.get(page, 0) + 1

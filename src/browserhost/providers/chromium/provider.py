@@ -431,9 +431,16 @@ class ChromiumProvider(
                 raise ActionError("There is no earlier page to go back to; use browser.open.")
             if delta > 0 and index >= len(urls) - 1:
                 raise ActionError("There is no later page to go forward to.")
-            await navigation.travel(page, delta, urls[index + delta], self.timeouts.history_s)
+            waits, moves = self.timeouts, tab.moves(page)
+            asked_ms = time.time() * 1000  # the document to wait for starts after this
+            if await navigation.travel(page, delta, urls[index + delta], waits.history_s):
+                settled = await settle_open(tab, page, asked_ms, waits, waits.history_s)
+            else:  # a page shown again, or the same one at another entry: as after input
+                settled = await self.access.settle(tab, page)
+            tab.frame_due = settled.frame_due
+            tab.travelled(page, index + delta, urls, moves)
             return data.NavigationData(
-                url=page.url, title=await pagescript.title(page), dialogs=tab.take_dialogs()
+                url=page.url, title=await settled.title(page) or "", dialogs=tab.take_dialogs()
             )
 
     async def inspect(

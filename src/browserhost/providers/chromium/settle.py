@@ -60,16 +60,20 @@ async def settle(
     return Settled(done=False)
 
 
-async def settle_open(tab: Tab, page: Page, asked_ms: float, timeouts: Timeouts) -> Settled:
-    """The open's own wait (:func:`settle` with ``"early"``), answered by the page itself
-    where it can: its document tells at its load event whether it is calm then, and its
-    title (:meth:`.Tab.told_loaded`). Asking instead waits for a renderer busy drawing
-    the page it just loaded, a few milliseconds more on a loaded machine. A page that
-    is not calm at its load, has requests in flight or does not tell is waited for as
+async def settle_open(
+    tab: Tab, page: Page, asked_ms: float, timeouts: Timeouts, budget_s: float | None = None
+) -> Settled:
+    """The open's own wait (:func:`settle` with ``"early"``) within ``budget_s`` (by default
+    the open's; ``back`` and ``forward`` wait so for a document they load), answered by the
+    page itself where it can: its document tells at its load event whether it is calm then,
+    and its title (:meth:`.Tab.told_loaded`). Asking instead waits for a renderer busy
+    drawing the page it just loaded, a few milliseconds more on a loaded machine. A page
+    that is not calm at its load, has requests in flight or does not tell is waited for as
     before."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeouts.open_settle_s
-    told = await tab.told_loaded(page, asked_ms, timeouts.open_settle_s)
+    budget_s = timeouts.open_settle_s if budget_s is None else budget_s
+    deadline = loop.time() + budget_s
+    told = await tab.told_loaded(page, asked_ms, budget_s)
     if told is not None and told["calm"] and told["url"] == page.url and not tab.loading(page):
         return Settled(done=True, read={**told, "due": True})
     left = max(0.0, deadline - loop.time())

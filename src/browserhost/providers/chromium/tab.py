@@ -85,6 +85,9 @@ class Tab(PageWatch):
         by itself is listed by the tabs verb but not shown, and the next snapshot says so."""
         self.pointer: tuple[Page, float, float] | None = None
         """Where the agent's actions left the mouse, and on which page (each has its own)."""
+        self._history: tuple[Page, int, int, list[str]] | None = None
+        """The session history last read or travelled: the page, its :meth:`moves` then, the
+        current index and the urls."""
 
     async def page(self) -> Page:
         """The current page, opening a new one when it closed or crashed."""
@@ -210,10 +213,25 @@ class Tab(PageWatch):
         return " ".join(said) or None
 
     async def history(self) -> tuple[int, list[str]]:
-        """The current page's session history: (current index, urls)."""
+        """The current page's session history: (current index, urls). Asked of the browser
+        again only once a frame of the page has navigated since it was last known (a
+        ``back`` then a ``forward`` ask once)."""
         page = await self.page()
+        moves, known = self.moves(page), self._history
+        if known is not None and known[:2] == (page, moves):
+            return known[2], known[3]
         history = await (await devtools.session(page)).send("Page.getNavigationHistory")
-        return int(history["currentIndex"]), [str(entry["url"]) for entry in history["entries"]]
+        index = int(history["currentIndex"])
+        urls = [str(entry["url"]) for entry in history["entries"]]
+        self._history = (page, moves, index, urls)
+        return index, urls
+
+    def travelled(self, page: Page, index: int, urls: list[str], moves: int) -> None:
+        """A step through history, asked when the page had made ``moves``, left ``page`` at
+        ``index`` of the same ``urls``: known from now on, if the step's own navigation is
+        the one heard since (any other may have changed the history)."""
+        if self.moves(page) == moves + 1:
+            self._history = (page, moves + 1, index, urls)
 
     async def close(self) -> None:
 
