@@ -2,7 +2,7 @@
 
 ``serve`` runs the host; ``mcp`` runs the MCP server on stdio. Every other verb is a thin
 call over the HTTP API of a running host: one per browser action, generated from
-:data:`browserhost.contract.ACTIONS` (their options from the parameter models), plus
+:data:`browserhost.contract.outline.OUTLINES` (the actions' parameters as options), plus
 ``providers``, ``select``, the instance and pairing commands, and ``shell`` to run many.
 
 Exit status: 0 on success, 2 for a usage error (a bad option, or a data dir ``serve`` cannot
@@ -32,7 +32,7 @@ sys.modules.setdefault("httpx._main", cast(ModuleType, None))
 
 import typer
 
-from browserhost.contract import ACTIONS
+from browserhost.contract.outline import OUTLINES
 
 from . import actions, instances, pairing, providers, server, shell, trace
 from .options import Command, Group
@@ -91,14 +91,14 @@ _add(bridge_commands, "pending", pairing.pending)
 _add(bridge_commands, "paired", pairing.paired)
 for name, (summary, _, _) in pairing.DECISIONS.items():
     bridge_commands.command(name, cls=Command, help=summary)(pairing.decide)
-for _spec in ACTIONS.values():
+for _outline in OUTLINES.values():
     app.command(
-        _spec.verb,
+        _outline.verb,
         cls=Command,
-        help=cli_names(_spec.description),
-        short_help=actions.short_help(_spec),
+        help=cli_names(_outline.description),
+        short_help=actions.short_help(_outline),
         rich_help_panel="Browser actions",
-    )(actions.ActionVerb(_spec))
+    )(actions.ActionVerb(_outline))
 _add(app, "call", actions.call, "Browser actions")
 _add(app, "shell", shell.shell, "Browser actions")
 _add(app, "providers", providers.providers, "Providers")

@@ -1,19 +1,22 @@
-"""The browser verbs: one command per action of :data:`browserhost.contract.ACTIONS`, its
-options read from the action's parameter model, and ``call`` for a provider's own verbs."""
+"""The browser verbs: one command per action of :data:`browserhost.contract.outline.OUTLINES`,
+its options read from the action's outline, and ``call`` for a provider's own verbs.
+
+A verb sends its action as given, over a bare connection: the host checks it with the
+contract's rules and refuses it with their message, so the command line loads no model.
+"""
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Mapping
 from inspect import Parameter, Signature
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
-from browserhost.contract import VERB_PREFIX, ActionSpec
+from browserhost.contract.outline import ActionOutline, ParameterOutline
 
-from .calls import Target, run
+from .calls import Target, run, send
 from .captures import check_output, write_capture
 from .options import (
     JsonOption,
@@ -30,9 +33,8 @@ from .output import cli_names, print_json, print_lines
 from .pairs import json_object, typed_pairs
 
 if TYPE_CHECKING:
-    from pydantic.fields import FieldInfo
-
     from browserhost.client import Client
+    from browserhost.connection import Connection
 
 POSITIONAL = {"browser.open": "url", "browser.resize": "viewport"}
 """The one field a verb takes as an argument: ``browserhost open URL``."""
@@ -61,16 +63,16 @@ _SHARED = {
 
 class ActionVerb:
     """The command of one action. Typer reads its parameters from :attr:`__signature__`
-    (the model's fields, then the shared options), as it reads a function's."""
+    (the action's parameters, then the shared options), as it reads a function's."""
 
-    def __init__(self, spec: ActionSpec) -> None:
-        self.spec = spec
+    def __init__(self, outline: ActionOutline) -> None:
+        self.outline = outline
         self.__annotations__: dict[str, object] = {}  # all in the signature; typer reads both
         fields = sorted(
-            (_field(spec, name, info) for name, info in spec.parameters.model_fields.items()),
+            (_field(outline, parameter) for parameter in outline.parameters),
             key=lambda parameter: parameter.kind,  # the argument before the options
         )
-        if spec.name == "browser.capture":
+        if outline.name == "browser.capture":
             fields.append(_keyword("output", OutputOption, None))
         shared = [
             _keyword(name, annotation, False if name == "as_json" else None)
@@ -95,12 +97,17 @@ class ActionVerb:
         timeout_ms: int | None = values.pop("timeout_ms")
         parameters = {key: value for key, value in values.items() if value is not None}
         check_output(output)
-        run(target, lambda client: act(client, self.spec, parameters, output, target, timeout_ms))
+        send(
+            target,
+            lambda connection: act(
+                connection, self.outline, parameters, output, target, timeout_ms
+            ),
+        )
 
 
 async def act(
-    client: Client,
-    spec: ActionSpec,
+    connection: Connection,
+    outline: ActionOutline,
     parameters: dict[str, object],
     output: Path | None,
     target: Target,
@@ -108,9 +115,11 @@ async def act(
 ) -> None:
     """Run one action and print its answer (a capture's image written first, into the
     session's project, else the directory the command runs in)."""
-    answer = await client.run(spec.name, parameters, timeout_ms=timeout_ms)
+    answer = await connection.send(
+        outline.name, parameters, timeout_s=outline.timeout_s, timeout_ms=timeout_ms
+    )
     data = answer.data
-    if spec.name == "browser.capture":
+    if outline.name == "browser.capture":
         label = parameters.get("label")
         project = target.project or Path.cwd()
         written = write_capture(data, output, label if isinstance(label, str) else None, project)
@@ -121,20 +130,21 @@ async def act(
     else:
         from browserhost.render import terminal_lines
 
-        print_lines(terminal_lines(spec.name, data))
+        print_lines(terminal_lines(outline.name, data))
 
 
 def _keyword(name: str, annotation: object, default: object) -> Parameter:
     return Parameter(name, Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
-def _field(spec: ActionSpec, name: str, info: FieldInfo) -> Parameter:
-    """The command-line parameter for one field of the action's parameter model: a Literal
-    stays a Literal (typer shows and checks its choices), anything else but a flag is text."""
-    choices = _literal(info.annotation)
-    kind: Any = choices or (bool if info.annotation is bool else str)
-    help_text = cli_names(info.description or "")
-    if name == POSITIONAL.get(spec.name):
+def _field(outline: ActionOutline, parameter: ParameterOutline) -> Parameter:
+    """The command-line parameter for one parameter of the action: choices become a Literal
+    (typer shows and checks them), anything else but a flag is text."""
+    name = parameter.name
+    choices: Any = Literal[parameter.choices] if parameter.choices else None
+    kind: Any = choices or (bool if parameter.flag else str)
+    help_text = cli_names(parameter.description)
+    if name == POSITIONAL.get(outline.name):
         argument = typer.Argument(metavar=name.upper(), help=help_text, show_default=False)
         return Parameter(
             name, Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[kind, argument]
@@ -145,17 +155,9 @@ def _field(spec: ActionSpec, name: str, info: FieldInfo) -> Parameter:
     option = typer.Option(
         flag, metavar=None if choices else name.upper(), show_default=False, help=help_text
     )
-    if info.is_required():
+    if parameter.required:
         return _keyword(name, Annotated[kind, option], ...)
     return _keyword(name, Annotated[kind | None, option], None)
-
-
-def _literal(annotation: object) -> object:
-    """The Literal of a field (``Literal[...]`` or ``Literal[...] | None``), else None."""
-    for member in (annotation, *typing.get_args(annotation)):
-        if typing.get_origin(member) is typing.Literal:
-            return member
-    return None
 
 
 CALL_EXAMPLE = '{"text": "Pricing"}'
@@ -178,6 +180,8 @@ def call(
     pairs = arg or []
 
     async def act(client: Client) -> None:
+        from browserhost.contract.verbs import VERB_PREFIX
+
         sent = json_object(arguments, "--json", CALL_EXAMPLE)
         if pairs:
             schema = await _verb_schema(client, verb, target.provider)
@@ -199,5 +203,5 @@ async def _verb_schema(client: Client, verb: str, provider: str | None) -> Mappi
     return {}
 
 
-def short_help(spec: ActionSpec) -> str:
-    return spec.description.split(". ")[0].removesuffix(".") + "."
+def short_help(outline: ActionOutline) -> str:
+    return outline.description.split(". ")[0].removesuffix(".") + "."

@@ -1,7 +1,8 @@
 """One call of the command line to a running host: the client, its errors, its progress line.
 
-Only what the client side needs is imported here (httpx, the client, the contract): a verb
-costs its own round trip, not a server's imports.
+Only what the client side needs is imported here: a verb costs its own round trip, not a
+server's imports. A browser verb sends over a bare :class:`~browserhost.connection.Connection`
+(:func:`send`), which builds no model; the commands that read typed answers use the client.
 """
 
 from __future__ import annotations
@@ -30,11 +31,15 @@ if TYPE_CHECKING:
     from rich.status import Status
 
     from browserhost.client import Client
+    from browserhost.connection import Connection
     from browserhost.contract.base import WireModel
 
 Row = TypeVar("Row", bound="WireModel")
+Opened = TypeVar("Opened", bound="Connection")
 Action = Callable[["Client"], Coroutine[Any, Any, None]]
 """What a command does with its client: one or more calls, and printing their answers."""
+Sending = Callable[["Connection"], Coroutine[Any, Any, None]]
+"""What a browser verb does with its connection: send the action, and print its answer."""
 
 PROGRESS_AFTER_S = 0.5
 """A call still unanswered after this asks the host, as often, whether it is starting a
@@ -63,10 +68,20 @@ class Target:
     project: Path | None = None
 
     def client(self) -> Client:
-        from browserhost.client import Client, host_url
+        from browserhost.client import Client
+
+        return self._open(Client)
+
+    def connection(self) -> Connection:
+        from browserhost.connection import Connection
+
+        return self._open(Connection)
+
+    def _open(self, kind: type[Opened]) -> Opened:
+        from browserhost.connection import host_url
 
         url = host_url(self.url)
-        return Client(
+        return kind(
             url,
             self.token,
             session_id=self.session or default_session(),
@@ -122,17 +137,33 @@ def sharing(target: Target) -> Iterator[None]:
 def run(target: Target, act: Action) -> None:
     """Run ``act`` with a client of ``target``; a refusal is printed (as JSON with --json)
     and exits with its status."""
-    check_url(target.url)
 
     async def main() -> None:
         async with target.client() as client:
             await act(client)
 
+    _call(target, act, main)
+
+
+def send(target: Target, act: Sending) -> None:
+    """:func:`run` for a browser verb: ``act`` gets a bare connection (the shell's client in
+    ``browserhost shell``)."""
+
+    async def main() -> None:
+        async with target.connection() as connection:
+            await act(connection)
+
+    _call(target, act, main)
+
+
+def _call(target: Target, act: Action, alone: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """``act`` over the shell's client when it serves ``target``, else ``alone``."""
+    check_url(target.url)
     try:
         if _shared and _shared[-1].serves(target):
             _shared[-1].run(act)
         else:
-            asyncio.run(main())
+            asyncio.run(alone())
     except BrowserhostError as exc:
         fail(target, exc)
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.text import Text
 
-from browserhost.contract import ACTIONS
 from browserhost.contract.errors import BrowserhostError
+from browserhost.contract.outline import OUTLINES
 
 EXIT_REFUSED = 3
 """The call was refused before anything ran (including a provider's own refusal)."""
@@ -37,7 +37,7 @@ def print_json(value: object) -> None:
 
 
 def print_error(error: BrowserhostError) -> None:
-    from browserhost.client import describe
+    from browserhost.connection import describe
 
     code, _, message = describe(error).partition(": ")
     err.print(Text.assemble((code, "bold red"), ": ", cli_names(message)))
@@ -49,6 +49,6 @@ def exit_status(error: BrowserhostError) -> int:
 
 def cli_names(text: str) -> str:
     """``browser.snapshot`` → ``snapshot``: the verb a person types."""
-    for spec in ACTIONS.values():
-        text = text.replace(spec.name, spec.verb)
+    for outline in OUTLINES.values():
+        text = text.replace(outline.name, outline.verb)
     return text

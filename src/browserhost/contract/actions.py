@@ -1,7 +1,8 @@
 """The ten browser actions: their parameters, validation and answers.
 
-This module is the single source of truth for what an agent may ask. The HTTP schema, the MCP
-tool schemas and the command-line verbs are all derived from :data:`ACTIONS`.
+This module and its outline (:mod:`.outline`: the names, descriptions and deadlines) are the
+single source of truth for what an agent may ask. The HTTP schema and the MCP tool schemas are
+derived from :data:`ACTIONS`, the command-line verbs from the outline.
 
 Validation follows one rule set for every caller: strings are trimmed and an empty string
 counts as absent, a string over its limit (:mod:`.limits`) is refused, unknown keys are
@@ -29,17 +30,8 @@ from . import data
 from .base import WireModel
 from .data import ViewportMode
 from .errors import InvalidActionError
-from .limits import (
-    ACTION_TIMEOUT_S,
-    OPEN_TIMEOUT_S,
-    SNAPSHOT_ELEMENTS_MAX,
-    SNAPSHOT_FULL_ELEMENTS_MAX,
-    SNAPSHOT_FULL_TEXT_MAX,
-    SNAPSHOT_TEXT_MAX,
-    TEXT_MAX,
-    URL_MAX,
-    VALUE_MAX,
-)
+from .limits import TEXT_MAX, URL_MAX, VALUE_MAX
+from .outline import OUTLINES, ActionName
 
 if TYPE_CHECKING:
     from pydantic import AnyUrl
@@ -47,33 +39,20 @@ if TYPE_CHECKING:
 BLANK_PAGE = "about:blank"
 """The one address that is not http(s) an agent may open: an empty page."""
 
-ActionName = Literal[
-    "browser.open",
-    "browser.snapshot",
-    "browser.click",
-    "browser.type",
-    "browser.scroll",
-    "browser.back",
-    "browser.forward",
-    "browser.inspect",
-    "browser.capture",
-    "browser.resize",
-]
 ScrollDirection = Literal["up", "down", "top", "bottom"]
 
 VIEWPORT_MODES: tuple[str, ...] = get_args(ViewportMode)
 SCROLL_DIRECTIONS: tuple[str, ...] = get_args(ScrollDirection)
 
-_SELECTOR_HELP = (
-    "CSS selector of one element, as listed by the latest browser.snapshot. ' >> ' steps into "
-    "an iframe or an open shadow root: the part before names the iframe or the shadow host, the "
-    "part after is matched inside it (iframe#pay >> #card, todo-app >> button.add)."
-)
+
+def _about(action: ActionName, parameter: str) -> str:
+    return OUTLINES[action].about(parameter)
 
 
 @functools.cache
 def _url_adapter() -> TypeAdapter[AnyUrl]:
-    # pydantic's URL types cost a command-line verb a sixth of its start; only open needs them.
+    # pydantic's URL types take long to load (a sixth of a command line's start); only open
+    # needs them.
     from pydantic import AnyUrl
 
     return TypeAdapter(AnyUrl)
@@ -135,14 +114,8 @@ class Parameters(WireModel):
 
 
 class OpenParameters(Parameters):
-    url: str = Field(
-        description="Absolute http(s) URL to load, e.g. https://example.com/, or about:blank "
-        "for an empty page.",
-        max_length=URL_MAX,
-    )
-    viewport: ViewportMode | None = Field(
-        None, description="Viewport to use: mobile, tablet, desktop, or fill. Omit to keep it."
-    )
+    url: str = Field(description=_about("browser.open", "url"), max_length=URL_MAX)
+    viewport: ViewportMode | None = Field(None, description=_about("browser.open", "viewport"))
 
     @model_validator(mode="before")
     @classmethod
@@ -165,19 +138,9 @@ class OpenParameters(Parameters):
 
 class SnapshotParameters(Parameters):
     selector: str | None = Field(
-        None,
-        description="Selector (as for browser.click) to read one part of the page only: a "
-        "section, a list, an iframe, a dialog.",
-        max_length=TEXT_MAX,
+        None, description=_about("browser.snapshot", "selector"), max_length=TEXT_MAX
     )
-    full: bool = Field(
-        False,
-        description=f"Everything at once: the text and elements of the whole page (or of the "
-        f"selector's part), up to {SNAPSHOT_FULL_TEXT_MAX:,} characters and "
-        f"{SNAPSHOT_FULL_ELEMENTS_MAX:,} elements instead of the {SNAPSHOT_TEXT_MAX:,} and "
-        f"{SNAPSHOT_ELEMENTS_MAX} around the viewport. A far bigger answer: ask only when you "
-        "need it all.",
-    )
+    full: bool = Field(False, description=_about("browser.snapshot", "full"))
 
     @model_validator(mode="before")
     @classmethod
@@ -199,12 +162,10 @@ class SnapshotParameters(Parameters):
 class ClickParameters(Parameters):
     at_least_one = ("selector", "text")
 
-    selector: str | None = Field(None, description=_SELECTOR_HELP, max_length=TEXT_MAX)
-    text: str | None = Field(
-        None,
-        description="Visible label or accessible name of the element to click.",
-        max_length=TEXT_MAX,
+    selector: str | None = Field(
+        None, description=_about("browser.click", "selector"), max_length=TEXT_MAX
     )
+    text: str | None = Field(None, description=_about("browser.click", "text"), max_length=TEXT_MAX)
 
     @model_validator(mode="before")
     @classmethod
@@ -220,11 +181,9 @@ class ClickParameters(Parameters):
 class TypeParameters(Parameters):
     may_be_blank = frozenset({"value"})
 
-    selector: str = Field(description=_SELECTOR_HELP, max_length=TEXT_MAX)
-    value: str = Field(
-        description="Text to put in the field; it replaces what is there.", max_length=VALUE_MAX
-    )
-    submit: bool = Field(False, description="Press Enter after typing.")
+    selector: str = Field(description=_about("browser.type", "selector"), max_length=TEXT_MAX)
+    value: str = Field(description=_about("browser.type", "value"), max_length=VALUE_MAX)
+    submit: bool = Field(False, description=_about("browser.type", "submit"))
 
     @model_validator(mode="before")
     @classmethod
@@ -245,10 +204,10 @@ class ScrollParameters(Parameters):
     at_least_one = ("direction", "selector")
 
     direction: ScrollDirection | None = Field(
-        None, description="up or down by one screen, or to the top or bottom of the page."
+        None, description=_about("browser.scroll", "direction")
     )
     selector: str | None = Field(
-        None, description="Scroll this element into view instead.", max_length=TEXT_MAX
+        None, description=_about("browser.scroll", "selector"), max_length=TEXT_MAX
     )
 
     @model_validator(mode="before")
@@ -280,7 +239,7 @@ class ForwardParameters(NoParameters):
 
 
 class InspectParameters(Parameters):
-    selector: str = Field(description=_SELECTOR_HELP, max_length=TEXT_MAX)
+    selector: str = Field(description=_about("browser.inspect", "selector"), max_length=TEXT_MAX)
 
     @model_validator(mode="before")
     @classmethod
@@ -293,7 +252,7 @@ class InspectParameters(Parameters):
 
 class CaptureParameters(Parameters):
     label: str | None = Field(
-        None, description="Short name for the image file, e.g. login-form.", max_length=TEXT_MAX
+        None, description=_about("browser.capture", "label"), max_length=TEXT_MAX
     )
 
     @model_validator(mode="before")
@@ -303,9 +262,7 @@ class CaptureParameters(Parameters):
 
 
 class ResizeParameters(Parameters):
-    viewport: ViewportMode = Field(
-        description="mobile (390x844), tablet (820x1180), desktop (1280x800), or fill (the window)."
-    )
+    viewport: ViewportMode = Field(description=_about("browser.resize", "viewport"))
 
     @model_validator(mode="before")
     @classmethod
@@ -315,13 +272,14 @@ class ResizeParameters(Parameters):
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """One action: its wire name, parameter and answer models, deadline and description."""
+    """One action: its wire name, parameter and answer models, deadline and description (the
+    last two from its :data:`~.outline.OUTLINES` entry)."""
 
     name: ActionName
     parameters: type[Parameters]
     data: type[data.Data]
     description: str
-    timeout_s: float = ACTION_TIMEOUT_S
+    timeout_s: float
 
     @property
     def verb(self) -> str:
@@ -334,89 +292,24 @@ class ActionSpec:
         return self.name.replace(".", "_")
 
 
+def _spec(name: ActionName, parameters: type[Parameters], answer: type[data.Data]) -> ActionSpec:
+    outline = OUTLINES[name]
+    return ActionSpec(name, parameters, answer, outline.description, outline.timeout_s)
+
+
 ACTIONS: dict[str, ActionSpec] = {
     spec.name: spec
     for spec in (
-        ActionSpec(
-            "browser.open",
-            OpenParameters,
-            data.OpenData,
-            "Load a URL in the browser and wait (bounded) until it has loaded and stopped "
-            "changing. Returns url, title, settled (false if it was still loading or changing "
-            "when the wait ended) and viewport.",
-            timeout_s=OPEN_TIMEOUT_S,
-        ),
-        ActionSpec(
-            "browser.snapshot",
-            SnapshotParameters,
-            data.SnapshotData,
-            "Read the page: its text and its interactive elements, each with a CSS selector "
-            "that matches exactly that element and its state (value, checked, selected, "
-            "expanded, disabled, covered, ...), including those in iframes and shadow roots. On "
-            "a big page both follow the viewport: scroll, or pass a selector, to read more. "
-            "Take one before clicking or typing, and again after the page changes.",
-        ),
-        ActionSpec(
-            "browser.click",
-            ClickParameters,
-            data.ClickData,
-            "Click one element where a person would, by selector from the latest snapshot or "
-            "by its visible text (the element whose own text matches, exactly before partly), "
-            "then wait for the page to settle. Refuses, clicking nothing, when the selector or "
-            "text matches more than one element, when the element is disabled, hidden or "
-            "covered (naming what covers it), or when the page changed so that the selector "
-            "names another element than the snapshot listed. Returns the url and title, the "
-            "element's state after the click and any dialog it caused.",
-        ),
-        ActionSpec(
-            "browser.type",
-            TypeParameters,
-            data.TypeData,
-            "Fill a text field, an editable box or a range (by selector from the latest "
-            "snapshot) with value, replacing its content, or choose a select's option by its "
-            "label (several, comma-separated, for a multiple select); submit presses Enter "
-            "afterwards and waits for the page to settle. Returns the field's value.",
-        ),
-        ActionSpec(
-            "browser.scroll",
-            ScrollParameters,
-            data.ScrollData,
-            "Scroll the page up or down by one screen, to the top or bottom, or bring an "
-            "element into view, then wait for what the page loads as it scrolls. Returns the "
-            "new scroll position.",
-        ),
-        ActionSpec(
-            "browser.back",
-            BackParameters,
-            data.NavigationData,
-            "Go back one page in history. Returns the url and title now shown.",
-        ),
-        ActionSpec(
-            "browser.forward",
-            ForwardParameters,
-            data.NavigationData,
-            "Go forward one page in history. Returns the url and title now shown.",
-        ),
-        ActionSpec(
-            "browser.inspect",
-            InspectParameters,
-            data.InspectData,
-            "Describe one element: tag, role, label, state, position and size, whether it is "
-            "in view, and its computed styles.",
-        ),
-        ActionSpec(
-            "browser.capture",
-            CaptureParameters,
-            data.CaptureData,
-            "Take a PNG screenshot of the viewport. When the project directory is known the "
-            "image is saved under .browserhost/captures/ and its path returned.",
-        ),
-        ActionSpec(
-            "browser.resize",
-            ResizeParameters,
-            data.ResizeData,
-            "Change the viewport to mobile, tablet, desktop or fill.",
-        ),
+        _spec("browser.open", OpenParameters, data.OpenData),
+        _spec("browser.snapshot", SnapshotParameters, data.SnapshotData),
+        _spec("browser.click", ClickParameters, data.ClickData),
+        _spec("browser.type", TypeParameters, data.TypeData),
+        _spec("browser.scroll", ScrollParameters, data.ScrollData),
+        _spec("browser.back", BackParameters, data.NavigationData),
+        _spec("browser.forward", ForwardParameters, data.NavigationData),
+        _spec("browser.inspect", InspectParameters, data.InspectData),
+        _spec("browser.capture", CaptureParameters, data.CaptureData),
+        _spec("browser.resize", ResizeParameters, data.ResizeData),
     )
 }
 

@@ -19,9 +19,12 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, field_validator
 
-from .actions import ACTIONS, ActionName, Parameters
+from .actions import ACTIONS, Parameters
 from .base import WireModel
 from .limits import ERROR_TEXT_MAX, PROTOCOL_VERSION
+from .outcome import JsonValue
+from .outcome import Outcome as Outcome  # re-exported: the answer beside the request
+from .outline import ActionName
 from .verbs import verb_name
 
 
@@ -184,10 +187,6 @@ class ServiceHello:
         return cls(version, frozenset(actions), surface)
 
 
-JsonValue = Any
-"""An answer's ``data``: an object for the ten actions, any JSON value for a verb."""
-
-
 @dataclass(frozen=True)
 class Success:
     data: JsonValue
@@ -201,22 +200,6 @@ class Refusal:
 
 
 Result = Success | Refusal
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """An action's answer as the host gives it back: who answered, and the ``data`` as the
-    provider gave it (a capture's saved ``path`` added)."""
-
-    provider_id: str
-    data: JsonValue
-    session: Mapping[str, object] | None = None
-    """For an action routed to an instance: its routing and control state (001's
-    ``session``), never its data."""
-
-    def to_wire(self) -> dict[str, object]:
-        wire = {"ok": True, "providerId": self.provider_id, "data": self.data}
-        return wire if self.session is None else wire | {"session": dict(self.session)}
 
 
 def parse_result(value: object) -> Result | None:
