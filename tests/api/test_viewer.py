@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 from websockets.asyncio.client import ClientConnection
 
 from browserhost.contract.surface import INPUT_BATCH_MAX
@@ -26,10 +26,11 @@ from .viewing import (
     ACTIONS,
     Served,
     click_picture,
+    host_caught_up,
     serving,
-    settle,
     wait_for_control,
     wait_for_picture,
+    wait_for_picture_size,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -38,6 +39,8 @@ TAKE_OVER = "Nobody is in control — click the picture to take over"
 AGENT = "The agent is working — click the picture to take over"
 YOU = "You are in control"
 OTHER = "Another viewer is in control"
+AGENT_VIEWPORT = (1280, 800)
+"""The chromium provider's desktop viewport, which its picture shows pixel for pixel."""
 
 
 @pytest.fixture
@@ -103,7 +106,7 @@ async def test_pointer_moves_alone_take_nothing(browser: Browser, stub_host: Ser
     assert box is not None
     for step in range(10):
         await page.mouse.move(box["x"] + 10 + step * 5, box["y"] + 10 + step * 3)
-    await settle()
+    await host_caught_up(page)  # whatever the moves sent has been handled
     await wait_for_control(page, TAKE_OVER)
     with stub_host.client() as http:
         assert http.post(ACTIONS, json={"action": "browser.snapshot"}).status_code == 200
@@ -162,20 +165,29 @@ async def test_a_chosen_session_stays_chosen_until_its_viewer_leaves(
             "document.querySelector('#session option:checked').text.endsWith('(shown)')"
         )
         # The agent acts elsewhere: the chosen session stays on screen and chosen.
+        beta = {"directory": "/work/app", "sessionId": "beta"}
+        http.post(ACTIONS, json={"action": "browser.snapshot", "context": beta})
+        await _wait_for_last_action(page, "browser.snapshot")
+        # The viewer is told of an agent action, then of the sessions as they are after it;
+        # so once it is told of the next action, it was told all the first one changed.
         http.post(
             ACTIONS,
-            json={"action": "browser.snapshot",
-                  "context": {"directory": "/work/app", "sessionId": "beta"}},
+            json={"action": "browser.inspect", "parameters": {"selector": "#q"},
+                  "context": beta},
         )  # fmt: skip
-        await settle(1.5)
+        await _wait_for_last_action(page, "browser.inspect")
         chosen = await page.eval_on_selector("#session", "s => s.options[s.selectedIndex].text")
         assert chosen == "alpha in app: About the stub (shown)"
-        await page.close()
-        await settle(0.5)
+        await page.close()  # leaving lets go of the chosen session
         watcher = await browser.new_page()
         await watcher.goto(stub_host.viewer)
         await wait_for_picture(watcher)
-        await watcher.wait_for_function("document.getElementById('session').options.length === 3")
+        # The host lets go when it hears the first viewer leave, and tells this one then: it
+        # follows the agent, to the session the agent acted on last.
+        await watcher.wait_for_function(
+            "() => { const s = document.getElementById('session'); return s.options.length === 3"
+            " && s.value === '' && s.options[2].text.endsWith('(shown)'); }"
+        )
         assert await watcher.eval_on_selector("#session", "s => s.value") == ""  # following
         shown = await watcher.eval_on_selector_all("#session option", "o => o.map(x => x.text)")
         assert shown[2] == "beta in app: Search (shown)"  # the session the agent acted on last
@@ -293,6 +305,15 @@ async def _next_picture(socket: ClientConnection) -> dict[str, Any]:
             return meta
 
 
+async def _wait_for_last_action(page: Page, action: str) -> None:
+    """Until the viewer shows ``action`` as the agent's last."""
+    await page.wait_for_function(
+        "want => document.getElementById('last-action').textContent.startsWith(want)",
+        arg=f"Agent: {action} ",
+        timeout=30_000,
+    )
+
+
 def _inspect(http: httpx.Client) -> dict[str, Any]:
     inspected = http.post(
         ACTIONS, json={"action": "browser.inspect", "parameters": {"selector": "#q"}}
@@ -358,16 +379,16 @@ async def test_typing_in_the_chromium_picture_fills_the_agents_field(
         act("browser.open", url=site.url("/form"))
         page = await browser.new_page(viewport={"width": 1400, "height": 1000})
         await page.goto(chromium_host.viewer)
-        await wait_for_picture(page)
-        await settle(1.0)  # the viewer asks for a picture its size; the page is laid out anew
-        await wait_for_picture(page)
+        # The field's bounds are in the agent's page pixels, which the picture shows.
+        await wait_for_picture_size(page, AGENT_VIEWPORT)
         field = act("browser.inspect", selector="#q")
         bounds = field["bounds"]
         assert isinstance(bounds, dict)
         await click_picture(page, bounds["x"] + 5, bounds["y"] + bounds["height"] / 2)
         await wait_for_control(page, YOU)
+        # Taking over lays the page out at the size the person sees it.
+        await wait_for_picture_size(page)
         await page.keyboard.type("kittens")
-        await settle(0.5)
         refused = http.post(
             ACTIONS, json={"action": "browser.snapshot", "parameters": {}, "context": context}
         )
@@ -376,11 +397,11 @@ async def test_typing_in_the_chromium_picture_fills_the_agents_field(
         await wait_for_control(page, AGENT)
         assert act("browser.inspect", selector="#q")["value"] == "kittens"
         # The person's window size went with them: the agent's viewport is back.
-        await settle(0.5)
+        await wait_for_picture_size(page, AGENT_VIEWPORT)
         assert act("browser.snapshot")["viewport"] == {
             "mode": "desktop",
-            "width": 1280,
-            "height": 800,
+            "width": AGENT_VIEWPORT[0],
+            "height": AGENT_VIEWPORT[1],
         }
         await page.close()
     await asyncio.sleep(0)

@@ -3,7 +3,6 @@ viewer page opened in a real Chromium, for the viewer's tests."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -133,6 +132,45 @@ async def click_picture(page: Page, x: float, y: float) -> None:
     )
 
 
-async def settle(seconds: float = 0.3) -> None:
-    """Let messages already sent cross the socket (the viewer has no other signal for it)."""
-    await asyncio.sleep(seconds)
+async def wait_for_picture_size(
+    page: Page, size: tuple[int, int] | None = None, timeout_s: float = 30.0
+) -> None:
+    """Until the picture drawn is ``size`` frame pixels, or by default the size of the stage
+    it is shown in (in device pixels): the size the viewer asks for while its person holds
+    control."""
+    await page.wait_for_function(
+        """(size) => {
+          const picture = document.getElementById("picture");
+          const stage = document.getElementById("stage").getBoundingClientRect();
+          const ratio = window.devicePixelRatio || 1;
+          const [width, height] = size
+            || [Math.round(stage.width * ratio), Math.round(stage.height * ratio)];
+          return picture.width === width && picture.height === height;
+        }""",
+        arg=None if size is None else list(size),
+        timeout=timeout_s * 1000,
+    )
+
+
+async def host_caught_up(page: Page, timeout_s: float = 30.0) -> None:
+    """Until the host has handled everything the viewer sent so far.
+
+    The host handles a viewer's messages one at a time in the order they came, and answers
+    a ``copy`` (which changes nothing) with the clipboard: once that answer is back, all that
+    went before it was handled. The viewer sends a pointer move at the next animation frame,
+    so the copy goes two frames on, behind any move the page took."""
+    await page.evaluate(
+        """(timeoutMs) => new Promise((resolve, reject) => {
+          setTimeout(() => reject(new Error("the host did not answer the copy")), timeoutMs);
+          requestAnimationFrame(() => requestAnimationFrame(() => {
+            socket.addEventListener("message", function answered(event) {
+              if (typeof event.data === "string" && JSON.parse(event.data).t === "clipboard") {
+                socket.removeEventListener("message", answered);
+                resolve();
+              }
+            });
+            send({ t: "copy" });
+          }));
+        })""",
+        timeout_s * 1000,
+    )

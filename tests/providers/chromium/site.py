@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -26,6 +26,8 @@ WIDGETS_PREFIX = "/w/"
 
 HOLD_MAX_S = 30.0
 """A held response is released after this long even if the test never does."""
+FREEZING = "/freezing"
+"""What the ``/hangs`` page asks for just before it freezes for good."""
 
 RECORD_CLICKS = """
 <p id="hits">hits: none</p>
@@ -241,13 +243,18 @@ PAGES: dict[str, str] = {
     ),
     "/opener": _page("Opener", '<a href="/closer" target="_blank">Open popup</a>'),
     "/closer": _page("Closer", '<button onclick="window.close()">Close me</button>'),
+    # "Freeze later" tells the site as it freezes (FREEZING): a synchronous request, so the
+    # page's thread is held from the moment the request leaves.
     "/hangs": _page(
         "Hangs",
         '<button onclick="while (true) {}">Freeze</button>'
-        '<button onclick="setTimeout(() => { while (true) {} }, 1500)">Freeze later</button>'
+        '<button onclick="setTimeout(() => { const told = new XMLHttpRequest(); '
+        f"told.open('GET', '{FREEZING}', false); told.send(); while (true) {{}} }}, 1500)\">"
+        "Freeze later</button>"
         "<button onclick=\"while (true) alert('again')\">Alert forever</button>"
         '<input id="name" oninput="while (true) {}">',
     ),
+    FREEZING: _page("Freezing", ""),
     "/greets": _page("Greets", "<p>Greets</p><script>alert('Welcome back')</script>"),
     "/pops-up": _page("Pops up", "<p>Pops up</p><script>window.open('/page-b')</script>"),
     "/covered": _page(
@@ -306,6 +313,7 @@ class Site:
         """Set when a held request has arrived."""
         self.arrived: Counter[str] = Counter()
         """How many requests arrived for each path and query."""
+        self._arrival = threading.Condition()
         site = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -326,8 +334,18 @@ class Site:
     def url(self, path: str) -> str:
         return self.origin + path
 
+    def wait_for_requests(
+        self, enough: Callable[[Counter[str]], bool], timeout_s: float = 30.0
+    ) -> bool:
+        """Until ``enough`` holds of the requests counted so far (:attr:`arrived`); whether
+        it did within ``timeout_s``. It blocks: call it in a thread from async code."""
+        with self._arrival:
+            return self._arrival.wait_for(lambda: enough(self.arrived), timeout_s)
+
     def serve(self, request: BaseHTTPRequestHandler) -> None:
-        self.arrived[request.path] += 1
+        with self._arrival:
+            self.arrived[request.path] += 1
+            self._arrival.notify_all()
         parts = urlsplit(request.path)
         query = parse_qs(parts.query)
         if parts.path == "/to-file":

@@ -149,13 +149,17 @@ async def test_past_the_most_contexts_the_least_recently_used_idle_one_is_closed
         assert told["url"] == "about:blank"
 
         # While every session has an action running, a new one is refused; nothing closes.
-        with site.holding() as arrived:
+        paths = [f"/held-{n}" for n in range(2)]
+        before = {path: site.arrived[path] for path in paths}
+        with site.holding():
             held = [
-                asyncio.create_task(act(two, key, "browser.open", url=site.url(f"/held-{n}")))
-                for n, key in enumerate((second, third))
+                asyncio.create_task(act(two, key, "browser.open", url=site.url(path)))
+                for path, key in zip(paths, (second, third), strict=True)
             ]
-            assert await asyncio.to_thread(arrived.wait, 10)
-            await asyncio.sleep(0.2)  # both have arrived, or at least hold their session
+            # Each open holds its session until its page arrives, which the site holds.
+            assert await asyncio.to_thread(
+                site.wait_for_requests, lambda n: all(n[p] > before[p] for p in paths)
+            )
             busy = await refused(two, first, "browser.snapshot")
             assert busy == (
                 "All 2 browser sessions are busy; try again in a moment (the user can allow "

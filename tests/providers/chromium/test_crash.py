@@ -19,7 +19,7 @@ from browserhost.transports.base import LostError
 from browserhost.transports.inprocess import InProcessTransport
 
 from .driving import TEST_TIMEOUTS, act, browser_pid, ok
-from .site import Site
+from .site import FREEZING, Site
 
 CTX = Context(directory="/work/app", session_id="crash")
 
@@ -170,8 +170,10 @@ async def test_a_page_stuck_between_actions_is_closed_by_the_next_one(
     own: ChromiumProvider, site: Site
 ) -> None:
     await ok(own, CTX, "browser.open", url=site.url("/hangs"))
+    told = site.arrived[FREEZING]
     await ok(own, CTX, "browser.click", text="Freeze later")  # in 1.5 s: after the click
-    await asyncio.sleep(2)
+    # The page tells the site as it freezes, with its thread held from then on.
+    assert await asyncio.to_thread(site.wait_for_requests, lambda n: n[FREEZING] > told)
     with pytest.raises(PageStuckError, match=STUCK):
         await act(own, CTX, "browser.snapshot")
     assert (await ok(own, CTX, "browser.snapshot"))["url"] == "about:blank"

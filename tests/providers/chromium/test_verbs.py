@@ -210,7 +210,8 @@ async def test_a_dialog_left_open_is_read_then_answered_and_holds_everything_els
 
         # A dialog the page shows between actions holds the next one.
         await ok(asking, ctx, "browser.click", text="Alert later")
-        await asyncio.sleep(0.5)
+        async with asyncio.timeout(30):  # until the alert shows and is left open
+            await asking._pool.dialog_shown(ctx.key).wait()
         later = await refused(asking, ctx, "browser.click", text="Ask confirm")
         assert later.startswith("An alert dialog is open and holds the page: 'Time is up'.")
         await ok(asking, ctx, "verb.dialog", accept=False)
