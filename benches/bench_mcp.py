@@ -1,19 +1,27 @@
-"""The agent's path: open, snapshot, click and type over stdio MCP, against the same steps
-done directly with Playwright, and against @playwright/mcp, on the same page in one run.
+"""The agent's path: open, snapshot, click and type over stdio MCP, then back and forward,
+against the same steps done directly with Playwright, and against @playwright/mcp, on the
+same page in one run.
 
     .venv/bin/python benches/bench_mcp.py [--rounds 100] [--chromium /usr/bin/chromium]
+        [--without-peer] [--no-recording]
 
 - **browserhost**: the official MCP SDK client spawns ``browserhost mcp`` (an embedded host
-  with the Chromium provider) and times each ``tools/call`` round trip.
+  with the Chromium provider) and times each ``tools/call`` round trip; it records the
+  session as it does by default (its pictures taken off each action's way), or nothing with
+  ``--no-recording``.
 - **Playwright**: the same Chromium with the provider's flags, in this process, doing what an
   agent tool needs: ``page.goto`` (to the load event), ``locator("body").aria_snapshot()``,
-  ``locator.click()``, ``locator.fill()``.
+  ``locator.click()``, ``locator.fill()``, ``page.go_back()``, ``page.go_forward()`` (each
+  to the load event).
 - **@playwright/mcp**: the peer's stdio server (installed with npm into
   ``benches/.peers/`` on first use) with the same Chromium, headless and isolated; its
-  ``target`` takes the same CSS selectors. Left out, in one line, where npm cannot install it.
+  ``target`` takes the same CSS selectors; it has no forward. Left out, in one line, where
+  npm cannot install it (or with ``--without-peer``).
 
-Each round runs the four steps once on each side, sides interleaved so drift hits all three
-and each round started by the next side; "sequence" is the four steps of one round together.
+Each round runs the steps once on each side, sides interleaved so drift hits all three and
+each round started by the next side; "sequence" is the first four steps of one round
+together. Rounds open the page at two addresses in turn (the same file), so that each open
+adds an entry to the session history for back to return to, and forward to leave again.
 A page load on a shared machine varies by a quarter either way, so a median needs about a
 hundred rounds to hold still within a few percent. Prints medians with ratios and writes
 ``benches/results/bench_mcp.json``.
@@ -42,6 +50,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from playwright.async_api import Page, async_playwright
 
+import browserhost
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -52,8 +61,16 @@ RESULTS = Path(__file__).parent / "results" / "bench_mcp.json"
 PEERS = Path(__file__).parent / ".peers"
 PEER_PACKAGE = "@playwright/mcp@0.0.83"
 PEER_CLI = PEERS / "node_modules" / "@playwright" / "mcp" / "cli.js"
+SOURCE = Path(browserhost.__file__).resolve().parent.parent
+"""Where the browserhost this bench imports lives (``src`` with ``PYTHONPATH=src``): the one
+``browserhost mcp`` runs, not whichever the interpreter has installed."""
 WARMUP = 3
 STEPS = ("open", "snapshot", "click", "type")
+HISTORY_STEPS = ("back", "forward")
+NOTHING_BEHIND = "no earlier page"
+"""browserhost's back refused on the first page of a fresh one: every 100 documents an open
+moves to a fresh page (freeing what Playwright keeps of each), and the history stays behind.
+That round's back and forward are left out."""
 
 PAGE = (
     "<!doctype html><title>Bench page</title><body>"
@@ -67,6 +84,12 @@ PAGE = (
 ).encode()
 
 Step = Callable[[int], Awaitable[object]]
+
+
+def address(url: str, i: int) -> str:
+    """Round ``i``'s address of the page: two in turn, so that each open is a new entry in
+    the session history (an open of the address already shown would replace it)."""
+    return url if i % 2 == 0 else f"{url}?again"
 
 
 @contextmanager
@@ -100,17 +123,24 @@ def _answers(url: str) -> bool:
     return True
 
 
-def _caller(client: Client) -> Callable[[str, dict[str, Any]], Awaitable[None]]:
-    async def call(tool: str, arguments: dict[str, Any]) -> None:
+def _caller(client: Client) -> Callable[[str, dict[str, Any]], Awaitable[bool]]:
+    """Calls a tool; ``False`` for browserhost's back refused for want of an earlier page."""
+
+    async def call(tool: str, arguments: dict[str, Any]) -> bool:
         result = await client.call_tool(tool, arguments)
         if result.is_error:
             texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
+            if tool == "browser_back" and any(NOTHING_BEHIND in text for text in texts):
+                return False
             raise RuntimeError(f"{tool}: {texts}")
+        return True
 
     return call
 
 
-async def browserhost_steps(stack: AsyncExitStack, url: str, chromium: str) -> dict[str, Step]:
+async def browserhost_steps(
+    stack: AsyncExitStack, url: str, chromium: str, *, recording: bool = True
+) -> dict[str, Step]:
     scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
     (scratch / "project").mkdir()
     parameters = StdioServerParameters(
@@ -120,15 +150,19 @@ async def browserhost_steps(stack: AsyncExitStack, url: str, chromium: str) -> d
             "BROWSERHOST_DATA_DIR": str(scratch / "data"),
             "BROWSERHOST_PROVIDERS": "chromium",
             "BROWSERHOST_CHROMIUM": chromium,
+            "BROWSERHOST_RECORDING": "on" if recording else "off",
+            "PYTHONPATH": str(SOURCE),
         },
         cwd=scratch / "project",
     )
     call = _caller(await stack.enter_async_context(Client(stdio_client(parameters))))
     return {
-        "open": lambda i: call("browser_open", {"url": url}),
+        "open": lambda i: call("browser_open", {"url": address(url, i)}),
         "snapshot": lambda i: call("browser_snapshot", {}),
         "click": lambda i: call("browser_click", {"selector": "#inc"}),
         "type": lambda i: call("browser_type", {"selector": "#name", "value": f"name {i}"}),
+        "back": lambda i: call("browser_back", {}),
+        "forward": lambda i: call("browser_forward", {}),
     }
 
 
@@ -142,10 +176,12 @@ async def playwright_steps(stack: AsyncExitStack, url: str, chromium: str) -> di
         await browser.new_context(viewport={"width": 1280, "height": 800})
     ).new_page()
     return {
-        "open": lambda i: page.goto(url),
+        "open": lambda i: page.goto(address(url, i)),
         "snapshot": lambda i: page.locator("body").aria_snapshot(),
         "click": lambda i: page.locator("#inc").click(),
         "type": lambda i: page.locator("#name").fill(f"name {i}"),
+        "back": lambda i: page.go_back(),
+        "forward": lambda i: page.go_forward(),
     }
 
 
@@ -176,19 +212,26 @@ async def peer_steps(stack: AsyncExitStack, url: str, chromium: str) -> dict[str
     parameters = StdioServerParameters(command="node", args=arguments, cwd=scratch)
     call = _caller(await stack.enter_async_context(Client(stdio_client(parameters))))
     return {
-        "open": lambda i: call("browser_navigate", {"url": url}),
+        "open": lambda i: call("browser_navigate", {"url": address(url, i)}),
         "snapshot": lambda i: call("browser_snapshot", {}),
         "click": lambda i: call("browser_click", {"target": "#inc", "element": "Add one"}),
         "type": lambda i: call(
             "browser_type", {"target": "#name", "element": "Name", "text": f"name {i}"}
         ),
+        "back": lambda i: call("browser_navigate_back", {}),
     }
 
 
 async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str, Any]:
-    """Milliseconds per step and per sequence, for each side, interleaved by round."""
+    """Milliseconds per step and per sequence, for each side, interleaved by round; a side
+    without one of the history steps leaves it out."""
     samples: dict[str, dict[str, list[float]]] = {
-        side: {step: [] for step in (*STEPS, "sequence")} for side in sides
+        side: {
+            step: []
+            for step in (*STEPS, "sequence", *HISTORY_STEPS)
+            if step in {*steps, "sequence"}
+        }
+        for side, steps in sides.items()
     }
     names = list(sides)
     for i in range(WARMUP + rounds):
@@ -204,6 +247,15 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
                     samples[side][step].append((time.perf_counter() - started) * 1000)
             if i >= WARMUP:
                 samples[side]["sequence"].append((time.perf_counter() - began) * 1000)
+            if i == 0:
+                continue  # nothing to go back to yet
+            for step in HISTORY_STEPS:
+                if step in steps:
+                    started = time.perf_counter()
+                    if await steps[step](i) is False:
+                        break
+                    if i >= WARMUP:
+                        samples[side][step].append((time.perf_counter() - started) * 1000)
     return samples
 
 
@@ -215,19 +267,27 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--without-peer", action="store_true", help="leave @playwright/mcp out")
+    parser.add_argument("--no-recording", action="store_true", help="browserhost records nothing")
     options = parser.parse_args()
-    without_peer = install_peer()
+    without_peer = "--without-peer was given" if options.without_peer else install_peer()
     with serve_page() as url:
         async with AsyncExitStack() as stack:
             sides = {
-                "browserhost": await browserhost_steps(stack, url, options.chromium),
+                "browserhost": await browserhost_steps(
+                    stack, url, options.chromium, recording=not options.no_recording
+                ),
                 "playwright": await playwright_steps(stack, url, options.chromium),
             }
             if without_peer is None:
                 sides["playwright_mcp"] = await peer_steps(stack, url, options.chromium)
             samples = await rounds_of(sides, options.rounds)
     medians = {side: {k: median(v) for k, v in steps.items()} for side, steps in samples.items()}
-    print(f"median of {options.rounds} rounds after {WARMUP} warm-up, one page, headless Chromium")
+    recording = "recording off" if options.no_recording else "recording on"
+    print(
+        f"median of {options.rounds} rounds after {WARMUP} warm-up, one page, headless "
+        f"Chromium, browserhost's {recording}"
+    )
     header = (
         f"{'step':<10} {'browserhost MCP':>16} {'Playwright':>11} {'ratio':>7}"
         f" {'@playwright/mcp':>16} {'peer/ours':>10}"
@@ -236,11 +296,13 @@ async def main() -> int:
     print("-" * len(header))
     ours, direct = medians["browserhost"], medians["playwright"]
     peer = medians.get("playwright_mcp")
-    for step in (*STEPS, "sequence"):
+    for step in (*STEPS, "sequence", *HISTORY_STEPS):
         ratio = ours[step] / direct[step]
         line = f"{step:<10} {ours[step]:>13.1f} ms {direct[step]:>8.1f} ms {ratio:>6.2f}x"
-        if peer is not None:
+        if peer is not None and step in peer:
             line += f" {peer[step]:>13.1f} ms {peer[step] / ours[step]:>9.2f}x"
+        elif peer is not None:
+            line += f" {'-':>16} {'-':>10}"
         print(line)
     print(
         "ratio = browserhost over MCP / Playwright in process; "
@@ -257,6 +319,7 @@ async def main() -> int:
                 "chromium": options.chromium,
                 "python": platform.python_version(),
                 "peer": None if without_peer else PEER_PACKAGE,
+                "recording": not options.no_recording,
                 "medians_ms": medians,
                 "samples_ms": samples,
             },

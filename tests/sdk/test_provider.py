@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from browserhost.contract import ACTIONS, Context, ProviderRequest, data
 from browserhost.contract import actions as params
-from browserhost.contract.errors import UnsupportedError
+from browserhost.contract.errors import UnknownResultError, UnsupportedError
 from browserhost.contract.limits import PROTOCOL_VERSION
 from browserhost.host import Host
 from browserhost.providers.chromium import ChromiumProvider
@@ -71,3 +72,33 @@ async def test_an_action_a_provider_does_not_implement_is_never_sent(tmp_path: P
         await host.dispatch("browser.snapshot", {}, provider_id="opens")
     await host.aclose()
     assert opened.data["url"] == "https://a.test/"
+
+
+class AnswersWithAnotherModel(Provider):
+    id = "another"
+    name = "Answers with another model"
+
+    async def back(
+        self, parameters: params.BackParameters, context: Context
+    ) -> data.NavigationData:
+        # As an untyped provider could: a model, but not the one back answers.
+        return cast(data.NavigationData, data.Viewport.of("desktop"))
+
+
+async def test_data_from_any_model_but_the_actions_own_is_checked_like_any_answer(
+    tmp_path: Path,
+) -> None:
+    host = Host(tmp_path)
+    host.catalog.install(OnlyOpens().registration())
+    host.catalog.install(AnswersWithAnotherModel().registration())
+    opened = await host.dispatch("browser.open", {"url": "https://a.test/"}, provider_id="opens")
+    with pytest.raises(UnknownResultError, match="does not fit it"):
+        await host.dispatch("browser.back", provider_id="another")
+    await host.aclose()
+    assert opened.data == {
+        "url": "https://a.test/",
+        "title": "",
+        "opened": True,
+        "settled": True,
+        "viewport": {"mode": "desktop", "width": 1280, "height": 800},
+    }

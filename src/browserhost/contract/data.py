@@ -19,6 +19,13 @@ class Data(WireModel):
     model_config = ConfigDict(extra="allow")
 
 
+class CheckedData(dict[str, Any]):
+    """``data`` that fits its action's model already: the provider SDK dumped it, in the host's
+    own process, from an instance of that very model, so the host does not read it into the
+    model a second time. JSON never decodes to one: an answer that crossed a process boundary
+    is always checked."""
+
+
 class Viewport(Data):
     """The page's viewport. ``fill`` follows the window and has no fixed size."""
 

@@ -14,7 +14,8 @@
    (the action's own, or the caller's timeoutMs;      REQUEST_FAILED
    the provider gets it as an absolute deadline)
 6. parse the answer, and check its data against    → PROVIDER_REJECTED, UNKNOWN_RESULT
-   the action's data model
+   the action's data model (unless an in-process
+   provider's SDK built it from that model)
 7. post-processing (a capture is saved into the project)
 8. the agent holds the provider's surface for a while (:mod:`.control`)
 
@@ -50,6 +51,7 @@ from browserhost.contract import (
     verb_name,
 )
 from browserhost.contract.actions import ActionSpec, CaptureParameters
+from browserhost.contract.data import CheckedData
 from browserhost.contract.limits import TARGET_ID_PATTERN
 from browserhost.contract.verbs import VERB_TIMEOUT_S, read_arguments
 from browserhost.contract.wire import Outcome, Refusal
@@ -213,7 +215,7 @@ class Host:
                 )
             if isinstance(result, Refusal):
                 raise errors.ProviderRejectedError(result.error)
-            if call is not None:
+            if call is not None and not isinstance(result.data, CheckedData):
                 _check_data(provider, call.spec, result.data)
         except errors.BrowserhostError as error:
             outcome = error.code.value

@@ -2,11 +2,12 @@
 
 Dispatch opens an :class:`Attempt` as an action arrives, fills in the provider and the
 parameters as it learns them, and hands it to :meth:`Recorder.keep` with the outcome. From
-there nothing is on the action's way: ``keep`` only cuts the parameters and the answer down
-(:mod:`.recorded_values`, bounded work) and starts a task, and the answer goes back at once.
-The task then takes a small picture of the page, bounded in time (:mod:`.step_pictures`),
-and the step is written (:mod:`.recording_store`, one writer at a time, each session's steps
-in the order they ran, whichever picture came first). At most :data:`TASKS_MAX` steps wait
+there nothing is on the action's way: ``keep`` only notes when the action ended and starts a
+task, and the answer goes back at once. The task takes a small picture of the page, bounded
+in time (:mod:`.step_pictures`); only then, the answer long gone, does it cut the parameters
+and the answer down into the step (:mod:`.recorded_values`, bounded work), and the step is
+written (:mod:`.recording_store`, one writer at a time, each session's steps in the order
+they ran, whichever picture came first). At most :data:`TASKS_MAX` steps wait
 to be written (the next are dropped, and the log says so): nothing a page or a provider does
 makes the recording grow without bound.
 
@@ -117,13 +118,13 @@ class Recorder:
                 log.warning("the recording is behind: steps are being dropped")
             return
         self._dropped = 0
-        step = _step(attempt, answer, error, outcome)
+        ended = time.monotonic()
         provider = attempt.provider
         surface = provider.surface if provider is not None else None
         session_id = attempt.context.session_id
         previous = self._latest.get(session_id)
         task = asyncio.get_running_loop().create_task(
-            self._write(session_id, step, surface, previous)
+            self._write(Finished(attempt, answer, error, outcome, ended), surface, previous)
         )
         self._tasks.add(task)
         self._latest[session_id] = task
@@ -136,8 +137,7 @@ class Recorder:
 
     async def _write(
         self,
-        session_id: str | None,
-        step: RecordedStep,
+        finished: Finished,
         surface: Surface | None,
         previous: asyncio.Task[None] | None,
     ) -> None:
@@ -148,9 +148,9 @@ class Recorder:
                 picture = await take_picture(surface, self.pictures)
             finally:
                 self._picturing -= 1
-        if picture is not None:
-            shown = StepPicture(width=picture[1], height=picture[2])
-            step = step.model_copy(update={"picture": shown})
+        shown = None if picture is None else StepPicture(width=picture[1], height=picture[2])
+        step = _step(finished, shown)
+        session_id = finished.attempt.context.session_id
         if previous is not None:
             # Pictures are taken side by side; steps are numbered in the order they ran.
             await asyncio.wait({previous})
@@ -182,11 +182,22 @@ CANCELLED: Final = ErrorCode.CANCELLED.value
 """The outcome of an action whose caller stopped waiting for it."""
 
 
-def _step(
-    attempt: Attempt, answer: object, error: BrowserhostError | None, outcome: str
-) -> RecordedStep:
-    if error is not None:
-        outcome = error.code.value
+@dataclass(frozen=True)
+class Finished:
+    """An attempt as it ended, kept whole until its step is made: while its picture is taken
+    (at most :attr:`PictureTaking.at_once` steps at a time), off the action's way."""
+
+    attempt: Attempt
+    answer: object
+    error: BrowserhostError | None
+    outcome: str
+    ended: float
+    """``time.monotonic()`` when the answer went back."""
+
+
+def _step(finished: Finished, picture: StepPicture | None) -> RecordedStep:
+    attempt, answer, error = finished.attempt, finished.answer, finished.error
+    outcome = finished.outcome if error is None else error.code.value
     name = attempt.name if attempt.name is not None else str(attempt.action)[:ACTION_CHARS_MAX]
     parameters = attempt.parameters if attempt.parameters is not None else attempt.raw_parameters
     if isinstance(parameters, Parameters):
@@ -201,5 +212,6 @@ def _step(
         error=None if error is None else error.message[:ERROR_TEXT_MAX],
         answer=kept(answer),
         started_at=attempt.started_at,
-        duration_ms=round((time.monotonic() - attempt.started) * 1000),
+        duration_ms=round((finished.ended - attempt.started) * 1000),
+        picture=picture,
     )

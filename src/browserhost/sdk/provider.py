@@ -128,7 +128,9 @@ class Provider:
         finally:
             _running.reset(running)
         if isinstance(result, BaseModel):
-            result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+            dumped = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+            fits = name is None and isinstance(result, ACTIONS[request.action].data)
+            result = data.CheckedData(dumped) if fits else dumped
         return {"ok": True, "data": result}
 
     async def _run_verb(self, name: str, request: ProviderRequest) -> object:
