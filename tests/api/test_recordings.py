@@ -25,7 +25,7 @@ STEPS = "/api/recordings/steps"
 @pytest.fixture
 async def host(tmp_path: Path) -> AsyncIterator[Host]:
     data = tmp_path / "data"
-    quick = PictureTaking(paint_s=0.01)  # the stub paints nothing after its answer
+    quick = PictureTaking(pause_s=0, paint_s=0.01)  # the stub paints nothing after its answer
     host = Host(data, recorder=Recorder(data / RECORDINGS_DIR, enabled=True, pictures=quick))
     host.catalog.install(register())
     host.select("stub")

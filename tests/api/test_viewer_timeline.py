@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser
 
+from browserhost.host.step_pictures import PictureTaking
 from browserhost.providers.stub import StubProvider
 
 from .viewing import ACTIONS, Served, serving, wait_for_picture
@@ -20,6 +21,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 def recording_host(tmp_path: Path) -> Iterator[Served]:
     with serving(tmp_path / "data", StubProvider().registration()) as served:
         served.host.recorder.enabled = True  # as serve does, unless told not to
+        # The steps below follow each other at once: each its own picture all the same.
+        served.host.recorder.pictures = PictureTaking(pause_s=0)
         yield served
 
 

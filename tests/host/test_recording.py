@@ -34,7 +34,7 @@ SESSION = Context(session_id="agent-1")
 
 def recorder(folder: Path, bounds: Bounds | None = None, wait_s: float = 4.0) -> Recorder:
     # paint_s: the stub paints nothing after its answer, so waiting for a later one is lost.
-    pictures = PictureTaking(wait_s=wait_s, paint_s=0.01)
+    pictures = PictureTaking(pause_s=0, wait_s=wait_s, paint_s=0.01)
     return Recorder(folder / RECORDINGS_DIR, enabled=True, bounds=bounds, pictures=pictures)
 
 
@@ -191,6 +191,28 @@ async def test_steps_are_numbered_in_the_order_they_ran_whichever_picture_came_f
         (2, "browser.back"),
     ]
     assert all(step.picture is not None for step in steps)
+
+
+async def test_a_step_its_session_follows_at_once_has_no_picture_and_one_after_a_pause_has(
+    tmp_path: Path,
+) -> None:
+    # The next action starts before the first one's pause is over (nothing runs in between),
+    # so the first one's picture is not taken: it would be taken on the next one's way.
+    pictures = PictureTaking(pause_s=0.05, paint_s=0.01)
+    host = Host(
+        tmp_path, recorder=Recorder(tmp_path / RECORDINGS_DIR, enabled=True, pictures=pictures)
+    )
+    host.catalog.install(StubProvider().registration())
+    host.select("stub")
+    await host.dispatch("browser.open", {"url": "https://example.com/"}, SESSION)
+    await host.dispatch("browser.scroll", {"direction": "down"}, SESSION)
+    await host.recorder.settled()
+    steps = host.recorder.store.steps("agent-1")
+    assert [(step.action, step.picture is not None) for step in steps] == [
+        ("browser.open", False),
+        ("browser.scroll", True),
+    ]
+    assert host.recorder.store.picture("agent-1", 1) is None
 
 
 async def test_a_session_keeps_its_last_steps_and_drops_the_older_pictures(

@@ -3,13 +3,14 @@
 Dispatch opens an :class:`Attempt` as an action arrives, fills in the provider and the
 parameters as it learns them, and hands it to :meth:`Recorder.keep` with the outcome. From
 there nothing is on the action's way: ``keep`` only notes when the action ended and starts a
-task, and the answer goes back at once. The task takes a small picture of the page, bounded
-in time (:mod:`.step_pictures`); only then, the answer long gone, does it cut the parameters
-and the answer down into the step (:mod:`.recorded_values`, bounded work), and the step is
-written (:mod:`.recording_store`, one writer at a time, each session's steps in the order
-they ran, whichever picture came first). At most :data:`TASKS_MAX` steps wait
-to be written (the next are dropped, and the log says so): nothing a page or a provider does
-makes the recording grow without bound.
+task, and the answer goes back at once. Once the session pauses (it starts no other action
+for :attr:`~.step_pictures.PictureTaking.pause_s`), the task takes a small picture of the
+page, bounded in time (:mod:`.step_pictures`); only then, the answer long gone, does it cut
+the parameters and the answer down into the step (:mod:`.recorded_values`, bounded work),
+and the step is written (:mod:`.recording_store`, one writer at a time, each session's
+steps in the order they ran, whichever picture came first). At most :data:`TASKS_MAX` steps
+wait to be written (the next are dropped, and the log says so): nothing a page or a
+provider does makes the recording grow without bound.
 
 The picture is the surface's: it shows the session the provider shows, which is the one the
 agent acted on last unless a person at the viewer chose another.
@@ -73,6 +74,8 @@ class Attempt:
 
 
 TASKS_MAX: Final = 64
+BEGUN_KEPT: Final = 1_000
+"""Sessions whose latest start is remembered before the ones past their pause are let go."""
 CLOSE_WAIT_S: Final = 5.0
 """How long closing the host waits for steps still being written."""
 
@@ -96,11 +99,20 @@ class Recorder:
         self._latest: dict[str | None, asyncio.Task[None]] = {}
         """Each session's step written last, which the next one waits for."""
         self._picturing = 0
+        self._begun: dict[str | None, float] = {}
+        """When each session last started an action (``time.monotonic()``)."""
         self._writing = asyncio.Lock()
         self._dropped = 0
 
     def begin(self, action: object, parameters: object, context: Context | None) -> Attempt:
-        return Attempt(action, parameters, context if context is not None else Context())
+        attempt = Attempt(action, parameters, context if context is not None else Context())
+        if self.enabled:
+            if len(self._begun) >= BEGUN_KEPT:
+                # Only a pause still being waited for needs its session's latest start.
+                recent = attempt.started - self.pictures.pause_s
+                self._begun = {key: at for key, at in self._begun.items() if at >= recent}
+            self._begun[attempt.context.session_id] = attempt.started
+        return attempt
 
     def keep(
         self,
@@ -142,7 +154,7 @@ class Recorder:
         previous: asyncio.Task[None] | None,
     ) -> None:
         picture = None
-        if surface is not None and self._picturing < self.pictures.at_once:
+        if surface is not None and await self._paused(finished):
             self._picturing += 1
             try:
                 picture = await take_picture(surface, self.pictures)
@@ -161,6 +173,17 @@ class Recorder:
                 )
         except OSError as exc:
             log.warning("a step of the recording could not be written: %s", exc)
+
+    async def _paused(self, finished: Finished) -> bool:
+        """Whether the step's session paused after it (see :class:`PictureTaking`), and a
+        picture may be taken now."""
+        pause_s = self.pictures.pause_s
+        if pause_s > 0:
+            await asyncio.sleep(pause_s)
+            began = self._begun.get(finished.attempt.context.session_id, 0.0)
+            if began > finished.ended:
+                return False
+        return self._picturing < self.pictures.at_once
 
     async def settled(self, timeout_s: float = CLOSE_WAIT_S) -> None:
         """Wait, up to ``timeout_s``, until every step kept so far is written."""

@@ -24,9 +24,17 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class PictureTaking:
-    """How long a step's picture may take in all, how long it waits for a later paint, how
-    many are taken at once (the next steps go without one), and how they are kept."""
+    """When a step's picture is taken, how long it may take in all, how long it waits for a
+    later paint, how many are taken at once (the next steps go without one), and how they
+    are kept.
 
+    ``pause_s``: the picture is taken once the session has started no other action for this
+    long after the answer. An agent thinking between actions always pauses so, and its
+    picture costs nothing on the way of the next action; a caller that sends its next
+    action sooner leaves that step without a picture of its own (its next one shows what
+    followed). ``0`` takes every step's picture at once."""
+
+    pause_s: float = 0.25
     wait_s: float = 4.0
     paint_s: float = 0.3
     at_once: int = 4
