@@ -353,14 +353,22 @@ async def test_a_still_of_an_unwatched_page_is_one_screenshot_and_starts_no_scre
     surface = ChromiumSurface(provider._pool, idle_stop_s=0.2)
     try:
         await ok(provider, ctx, "browser.open", url=site.url("/surface"), viewport="desktop")
+        # Scrolled, so that a picture of the document's top would show the button elsewhere.
+        await in_page(provider, ctx, "document.body.style.height = '3000px'; scrollTo(0, 40)")
         still = await surface.still((480, 360), 4.0, 0.3)
         assert still is not None
         assert not surface.casting
-        assert (still.mime, still.width, still.height) == ("image/jpeg", 1280, 800)
-        x, y = await centre(provider, ctx, "#go")
-        picture = await decoded(provider, ctx, still, round(x) - 70, round(y))
+        assert (still.mime, still.width, still.height) == ("image/jpeg", 480, 300)  # drawn small
+        x, y = await centre(provider, ctx, "#go")  # where the person sees it
+        scale = 480 / 1280
+        picture = await decoded(provider, ctx, still, round((x - 70) * scale), round(y * scale))
         red, green, blue, _ = picture["pixel"]
         assert (red < 60, green > 120, blue < 60) == (True, True, True), picture
+        above = await decoded(
+            provider, ctx, still, round((x - 70) * scale), round((y - 45) * scale)
+        )
+        assert above["pixel"][:3] != picture["pixel"][:3]  # the button's top edge is where seen
+        await in_page(provider, ctx, "document.body.style.height = ''; scrollTo(0, 0)")
 
         watched = await showing(surface, "Surface")  # a viewer watches: the stream's picture
         assert surface.casting

@@ -198,9 +198,9 @@ class ChromiumSurface(Surface):
 
     async def still(self, box: tuple[int, int], wait_s: float, paint_s: float) -> Frame | None:
         """The screencast's picture while it runs (someone watches); else one screenshot of
-        the shown page, so that a recording of an unwatched agent starts no stream (a
-        screencast runs on for :data:`IDLE_STOP_S`, encoding every paint of the next
-        actions). The host scales it into ``box``."""
+        the shown page, drawn by Chromium at ``box``'s size, so that a recording of an
+        unwatched agent starts no stream (a screencast runs on for :data:`IDLE_STOP_S`,
+        encoding every paint of the next actions) and holds no full-size picture."""
         if self.casting:
             return await super().still(box, wait_s, paint_s)
         tab = self._shown()
@@ -209,13 +209,21 @@ class ChromiumSurface(Surface):
             return None
         async with asyncio.timeout(min(wait_s, CDP_S)):
             session = await devtools.session(page)
+            # What the person would see: the visual viewport, at its place in the document.
+            view = (await session.send("Page.getLayoutMetrics"))["cssVisualViewport"]
+            width, height = float(view["clientWidth"]), float(view["clientHeight"])
+            if width <= 0 or height <= 0:
+                return None
+            scale = min(1.0, box[0] / width, box[1] / height)
+            clip = {"x": view["pageX"], "y": view["pageY"], "width": width, "height": height}
             shot = await session.send(
-                "Page.captureScreenshot", {"format": "jpeg", "quality": self._quality}
+                "Page.captureScreenshot",
+                {"format": "jpeg", "quality": self._quality, "clip": {**clip, "scale": scale}},
             )
         jpeg = base64.b64decode(shot["data"])
-        width, height = jpeg_size(jpeg)
+        width_px, height_px = jpeg_size(jpeg)
         return Frame(
-            seq=max(self._seq, 1), data=jpeg, mime="image/jpeg", width=width, height=height
+            seq=max(self._seq, 1), data=jpeg, mime="image/jpeg", width=width_px, height=height_px
         )
 
     async def input(self, events: list[DeviceEvent]) -> None:
