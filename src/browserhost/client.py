@@ -26,12 +26,11 @@ the client never retries it.
 from __future__ import annotations
 
 import builtins
-import os
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
 
-import httpx
 from pydantic import Field, ValidationError
 
 from browserhost.api.paths import (
@@ -193,34 +192,13 @@ Answer = Outcome
 
 
 class Client(Connection):
-    """An async client of a running ``browserhost serve``.
+    """An async client of a running ``browserhost serve``: a :class:`Connection` (its
+    arguments, the same) that reads every answer into the contract's models."""
 
-    ``url`` defaults to ``BROWSERHOST_URL``, else ``http://127.0.0.1:7878``; ``token`` to
-    ``BROWSERHOST_TOKEN``, else the token file in the data dir. ``session_id`` and
-    ``directory`` fill the context of every action: the agent conversation (its own browser
-    context) and the project a capture is saved into. ``provider_id`` sends every action to
-    that provider instead of the selected one.
-    """
-
-    def __init__(
-        self,
-        url: str | None = None,
-        token: str | None = None,
-        *,
-        session_id: str | None = None,
-        directory: str | os.PathLike[str] | None = None,
-        provider_id: str | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
-        super().__init__(
-            url,
-            token,
-            session_id=session_id,
-            directory=directory,
-            provider_id=provider_id,
-            transport=transport,
-        )
-        self.context = Context(directory=self.directory, session_id=self.session_id)
+    @cached_property
+    def context(self) -> Context:
+        """The context of every action sent without one of its own."""
+        return Context(directory=self.directory, session_id=self.session_id)
 
     async def providers(self) -> Providers:
         """The reachable browser providers and which one is selected."""
