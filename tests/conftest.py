@@ -9,17 +9,22 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Generator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
+import pytest_asyncio
 
 from tests.providers.chromium.site import Site, serving
 from tests.spawning import spawn, stop, stop_all, wait_ready
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser
 
 pytest_plugins = ("tests.tiers", "tests.ordering")
 
@@ -184,6 +189,19 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     server = start_server(tmp_path / "data")
     yield server
     server.stop()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser(chromium_path: str) -> AsyncIterator[Browser]:
+    """One headless Chromium a module, to open the host's own pages in (the viewer, a trace)."""
+    from playwright.async_api import async_playwright
+
+    from tests.api.viewing import launch_options
+
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(**launch_options(chromium_path))
+        yield launched
+        await launched.close()
 
 
 @pytest.fixture(scope="session")

@@ -7,15 +7,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
 
 from browserhost.api.app import create_app
 from browserhost.host import Host
 from browserhost.host.selection import SELECTION_FILE
 from browserhost.providers.stub import register
-
-from .viewing import launch_options
 
 TOKEN = "api-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -39,15 +35,6 @@ async def client(host: Host) -> AsyncIterator[httpx.AsyncClient]:
         transport=transport, base_url="http://127.0.0.1:7878", headers=AUTH
     ) as client:
         yield client
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser(chromium_path: str) -> AsyncIterator[Browser]:
-    """One headless Chromium a module, for the viewer's pages."""
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(**launch_options(chromium_path))
-        yield launched
-        await launched.close()
 
 
 def selection_bytes(host: Host) -> bytes | None:

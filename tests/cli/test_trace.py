@@ -8,15 +8,13 @@ import os
 import re
 import sys
 import zipfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
-from tests.api.viewing import launch_options
 from tests.cli.running import browserhost
 from tests.conftest import LiveServer, serving_selected, start_server
 from tests.providers.chromium.site import Site
@@ -35,14 +33,6 @@ def host(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterat
     yield from serving_selected(
         tmp_path_factory, "chromium", env={"BROWSERHOST_CHROMIUM": chromium_path}
     )
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser(chromium_path: str) -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(**launch_options(chromium_path))
-        yield launched
-        await launched.close()
 
 
 def act_in(host: LiveServer, site: Site, *session: str) -> None:
