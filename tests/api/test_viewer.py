@@ -293,6 +293,33 @@ async def test_a_viewer_still_decoding_a_picture_is_sent_the_next(stub_host: Ser
         assert second["seq"] > first["seq"]
 
 
+async def test_a_viewer_that_floods_drawn_or_never_says_it_is_still_served_one_at_a_time(
+    stub_host: Served,
+) -> None:
+    """A hostile viewer: thousands of "drawn" for pictures never sent earn it nothing, and the
+    host goes on answering it and the agent."""
+    socket_url = stub_host.url.replace("http", "ws") + "/api/surface"
+    async with websockets.connect(socket_url) as socket:
+        await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v1"}))
+        first = await _next_picture(socket)
+        for seq in range(5_000):
+            await socket.send(json.dumps({"t": "drawn", "seq": seq}))
+        assert await _told_before_clipboard(socket) == []  # each handled, in order
+        with stub_host.client() as http:
+            opened = http.post(
+                ACTIONS,
+                json={"action": "browser.open", "parameters": {"url": "http://site.test/form"}},
+            )
+            assert opened.status_code == 200, opened.text
+        while (later := await _next_picture(socket))["title"] != "Search":
+            assert later["seq"] > first["seq"]
+    async with websockets.connect(socket_url) as quiet:  # never acknowledges a picture
+        await quiet.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v2"}))
+        await _next_picture(quiet)
+        with stub_host.client() as http:
+            assert http.post(ACTIONS, json={"action": "browser.snapshot"}).status_code == 200
+
+
 async def _next_picture(socket: ClientConnection) -> dict[str, Any]:
     """The next picture's description, once the picture itself has arrived."""
     async with asyncio.timeout(5):
