@@ -52,7 +52,8 @@ def cpu_s(pid: int) -> float:
 
 
 def start(command: list[str], port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # Its log goes to this bench's own stderr: a pipe nobody reads would fill and stop it.
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while True:
         try:

@@ -311,3 +311,16 @@ def test_secrets_images_and_long_values_are_left_out_or_cut() -> None:
     assert "…" in str(cut["deep"])
     huge = kept([{"k": "v" * 200} for _ in range(10_000)])
     assert len(str(huge)) < 20_000  # bounded work and size, whatever the answer
+
+
+async def test_a_burst_past_the_steps_waiting_is_dropped_and_the_log_says_so_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    kept = recorder(tmp_path)
+    for _ in range(2):  # two bursts, the steps of the first written in between
+        for _ in range(recording.TASKS_MAX + 100):  # nothing is written before the loop runs
+            kept.keep(kept.begin("browser.snapshot", {}, SESSION), {"text": "page"})
+        await kept.settled()
+    assert len(kept.store.steps("agent-1")) == 2 * recording.TASKS_MAX
+    said = [record for record in caplog.records if "recording is behind" in record.message]
+    assert len(said) == 1

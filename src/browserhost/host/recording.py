@@ -74,6 +74,8 @@ class Attempt:
 
 
 TASKS_MAX: Final = 64
+DROPPED_WARNING_S: Final = 60.0
+"""The log says that steps are being dropped at most once in this long."""
 BEGUN_KEPT: Final = 1_000
 """Sessions whose latest start is remembered before the ones past their pause are let go."""
 CLOSE_WAIT_S: Final = 5.0
@@ -103,6 +105,8 @@ class Recorder:
         """When each session last started an action (``time.monotonic()``)."""
         self._writing = asyncio.Lock()
         self._dropped = 0
+        """Steps dropped since the last warning about it."""
+        self._warned = -DROPPED_WARNING_S
 
     def begin(self, action: object, parameters: object, context: Context | None) -> Attempt:
         attempt = Attempt(action, parameters, context if context is not None else Context())
@@ -124,13 +128,19 @@ class Recorder:
         """Record the attempt's step, its picture taken off the action's way."""
         if not self.enabled:
             return
+        ended = time.monotonic()
         if len(self._tasks) >= TASKS_MAX:
             self._dropped += 1
-            if self._dropped == 1:
-                log.warning("the recording is behind: steps are being dropped")
+            # Said at most once a while: under a burst of actions a warning per step would
+            # flood the log (and block a host whose log nobody reads).
+            if ended - self._warned >= DROPPED_WARNING_S:
+                log.warning(
+                    "the recording is behind: %d steps were dropped (%d steps wait to be written)",
+                    self._dropped,
+                    len(self._tasks),
+                )
+                self._warned, self._dropped = ended, 0
             return
-        self._dropped = 0
-        ended = time.monotonic()
         provider = attempt.provider
         surface = provider.surface if provider is not None else None
         session_id = attempt.context.session_id
