@@ -148,6 +148,14 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # A page that asks for data in its first frame after its load event, and shows it 200 ms
+    # later: a request in flight when that frame has come.
+    "/fetches-at-first-frame": _page(
+        "Fetches at first frame",
+        '<h1>Fetching</h1><p id="state">waiting</p><script>addEventListener("load", () => '
+        'requestAnimationFrame(() => fetch("/answer-later?ms=200").then((r) => r.text())'
+        '.then((t) => { state.textContent = "fetched " + t; })))</script>',
+    ),
     # A page that asks for data at its load event and shows it 300 ms later.
     "/fetches-at-load": _page(
         "Fetches at load",

@@ -70,6 +70,24 @@ async def test_open_waits_for_what_a_page_draws_right_after_its_load_event(
         assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
 
 
+async def test_a_snapshot_at_once_after_an_open_waits_for_what_its_first_frame_started(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    for _ in range(2):
+        await ok(provider, ctx, "browser.open", url=site.url("/fetches-at-first-frame"))
+        snapshot = await ok(provider, ctx, "browser.snapshot")
+        assert "waiting" not in snapshot["text"]
+        assert "fetched" in snapshot["text"]
+
+
+async def test_a_snapshot_of_one_element_at_once_after_an_open_waits_for_its_first_frame(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/drawn-at-load"))
+    snapshot = await ok(provider, ctx, "browser.snapshot", selector="#app")
+    assert snapshot["text"] == "Drawn ready\nGo"
+
+
 async def test_open_answers_for_the_page_its_load_listeners_left(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

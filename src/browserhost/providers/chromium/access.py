@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 from browserhost.contract import VERB_PREFIX, Context
 from browserhost.sdk import ActionError
 
-from . import driver, settle
+from . import driver, navigation, settle
 from .addresses import ERROR_PAGE_SCHEME
 from .contexts import ContextPool, Key, Tab, held_notice
 from .errors import PageStuckError, playwright_errors
@@ -124,14 +124,18 @@ class TabAccess:
             )
         current = tab.current()
         # A page about to be left has no use for its first frame; back or forward refused
-        # before it leaves still owes that frame to the next action.
-        if action not in HISTORY_ACTIONS:
+        # before it leaves still owes that frame to the next action, and a snapshot waits
+        # for it in its own read of the page (:func:`.snapshots.snapshot`).
+        if action not in HISTORY_ACTIONS and action != "browser.snapshot":
             due, tab.frame_due = tab.frame_due, False
             if due and action != "browser.open" and current is not None:
                 await self.settle(tab, current, opened="due")
         # Between actions, only a page left on a forbidden address, or on the error page of a
-        # blocked load, matters.
+        # blocked load, matters. A load blocked in the network stack has failed before
+        # Chromium shows its error page: that page is waited for (a moment at most).
         earlier, current = tab.take_blocked(), tab.current()
+        if earlier is not None and current is not None and not _on_blocked(tab, current):
+            await navigation.shown(current, lambda there: _on_blocked_url(tab, there))
         if earlier is not None and current is not None and _on_blocked(tab, current):
             where = await _leave_blocked(tab)
             raise ActionError(f"{earlier} The page is now {where}; {action} was not run.")
@@ -189,4 +193,8 @@ async def _leave_blocked(tab: Tab) -> str:
 def _on_blocked(tab: Tab, page: Page) -> bool:
     """Whether ``page`` shows a forbidden address, or Chromium's error page (for a load the
     network stack blocked, just reported)."""
-    return tab.policy.refusal(page.url) is not None or page.url.startswith(ERROR_PAGE_SCHEME)
+    return _on_blocked_url(tab, page.url)
+
+
+def _on_blocked_url(tab: Tab, url: str) -> bool:
+    return tab.policy.refusal(url) is not None or url.startswith(ERROR_PAGE_SCHEME)

@@ -62,6 +62,16 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
     return response is not None
 
 
+async def shown(page: Page, wanted: Callable[[str], bool]) -> bool:
+    """Whether ``page`` shows, or within :data:`ERROR_PAGE_WAIT_S` commits, an address
+    ``wanted`` accepts (Chromium's error page for a load that just failed, say)."""
+    navigations = _MainFrameNavigations(page)
+    try:
+        return wanted(page.url) or await navigations.next(wanted, ERROR_PAGE_WAIT_S)
+    finally:
+        navigations.close()
+
+
 def history_action(delta: int) -> str:
     return "browser.back" if delta < 0 else "browser.forward"
 

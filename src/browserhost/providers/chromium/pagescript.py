@@ -82,8 +82,7 @@ def _keeping() -> str:
 async def run(page: Document, op: str, **arguments: object) -> Any:
     """Answer ``op`` (see ``snapshot.js``) for the page's (or frame's) current document."""
     request = {"op": op, **arguments}
-    max_ms = arguments.get("maxMs")
-    waits_s = max_ms / 1000 if isinstance(max_ms, int | float) else 0.0
+    waits_s = _waits_s(request)
 
     # Element handles (the frames op's) travel only through Playwright's own evaluate.
     main = _main_page(page) if _plain(request) else None
@@ -169,6 +168,14 @@ def at_document_start() -> str:
     """
     watch = _LOAD_WATCH % {"binding": json.dumps(LOADED_BINDING), "key": _key()}
     return f"{_keeping_statement()};\n{watch}"
+
+
+def _waits_s(request: dict[str, Any]) -> float:
+    """How long the call itself may wait in the page: its ``maxMs``, or that of the wait it
+    does first (``due``, see :func:`.settle.due_frame`)."""
+    due = request.get("due")
+    max_ms = (due if isinstance(due, dict) else request).get("maxMs")
+    return max_ms / 1000 if isinstance(max_ms, int | float) else 0.0
 
 
 def _plain(value: object) -> bool:

@@ -320,7 +320,7 @@ class ChromiumProvider(
         self, parameters: params.SnapshotParameters, context: Context
     ) -> data.SnapshotData:
         async with self.access.using(context, "browser.snapshot") as tab:
-            return await snapshots.snapshot(tab, parameters.selector, parameters.full)
+            return await snapshots.snapshot(self.access, tab, parameters.selector, parameters.full)
 
     async def click(self, parameters: params.ClickParameters, context: Context) -> data.ClickData:
         async with self.access.using(context, "browser.click") as tab:

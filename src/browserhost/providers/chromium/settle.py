@@ -60,6 +60,13 @@ async def settle(
     return Settled(done=False)
 
 
+def due_frame(timeouts: Timeouts) -> dict[str, float]:
+    """The wait for an open's first frame (:func:`settle` with ``"due"``, but for the
+    requests in flight), as a page script call's ``due``: ``snapshot.js`` waits so before it
+    reads the page, in the same call."""
+    return {"quietMs": timeouts.quiet_s * 1000, "maxMs": timeouts.input_settle_s * 1000}
+
+
 async def settle_open(
     tab: Tab, page: Page, asked_ms: float, timeouts: Timeouts, budget_s: float | None = None
 ) -> Settled:

@@ -1246,6 +1246,14 @@ async (request) => {
     });
   }
 
+  // A snapshot taken while an open's first frame is still due (the provider's `frame_due`)
+  // waits for it first, as `quiet` with `opened` does, in the same call: whether the page
+  // settled is `settled`.
+  async function afterFirstFrame(request) {
+    const waited = await quiet({ ...request.due, glance: true, load: true, opened: true });
+    return { ...snapshot(request), settled: waited.quiet };
+  }
+
   // --- targets: the element a selector names, and where a click on it lands ---------------
 
   const NOT_TYPABLE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file"]);
@@ -2031,7 +2039,7 @@ async (request) => {
   if (store.timers && !["quiet", "state", "stashed", "position", "fill"].includes(request.op)) unwatchTimers();
 
   switch (request.op) {
-    case "snapshot": return snapshot(request);
+    case "snapshot": return request.due ? afterFirstFrame(request) : snapshot(request);
     case "target": return target(request);
     case "stashed": return store.target;
     case "hop": { const found = resolve(request.selector); return found.enterFrame ? found : {}; }

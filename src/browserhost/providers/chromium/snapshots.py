@@ -4,7 +4,7 @@ from the page and from the iframes it shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from browserhost.contract import data
 from browserhost.contract.limits import (
@@ -14,10 +14,11 @@ from browserhost.contract.limits import (
     SNAPSHOT_TEXT_MAX,
 )
 
-from . import driver, pagescript, targets
+from . import driver, pagescript, settle, targets
 from .targets import Located
 
 if TYPE_CHECKING:
+    from .access import TabAccess
     from .contexts import Tab
 
 
@@ -33,19 +34,40 @@ AROUND_VIEWPORT = Caps(SNAPSHOT_TEXT_MAX, SNAPSHOT_ELEMENTS_MAX)
 FULL = Caps(SNAPSHOT_FULL_TEXT_MAX, SNAPSHOT_FULL_ELEMENTS_MAX)
 
 
-async def snapshot(tab: Tab, scope: str | None, full: bool = False) -> data.SnapshotData:
+async def snapshot(
+    access: TabAccess, tab: Tab, scope: str | None, full: bool = False
+) -> data.SnapshotData:
     """The tab's page, or the element ``scope`` names, as the snapshot shows it: around the
-    viewport, or ``full``, up to the contract's hard limits."""
+    viewport, or ``full``, up to the contract's hard limits.
+
+    The first frame an open still owes (:attr:`.Tab.frame_due`) is waited for in the same
+    call to the page that reads it, one round trip fewer for the action that most often
+    follows an open; a page with requests in flight then is waited for as any action waits,
+    and read again."""
     caps = FULL if full else AROUND_VIEWPORT
     page = await tab.page()
+    due, tab.frame_due = tab.frame_due, False
+    if due and scope:
+        await access.settle(tab, page, opened="due")  # before the scope is looked for
     located = await targets.locate(page, scope) if scope else Located(page.main_frame, "")
-    read = await pagescript.run(
-        located.frame,
-        "snapshot",
-        scope=located.selector or None,
-        textMax=caps.text,
-        elementsMax=caps.elements,
-    )
+
+    async def read_page(due: bool) -> dict[str, Any]:
+        return cast(
+            "dict[str, Any]",
+            await pagescript.run(
+                located.frame,
+                "snapshot",
+                scope=located.selector or None,
+                textMax=caps.text,
+                elementsMax=caps.elements,
+                due=settle.due_frame(access.timeouts) if due else None,
+            ),
+        )
+
+    read = await read_page(due and not scope)
+    if read.get("settled") and tab.loading(page):
+        await access.settle(tab, page, opened="due")
+        read = await read_page(False)
     targets.check_found(read, scope)
     await _read_frames(located, read, caps)
     text: str = read["text"]
