@@ -273,7 +273,14 @@ class PageWatch:
             session.on("Network.responseReceived", requests.answered)
             session.on("Network.loadingFinished", requests.finished)
             session.on("Network.loadingFailed", requests.failed)
-            await session.send("Network.enable")
+            # The events only: by default Chromium keeps a copy of each document's and each
+            # fetch's body for every session that enables Network (up to 200 MB a page),
+            # which nothing reads through this session (Playwright reads bodies through its
+            # own). Measured: 20 sessions each fetching 220 KB of JSON 11 times took 1.3 to
+            # 2.7 MiB less a session in Chromium (medians of 6 and of 3 runs).
+            await session.send(
+                "Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
+            )
             session.on("Page.downloadWillBegin", self.downloads.began)
             session.on("Page.downloadProgress", self.downloads.progressed)
             await session.send("Page.enable")  # for the download events

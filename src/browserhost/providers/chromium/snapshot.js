@@ -49,7 +49,7 @@ async (request) => {
   const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
   const clean = (value) => (value || "").replace(/\s+/g, " ").trim();
-  const cap = (value, max = LABEL_MAX) => (value.length > max ? value.slice(0, max - 1) + "…" : value);
+  const cap = (value, max = LABEL_MAX) => (value.length > max ? value.slice(0, max - 1) + "\u2026" : value);
   const quote = (value) =>
     '"' + value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\a ")
       .replace(/\r/g, "\\d ") + '"';
@@ -1680,9 +1680,9 @@ async (request) => {
   function excerpt(value, index) {
     if (value.length <= FOUND_TEXT_MAX) return value;
     const start = Math.max(0, Math.min(index - 40, value.length - FOUND_TEXT_MAX + 1));
-    const head = start > 0 ? "…" : "";
+    const head = start > 0 ? "\u2026" : "";
     const piece = value.slice(start, start + FOUND_TEXT_MAX - head.length);
-    return start + piece.length < value.length ? head + piece.slice(0, -1) + "…" : head + piece;
+    return start + piece.length < value.length ? head + piece.slice(0, -1) + "\u2026" : head + piece;
   }
 
   // The interactive elements that go with a text, nearest first in reading order: those inside
