@@ -134,9 +134,11 @@ class TabAccess:
         # blocked load, matters. A load blocked in the network stack has failed before
         # Chromium shows its error page: that page is waited for (a moment at most).
         earlier, current = tab.take_blocked(), tab.current()
-        if earlier is not None and current is not None and not _on_blocked(tab, current):
-            await navigation.shown(current, lambda there: _on_blocked_url(tab, there))
-        if earlier is not None and current is not None and _on_blocked(tab, current):
+        if (
+            earlier is not None
+            and current is not None
+            and await navigation.shown(current, lambda there: _on_blocked(tab, there))
+        ):
             where = await _leave_blocked(tab)
             raise ActionError(f"{earlier} The page is now {where}; {action} was not run.")
 
@@ -185,16 +187,12 @@ async def _leave_blocked(tab: Tab) -> str:
     page = tab.current()
     if page is None or page.is_closed():
         return "about:blank"
-    if _on_blocked(tab, page):
+    if _on_blocked(tab, page.url):
         await page.goto("about:blank")
     return page.url
 
 
-def _on_blocked(tab: Tab, page: Page) -> bool:
-    """Whether ``page`` shows a forbidden address, or Chromium's error page (for a load the
-    network stack blocked, just reported)."""
-    return _on_blocked_url(tab, page.url)
-
-
-def _on_blocked_url(tab: Tab, url: str) -> bool:
+def _on_blocked(tab: Tab, url: str) -> bool:
+    """Whether a page at ``url`` shows a forbidden address, or Chromium's error page (for a
+    load the network stack blocked, just reported)."""
     return tab.policy.refusal(url) is not None or url.startswith(ERROR_PAGE_SCHEME)

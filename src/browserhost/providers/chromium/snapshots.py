@@ -4,7 +4,7 @@ from the page and from the iframes it shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import data
 from browserhost.contract.limits import (
@@ -51,20 +51,17 @@ async def snapshot(
         await access.settle(tab, page, opened="due")  # before the scope is looked for
     located = await targets.locate(page, scope) if scope else Located(page.main_frame, "")
 
-    async def read_page(due: bool) -> dict[str, Any]:
-        return cast(
-            "dict[str, Any]",
-            await pagescript.run(
-                located.frame,
-                "snapshot",
-                scope=located.selector or None,
-                textMax=caps.text,
-                elementsMax=caps.elements,
-                due=settle.due_frame(access.timeouts) if due else None,
-            ),
+    async def read_page(first_frame: bool) -> Any:
+        return await pagescript.run(
+            located.frame,
+            "snapshot",
+            scope=located.selector or None,
+            textMax=caps.text,
+            elementsMax=caps.elements,
+            due=settle.due_frame(access.timeouts) if first_frame else None,
         )
 
-    read = await read_page(due and not scope)
+    read: dict[str, Any] = await read_page(due and not scope)
     if read.get("settled") and tab.loading(page):
         await access.settle(tab, page, opened="due")
         read = await read_page(False)
