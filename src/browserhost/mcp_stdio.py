@@ -1,10 +1,11 @@
 """MCP's stdio wire, read and written on the event loop.
 
 The SDK's ``stdio_server`` reads every line and writes every answer through a worker thread
-(anyio's ``wrap_file``): three hand-offs between threads per call, each waiting for the
-interpreter lock behind the browser's own events. When stdin and stdout are pipes or
-sockets, as an MCP client starts its servers, this module gives the SDK non-blocking streams
-on the event loop instead, and the SDK frames and parses the messages as usual.
+(anyio's ``wrap_file``), and hands each message on to the server through a task of its own:
+each call waits its turn on the loop several times over, behind the browser's own events.
+When stdin and stdout are pipes or sockets, as an MCP client starts its servers, this module
+gives the server streams that read, parse, and serialize and write, in the server's own
+tasks (:class:`WireIn`, :class:`WireOut`), with the SDK's own parsing and serialization.
 
 While serving it keeps the SDK's guard for the wire: descriptor 0 reads the null device and
 descriptor 1 writes to stderr, so a stray ``print`` or a child process's output can never
@@ -18,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import fcntl
-import io
 import os
 import stat
 from collections.abc import AsyncIterator
@@ -56,9 +56,7 @@ async def stdio_streams() -> AsyncIterator[Any]:
         )
         stack.callback(writing.close)
         writer = asyncio.StreamWriter(writing, protocol, None, loop)
-        lines, answers = _Lines(reader), _Answers(writer)
-        async with stdio_server(lines, answers) as streams:
-            yield streams
+        yield WireIn(reader), WireOut(writer)
 
 
 def _is_pipe(fd: int) -> bool:
@@ -94,30 +92,67 @@ def _unowned(fd: int, mode: str) -> Any:
     return os.fdopen(fd, mode, buffering=0, closefd=False)
 
 
-class _Lines(anyio.AsyncFile[str]):
-    """The request lines, as the SDK iterates a text file (``readline`` until empty)."""
+class WireIn:
+    """The server's read stream: one request line at a time, parsed as the SDK's stdio reader
+    parses it (a line that is not a message comes as the exception, see
+    :class:`AnsweringBadLines`)."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
-        super().__init__(io.StringIO())  # never read: every read below is the reader's
         self._reader = reader
 
-    async def readline(self) -> str:
-        return (await self._reader.readline()).decode("utf-8", errors="replace")
+    async def receive(self) -> SessionMessage | Exception:
+        line = await self._reader.readline()
+        if not line:
+            raise anyio.EndOfStream
+        try:
+            text = line.decode("utf-8", errors="replace")
+            message = types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+        except ValidationError as exc:
+            return exc
+        return SessionMessage(message)
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        pass  # the pipe is the serving's to close (stdio_streams)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
-class _Answers(anyio.AsyncFile[str]):
-    """The answer stream, as the SDK writes a text file."""
+class WireOut:
+    """The server's write stream: each message serialized as the SDK's stdio writer does,
+    one line, written by the task that answers."""
 
     def __init__(self, writer: asyncio.StreamWriter) -> None:
-        super().__init__(io.StringIO())  # never written: every write below is the writer's
         self._writer = writer
+        self._closed = False
 
-    async def write(self, text: str) -> int:
-        self._writer.write(text.encode())
-        return len(text)
-
-    async def flush(self) -> None:
+    async def send(self, item: SessionMessage, /) -> None:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        self._writer.write(text.encode() + b"\n")
         await self._writer.drain()
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 class Receiving(Protocol):
