@@ -4,8 +4,9 @@ The SDK's ``stdio_server`` reads every line and writes every answer through a wo
 (anyio's ``wrap_file``), and hands each message on to the server through a task of its own:
 each call waits its turn on the loop several times over, behind the browser's own events.
 When stdin and stdout are pipes or sockets, as an MCP client starts its servers, this module
-gives the server streams that read, parse, and serialize and write, in the server's own
-tasks (:class:`WireIn`, :class:`WireOut`), with the SDK's own parsing and serialization.
+gives the server a read stream that reads and parses each line (:class:`WireIn`) and a write
+stream that serializes and writes each answer (:class:`WireOut`), in the server's own tasks,
+with the SDK's own parsing and serialization.
 
 While serving it keeps the SDK's guard for the wire: descriptor 0 reads the null device and
 descriptor 1 writes to stderr, so a stray ``print`` or a child process's output can never
