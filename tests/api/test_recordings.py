@@ -85,6 +85,33 @@ async def test_the_steps_of_a_session_come_back_in_order_with_their_pictures(
     assert base64.b64decode(inlined["steps"][0]["picture"]["base64"]) == picture.content
 
 
+async def test_a_read_right_after_an_action_shows_it_though_its_picture_is_taken_later(
+    tmp_path: Path,
+) -> None:
+    # As a host records by default: each picture is taken a pause after its action, so that
+    # an agent's next action can come first. `trace export` right after the last action
+    # must still show it.
+    data = tmp_path / "data"
+    pictures = PictureTaking(pause_s=0.5, paint_s=0.01)
+    host = Host(data, recorder=Recorder(data / RECORDINGS_DIR, enabled=True, pictures=pictures))
+    host.catalog.install(register())
+    host.select("stub")
+    transport = httpx.ASGITransport(app=create_app(host, TOKEN))
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://127.0.0.1:7878", headers=AUTH
+    ) as client:
+        assert (await act(client, "browser.open", "s1", url="https://example.com/")).is_success
+        clicked = await act(client, "browser.click", "s1", selector="#nope")
+        assert clicked.json()["code"] == "PROVIDER_REJECTED"
+        steps = (await client.get(STEPS, params={"session": "s1"})).json()["steps"]
+    await host.aclose()
+    assert [(step["action"], step["outcome"]) for step in steps] == [
+        ("browser.open", "ok"),
+        ("browser.click", "PROVIDER_REJECTED"),
+    ]
+    assert steps[1]["picture"]["width"] > 0
+
+
 async def test_a_session_with_no_recording_has_no_steps_and_a_missing_picture_is_404(
     client: httpx.AsyncClient,
 ) -> None:

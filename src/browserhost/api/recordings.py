@@ -72,7 +72,8 @@ async def recording_steps(
     ] = None,
 ) -> object:
     """One session's steps, oldest first: each action, its parameters, outcome, time and
-    answer, and whether a picture of the page after it was kept."""
+    answer, and whether a picture of the page after it was kept. Steps still being written
+    (their picture is taken a moment after the action) are waited for."""
     after_seq = _seq("0" if after is None else after)
     inline = pictures in (None, "false", "true")
     if after_seq is None or not inline:
@@ -82,6 +83,7 @@ async def recording_steps(
             "after takes a step number (0 or more) and pictures takes true or false. "
             "Nothing was read.",
         )
+    await host.recorder.written(session)
     store = host.recorder.store
     steps = await asyncio.to_thread(store.steps, session, after_seq)
     if pictures == "true":

@@ -80,6 +80,9 @@ BEGUN_KEPT: Final = 1_000
 """Sessions whose latest start is remembered before the ones past their pause are let go."""
 CLOSE_WAIT_S: Final = 5.0
 """How long closing the host waits for steps still being written."""
+READ_WAIT_S: Final = 5.0
+"""How long a read of a session's steps waits for the ones still being written (the pause
+before each picture, then the picture)."""
 
 
 class Recorder:
@@ -194,6 +197,13 @@ class Recorder:
             if began > finished.ended:
                 return False
         return self._picturing < self.pictures.at_once
+
+    async def written(self, session_id: str | None, timeout_s: float = READ_WAIT_S) -> None:
+        """Wait, up to ``timeout_s``, until the session's steps kept so far are written (each
+        waits for the one before it): a read right after an action shows that action."""
+        latest = self._latest.get(session_id)
+        if latest is not None:
+            await asyncio.wait({latest}, timeout=timeout_s)
 
     async def settled(self, timeout_s: float = CLOSE_WAIT_S) -> None:
         """Wait, up to ``timeout_s``, until every step kept so far is written."""
