@@ -41,10 +41,11 @@ RETRY_WAIT_S = 5.0
 
 @cache
 def source() -> str:
-    """``snapshot.js`` without its comments and indentation (95 KB written, 55 KB sent).
-    Every document of the provider's pages is given the script as it starts: Chromium carries
-    each of them to the page and parses it anew, about a millisecond of every load at the
-    whole size (medians of 150 loads)."""
+    """``snapshot.js`` without its comments and indentation: 95 KB written, 55 KB sent.
+    Every document of the provider's pages is given the script as it starts, and Chromium
+    carries it to the page and parses it on every load: as written, that put off the end of
+    each document's parsing by about 1.5 ms; minified, by about 0.7 (navigation timing,
+    medians of 150 to 300 loads)."""
     written = resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
     return rjsmin.jsmin(written)
 
