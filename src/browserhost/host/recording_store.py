@@ -109,24 +109,30 @@ class RecordingStore:
         return _Written(max((step.seq for step in steps), default=0), len(steps))
 
     def _compact(self, folder: Path, written: _Written) -> int:
-        """Keep the last ``steps_max`` steps; the bytes freed."""
+        """Keep the last ``steps_max`` lines; the bytes freed. Lines are moved as written, and
+        only a dropped one is read (for its picture's number): parsing and writing every
+        kept step anew made each append five times dearer in a long session."""
         path = folder / STEPS_FILE
-        steps = _read_steps(path)
-        dropped, kept = steps[: -self.bounds.steps_max], steps[-self.bounds.steps_max :]
+        try:
+            lines = path.read_bytes().splitlines()
+        except OSError:
+            return 0
+        dropped, kept = lines[: -self.bounds.steps_max], lines[-self.bounds.steps_max :]
         freed = _size(path)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".steps-", suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as rewritten:
-                for step in kept:
-                    rewritten.write((step.model_dump_json(by_alias=True) + "\n").encode())
+                rewritten.writelines(line + b"\n" for line in kept)
             os.replace(temporary, path)
         finally:
             Path(temporary).unlink(missing_ok=True)
         freed -= _size(path)
-        for step in dropped:
-            picture = folder / f"{step.seq}{PICTURE_SUFFIX}"
-            freed += _size(picture)
-            picture.unlink(missing_ok=True)
+        for line in dropped:
+            seq = _seq(line)
+            if seq is not None:
+                picture = folder / f"{seq}{PICTURE_SUFFIX}"
+                freed += _size(picture)
+                picture.unlink(missing_ok=True)
         written.lines = len(kept)
         return freed
 
@@ -248,6 +254,15 @@ def _read_steps(path: Path) -> list[RecordedStep]:
         except ValidationError:
             continue  # a line a crash cut short
     return steps
+
+
+def _seq(line: bytes) -> int | None:
+    """A step line's number; ``None`` for a line a crash cut short."""
+    try:
+        seq = json.loads(line).get("seq")
+    except (ValueError, AttributeError):
+        return None
+    return seq if isinstance(seq, int) else None
 
 
 def _size(path: Path) -> int:
