@@ -93,10 +93,39 @@ def _unowned(fd: int, mode: str) -> Any:
     return os.fdopen(fd, mode, buffering=0, closefd=False)
 
 
-class WireIn:
+class _Stream:
+    """An anyio-style stream the server enters and leaves: leaving closes it."""
+
+    async def aclose(self) -> None:
+        pass
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+class _ReadStream(_Stream):
+    """A read stream the server iterates until it ends (:class:`anyio.EndOfStream`)."""
+
+    async def receive(self) -> SessionMessage | Exception:
+        raise NotImplementedError
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+
+class WireIn(_ReadStream):
     """The server's read stream: one request line at a time, parsed as the SDK's stdio reader
     parses it (a line that is not a message comes as the exception, see
-    :class:`AnsweringBadLines`)."""
+    :class:`AnsweringBadLines`). Closing it leaves the pipe to :func:`stdio_streams`."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self._reader = reader
@@ -112,26 +141,8 @@ class WireIn:
             return exc
         return SessionMessage(message)
 
-    def __aiter__(self) -> Self:
-        return self
 
-    async def __anext__(self) -> SessionMessage | Exception:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def aclose(self) -> None:
-        pass  # the pipe is the serving's to close (stdio_streams)
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-
-class WireOut:
+class WireOut(_Stream):
     """The server's write stream: each message serialized as the SDK's stdio writer does,
     one line, written by the task that answers."""
 
@@ -149,12 +160,6 @@ class WireOut:
     async def aclose(self) -> None:
         self._closed = True
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
 
 class Receiving(Protocol):
     """What :class:`AnsweringBadLines` reads: the SDK's stdio read stream."""
@@ -170,7 +175,7 @@ class Sending(Protocol):
     async def send(self, item: SessionMessage, /) -> None: ...
 
 
-class AnsweringBadLines:
+class AnsweringBadLines(_ReadStream):
     """The stdio read stream, answering each line that is not a JSON-RPC message.
 
     The SDK's stdio reader passes such a line on as an exception, which the server only logs,
@@ -196,23 +201,8 @@ class AnsweringBadLines:
                 return item
             await self._write.send(SessionMessage(_bad_line_error(item)))
 
-    def __aiter__(self) -> Self:
-        return self
-
-    async def __anext__(self) -> SessionMessage | Exception:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
     async def aclose(self) -> None:
         await self._read.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
 
 
 def _bad_line_error(problem: Exception) -> types.JSONRPCError:
