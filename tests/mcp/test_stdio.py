@@ -217,11 +217,13 @@ async def test_a_line_that_is_not_json_gets_a_parse_error_and_serving_goes_on(
             process.stdin.write(b"this is not json\n")
             process.stdin.write(b'{"jsonrpc": "2.0", "id": 7}\n')
             process.stdin.write(json.dumps(initialize).encode() + b"\n")
+            await process.stdin.drain()
+            answers = [json.loads(await process.stdout.readline()) for _ in range(3)]
             # JSON nested 100,000 deep: refused by the parser's depth limit, not a crash.
             process.stdin.write(b"[" * 100_000 + b"]" * 100_000 + b"\n")
             process.stdin.write(b'{"jsonrpc": "2.0", "id": 8, "method": "ping"}\n')
             await process.stdin.drain()
-            answers = [json.loads(await process.stdout.readline()) for _ in range(5)]
+            answers += [json.loads(await process.stdout.readline()) for _ in range(2)]
     finally:
         process.kill()
         await process.wait()
