@@ -443,6 +443,14 @@ async def test_back_and_forward_follow_the_history_the_page_itself_changes(
     error = await refused(provider, ctx, "browser.forward")
     assert error == "There is no later page to go forward to."
 
+    # Right after the open, the entry it added at its load is the first step back.
+    await ok(provider, ctx, "browser.open", url=site.url("/page-b"))
+    await ok(provider, ctx, "browser.open", url=site.url("/routes-at-load"))
+    back = await ok(provider, ctx, "browser.back")
+    assert back == {"url": site.url("/routes-at-load"), "title": "Routes at load"}
+    back = await ok(provider, ctx, "browser.back")
+    assert back == {"url": site.url("/page-b"), "title": "Page B"}
+
 
 async def test_inspect_reports_the_documented_computed_styles(
     provider: ChromiumProvider, site: Site, ctx: Context

@@ -305,7 +305,15 @@ class ChromiumProvider(
                     if probed == "stuck":  # since the last action
                         raise PageStuckError() from None
                     raise
-            settled = await settle_open(tab, page, asked_ms, waits)
+            # A back's question, asked while the page loads (the answer takes a millisecond,
+            # the load longer): a back after this open finds the session history known,
+            # unless a frame of the page navigated since.
+            history = asyncio.ensure_future(tab.history())
+            history.add_done_callback(retrieve_exception)
+            try:
+                settled = await settle_open(tab, page, asked_ms, waits)
+            finally:
+                history.cancel()  # not waited for
             tab.frame_due = settled.frame_due
             return data.OpenData(
                 url=page.url,
