@@ -305,16 +305,9 @@ class ChromiumProvider(
                     if probed == "stuck":  # since the last action
                         raise PageStuckError() from None
                     raise
-            # A back's question, asked while the page loads (the answer takes a millisecond,
-            # the load longer): a back after this open finds the session history known,
-            # unless a frame of the page navigated since.
-            history = asyncio.ensure_future(tab.history())
-            history.add_done_callback(retrieve_exception)
-            try:
-                settled = await settle_open(tab, page, asked_ms, waits)
-            finally:
-                history.cancel()  # not waited for
+            settled = await settle_open(tab, page, asked_ms, waits)
             tab.frame_due = settled.frame_due
+            tab.learn_history(page)
             return data.OpenData(
                 url=page.url,
                 title=await settled.title(page) or "",

@@ -19,6 +19,7 @@ from browserhost.contract.data import ViewportMode
 from . import devtools, driver
 from .addresses import ALLOWED_SCHEMES, AddressPolicy
 from .downloads import Downloads
+from .futures import retrieve_exception
 from .launch import DialogMode
 from .page_watch import PageWatch
 
@@ -88,6 +89,8 @@ class Tab(PageWatch):
         self._history: tuple[Page, int, int, list[str]] | None = None
         """The session history last read or travelled: the page, its :meth:`moves` then, the
         current index and the urls."""
+        self._learning: asyncio.Future[tuple[int, list[str]]] | None = None
+        """The latest :meth:`learn_history`, held until it ends."""
 
     async def page(self) -> Page:
         """The current page, opening a new one when it closed or crashed."""
@@ -215,11 +218,23 @@ class Tab(PageWatch):
     async def history(self) -> tuple[int, list[str]]:
         """The current page's session history: (current index, urls). Asked of the browser
         again only once a frame of the page has navigated since it was last known (a
-        ``back`` then a ``forward`` ask once)."""
+        ``back`` then a ``forward`` ask once; a ``back`` after an ``open``, none: see
+        :meth:`learn_history`)."""
         page = await self.page()
-        moves, known = self.moves(page), self._history
-        if known is not None and known[:2] == (page, moves):
+        known = self._history
+        if known is not None and known[:2] == (page, self.moves(page)):
             return known[2], known[3]
+        return await self._ask_history(page)
+
+    def learn_history(self, page: Page) -> None:
+        """Ask ``page``'s session history off the action's way, once the action has
+        answered: by the time the agent goes back, it is known (unless a frame of the page
+        navigated since). Asked while the page loads, it put off the load."""
+        self._learning = asyncio.ensure_future(self._ask_history(page))
+        self._learning.add_done_callback(retrieve_exception)
+
+    async def _ask_history(self, page: Page) -> tuple[int, list[str]]:
+        moves = self.moves(page)  # before asking: a move during the ask makes it stale
         history = await (await devtools.session(page)).send("Page.getNavigationHistory")
         index = int(history["currentIndex"])
         urls = [str(entry["url"]) for entry in history["entries"]]
@@ -236,6 +251,8 @@ class Tab(PageWatch):
     async def close(self) -> None:
 
         self.closed = True
+        if self._learning is not None:
+            self._learning.cancel()
         with contextlib.suppress(driver.PlaywrightError):  # a dead browser has closed it already
             await self.context.close()
 
