@@ -26,6 +26,7 @@ from tests.processes import (
     chromium_processes,
     descendants,
     kill_browser,
+    processes,
 )
 from tests.providers.chromium.site import Site
 
@@ -74,6 +75,13 @@ def others(root: int) -> set[int]:
     }
 
 
+def alive(chromium: dict[int, int]) -> bool:
+    """Whether the browser process of ``chromium`` (a :func:`chromium_processes`) still runs."""
+    [browser] = [pid for pid, parent in chromium.items() if parent not in chromium]
+    running = processes().get(browser)
+    return running is not None and not running.zombie
+
+
 KILLS = {"browser": kill_browser, "renderers": kill_renderers}
 
 
@@ -97,7 +105,15 @@ def test_chromium_killed_mid_open_may_have_run_loaded_once_and_leaves_nothing_be
         assert response.status_code == 504, answer
         assert (answer["ok"], answer["code"]) == (False, "REQUEST_FAILED")
         assert "may have run" in answer["error"]
-        assert opened(http, session, site.url("/page-b"))["title"] == "Page B"
+        after = act(http, session, "browser.open", url=site.url("/page-b"))
+        if after.status_code != 200 and killed == "renderers" and not alive(browsers_before):
+            # Chromium's browser process itself now and then crashes (SIGSEGV) a moment after
+            # all its renderers are killed, under the next open: reported as the browser
+            # gone mid-action, it may have run; the open after relaunches it.
+            assert after.json()["code"] == "REQUEST_FAILED", after.text
+            after = act(http, session, "browser.open", url=site.url("/page-b"))
+        assert after.status_code == 200, after.text
+        assert after.json()["data"]["title"] == "Page B"
         snapshot = act(http, session, "browser.snapshot").json()
         assert snapshot["data"]["text"] == "This is page B", snapshot
     assert site.arrived[held] == 1  # asked once, and never again after the relaunch
