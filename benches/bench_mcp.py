@@ -23,8 +23,9 @@ each round started by the next side; "sequence" is the first four steps of one r
 together. Rounds open the page at two addresses in turn (the same file), so that each open
 adds an entry to the session history for back to return to, and forward to leave again.
 A page load on a shared machine varies by a quarter either way, so a median needs about a
-hundred rounds to hold still within a few percent. Prints medians with ratios and writes
-``benches/results/bench_mcp.json``.
+hundred rounds to hold still within a few percent. Prints medians with ratios, each with
+its 95 % bootstrap interval and the target it meets, misses or cannot be told from, and
+writes ``benches/results/bench_mcp.json``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import argparse
 import asyncio
 import json
 import platform
+import random
 import shutil
 import statistics
 import subprocess
@@ -259,8 +261,39 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
     return samples
 
 
+TARGETS = {"open": 1.05, "click": 1.05, "type": 1.05, "sequence": 0.80, "back": 1.1, "forward": 1.1}
+"""Each step's target: browserhost over MCP at most this times Playwright in process (and the
+snapshot faster than @playwright/mcp's). A run tells whether its interval (:func:`interval`)
+is under the target, over it, or across it: a page load on a shared 2-core machine moves a
+hundred rounds' ratio by a few percent from run to run."""
+RESAMPLES = 2000
+
+
 def median(samples: list[float]) -> float:
     return round(statistics.median(samples), 2)
+
+
+def interval(ours: list[float], theirs: list[float]) -> tuple[float, float]:
+    """A 95 % interval for ``median(ours) / median(theirs)``, resampling each side's rounds
+    (a bootstrap): how far the ratio moves when the same run is drawn again."""
+    draw = random.Random(0)
+    ratios = sorted(
+        statistics.median(draw.choices(ours, k=len(ours)))
+        / statistics.median(draw.choices(theirs, k=len(theirs)))
+        for _ in range(RESAMPLES)
+    )
+    return ratios[int(RESAMPLES * 0.025)], ratios[int(RESAMPLES * 0.975) - 1]
+
+
+def verdict(low: float, high: float, target: float, named: str = "") -> str:
+    """Whether a ratio whose interval is ``low``-``high`` meets an upper ``target`` (called
+    ``named``), is over it, or cannot be told from it in this run."""
+    named = named or f"{target:g}x"
+    if high <= target:
+        return f"meets {named}"
+    if low > target:
+        return f"over {named}"
+    return f"{named} within noise"
 
 
 async def main() -> int:
@@ -289,24 +322,35 @@ async def main() -> int:
         f"Chromium, browserhost's {recording}"
     )
     header = (
-        f"{'step':<10} {'browserhost MCP':>16} {'Playwright':>11} {'ratio':>7}"
-        f" {'@playwright/mcp':>16} {'peer/ours':>10}"
+        f"{'step':<10} {'browserhost MCP':>16} {'Playwright':>11} {'ratio':>7} {'95 %':>11}"
+        f" {'target':>20} {'@playwright/mcp':>16} {'peer/ours':>10} {'95 %':>11}"
     )
     print(header)
     print("-" * len(header))
     ours, direct = medians["browserhost"], medians["playwright"]
     peer = medians.get("playwright_mcp")
+    verdicts: dict[str, str] = {}
     for step in (*STEPS, "sequence", *HISTORY_STEPS):
         ratio = ours[step] / direct[step]
-        line = f"{step:<10} {ours[step]:>13.1f} ms {direct[step]:>8.1f} ms {ratio:>6.2f}x"
+        low, high = interval(samples["browserhost"][step], samples["playwright"][step])
+        if step in TARGETS:
+            verdicts[step] = verdict(low, high, TARGETS[step])
+        against_peer = ""
         if peer is not None and step in peer:
-            line += f" {peer[step]:>13.1f} ms {peer[step] / ours[step]:>9.2f}x"
+            p_low, p_high = interval(samples["playwright_mcp"][step], samples["browserhost"][step])
+            faster = peer[step] / ours[step]
+            against_peer = f" {peer[step]:>13.1f} ms {faster:>9.2f}x {p_low:>5.2f}-{p_high:<5.2f}"
+            if step == "snapshot":  # faster than the peer's: ours over peer's under 1
+                verdicts[step] = verdict(1 / p_high, 1 / p_low, 1.0, "the peer's")
         elif peer is not None:
-            line += f" {'-':>16} {'-':>10}"
-        print(line)
+            against_peer = f" {'-':>16} {'-':>10}"
+        print(
+            f"{step:<10} {ours[step]:>13.1f} ms {direct[step]:>8.1f} ms {ratio:>6.2f}x"
+            f" {low:>5.2f}-{high:<5.2f} {verdicts.get(step, ''):>20}{against_peer}"
+        )
     print(
         "ratio = browserhost over MCP / Playwright in process; "
-        "peer/ours = @playwright/mcp / browserhost"
+        "peer/ours = @playwright/mcp / browserhost; 95 % = the ratio's bootstrap interval"
     )
     if without_peer is not None:
         print(f"@playwright/mcp left out: {without_peer}")
@@ -321,6 +365,7 @@ async def main() -> int:
                 "peer": None if without_peer else PEER_PACKAGE,
                 "recording": not options.no_recording,
                 "medians_ms": medians,
+                "targets": verdicts,
                 "samples_ms": samples,
             },
             indent=2,
