@@ -22,6 +22,7 @@ from rich.text import Text
 from browserhost import config
 from browserhost.contract.errors import BrowserhostError
 
+from .arenas import few_malloc_arenas
 from .calls import check_url, waiting
 from .options import DataDirOption
 from .output import USAGE_ERROR, err, exit_status, out, print_error
@@ -91,6 +92,7 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the browser API, MCP at /mcp and the bridge at /ext/bridge, until interrupted."""
+    few_malloc_arenas()
     import uvicorn
 
     from browserhost.api.app import create_app
@@ -266,6 +268,7 @@ def mcp(
 
     Captures are saved into the client's root, else the directory this runs in.
     """
+    few_malloc_arenas()
     try:
         from browserhost import mcp_server
     except ModuleNotFoundError as exc:
