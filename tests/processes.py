@@ -96,6 +96,13 @@ def wait_until(done: Callable[[], bool], failure: str, timeout_s: float = PROCES
         time.sleep(0.02)
 
 
+def browser_of(chromium: dict[int, int]) -> int:
+    """The browser process of ``chromium`` (a :func:`chromium_processes`): the one whose
+    parent is not Chromium (Playwright's driver)."""
+    [browser] = [pid for pid, parent in chromium.items() if parent not in chromium]
+    return browser
+
+
 def kill_browser(root: int) -> set[int]:
     """SIGKILL every Chromium process under ``root``; return once it has cleaned up.
 
@@ -106,7 +113,7 @@ def kill_browser(root: int) -> set[int]:
     REQUEST_FAILED ("may have run"), as it does when it is in flight.
     """
     chromium = chromium_processes(root)
-    [browser] = [pid for pid, parent in chromium.items() if parent not in chromium]
+    browser = browser_of(chromium)
     profile = profile_dir(browser)
     assert profile.is_dir(), profile
     for pid in chromium:

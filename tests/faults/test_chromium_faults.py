@@ -23,6 +23,7 @@ from tests.processes import (
     CHROMIUM_NAMES,
     PROCESS_WAIT_S,
     Holdings,
+    browser_of,
     chromium_processes,
     descendants,
     kill_browser,
@@ -77,8 +78,7 @@ def others(root: int) -> set[int]:
 
 def alive(chromium: dict[int, int]) -> bool:
     """Whether the browser process of ``chromium`` (a :func:`chromium_processes`) still runs."""
-    [browser] = [pid for pid, parent in chromium.items() if parent not in chromium]
-    running = processes().get(browser)
+    running = processes().get(browser_of(chromium))
     return running is not None and not running.zombie
 
 
