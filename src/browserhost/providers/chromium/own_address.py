@@ -43,7 +43,7 @@ import contextlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import driver
+from . import devtools, driver
 from .addresses import DEFAULT_PORTS, AddressPolicy, canonical_host
 
 if TYPE_CHECKING:
@@ -140,15 +140,17 @@ async def guard(browser: Browser, policy: AddressPolicy) -> None:
         request = {"requestId": paused["requestId"]}
         with contextlib.suppress(driver.PlaywrightError):  # the browser, or the request, went away
             if policy.own(paused["request"]["url"]):
-                await session.send("Fetch.failRequest", request | {"errorReason": BLOCKED_REASON})
+                await devtools.send(
+                    session, "Fetch.failRequest", request | {"errorReason": BLOCKED_REASON}
+                )
             else:
-                await session.send("Fetch.continueRequest", request)
+                await devtools.send(session, "Fetch.continueRequest", request)
 
     def on_paused(paused: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(answer(paused))
         answering.add(task)  # held until done: the loop keeps only a weak reference
         task.add_done_callback(answering.discard)
 
-    session.on("Fetch.requestPaused", on_paused)
+    devtools.listen(session, "Fetch.requestPaused", on_paused)
     patterns = [{"urlPattern": pattern} for pattern in fetch_patterns(policy)]
     await session.send("Fetch.enable", {"patterns": patterns})

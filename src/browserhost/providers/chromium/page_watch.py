@@ -16,7 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
@@ -46,6 +49,15 @@ AUTOMATIC_FAVICON_PATH = "/favicon.ico"
 TOLD_GRACE_S = 0.25
 """How long after Playwright saw a page's load its document's own word of it may come (it
 is sent in the load event itself); a document that says nothing by then is asked."""
+
+
+@dataclass(frozen=True)
+class LoadAsked:
+    """When a load was asked for (:meth:`PageWatch.asking_load`): the document to wait for
+    starts after ``ms`` (epoch ms), and its load event is the page's ``loads``-th or later."""
+
+    ms: float
+    loads: int
 
 
 def _source(message: ConsoleMessage) -> str | None:
@@ -114,6 +126,7 @@ class PageWatch:
         self._blocked: str | None = None
         self._loading: dict[Page, set[str]] = {}  # request ids in flight
         self._loads: dict[Page, int] = {}  # documents each page loaded
+        self._load_events: dict[Page, int] = {}  # load events of each page's main frame
         self._moves: dict[Page, int] = {}  # navigations of each page's frames, of any kind
         self._preparing: dict[Page, asyncio.Task[None]] = {}
         self._loaded = asyncio.Event()
@@ -173,27 +186,35 @@ class PageWatch:
             return False
         return True
 
-    async def told_loaded(self, page: Page, since_ms: float, timeout_s: float) -> Any:
-        """What the page's document that started after ``since_ms`` (epoch ms) told at its
-        load event (:data:`.pagescript.LOADED_BINDING`), waiting up to ``timeout_s``; ``None`` when
-        it did not load by then, or did not tell within :data:`TOLD_GRACE_S` of the load
-        Playwright saw. The time origin tells the document waited for from an earlier one
-        whose load came late."""
+    def asking_load(self, page: Page) -> LoadAsked:
+        """Mark a load about to be asked for, for :meth:`told_loaded` to wait on."""
+        return LoadAsked(ms=time.time() * 1000, loads=self._load_events.get(page, 0) + 1)
 
-        async def told() -> Any:
+    async def told_loaded(self, page: Page, asked: LoadAsked, timeout_s: float) -> Any:
+        """What the page's document loaded since ``asked`` told at its load event
+        (:data:`.pagescript.LOADED_BINDING`), waiting up to ``timeout_s``; ``None`` when it
+        did not load by then, or did not tell within :data:`TOLD_GRACE_S` of the load
+        Playwright saw. The time origin tells the document waited for from an earlier one
+        whose load came late. Both are heard as they come, from events the page sends anyway:
+        a Playwright wait for the load costs two more messages each way to its driver."""
+
+        async def heard(news: Callable[[], Any]) -> Any:
             while not page.is_closed():
-                news = self._told.get(page)
-                if news is not None and news["origin"] >= since_ms:
-                    return news
+                if (found := news()) is not None:
+                    return found
                 self._told_more.clear()
                 await self._told_more.wait()
             return None
 
+        def told() -> Any:
+            news = self._told.get(page)
+            return news if news is not None and news["origin"] >= asked.ms else None
+
         async def silent() -> None:
-            await page.wait_for_load_state("load", timeout=0)
+            await heard(lambda: self._load_events.get(page, 0) >= asked.loads or None)
             await asyncio.sleep(TOLD_GRACE_S)
 
-        telling, loading = asyncio.ensure_future(told()), asyncio.ensure_future(silent())
+        telling, loading = asyncio.ensure_future(heard(told)), asyncio.ensure_future(silent())
         try:
             await asyncio.wait(
                 (telling, loading), timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
@@ -208,6 +229,7 @@ class PageWatch:
         page.on("console", lambda message: self._on_console(page, message))
         page.on("pageerror", lambda error: self._on_page_error(page, error))
         page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
+        page.on("load", lambda _: self._on_load(page))
         page.on("requestfailed", lambda request: self._on_request_failed(page, request))
         page.on("dialog", self._on_dialog)
         preparing = asyncio.get_running_loop().create_task(self._prepare(page))
@@ -233,6 +255,7 @@ class PageWatch:
         self._loading.pop(page, None)
         self._loads.pop(page, None)
         self._moves.pop(page, None)
+        self._load_events.pop(page, None)
         self._loaded.set()
         self._told.pop(page, None)
         self._told_more.set()
@@ -260,19 +283,31 @@ class PageWatch:
             # in flight on the old one: the count starts again.
             self._loading.pop(page, None)
             self._loaded.set()
-            session.on("Runtime.bindingCalled", lambda called: self._on_told(page, called))
+            devtools.listen(
+                session, "Runtime.bindingCalled", lambda called: self._on_told(page, called)
+            )
             await session.send("Runtime.enable")
             await session.send("Runtime.addBinding", {"name": pagescript.LOADED_BINDING})
             tree = await session.send("Page.getFrameTree")
             main = tree["frameTree"]["frame"]["id"]
-            session.on("Network.requestWillBeSent", lambda sent: self._on_request(page, sent, main))
-            session.on("Network.loadingFinished", lambda done: self._on_request_done(page, done))
-            session.on("Network.loadingFailed", lambda fail: self._on_request_done(page, fail))
+            devtools.listen(
+                session,
+                "Network.requestWillBeSent",
+                lambda sent: self._on_request(page, sent, main),
+            )
+            devtools.listen(
+                session, "Network.loadingFinished", lambda done: self._on_request_done(page, done)
+            )
+            devtools.listen(
+                session, "Network.loadingFailed", lambda fail: self._on_request_done(page, fail)
+            )
             requests = self.requests_of(page)
-            session.on("Network.requestWillBeSent", lambda sent: requests.sent(sent, main))
-            session.on("Network.responseReceived", requests.answered)
-            session.on("Network.loadingFinished", requests.finished)
-            session.on("Network.loadingFailed", requests.failed)
+            devtools.listen(
+                session, "Network.requestWillBeSent", lambda sent: requests.sent(sent, main)
+            )
+            devtools.listen(session, "Network.responseReceived", requests.answered)
+            devtools.listen(session, "Network.loadingFinished", requests.finished)
+            devtools.listen(session, "Network.loadingFailed", requests.failed)
             # The events only: by default Chromium keeps a copy of each document's and each
             # fetch's body for every session that enables Network (up to 200 MB a page),
             # which nothing reads through this session (Playwright reads bodies through its
@@ -281,8 +316,8 @@ class PageWatch:
             await session.send(
                 "Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
             )
-            session.on("Page.downloadWillBegin", self.downloads.began)
-            session.on("Page.downloadProgress", self.downloads.progressed)
+            devtools.listen(session, "Page.downloadWillBegin", self.downloads.began)
+            devtools.listen(session, "Page.downloadProgress", self.downloads.progressed)
             await session.send("Page.enable")  # for the download events
 
         await devtools.watch(page, watching)
@@ -395,6 +430,10 @@ class PageWatch:
         # its event and this one come in either order.
         if why is not None and self._blocked is None:
             self._blocked = blocked_message(f"The page navigated to {frame.url[:200]}", why)
+
+    def _on_load(self, page: Page) -> None:
+        self._load_events[page] = self._load_events.get(page, 0) + 1
+        self._told_more.set()
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
         if request.url == self.opened:

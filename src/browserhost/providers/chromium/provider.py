@@ -284,7 +284,7 @@ class ChromiumProvider(
                 "check that the site is up, then try again.",
             ):
                 tab.opened = url
-                asked_ms = time.time() * 1000  # the document to wait for starts after this
+                asked = tab.asking_load(page)
                 try:
                     await navigation.goto(page, url, waits.open_commit_s)
                 except driver.PlaywrightError as failed:
@@ -305,7 +305,7 @@ class ChromiumProvider(
                     if probed == "stuck":  # since the last action
                         raise PageStuckError() from None
                     raise
-            settled = await settle_open(tab, page, asked_ms, waits)
+            settled = await settle_open(tab, page, asked, waits)
             tab.frame_due = settled.frame_due
             tab.learn_history(page)
             return data.OpenData(
@@ -433,9 +433,9 @@ class ChromiumProvider(
             if delta > 0 and index >= len(urls) - 1:
                 raise ActionError("There is no later page to go forward to.")
             waits, moves = self.timeouts, tab.moves(page)
-            asked_ms = time.time() * 1000  # the document to wait for starts after this
+            asked = tab.asking_load(page)
             if await navigation.travel(page, delta, urls[index + delta], waits.history_s):
-                settled = await settle_open(tab, page, asked_ms, waits, waits.history_s)
+                settled = await settle_open(tab, page, asked, waits, waits.history_s)
             else:  # a page shown again, or the same one at another entry: as after input
                 settled = await self.access.settle(tab, page)
             tab.frame_due = settled.frame_due

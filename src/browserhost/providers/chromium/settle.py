@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from playwright.async_api import Page
 
     from .contexts import Tab
+    from .page_watch import LoadAsked
 
 QUIET_GRACE_S = 2.0
 """How far past its budget a settle wait may run before it is cut off (a page that does not
@@ -68,7 +69,7 @@ def due_frame(timeouts: Timeouts) -> dict[str, float]:
 
 
 async def settle_open(
-    tab: Tab, page: Page, asked_ms: float, timeouts: Timeouts, budget_s: float | None = None
+    tab: Tab, page: Page, asked: LoadAsked, timeouts: Timeouts, budget_s: float | None = None
 ) -> Settled:
     """The open's own wait (:func:`settle` with ``"early"``) within ``budget_s`` (by default
     the open's; ``back`` and ``forward`` wait so for a document they load), answered by the
@@ -80,7 +81,7 @@ async def settle_open(
     loop = asyncio.get_running_loop()
     budget_s = timeouts.open_settle_s if budget_s is None else budget_s
     deadline = loop.time() + budget_s
-    told = await tab.told_loaded(page, asked_ms, budget_s)
+    told = await tab.told_loaded(page, asked, budget_s)
     if told is not None and told["calm"] and told["url"] == page.url and not tab.loading(page):
         return Settled(done=True, read={**told, "due": True})
     left = max(0.0, deadline - loop.time())

@@ -419,7 +419,9 @@ class ChromiumSurface(Surface):
         self._tab, self._page, self._session = tab, page, session
         self._cast_size = size = page.viewport_size
         self._got_frame.clear()
-        session.on("Page.screencastFrame", lambda event: self._on_frame(session, event))
+        devtools.listen(
+            session, "Page.screencastFrame", lambda event: self._on_frame(session, event)
+        )
         async with asyncio.timeout(CDP_S):
             info = await session.send("Target.getTargetInfo")
             self._title = str(info["targetInfo"].get("title", ""))[:TITLE_MAX]
@@ -461,7 +463,7 @@ class ChromiumSurface(Surface):
         # Acknowledge first: Chromium sends the next frame only after the ack, so the ack's
         # round trip is what bounds the frame rate, not the decoding below.
         ack = asyncio.ensure_future(
-            session.send("Page.screencastFrameAck", {"sessionId": event["sessionId"]})
+            devtools.send(session, "Page.screencastFrameAck", {"sessionId": event["sessionId"]})
         )
         ack.add_done_callback(retrieve_exception)
         if session is not self._session:
