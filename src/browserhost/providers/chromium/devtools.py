@@ -55,8 +55,8 @@ async def send(session: CDPSession, method: str, params: dict[str, Any] | None =
     Playwright's own ``CDPSession`` copies each answer through, value by value, and calls
     each event handler through a wrapper that first reads the handler's signature: that is
     made for its API objects, and a protocol message is plain JSON. Over an ``open`` of a
-    small page it was a third of the host's own time (the session history's entries, the
-    request events). So the call goes to the object behind the session, where it has the
+    small page that took a tenth of the host's CPU time (0.6 of 7.2 ms: the session
+    history's entries, the request events). So the call goes to the object behind the session, where it has the
     shape this Playwright gives it; a signature that changed raises ``TypeError`` before
     anything is sent, and the public call is made instead."""
     inner = getattr(session, "_impl_obj", None)
