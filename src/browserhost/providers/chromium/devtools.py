@@ -56,9 +56,9 @@ async def send(session: CDPSession, method: str, params: dict[str, Any] | None =
     each event handler through a wrapper that first reads the handler's signature: that is
     made for its API objects, and a protocol message is plain JSON. Over an ``open`` of a
     small page that took a tenth of the host's CPU time (0.6 of 7.2 ms: the session
-    history's entries, the request events). So the call goes to the object behind the session, where it has the
-    shape this Playwright gives it; a signature that changed raises ``TypeError`` before
-    anything is sent, and the public call is made instead."""
+    history's entries, the request events). So the call goes to the object behind the
+    session, where it has the shape this Playwright gives it; a signature that changed
+    raises ``TypeError`` before anything is sent, and the public call is made instead."""
     inner = getattr(session, "_impl_obj", None)
     if inner is not None:
         try:
@@ -71,7 +71,7 @@ async def send(session: CDPSession, method: str, params: dict[str, Any] | None =
 
 
 async def watch(page: Page, setup: Setup) -> None:
-    """Run ``setup`` (listeners, domains, bindings) on the page's session, and again on each
+    """Run ``setup`` (listeners, domains) on the page's session, and again on each
     session that replaces one that broke off. Called before anything else opens one."""
     _setups[page] = setup
     await session(page)
