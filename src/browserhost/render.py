@@ -114,6 +114,14 @@ def _dialogs(answer: Answer) -> Iterator[str]:
         yield f"{dialog.get('type')} {dialog.get('answer')}: {dialog.get('message')}"
 
 
+def _downloads(answer: Answer) -> Iterator[str]:
+    for download in answer.get("downloads") or []:
+        if download.get("path"):
+            yield f"Downloaded {download.get('filename')} to {download['path']}"
+        else:
+            yield f"Download {download.get('filename')}: {download.get('error')}"
+
+
 # --- for an MCP agent ----------------------------------------------------------------------
 
 
@@ -215,10 +223,11 @@ def _snapshot_lines(answer: Answer) -> Lines:
 
 
 def _aftermath(answer: Answer) -> Lines:
-    """The acted-on element's state and the dialogs the action caused."""
+    """The acted-on element's state, and the dialogs and downloads the action caused."""
     notes = element_notes(answer)
     lines = [Text(", ".join(notes), "dim")] if notes else []
-    return lines + [Text(dialog) for dialog in _dialogs(answer)]
+    lines += [Text(dialog) for dialog in _dialogs(answer)]
+    return lines + [Text(download) for download in _downloads(answer)]
 
 
 def _click_lines(answer: Answer) -> Lines:

@@ -1,4 +1,5 @@
-"""How the CLI and the MCP text list a snapshot: element kinds, state notes, what was left out."""
+"""How the CLI and the MCP text show an answer: a snapshot's element kinds, state notes and what
+was left out, and what an action caused."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ import json
 
 import pytest
 
-from browserhost.render import element_kind, element_notes, quoted, snapshot_notes
+from browserhost.render import (
+    element_kind,
+    element_notes,
+    quoted,
+    snapshot_notes,
+    terminal_lines,
+)
 
 
 def test_a_kind_names_the_role_and_a_type_that_adds_to_it() -> None:
@@ -61,3 +68,21 @@ def test_snapshot_notes_say_what_was_left_out_and_the_notice() -> None:
         "The page is still loading; what it shows may change.",
     ]
     assert snapshot_notes({"elements": [], "text": "short"}) == []
+
+
+def test_a_click_says_where_its_downloads_went_and_why_one_was_not_saved() -> None:
+    answer = {
+        "url": "https://site.test/files",
+        "title": "Files",
+        "clicked": "#all",
+        "label": "Download all",
+        "downloads": [
+            {"filename": "report.csv", "path": "/work/app/.browserhost/downloads/report.csv"},
+            {"filename": "video.mp4", "error": "larger than 100 MB; cancelled, not saved"},
+        ],
+    }
+    assert [line.plain for line in terminal_lines("browser.click", answer)] == [
+        'Clicked "Download all" (#all)  now at https://site.test/files',
+        "Downloaded report.csv to /work/app/.browserhost/downloads/report.csv",
+        "Download video.mp4: larger than 100 MB; cancelled, not saved",
+    ]
