@@ -193,6 +193,7 @@ PAGES: dict[str, str] = {
         "Links", '<h1>Links</h1><a href="/page-a">Page A</a> <a href="/page-b">Page B</a>'
     ),
     "/page-a": _page("Page A", "<h1>This is page A</h1>"),
+    "/to-held": _page("To held", '<h1>To held</h1><a href="/held">Held page</a>'),
     # Pages that move through their own history entries, as single-page apps do: at a click,
     # and at each load.
     "/routes": _page(

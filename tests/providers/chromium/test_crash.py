@@ -7,18 +7,24 @@ import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 import pytest_asyncio
 from playwright.async_api import Error as PlaywrightError
 
 from browserhost.contract import Context, ProviderRequest, normalize
-from browserhost.providers.chromium import BrowserGoneError, ChromiumConfig, ChromiumProvider
-from browserhost.providers.chromium.errors import PageStuckError
+from browserhost.providers.chromium import (
+    BrowserGoneError,
+    ChromiumConfig,
+    ChromiumProvider,
+    pagescript,
+)
+from browserhost.providers.chromium.errors import PageStuckError, PageWaitingError
 from browserhost.transports.base import LostError
 from browserhost.transports.inprocess import InProcessTransport
 
-from .driving import TEST_TIMEOUTS, act, browser_pid, ok
+from .driving import TEST_TIMEOUTS, act, browser_pid, ok, refused
 from .site import FREEZING, Site
 
 CTX = Context(directory="/work/app", session_id="crash")
@@ -177,3 +183,40 @@ async def test_a_page_stuck_between_actions_is_closed_by_the_next_one(
     with pytest.raises(PageStuckError, match=STUCK):
         await act(own, CTX, "browser.snapshot")
     assert (await ok(own, CTX, "browser.snapshot"))["url"] == "about:blank"
+
+
+async def test_a_click_whose_page_waits_for_a_slow_server_answers_and_the_page_loads_later(
+    own: ChromiumProvider, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chromium runs no script in a page that waits for its next document: the page is not
+    stuck, it is neither closed nor called stuck, and what cannot read it says why."""
+    monkeypatch.setattr(pagescript, "PAGE_ANSWER_S", 1.0)  # how long a read waits for it
+    await ok(own, CTX, "browser.open", url=site.url("/to-held"))
+    with site.holding() as arrived:
+        clicked = await ok(own, CTX, "browser.click", text="Held page")
+        assert clicked["label"] == "Held page"
+        assert arrived.is_set()
+        said = await refused(own, CTX, "browser.snapshot")
+        assert said.startswith(f"The page is waiting for {site.url('/held')} to answer (")
+        assert said.endswith("Take a snapshot again in a moment, or open another address.")
+    async with asyncio.timeout(10):  # the load goes on in the same page once released
+        while (snapshot := await ok(own, CTX, "browser.snapshot"))["title"] != "Held":
+            assert snapshot["url"] in (site.url("/to-held"), site.url("/held")), snapshot
+    assert snapshot["text"] == "held page"
+
+
+async def test_an_open_whose_server_answers_too_late_may_have_run_and_loads_later(
+    own: ChromiumProvider, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site was asked and may act on it: never "nothing ran"."""
+    monkeypatch.setattr(own, "timeouts", replace(own.timeouts, open_commit_s=1.0))
+    await ok(own, CTX, "browser.open", url=site.url("/page-a"))
+    call = normalize("browser.open", {"url": site.url("/held")})
+    request = ProviderRequest("late", call.name, call.parameters, CTX)
+    with site.holding(), pytest.raises(PageWaitingError) as waiting:
+        await own.answer(request)
+    assert str(waiting.value).startswith(f"The page is waiting for {site.url('/held')} to answer")
+    assert "browser.open may or may not have happened" in str(waiting.value)
+    async with asyncio.timeout(10):
+        while (snapshot := await ok(own, CTX, "browser.snapshot"))["title"] != "Held":
+            assert snapshot["url"] in (site.url("/page-a"), site.url("/held")), snapshot

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Literal
@@ -20,7 +21,7 @@ from browserhost.sdk import ActionError
 from . import driver, navigation, settle
 from .addresses import ERROR_PAGE_SCHEME
 from .contexts import ContextPool, Key, Tab, held_notice
-from .errors import PageStuckError, playwright_errors
+from .errors import PageStuckError, PageWaitingError, playwright_errors, waiting_to_read
 from .futures import retrieve_exception
 from .records import Opened, Settled, Timeouts
 
@@ -33,6 +34,9 @@ RUN_AFTER_RESET = frozenset({"browser.open", "browser.snapshot"})
 under it (see :class:`~.contexts.ContextPool`); anything else is refused once."""
 
 HISTORY_ACTIONS = frozenset({"browser.back", "browser.forward"})
+READS = frozenset({"browser.snapshot", "browser.inspect"})
+"""Actions that only read the page: one that could not (see :class:`.PageWaitingError`) did
+not run."""
 
 PROBE_S = 1.0
 """How long the provider asks a page whether it is still there and answering."""
@@ -85,14 +89,27 @@ class TabAccess:
                 await self._before(tab, action)
                 try:
                     yield tab
+                except PageWaitingError as waiting:
+                    awaited = navigation.awaited_server(tab.current())
+                    if awaited is None:
+                        raise
+                    waited_s = time.monotonic() - awaited.since
+                    if action in READS:  # it changed nothing: it did not run
+                        raise ActionError(waiting_to_read(awaited.url, waited_s)) from None
+                    raise PageWaitingError(awaited.url, waited_s, action) from waiting
                 except PageStuckError as stuck:
                     await tab.close_current()
                     raise PageStuckError(action) from stuck
                 except ActionError as refused:
                     # A wait that ran out (for a field to take text, say) may be a page that
-                    # stopped answering, and then the refusal would blame the element.
+                    # stopped answering, and then the refusal would blame the element; not
+                    # one that waits for its server, which runs no script meanwhile.
                     page = tab.current()
-                    if page is not None and await probe(page) != "answers":
+                    if (
+                        page is not None
+                        and navigation.awaited_server(page) is None
+                        and await probe(page) != "answers"
+                    ):
                         await tab.close_current()
                         raise PageStuckError(action) from refused
                     raise

@@ -9,8 +9,10 @@ Two outcomes, by what the agent may assume about the page::
         └── MayHaveRunError              the action reached the page, and how it ended is not
             │                            known (another navigation took over, a dialog held it)
             ├── BrowserGoneError         the browser or the page went away while the action ran
-            └── PageStuckError           the page stopped answering (a script that never
-                                         yields); the provider closes it
+            ├── PageStuckError           the page stopped answering (a script that never
+            │                            yields); the provider closes it
+            └── PageWaitingError         the page waits for its server to answer its next
+                                         document (no script runs meanwhile); it stays open
 
 ``MayHaveRunError`` is deliberately not an ``ActionError``: it is raised out of
 :meth:`Provider.answer`, which the host reports as ``REQUEST_FAILED`` ("sent; may have run"),
@@ -89,6 +91,29 @@ class PageStuckError(MayHaveRunError):
             "yields: an endless loop, or one dialog after another), so it was closed; the next "
             f"action starts on a blank page. {action} may or may not have happened."
         )
+
+
+class PageWaitingError(MayHaveRunError):
+    """The page has not answered because Chromium holds every script while the page waits for
+    its server to answer its next document; the page stays open."""
+
+    def __init__(self, url: str, waited_s: float, action: str = "the action") -> None:
+        super().__init__(
+            f"{_waiting(url, waited_s)} {action} may or may not have happened: take a "
+            "snapshot in a moment, or open another address."
+        )
+
+
+def waiting_to_read(url: str, waited_s: float) -> str:
+    """Why a page waiting for its server (:class:`PageWaitingError`) could not be read."""
+    return f"{_waiting(url, waited_s)} Take a snapshot again in a moment, or open another address."
+
+
+def _waiting(url: str, waited_s: float) -> str:
+    return (
+        f"The page is waiting for {url[:200]} to answer ({waited_s:.0f} s so far), and it "
+        "can be neither read nor used until its next document arrives; it stays open."
+    )
 
 
 def gone(action: str, *, crashed: bool) -> BrowserGoneError:

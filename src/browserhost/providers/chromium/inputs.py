@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import data
 
-from . import driver, pagescript
+from . import driver, navigation, pagescript
 from .errors import BrowserGoneError, playwright_errors
 from .records import Settled
 
@@ -104,8 +104,8 @@ async def read_state(aimed: Target) -> dict[str, Any] | None:
     """The acted-on element's state with its frame's address and title; ``None`` when the
     frame went away."""
     frame = aimed.located.frame
-    if frame.is_detached():
-        return None
+    if frame.is_detached() or navigation.awaited_server(frame.page) is not None:
+        return None  # gone, or held until the page's next document arrives
     try:
         read: dict[str, Any] = await pagescript.run(frame, "state")
     except driver.PlaywrightError:

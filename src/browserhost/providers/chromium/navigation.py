@@ -1,11 +1,14 @@
-"""Moving a page to another document: loading an address (:func:`goto`) and going through
-its history (:func:`travel`)."""
+"""Moving a page to another document: loading an address (:func:`goto`), going through its
+history (:func:`travel`), and knowing when a page waits for a server to answer its next
+document (:func:`awaited_server`)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
+from weakref import WeakKeyDictionary
 
 from . import driver
 from .addresses import ERROR_PAGE_SCHEME
@@ -16,6 +19,44 @@ if TYPE_CHECKING:
 
 ERROR_PAGE_WAIT_S = 1.0
 """How long a failed ``open`` waits for Chromium to show its error page."""
+
+
+class Awaited(NamedTuple):
+    """A page's next document, asked of its server and not answered yet."""
+
+    request_id: str
+    url: str
+    since: float
+    """``time.monotonic()`` when it was asked."""
+
+
+_awaited: WeakKeyDictionary[Page, Awaited] = WeakKeyDictionary()
+
+
+def server_asked(page: Page, request_id: str, url: str) -> None:
+    """The page's main frame asked a server for its next document (a redirect asks again)."""
+    earlier = _awaited.get(page)
+    since = earlier.since if earlier is not None and earlier.request_id == request_id else None
+    _awaited[page] = Awaited(request_id, url, time.monotonic() if since is None else since)
+
+
+def server_answered(page: Page, request_id: str) -> None:
+    """The server answered that request (or it failed): the document arrives or never will."""
+    earlier = _awaited.get(page)
+    if earlier is not None and earlier.request_id == request_id:
+        del _awaited[page]
+
+
+def server_forgotten(page: Page) -> None:
+    """The page crashed or closed: it waits for nothing any more."""
+    _awaited.pop(page, None)
+
+
+def awaited_server(page: Page | None) -> Awaited | None:
+    """The document ``page`` waits for its server to answer, if any. Chromium runs no script
+    in a page meanwhile (it holds every evaluation until the new document commits), so a
+    page that does not answer then is not stuck: its server is slow."""
+    return None if page is None or page.is_closed() else _awaited.get(page)
 
 
 async def goto(page: Page, url: str, timeout_s: float) -> None:

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from browserhost.contract import data
 
-from . import devtools, driver, pagescript
+from . import devtools, driver, navigation, pagescript
 from .addresses import ERROR_PAGE_SCHEME, AddressPolicy
 from .console_log import ConsoleEntry, ConsoleLog, stack_source
 from .downloads import Downloads
@@ -230,6 +230,7 @@ class PageWatch:
         page.on("pageerror", lambda error: self._on_page_error(page, error))
         page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
         page.on("load", lambda _: self._on_load(page))
+        page.on("crash", lambda _: navigation.server_forgotten(page))
         page.on("requestfailed", lambda request: self._on_request_failed(page, request))
         page.on("dialog", self._on_dialog)
         preparing = asyncio.get_running_loop().create_task(self._prepare(page))
@@ -256,6 +257,7 @@ class PageWatch:
         self._loads.pop(page, None)
         self._moves.pop(page, None)
         self._load_events.pop(page, None)
+        navigation.server_forgotten(page)
         self._loaded.set()
         self._told.pop(page, None)
         self._told_more.set()
@@ -294,6 +296,11 @@ class PageWatch:
                 session,
                 "Network.requestWillBeSent",
                 lambda sent: self._on_request(page, sent, main),
+            )
+            devtools.listen(
+                session,
+                "Network.responseReceived",
+                lambda got: navigation.server_answered(page, got["requestId"]),
             )
             devtools.listen(
                 session, "Network.loadingFinished", lambda done: self._on_request_done(page, done)
@@ -400,14 +407,17 @@ class PageWatch:
 
     def _on_request(self, page: Page, sent: dict[str, Any], main_frame: str) -> None:
         kind = sent.get("type")
-        # An iframe's own document may load in a process of its own, which reports its end
-        # elsewhere; the page's load event waits for it anyway.
-        if kind == "Document" and sent.get("frameId") != main_frame:
-            return
+        if kind == "Document":
+            # An iframe's own document may load in a process of its own, which reports its
+            # end elsewhere; the page's load event waits for it anyway.
+            if sent.get("frameId") != main_frame:
+                return
+            navigation.server_asked(page, sent["requestId"], str(sent["request"]["url"]))
         if kind in AWAITED_RESOURCES:
             self._loading.setdefault(page, set()).add(sent["requestId"])
 
     def _on_request_done(self, page: Page, event: dict[str, Any]) -> None:
+        navigation.server_answered(page, event["requestId"])
         waiting = self._loading.get(page)
         if waiting is not None and event["requestId"] in waiting:
             waiting.discard(event["requestId"])

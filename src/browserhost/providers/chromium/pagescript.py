@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import time
 from collections.abc import Awaitable, Callable
 from functools import cache
 from importlib import resources
@@ -25,8 +26,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import rjsmin
 
-from . import devtools, driver
-from .errors import PAGE_ANSWER_S, PageStuckError, navigated
+from . import devtools, driver, navigation
+from .errors import PAGE_ANSWER_S, PageStuckError, PageWaitingError, navigated
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, JSHandle, Page
@@ -204,6 +205,12 @@ def _main_page(document: Document) -> Page | None:
     return cast("Page", document)  # the other kind of document
 
 
+def _page_of(document: Document) -> Page:
+    """The page a document is in (an iframe's too)."""
+    frame: type[Frame] = driver.api().Frame
+    return document.page if isinstance(document, frame) else cast("Page", document)
+
+
 STASHED = f"() => ({STORE} || {{}}).target || null"
 """The element the latest ``target`` or ``hop`` found, read without the whole script."""
 
@@ -234,6 +241,11 @@ async def _retrying(page: Document, call: Callable[[], Awaitable[T]], waits_s: f
     while True:
         try:
             return await answering(call(), waits_s)
+        except PageStuckError:
+            awaited = navigation.awaited_server(_page_of(page))
+            if awaited is None:
+                raise
+            raise PageWaitingError(awaited.url, time.monotonic() - awaited.since) from None
         except driver.PlaywrightError as exc:
             if attempt >= ATTEMPTS or not navigated(str(exc)):
                 raise

@@ -34,7 +34,7 @@ from .contexts import ContextPool, Key, held_notice
 from .diagnostics import DiagnosticVerbs
 from .download_verb import DownloadVerb
 from .driver import Driver
-from .errors import MayHaveRunError, PageStuckError, gone, playwright_errors
+from .errors import MayHaveRunError, PageStuckError, PageWaitingError, gone, playwright_errors
 from .futures import retrieve_exception
 from .grid import Grid
 from .held import held_answer
@@ -238,6 +238,9 @@ class ChromiumProvider(
             return answer
         tab = self._pool.peek(request.context.key)
         page = None if tab is None else tab.current()
+        awaited = navigation.awaited_server(page)
+        if awaited is not None:
+            raise PageWaitingError(awaited.url, time.monotonic() - awaited.since, action)
         if tab is not None and page is not None and await probe(page) != "answers":
             async with tab.lock:
                 await tab.close_current()
@@ -299,6 +302,12 @@ class ChromiumProvider(
                     # Chromium's error page, which a probe could wait for in vain).
                     if "net::ERR_" in str(failed) and "ERR_ABORTED" not in str(failed):
                         raise
+                    # Asked, and the site has not answered in time: it may act on the
+                    # request, and the page still waits for it.
+                    awaited = navigation.awaited_server(page)
+                    if awaited is not None and isinstance(failed, driver.PlaywrightTimeoutError):
+                        waited = time.monotonic() - awaited.since
+                        raise PageWaitingError(awaited.url, waited, "browser.open") from None
                     probed = await probe(page)
                     if probed == "crashed":
                         raise gone("browser.open", crashed=True) from None

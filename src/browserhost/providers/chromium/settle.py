@@ -7,6 +7,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from . import driver, pagescript
+from .errors import PageWaitingError
 from .records import Opened, Settled, Timeouts
 
 if TYPE_CHECKING:
@@ -56,8 +57,8 @@ async def settle(
                     return Settled(done=True, read=read)
                 glance = False
                 await tab.network_quiet(page, deadline - loop.time())
-    except (TimeoutError, driver.PlaywrightError):
-        pass  # still changing, or gone: the caller reports what it finds
+    except (TimeoutError, driver.PlaywrightError, PageWaitingError):
+        pass  # still changing, gone, or waiting for its server: the caller reports what it finds
     return Settled(done=False)
 
 
