@@ -518,6 +518,24 @@ async def test_snapshot_reports_console_problems_once(
     assert (await ok(provider, ctx, "browser.snapshot"))["consoleProblems"] == []
 
 
+async def test_what_a_page_left_behind_said_is_not_reported_as_the_next_pages(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open_and_hear(provider, ctx, site.url("/console"), "/console")
+    await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["consoleProblems"] == []
+    # A move within one document (history.pushState) leaves what it said its own.
+    await _open_and_hear(provider, ctx, site.url("/console"), "/console")
+    page = provider.page_for(ctx)
+    assert page is not None
+    await page.evaluate("history.pushState({}, '', '#moved')")
+    problems = (await ok(provider, ctx, "browser.snapshot"))["consoleProblems"]
+    assert problems[:2] == [
+        {"level": "error", "text": "boom error", "source": site.url("/console")},
+        {"level": "warning", "text": "careful warning", "source": site.url("/console")},
+    ]
+
+
 async def _open_and_hear(provider: ChromiumProvider, ctx: Context, url: str, *sources: str) -> None:
     """Open ``url`` and wait until the page has logged a console message from each path in
     ``sources``, so the next snapshot has had every one of them to report or leave out."""

@@ -122,7 +122,9 @@ class PageWatch:
         self.dialog_plan: tuple[bool, str | None] | None = None
         """How to answer the next dialog (accept?, prompt text), set by the dialog verb;
         without one, dialogs are dismissed."""
-        self._problems: deque[data.ConsoleProblem] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
+        self._problems: deque[tuple[data.ConsoleProblem, bool]] = deque(maxlen=CONSOLE_PROBLEMS_MAX)
+        """For the next snapshot, each with whether the current page's document said it
+        itself (its console, its uncaught errors): those go when another document comes."""
         self._blocked: str | None = None
         self._loading: dict[Page, set[str]] = {}  # request ids in flight
         self._loads: dict[Page, int] = {}  # documents each page loaded
@@ -141,9 +143,17 @@ class PageWatch:
         raise NotImplementedError
 
     def drain_problems(self) -> list[data.ConsoleProblem]:
-        problems = list(self._problems)
+        problems = [problem for problem, _ in self._problems]
         self._problems.clear()
         return problems
+
+    def _on_document(self, page: Page, navigated: dict[str, Any]) -> None:
+        """``Page.frameNavigated``, a new document (one in the same document is told
+        otherwise): what the current page's last document said is not this one's."""
+        if navigated["frame"].get("parentId") is None and self.current() is page:
+            kept = [(problem, said) for problem, said in self._problems if not said]
+            self._problems.clear()
+            self._problems.extend(kept)
 
     def requests_of(self, page: Page) -> RequestLog:
         """The page's requests (the ``network`` verb reads them)."""
@@ -323,9 +333,12 @@ class PageWatch:
             await session.send(
                 "Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
             )
+            devtools.listen(
+                session, "Page.frameNavigated", lambda moved: self._on_document(page, moved)
+            )
             devtools.listen(session, "Page.downloadWillBegin", self.downloads.began)
             devtools.listen(session, "Page.downloadProgress", self.downloads.progressed)
-            await session.send("Page.enable")  # for the download events
+            await session.send("Page.enable")  # for the download and new document events
 
         await devtools.watch(page, watching)
         if page.url.startswith(ERROR_PAGE_SCHEME):
@@ -339,7 +352,8 @@ class PageWatch:
 
     def _warn(self, text: str) -> None:
         """Tell the agent in the next snapshot."""
-        self._problems.append(data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX]))
+        warning = data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX])
+        self._problems.append((warning, False))
 
     def _on_told(self, page: Page, called: dict[str, Any]) -> None:
         if called["name"] == pagescript.LOADED_BINDING:
@@ -356,17 +370,16 @@ class PageWatch:
             and not automatic_favicon(message)
         ):
             level = "error" if message.type == "error" else "warning"
+            text, source = message.text[:CONSOLE_TEXT_MAX], _source(message)
             self._problems.append(
-                data.ConsoleProblem(
-                    level=level, text=message.text[:CONSOLE_TEXT_MAX], source=_source(message)
-                )
+                (data.ConsoleProblem(level=level, text=text, source=source), True)
             )
 
     def _on_page_error(self, page: Page, error: driver.PlaywrightError) -> None:
         text = f"Uncaught {error.name or 'Error'}: {error.message}"[:CONSOLE_TEXT_MAX]
         self.console_of(page).add(ConsoleEntry("error", text, stack_source(error.stack)))
         if self.current() is page:
-            self._problems.append(data.ConsoleProblem(level="error", text=text))
+            self._problems.append((data.ConsoleProblem(level="error", text=text), True))
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         """Leaving a page is allowed; any other dialog is answered as the agent planned with
