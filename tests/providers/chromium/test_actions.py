@@ -294,6 +294,10 @@ async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     clicked = await ok(provider, ctx, "browser.click", text="Open popup")
     assert clicked["url"] == site.url("/closer")
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Closer"
+    assert (await refused(provider, ctx, "browser.back")) == (
+        "There is no earlier page in this tab, which opened from another (a link to a new "
+        "tab, say); the tabs verb switches back to that one, or closes this one."
+    )
     closed = await ok(provider, ctx, "browser.click", text="Close me")
     assert closed["url"] == site.url("/opener")
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Opener"

@@ -438,6 +438,12 @@ class ChromiumProvider(
             index, urls = await tab.history()
             # The blank page every tab starts on is not a page to go back to.
             if delta < 0 and (index <= 0 or (index == 1 and urls[0] == "about:blank")):
+                if len(tab.pages()) > 1:  # a link opened this page in a tab of its own
+                    raise ActionError(
+                        "There is no earlier page in this tab, which opened from another "
+                        "(a link to a new tab, say); the tabs verb switches back to that one, "
+                        "or closes this one."
+                    )
                 raise ActionError("There is no earlier page to go back to; use browser.open.")
             if delta > 0 and index >= len(urls) - 1:
                 raise ActionError("There is no later page to go forward to.")
