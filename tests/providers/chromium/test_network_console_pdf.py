@@ -158,6 +158,9 @@ async def test_pdf_without_a_project_directory_is_refused(
     await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
     error = await refused(provider, ctx, "verb.pdf")
     assert error.startswith("The session has no project directory to save the PDF in")
+    assert error.endswith(
+        "work in one from the open on (on the command line: --project DIR on each command)."
+    )
     assert "nothing was saved" in error
 
 

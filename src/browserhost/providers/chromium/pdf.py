@@ -102,7 +102,8 @@ def _project(directory: str | None) -> Path:
     project = None if directory is None else Path(directory)
     if project is None or not project.is_absolute() or not project.is_dir():
         raise ActionError(
-            "The session has no project directory to save the PDF in, so nothing was saved; "
-            "send the action with one (on the command line: --project DIR)."
+            "The session has no project directory to save the PDF in, so nothing was saved. "
+            "A project is a session of its own, with its own pages: work in one from the open "
+            "on (on the command line: --project DIR on each command)."
         )
     return project

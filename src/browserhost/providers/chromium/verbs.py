@@ -289,8 +289,9 @@ def project_files(directory: str | None, names: list[str]) -> list[Path]:
     ``..`` or a link that leads out) or missing."""
     if directory is None:
         raise ActionError(
-            "The session has no project directory to upload files from, so nothing was set; "
-            "send the action with one (on the command line: --project DIR)."
+            "The session has no project directory to upload files from, so nothing was set. "
+            "A project is a session of its own, with its own pages: work in one from the open "
+            "on (on the command line: --project DIR on each command)."
         )
     root = Path(directory).resolve()
     paths = []
