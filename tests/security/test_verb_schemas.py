@@ -5,8 +5,10 @@ are bounded, a check that would take too long is stopped, and so are arguments t
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from browserhost.contract.limits import (
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 from browserhost.host.catalog import InstallError
+from browserhost.host.verb_schemas import CHECK_CPU_MAX_S, read_schema
 
 from .conftest import Hosted, answered_meanwhile, closing, connected, hello, receive, result
 
@@ -166,3 +169,24 @@ async def test_a_service_record_declaring_a_catastrophic_pattern_starts_nothing_
             )
     finally:
         await host.aclose()
+
+
+def test_a_garbage_collection_during_a_check_is_not_the_checks_time() -> None:
+    """In a large process a full collection can take longer than a check may; one that runs
+    during a check must not get a usual verb's arguments refused."""
+    checker = read_schema({"type": "object", "properties": {"text": {"type": "string"}}})
+
+    def slow_collection(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            spin_until = time.thread_time() + CHECK_CPU_MAX_S * 2
+            while time.thread_time() < spin_until:
+                pass
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(slow_collection)  # after the host's, as the collection's own work
+    gc.set_threshold(1)  # a collection at the check's first allocations
+    try:
+        assert checker.problems({"text": "Nowhere"}) == []
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(slow_collection)

@@ -22,7 +22,9 @@ ask for exponentially many steps), raising :class:`UncheckableArgumentsError` fo
 from __future__ import annotations
 
 import functools
+import gc
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
@@ -43,7 +45,8 @@ from browserhost.contract.limits import (
 CHECK_CPU_MAX_S: Final = 0.1
 """The processor time one check of arguments may use; a usual verb's uses under a millisecond,
 and one of fifty form fields a few. Processor time, not time passed, so a busy machine does not
-refuse a check it would have finished."""
+refuse a check it would have finished; and the check's own, not that of a garbage collection
+that happens to run during it (in a large process, a full one can take longer than this)."""
 _DATA_KEYWORDS: Final = frozenset({"const", "default", "enum", "examples"})
 """Keywords whose values are data, not schemas: a ``pattern`` key inside them is not one."""
 _NAMED_SCHEMAS: Final = frozenset({"properties", "$defs", "definitions", "dependentSchemas"})
@@ -62,10 +65,34 @@ class UncheckableArgumentsError(ValueError):
     """Arguments the host will not check: too large, or too costly for the declared schema."""
 
 
+class _Collections(threading.local):
+    """The processor time each thread has spent in garbage collections (``gc.callbacks``)."""
+
+    spent = 0.0
+    began: float | None = None
+
+    def __call__(self, phase: str, info: Mapping[str, Any]) -> None:
+        if phase == "start":
+            self.began = time.thread_time()
+        elif self.began is not None:
+            self.spent += time.thread_time() - self.began
+            self.began = None
+
+
+_collections = _Collections()
+gc.callbacks.append(_collections)
+
+
+def _own_time() -> float:
+    """This thread's processor time, less what it spent collecting garbage."""
+    return time.thread_time() - _collections.spent
+
+
 @dataclass(frozen=True)
 class _Check:
     patterns: Mapping[str, Any]
     deadline: float
+    """:func:`_own_time` when the check must stop."""
 
 
 _running: ContextVar[_Check] = ContextVar("verb_check")
@@ -74,7 +101,7 @@ _running: ContextVar[_Check] = ContextVar("verb_check")
 def _spend() -> _Check:
     """The check under way, unless its time is up: called at every keyword."""
     check = _running.get()
-    if time.thread_time() > check.deadline:
+    if _own_time() > check.deadline:
         raise UncheckableArgumentsError(
             f"checking them against the declared schema took over {CHECK_CPU_MAX_S:g} s"
         )
@@ -130,7 +157,7 @@ class ArgumentChecker:
             raise UncheckableArgumentsError(
                 f"they are over {VERB_ARGUMENTS_MAX_BYTES:,} bytes as JSON"
             )
-        token = _running.set(_Check(self.patterns, time.thread_time() + CHECK_CPU_MAX_S))
+        token = _running.set(_Check(self.patterns, _own_time() + CHECK_CPU_MAX_S))
         try:
             return list(self.validator.iter_errors(arguments))
         except RecursionError:  # a $ref that refers to itself without end
