@@ -4,67 +4,64 @@ and events Playwright's public ``CDPSession`` gives, without its copying."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser
+import pytest_asyncio
+from playwright.async_api import Browser, Page
 
 from browserhost.providers.chromium import devtools
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-async def test_send_answers_as_playwrights_own_send_does(browser: Browser) -> None:
-    page = await browser.new_page()
-    try:
-        await page.set_content("<title>One</title>")
-        await page.evaluate("history.pushState({}, '', '#two')")
-        session = await page.context.new_cdp_session(page)
-        ours = await devtools.send(session, "Page.getNavigationHistory")
-        theirs = await session.send("Page.getNavigationHistory")
-        assert ours == theirs
-        assert [entry["url"].rpartition("#")[2] for entry in ours["entries"]][-1] == "two"
-        evaluated = await devtools.send(
-            session, "Runtime.evaluate", {"expression": "6 * 7", "returnByValue": True}
-        )
-        assert evaluated["result"]["value"] == 42
-    finally:
-        await page.close()
+@pytest_asyncio.fixture(loop_scope="module")
+async def page(browser: Browser) -> AsyncIterator[Page]:
+    opened = await browser.new_page()
+    yield opened
+    await opened.close()
 
 
-async def test_a_bad_call_fails_as_playwrights_own_send_does(browser: Browser) -> None:
-    page = await browser.new_page()
-    try:
-        session = await page.context.new_cdp_session(page)
-        with pytest.raises(Exception, match="wasn't found") as ours:
-            await devtools.send(session, "Page.noSuchMethod")
-        with pytest.raises(Exception, match="wasn't found") as theirs:
-            await session.send("Page.noSuchMethod")
-        assert type(ours.value) is type(theirs.value)
-    finally:
-        await page.close()
+async def test_send_answers_as_playwrights_own_send_does(page: Page) -> None:
+    await page.set_content("<title>One</title>")
+    await page.evaluate("history.pushState({}, '', '#two')")
+    session = await page.context.new_cdp_session(page)
+    ours = await devtools.send(session, "Page.getNavigationHistory")
+    theirs = await session.send("Page.getNavigationHistory")
+    assert ours == theirs
+    assert [entry["url"].rpartition("#")[2] for entry in ours["entries"]][-1] == "two"
+    evaluated = await devtools.send(
+        session, "Runtime.evaluate", {"expression": "6 * 7", "returnByValue": True}
+    )
+    assert evaluated["result"]["value"] == 42
 
 
-async def test_listen_hears_each_event_with_its_parameters(browser: Browser) -> None:
-    page = await browser.new_page()
-    try:
-        session = await page.context.new_cdp_session(page)
-        heard: list[dict[str, Any]] = []
-        both = asyncio.Event()
+async def test_a_bad_call_fails_as_playwrights_own_send_does(page: Page) -> None:
+    session = await page.context.new_cdp_session(page)
+    with pytest.raises(Exception, match="wasn't found") as ours:
+        await devtools.send(session, "Page.noSuchMethod")
+    with pytest.raises(Exception, match="wasn't found") as theirs:
+        await session.send("Page.noSuchMethod")
+    assert type(ours.value) is type(theirs.value)
 
-        def hear(event: dict[str, Any]) -> None:
-            heard.append(event)
-            if len(heard) == 2:
-                both.set()
 
-        devtools.listen(session, "Runtime.consoleAPICalled", hear)
-        await devtools.send(session, "Runtime.enable")
-        await page.evaluate("console.log('first'); console.log('second')")
-        async with asyncio.timeout(10):
-            await both.wait()
-        assert [event["args"][0]["value"] for event in heard] == ["first", "second"]
-    finally:
-        await page.close()
+async def test_listen_hears_each_event_with_its_parameters(page: Page) -> None:
+    session = await page.context.new_cdp_session(page)
+    heard: list[dict[str, Any]] = []
+    both = asyncio.Event()
+
+    def hear(event: dict[str, Any]) -> None:
+        heard.append(event)
+        if len(heard) == 2:
+            both.set()
+
+    devtools.listen(session, "Runtime.consoleAPICalled", hear)
+    await devtools.send(session, "Runtime.enable")
+    await page.evaluate("console.log('first'); console.log('second')")
+    async with asyncio.timeout(10):
+        await both.wait()
+    assert [event["args"][0]["value"] for event in heard] == ["first", "second"]
 
 
 class _OtherInner:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Literal
@@ -93,10 +92,9 @@ class TabAccess:
                     awaited = navigation.awaited_server(tab.current())
                     if awaited is None:
                         raise
-                    waited_s = time.monotonic() - awaited.since
                     if action in READS:  # it changed nothing: it did not run
-                        raise ActionError(waiting_to_read(awaited.url, waited_s)) from None
-                    raise PageWaitingError(awaited.url, waited_s, action) from waiting
+                        raise ActionError(waiting_to_read(awaited.url, awaited.waited_s)) from None
+                    raise PageWaitingError(awaited.url, awaited.waited_s, action) from waiting
                 except PageStuckError as stuck:
                     await tab.close_current()
                     raise PageStuckError(action) from stuck

@@ -29,6 +29,10 @@ class Awaited(NamedTuple):
     since: float
     """``time.monotonic()`` when it was asked."""
 
+    @property
+    def waited_s(self) -> float:
+        return time.monotonic() - self.since
+
 
 _awaited: WeakKeyDictionary[Page, Awaited] = WeakKeyDictionary()
 
@@ -48,7 +52,7 @@ def server_answered(page: Page, request_id: str) -> None:
 
 
 def server_forgotten(page: Page) -> None:
-    """The page crashed or closed: it waits for nothing any more."""
+    """The page crashed: it waits for nothing any more (a closed one never does)."""
     _awaited.pop(page, None)
 
 

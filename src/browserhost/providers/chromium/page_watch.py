@@ -267,7 +267,6 @@ class PageWatch:
         self._loads.pop(page, None)
         self._moves.pop(page, None)
         self._load_events.pop(page, None)
-        navigation.server_forgotten(page)
         self._loaded.set()
         self._told.pop(page, None)
         self._told_more.set()

@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import time
 from collections.abc import Awaitable, Callable
 from functools import cache
 from importlib import resources
@@ -245,7 +244,7 @@ async def _retrying(page: Document, call: Callable[[], Awaitable[T]], waits_s: f
             awaited = navigation.awaited_server(_page_of(page))
             if awaited is None:
                 raise
-            raise PageWaitingError(awaited.url, time.monotonic() - awaited.since) from None
+            raise PageWaitingError(awaited.url, awaited.waited_s) from None
         except driver.PlaywrightError as exc:
             if attempt >= ATTEMPTS or not navigated(str(exc)):
                 raise

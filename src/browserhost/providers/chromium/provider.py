@@ -240,7 +240,7 @@ class ChromiumProvider(
         page = None if tab is None else tab.current()
         awaited = navigation.awaited_server(page)
         if awaited is not None:
-            raise PageWaitingError(awaited.url, time.monotonic() - awaited.since, action)
+            raise PageWaitingError(awaited.url, awaited.waited_s, action)
         if tab is not None and page is not None and await probe(page) != "answers":
             async with tab.lock:
                 await tab.close_current()
@@ -306,8 +306,9 @@ class ChromiumProvider(
                     # request, and the page still waits for it.
                     awaited = navigation.awaited_server(page)
                     if awaited is not None and isinstance(failed, driver.PlaywrightTimeoutError):
-                        waited = time.monotonic() - awaited.since
-                        raise PageWaitingError(awaited.url, waited, "browser.open") from None
+                        raise PageWaitingError(
+                            awaited.url, awaited.waited_s, "browser.open"
+                        ) from None
                     probed = await probe(page)
                     if probed == "crashed":
                         raise gone("browser.open", crashed=True) from None
