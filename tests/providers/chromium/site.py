@@ -193,7 +193,10 @@ PAGES: dict[str, str] = {
         "Links", '<h1>Links</h1><a href="/page-a">Page A</a> <a href="/page-b">Page B</a>'
     ),
     "/page-a": _page("Page A", "<h1>This is page A</h1>"),
-    "/to-held": _page("To held", '<h1>To held</h1><a href="/held">Held page</a>'),
+    "/to-held": _page(
+        "To held",
+        '<h1>To held</h1><a href="/held">Held page</a> <a href="/held-body">Held body</a>',
+    ),
     # Pages that move through their own history entries, as single-page apps do: at a click,
     # and at each load.
     "/routes": _page(
@@ -316,7 +319,8 @@ class Site:
 
     def __init__(self) -> None:
         self.release = threading.Event()
-        """Cleared while :meth:`holding`: held responses (``/held*``) wait for it."""
+        """Cleared while :meth:`holding`: held responses (``/held*``; ``/held-body``'s body) wait
+        for it."""
         self.release.set()
         self.held = threading.Event()
         """Set when a held request has arrived."""
@@ -378,6 +382,16 @@ class Site:
             # A data request the page makes, answered after ?ms= milliseconds.
             time.sleep(int(query.get("ms", ["200"])[0]) / 1000)
             self._send(request, 200, "ready", {"Content-Type": "text/plain"})
+        elif parts.path == "/held-body":
+            # The headers at once (the browser commits the new document), the body held.
+            body = _page("Held body", "<p>held body</p>").encode()
+            request.send_response(200)
+            request.send_header("Content-Type", "text/html; charset=utf-8")
+            request.send_header("Content-Length", str(len(body)))
+            request.end_headers()
+            self.held.set()
+            self.release.wait(HOLD_MAX_S)
+            request.wfile.write(body)
         elif parts.path.startswith("/held"):
             self.held.set()
             self.release.wait(HOLD_MAX_S)

@@ -205,6 +205,29 @@ async def test_a_click_whose_page_waits_for_a_slow_server_answers_and_the_page_l
     assert snapshot["text"] == "held page"
 
 
+async def test_a_new_document_with_nothing_of_it_arrived_yet_is_waited_for_then_read(
+    own: ChromiumProvider, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the headers, on which Chromium commits the new document, and its first bytes,
+    the page has no element: a read waits for them, and says why when they do not come."""
+    monkeypatch.setattr(pagescript, "RETRY_WAIT_S", 0.5)  # how long a read waits for them
+    await ok(own, CTX, "browser.open", url=site.url("/to-held"))
+    with site.holding() as arrived:
+        clicked = await ok(own, CTX, "browser.click", text="Held body")
+        assert clicked["url"] == site.url("/held-body")
+        assert arrived.is_set()
+        async with asyncio.timeout(10):  # until the new document has committed
+            while (said := await act(own, CTX, "browser.snapshot"))["ok"]:
+                assert said["data"]["url"] == site.url("/to-held"), said
+        assert said["error"] == (
+            "The page's new document has started to arrive but none of it is shown yet, so "
+            "browser.snapshot did not run; try again in a moment."
+        )
+    monkeypatch.undo()
+    snapshot = await ok(own, CTX, "browser.snapshot")
+    assert (snapshot["title"], snapshot["text"]) == ("Held body", "held body")
+
+
 async def test_an_open_whose_server_answers_too_late_may_have_run_and_loads_later(
     own: ChromiumProvider, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:

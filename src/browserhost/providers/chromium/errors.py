@@ -48,10 +48,13 @@ _GONE_PATTERNS = (
     "target crashed",
     "page crashed",
 )
+ARRIVING = "the document is still arriving"
+"""What ``snapshot.js`` throws in a new document that has no element yet."""
 _NAVIGATED_PATTERNS = (
     "execution context was destroyed",
     "cannot find context with specified id",
     "frame was detached",  # also "navigating frame was detached"
+    ARRIVING,
 )
 _NET_ERRORS = {
     "ERR_NAME_NOT_RESOLVED": "its host name does not resolve",
@@ -206,6 +209,11 @@ def translate(
             f"Another navigation (to {other.group(1) if other else 'another page'}) took over "
             f"while {action} ran, so it may or may not have happened; take a new snapshot to "
             "see where the page is."
+        )
+    if ARRIVING in lowered:
+        return ActionError(
+            f"The page's new document has started to arrive but none of it is shown yet, so "
+            f"{action} did not run; try again in a moment."
         )
     if navigated(text):
         return ActionError(f"The page navigated while {action} ran; take a new snapshot.")

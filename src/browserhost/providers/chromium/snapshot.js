@@ -2035,6 +2035,12 @@ async (request) => {
 
   // --- the answer: one question a call ----------------------------------------------------
 
+  // A document that has just replaced the page's has no element until the parser inserts
+  // its first: the question is asked again once it has (pagescript waits as after a navigation).
+  if (!doc.documentElement && doc.readyState === "loading") {
+    throw new Error("browserhost: the document is still arriving");
+  }
+
   // A timer watch that no wait ended (the action was refused) ends at the next question.
   if (store.timers && !["quiet", "state", "stashed", "position", "fill"].includes(request.op)) unwatchTimers();
 
