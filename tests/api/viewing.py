@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import uvicorn
 from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browserhost.api.app import create_app
 from browserhost.contract import ProviderRequest
@@ -97,12 +98,16 @@ async def control_text(page: Page) -> str:
 
 
 async def wait_for_control(page: Page, text: str, timeout_s: float = 30.0) -> None:
-    """Until the viewer's control line reads ``text``."""
-    await page.wait_for_function(
-        "want => document.getElementById('control').textContent === want",
-        arg=text,
-        timeout=timeout_s * 1000,
-    )
+    """Until the viewer's control line reads ``text``; else what the viewer showed instead."""
+    try:
+        await page.wait_for_function(
+            "want => document.getElementById('control').textContent === want",
+            arg=text,
+            timeout=timeout_s * 1000,
+        )
+    except PlaywrightTimeoutError:
+        shown = await page.evaluate("() => document.body.innerText")
+        raise AssertionError(f"the viewer never read {text!r}; it showed:\n{shown}") from None
 
 
 async def wait_for_picture(page: Page, timeout_s: float = 15.0) -> tuple[int, int]:
@@ -127,9 +132,13 @@ async def click_picture(page: Page, x: float, y: float) -> None:
         "() => [document.getElementById('picture').width, "
         "document.getElementById('picture').height]"
     )
-    await page.mouse.click(
-        box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height
+    point = box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height
+    hit = await page.evaluate(
+        "([x, y]) => { const el = document.elementFromPoint(x, y); return el && el.outerHTML; }",
+        list(point),
     )
+    assert hit is not None and hit.startswith('<canvas id="picture"'), f"the picture is under {hit}"
+    await page.mouse.click(*point)
 
 
 async def wait_for_picture_size(
