@@ -137,7 +137,7 @@ async def click_picture(page: Page, x: float, y: float) -> None:
         "([x, y]) => { const el = document.elementFromPoint(x, y); return el && el.outerHTML; }",
         list(point),
     )
-    assert hit is not None and hit.startswith('<canvas id="picture"'), f"the picture is under {hit}"
+    assert str(hit).startswith('<canvas id="picture"'), f"the picture is under {hit}"
     await page.mouse.click(*point)
 
 
