@@ -28,7 +28,7 @@ from browserhost.sdk import ActionError, refusal
 from browserhost.sdk.provider import Answer
 
 from . import checks, driver, fields, navigation, pagescript, snapshots, targets
-from .access import DIALOG_VERB, TabAccess, probe
+from .access import DIALOG_VERB, TabAccess, leave_blocked_load, probe
 from .addresses import AddressPolicy
 from .contexts import ContextPool, Key, held_notice
 from .diagnostics import DiagnosticVerbs
@@ -295,7 +295,8 @@ class ChromiumProvider(
                     # request before it fails the load.
                     blocked = tab.take_blocked()
                     if blocked is not None:
-                        raise ActionError(blocked) from None
+                        where = await leave_blocked_load(tab)
+                        raise ActionError(f"{blocked} The page is now {where}.") from None
                     # A renderer that died mid-load fails the load as "aborted", and tells of
                     # the crash only after: the request was sent, so the open may have run.
                     # Any other network error is the site's (and the page is on its way to
