@@ -68,6 +68,9 @@ LAUNCH_FLAGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # A page whose load failed stays as it failed: Chromium would load it again by itself (a
+    # second later, then after longer waits), changing the page with no action asked for.
+    "--disable-auto-reload",
     # Headless windows default to 780x580; "fill" follows the window, so give it desktop size.
     "--window-size=1280,800",
 )
