@@ -205,6 +205,22 @@ async def test_a_click_whose_page_waits_for_a_slow_server_answers_and_the_page_l
     assert snapshot["text"] == "held page"
 
 
+async def test_back_while_a_link_waits_for_its_server_goes_back_and_says_so(
+    own: ChromiumProvider, site: Site
+) -> None:
+    """The step aborts the load still pending, which Playwright reports as the step's own
+    failure: the page went back all the same, and the answer must say so."""
+    await ok(own, CTX, "browser.open", url=site.url("/page-a"))
+    await ok(own, CTX, "browser.open", url=site.url("/to-held"))
+    with site.holding() as arrived:
+        await ok(own, CTX, "browser.click", text="Held page")
+        assert arrived.is_set()
+        went = await ok(own, CTX, "browser.back")
+    assert (went["url"], went["title"]) == (site.url("/page-a"), "Page A")
+    assert (await ok(own, CTX, "browser.snapshot"))["url"] == site.url("/page-a")
+    assert (await ok(own, CTX, "browser.forward"))["url"] == site.url("/to-held")
+
+
 async def test_a_new_document_with_nothing_of_it_arrived_yet_is_waited_for_then_read(
     own: ChromiumProvider, site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:

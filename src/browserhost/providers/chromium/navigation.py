@@ -12,7 +12,7 @@ from weakref import WeakKeyDictionary
 
 from . import driver
 from .addresses import ERROR_PAGE_SCHEME
-from .errors import playwright_errors
+from .errors import MayHaveRunError, playwright_errors
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Page
@@ -104,6 +104,16 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
             if page.url != target:
                 raise
             return False
+        except driver.PlaywrightError as failed:
+            # The step was sent. A load still pending (a link to a slow server) is aborted by
+            # it, and Playwright reports that abort as the step's own failure.
+            if await shown(page, lambda there: there == target):
+                return True  # loaded anew
+            raise MayHaveRunError(
+                f"{action} was sent, but the browser did not show the {which} page and "
+                "stopped the step; the page may or may not have moved. Take a new snapshot to "
+                "see where it is."
+            ) from failed
     return response is not None
 
 
