@@ -253,7 +253,11 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
-    "/opener": _page("Opener", '<a href="/closer" target="_blank">Open popup</a>'),
+    "/opener": _page(
+        "Opener",
+        '<a href="/closer" target="_blank">Open popup</a> '
+        "<button onclick=\"window.open('/closer')\">Open by script</button>",
+    ),
     "/closer": _page("Closer", '<button onclick="window.close()">Close me</button>'),
     # "Freeze later" tells the site as it freezes (FREEZING): a synchronous request, so the
     # page's thread is held from the moment the request leaves.

@@ -301,6 +301,10 @@ async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     closed = await ok(provider, ctx, "browser.click", text="Close me")
     assert closed["url"] == site.url("/opener")
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Opener"
+    # A handler's window.open: nothing on the button says it opens a window.
+    scripted = await ok(provider, ctx, "browser.click", text="Open by script")
+    assert (scripted["url"], scripted["title"]) == (site.url("/closer"), "Closer")
+    assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Closer"
 
 
 async def test_a_window_a_page_opens_by_itself_is_listed_but_not_shown(

@@ -41,15 +41,20 @@ async def press(tab: Tab, page: Page, aimed: Target) -> None:
 
 
 async def after_input(
-    access: TabAccess, tab: Tab, page: Page, popup: NextPopup | None
+    access: TabAccess, tab: Tab, page: Page, popup: NextPopup
 ) -> tuple[Page, Settled]:
     """The page the agent sees after a click or a submit, once it has settled (bounded):
-    the window a ``target=_blank`` link opened, else the tab's current page."""
+    the window a ``target=_blank`` link opened (waited for), or one a script opened meanwhile
+    (``window.open`` in a handler), else the tab's current page."""
     shown = tab.current() or page
-    if popup is not None:
+    if popup.expected:
         shown = await popup.wait(access.timeouts.input_settle_s) or shown
     settled = Settled(done=True)
     if not shown.is_closed():
+        settled = await access.settle(tab, shown)
+    opened = popup.opened()
+    if opened is not None and opened is not shown and not opened.is_closed():
+        shown = opened  # the tab shows it now: the next action acts on it
         settled = await access.settle(tab, shown)
     if shown.is_closed():  # it closed itself: the page that opened it shows again
         shown = tab.current() or shown
@@ -57,16 +62,22 @@ async def after_input(
 
 
 class NextPopup:
-    """The next window ``page`` opens, caught from before the click that opens it."""
+    """The next window ``page`` opens, caught from before the input that may open it;
+    ``expected`` when the element says it opens one (a ``target=_blank`` link)."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, *, expected: bool) -> None:
         self._page = page
+        self.expected = expected
         self._opened: asyncio.Future[Page] = asyncio.get_running_loop().create_future()
         page.on("popup", self._on_popup)
 
     def _on_popup(self, popup: Page) -> None:
         if not self._opened.done():
             self._opened.set_result(popup)
+
+    def opened(self) -> Page | None:
+        """The window opened so far, if any."""
+        return self._opened.result() if self._opened.done() else None
 
     async def wait(self, timeout_s: float) -> Page | None:
         try:

@@ -352,14 +352,13 @@ class ChromiumProvider(
             inner, label = aimed.clicked
             clicked = inner or selector
             tab.partial = {"clicked": clicked, "label": label}
-            popup = NextPopup(page) if aimed.info["opensWindow"] else None
+            popup = NextPopup(page, expected=aimed.info["opensWindow"])
             since = tab.downloads.mark()
             try:
                 await press(tab, page, aimed)
                 shown, settled = await after_input(self.access, tab, page, popup)
             finally:
-                if popup is not None:
-                    popup.close()
+                popup.close()
             return data.ClickData(
                 clicked=clicked,
                 label=label,
@@ -378,14 +377,18 @@ class ChromiumProvider(
                 page, selector, "type", watch=parameters.submit, text=value
             )
             since = tab.downloads.mark()
-            with playwright_errors("browser.type", selector=selector):
-                await fields.fill(page, aimed, selector, value)
+            popup = NextPopup(page, expected=False)  # a submit's handler may open a window
+            try:
+                with playwright_errors("browser.type", selector=selector):
+                    await fields.fill(page, aimed, selector, value)
+                    if parameters.submit:
+                        await pagescript.answering(page.keyboard.press("Enter"))
                 if parameters.submit:
-                    await pagescript.answering(page.keyboard.press("Enter"))
-            if parameters.submit:
-                shown, settled = await after_input(self.access, tab, page, None)
-            else:  # nothing to wait for: the field, its page's address and title, read once
-                shown, settled = page, Settled(done=True, read=await read_state(aimed))
+                    shown, settled = await after_input(self.access, tab, page, popup)
+                else:  # nothing to wait for: the field, its page's address and title, read once
+                    shown, settled = page, Settled(done=True, read=await read_state(aimed))
+            finally:
+                popup.close()
             return data.TypeData(
                 selector=selector,
                 url=shown.url,
