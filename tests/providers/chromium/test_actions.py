@@ -86,8 +86,10 @@ async def test_open_of_an_unreachable_site_says_what_to_check(
     error = await refused(provider, ctx, "browser.open", url="http://no-such-host.invalid/")
     assert error == (
         "Could not load http://no-such-host.invalid/: its host name does not resolve. "
-        "Check the address and that the site is up."
+        "Check the address and that the site is up. The page now shows the browser's error "
+        "page."
     )
+    assert (await ok(provider, ctx, "browser.snapshot"))["url"] == "chrome-error://chromewebdata/"
 
 
 @pytest.mark.parametrize("failing", ["http://no-such-host.invalid/", "/to-file"])

@@ -29,12 +29,19 @@ from browserhost.sdk.provider import Answer
 
 from . import checks, driver, fields, navigation, pagescript, snapshots, targets
 from .access import DIALOG_VERB, TabAccess, leave_blocked_load, probe
-from .addresses import AddressPolicy
+from .addresses import ERROR_PAGE_SCHEME, AddressPolicy
 from .contexts import ContextPool, Key, held_notice
 from .diagnostics import DiagnosticVerbs
 from .download_verb import DownloadVerb
 from .driver import Driver
-from .errors import MayHaveRunError, PageStuckError, PageWaitingError, gone, playwright_errors
+from .errors import (
+    MayHaveRunError,
+    PageStuckError,
+    PageWaitingError,
+    gone,
+    playwright_errors,
+    translate,
+)
 from .futures import retrieve_exception
 from .grid import Grid
 from .held import held_answer
@@ -302,7 +309,12 @@ class ChromiumProvider(
                     # Any other network error is the site's (and the page is on its way to
                     # Chromium's error page, which a probe could wait for in vain).
                     if "net::ERR_" in str(failed) and "ERR_ABORTED" not in str(failed):
-                        raise
+                        said = translate(failed, "browser.open", url=url)
+                        if await navigation.shown(page, _error_page):  # the page before is gone
+                            said = ActionError(
+                                f"{said} The page now shows the browser's error page."
+                            )
+                        raise said from None
                     # Asked, and the site has not answered in time: it may act on the
                     # request, and the page still waits for it.
                     awaited = navigation.awaited_server(page)
@@ -522,6 +534,10 @@ def register() -> dict[str, Any]:
     else:  # its one browser starts here, on the first action
         record["state"] = provider.status
     return record
+
+
+def _error_page(url: str) -> bool:
+    return url.startswith(ERROR_PAGE_SCHEME)
 
 
 def png_size(png: bytes) -> tuple[int, int]:
