@@ -253,6 +253,10 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/post-form": _page(
+        "Post form",
+        '<form method="post" action="/sent"><input name="q" value="x"><button>Send</button></form>',
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '
@@ -339,6 +343,15 @@ class Site:
 
             def do_GET(self) -> None:
                 site.serve(self)
+
+            def do_POST(self) -> None:
+                """A form's answer that the browser may not keep (``no-store``)."""
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with site._arrival:
+                    site.arrived[f"POST {self.path}"] += 1
+                    site._arrival.notify_all()
+                page = _page("Sent", '<p>sent</p><a href="/page-b">Page B</a>')
+                site._send(self, 200, page, {"Cache-Control": "no-store"})
 
         self._server = QuietServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -18,6 +18,7 @@ from browserhost.providers.chromium import (
     ChromiumProvider,
     Timeouts,
 )
+from browserhost.providers.chromium.errors import MayHaveRunError
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
 from .driving import TEST_TIMEOUTS, act, assert_shape, browser_pid, in_page, ok, refused
@@ -287,6 +288,22 @@ async def test_an_ambiguous_text_click_is_refused_and_nothing_is_clicked(
     clicked = await ok(provider, ctx, "browser.click", selector="body > button:nth-of-type(2)")
     assert clicked["label"] == "Save"
     assert "saves: two" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+async def test_back_to_a_form_answer_the_browser_did_not_keep_may_have_run_and_sends_nothing(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/post-form"))
+    assert (await ok(provider, ctx, "browser.click", text="Send"))["title"] == "Sent"
+    await ok(provider, ctx, "browser.click", text="Page B")
+    with pytest.raises(MayHaveRunError) as went:
+        await act(provider, ctx, "browser.back")
+    assert str(went.value).startswith(
+        "browser.back went to the answer to a form that was sent (POST), which the browser "
+        "did not keep"
+    )
+    assert site.arrived["POST /sent"] == 1  # the form was not sent again
+    assert (await ok(provider, ctx, "browser.back"))["title"] == "Post form"
 
 
 async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(

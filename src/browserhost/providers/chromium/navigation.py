@@ -109,6 +109,13 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
             # it, and Playwright reports that abort as the step's own failure.
             if await shown(page, lambda there: there == target):
                 return True  # loaded anew
+            if "ERR_CACHE_MISS" in str(failed):
+                raise MayHaveRunError(
+                    f"{action} went to the answer to a form that was sent (POST), which the "
+                    "browser did not keep: it shows its own page asking to send the form again "
+                    "instead, and browserhost never sends one again by itself. The same step "
+                    "again goes past it; to send the form again, open its page and submit it."
+                ) from failed
             raise MayHaveRunError(
                 f"{action} was sent, but the browser did not show the {which} page and "
                 "stopped the step; the page may or may not have moved. Take a new snapshot to "
