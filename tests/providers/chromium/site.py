@@ -253,6 +253,12 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/leave-guard": _page(
+        "Leave guard",
+        '<textarea id="draft"></textarea><a href="/confirm">Leave</a><script>'
+        "addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = ''; });"
+        "</script>",
+    ),
     "/post-form": _page(
         "Post form",
         '<form method="post" action="/sent"><input name="q" value="x"><button>Send</button></form>',

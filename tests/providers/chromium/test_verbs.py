@@ -107,6 +107,21 @@ async def test_dialog_answers_the_next_confirm_and_prompt(
     assert await out_line(provider, ctx) == "out: confirm false"
 
 
+async def test_a_page_asking_whether_to_leave_it_is_left_said_and_spends_no_plan(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/leave-guard"))
+    await ok(provider, ctx, "browser.type", selector="#draft", value="unsaved")
+    await ok(provider, ctx, "verb.dialog", accept=True)  # planned for the confirm after
+    assert (await ok(provider, ctx, "browser.click", text="Leave"))["title"] == "Confirm"
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert [p["text"] for p in snapshot["consoleProblems"]] == [
+        "The page asked whether to leave it (it may have had unsaved changes); it was left."
+    ]
+    clicked = await ok(provider, ctx, "browser.click", text="Delete")
+    assert clicked["dialogs"][0]["answer"] == "accepted"
+
+
 async def test_upload_takes_files_from_the_project_only(
     provider: ChromiumProvider, site: Site, tmp_path: Path
 ) -> None:

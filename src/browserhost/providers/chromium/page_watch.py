@@ -384,11 +384,14 @@ class PageWatch:
         """Leaving a page is allowed; any other dialog is answered as the agent planned with
         the dialog verb, else as the user configured: dismissed, accepted, or left open for
         the agent. The action's answer (or the next snapshot) says which."""
-        plan, self.dialog_plan = self.dialog_plan, None
-        if dialog.type == "beforeunload":
+        if dialog.type == "beforeunload":  # the agent's plan is for the next real dialog
             with contextlib.suppress(driver.PlaywrightError):
                 await dialog.accept()
+            self._warn(
+                "The page asked whether to leave it (it may have had unsaved changes); it was left."
+            )
             return
+        plan, self.dialog_plan = self.dialog_plan, None
         if plan is None and self.dialog_mode == "ask":
             self.held = dialog
             self.dialog_shown.set()
