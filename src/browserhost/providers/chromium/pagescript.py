@@ -37,6 +37,9 @@ T = TypeVar("T")
 
 ATTEMPTS = 3
 RETRY_WAIT_S = 5.0
+WAITING_ANSWER_S = 2.0
+"""How long a call waits for a page whose next document its server has not sent yet before
+it says so: Chromium runs no script in the page meanwhile, so a longer wait only delays that."""
 
 
 @cache
@@ -219,11 +222,12 @@ async def stashed(page: Document) -> JSHandle:
     return await answering(page.evaluate_handle(STASHED))
 
 
-async def answering(call: Awaitable[T], waits_s: float = 0.0) -> T:
+async def answering(call: Awaitable[T], waits_s: float = 0.0, answer_s: float | None = None) -> T:
     """``call``'s answer, or :class:`~.errors.PageStuckError` when the page gives none for
-    :data:`~.errors.PAGE_ANSWER_S` (plus ``waits_s``, what the call itself waits)."""
+    ``answer_s`` (by default :data:`~.errors.PAGE_ANSWER_S`) plus ``waits_s``, what the call
+    itself waits."""
     try:
-        async with asyncio.timeout(PAGE_ANSWER_S + waits_s):
+        async with asyncio.timeout((PAGE_ANSWER_S if answer_s is None else answer_s) + waits_s):
             return await call
     except TimeoutError:
         raise PageStuckError() from None
@@ -238,13 +242,16 @@ async def _retrying(page: Document, call: Callable[[], Awaitable[T]], waits_s: f
 
     attempt = 1
     while True:
+        awaiting = navigation.awaited_server(_page_of(page)) is not None
         try:
-            return await answering(call(), waits_s)
+            return await answering(call(), waits_s, WAITING_ANSWER_S if awaiting else None)
         except PageStuckError:
             awaited = navigation.awaited_server(_page_of(page))
-            if awaited is None:
-                raise
-            raise PageWaitingError(awaited.url, awaited.waited_s) from None
+            if awaited is not None:
+                raise PageWaitingError(awaited.url, awaited.waited_s) from None
+            if awaiting:  # its server answered just as the short wait ran out: ask again
+                continue
+            raise
         except driver.PlaywrightError as exc:
             if attempt >= ATTEMPTS or not navigated(str(exc)):
                 raise
