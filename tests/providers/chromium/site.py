@@ -253,6 +253,11 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/enabled-later": _page(
+        "Enabled later",
+        '<button id="go" disabled onclick="this.textContent = \'Gone\'">Go</button><script>'
+        "setTimeout(() => { document.getElementById('go').disabled = false; }, 600);</script>",
+    ),
     "/leave-guard": _page(
         "Leave guard",
         '<textarea id="draft"></textarea><a href="/confirm">Leave</a><script>'

@@ -329,6 +329,15 @@ async def test_a_modal_dialog_covers_the_page_behind_it(
     assert await out_line(provider, ctx) == "out: created Ada Lovelace"
 
 
+async def test_a_button_the_page_enables_a_moment_later_is_waited_for_and_clicked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/enabled-later"))
+    clicked = await ok(provider, ctx, "browser.click", selector="#go")
+    assert clicked["label"] == "Go"
+    assert "Gone" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
 async def test_disabled_and_hidden_targets_are_refused_before_any_input(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

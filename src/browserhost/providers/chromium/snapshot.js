@@ -1358,6 +1358,9 @@ async (request) => {
       out.styles = Object.fromEntries(styles.map((name) => [name, computed.getPropertyValue(name)]));
     }
     if (purpose === "click" || purpose === "type") {
+      // A control the page enables a moment later (after a timer, a check of its own) is
+      // waited for, as long as a motion is.
+      if (out.disabled && !out.changed && await enabledWithin(el, MOTION_MS)) delete out.disabled;
       if (!out.changed && !out.disabled) {
         // A click by text that names part of the element's text is aimed at that text.
         const part = purpose === "click" && byText ? textPart(el, face, byText) : null;
@@ -1374,6 +1377,21 @@ async (request) => {
       out.ready = readyForText(el, text);
     }
     return out;
+  }
+
+  // Whether a disabled element is enabled within ms: its own attributes or those of what
+  // holds it (a fieldset) change.
+  function enabledWithin(el, ms) {
+    const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
+    return new Promise((resolve) => {
+      const done = () => {
+        watcher.disconnect();
+        resolve(!disabled(el));
+      };
+      const watcher = new MutationObserver(() => { if (!disabled(el)) done(); });
+      watcher.observe(doc, { subtree: true, attributes: true, attributeFilter: ["disabled", "aria-disabled"] });
+      later(done, ms);
+    });
   }
 
   function stateNow() {
