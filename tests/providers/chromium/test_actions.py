@@ -93,6 +93,17 @@ async def test_open_of_an_unreachable_site_says_what_to_check(
     assert (await ok(provider, ctx, "browser.snapshot"))["url"] == "chrome-error://chromewebdata/"
 
 
+async def test_an_open_the_site_answers_with_an_error_status_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/no-such-page"))
+    assert (opened["title"], opened["notice"]) == (
+        "Not found",
+        "The site answered 404 Not Found, an error status; the page shows what it sent with it.",
+    )
+    assert "notice" not in await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+
+
 @pytest.mark.parametrize("failing", ["http://no-such-host.invalid/", "/to-file"])
 async def test_an_open_after_a_failed_load_loads_once_and_says_so(
     provider: ChromiumProvider, site: Site, ctx: Context, failing: str

@@ -63,19 +63,23 @@ def awaited_server(page: Page | None) -> Awaited | None:
     return None if page is None or page.is_closed() else _awaited.get(page)
 
 
-async def goto(page: Page, url: str, timeout_s: float) -> None:
+async def goto(page: Page, url: str, timeout_s: float) -> str | None:
     """Load ``url``, asking the site once: a load is never asked for twice, since the site
-    may act on each request."""
+    may act on each request. Returns the HTTP error status the site answered with (``"404
+    Not Found"``), if it did."""
     shown = _MainFrameNavigations(page)
     try:
-        await page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
+        response = await page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
+        if response is not None and response.status >= 400:
+            return f"{response.status} {response.status_text}".strip()
+        return None
     except driver.PlaywrightError as exc:
         text = str(exc)
         if f'another navigation to "{ERROR_PAGE_SCHEME}:' in text:
             # Chromium's error page for an earlier failed load, shown late, cut in; the load
             # asked for goes on behind it.
             if await shown.next(lambda there: not there.startswith(ERROR_PAGE_SCHEME), timeout_s):
-                return
+                return None
         elif "net::ERR_" in text and "net::ERR_ABORTED" not in text:
             # Chromium shows its error page for the failed load a moment after the failure;
             # let it, so that it cannot cut into the next load.

@@ -296,7 +296,7 @@ class ChromiumProvider(
                 tab.opened = url
                 asked = tab.asking_load(page)
                 try:
-                    await navigation.goto(page, url, waits.open_commit_s)
+                    status = await navigation.goto(page, url, waits.open_commit_s)
                 except driver.PlaywrightError as failed:
                     # A redirect to browserhost's own address: Playwright tells of the failed
                     # request before it fails the load.
@@ -337,7 +337,11 @@ class ChromiumProvider(
                 settled=settled.done,
                 viewport=tab.viewport(),
                 dialogs=tab.take_dialogs(),
-                notice=tab.take_notice(),
+                notice=tab.take_notice(
+                    status
+                    and f"The site answered {status}, an error status; the page shows "
+                    "what it sent with it."
+                ),
             )
 
     async def snapshot(
