@@ -113,7 +113,7 @@ class TabAccess:
                     raise
                 blocked = tab.take_blocked()
                 if blocked is not None:
-                    where = await _leave_blocked(tab)
+                    where = await leave_blocked(tab)
                     raise ActionError(f"{blocked} The page is now {where}.")
             finally:
                 tab.take_blocked()  # already reported, or superseded by the action's own error
@@ -154,7 +154,7 @@ class TabAccess:
             and current is not None
             and await navigation.shown(current, lambda there: _on_blocked(tab, there))
         ):
-            where = await _leave_blocked(tab)
+            where = await leave_blocked(tab)
             raise ActionError(f"{earlier} The page is now {where}; {action} was not run.")
 
     async def _locked_tab(self, browser: Browser | None, key: Key) -> Tab:
@@ -197,18 +197,7 @@ async def probe(page: Page) -> Literal["answers", "crashed", "stuck"]:
     return "answers"
 
 
-async def leave_blocked_load(tab: Tab) -> str:
-    """Move off the error page a load blocked in the network stack leaves (waited for, a
-    moment at most); returns where the page is now. Left there, Chromium loads the address
-    again by itself a second later (it reloads a page whose host did not resolve), and the
-    next action would be told of a block it did not cause."""
-    current = tab.current()
-    if current is not None and not current.is_closed():
-        await navigation.shown(current, lambda there: _on_blocked(tab, there))
-    return await _leave_blocked(tab)
-
-
-async def _leave_blocked(tab: Tab) -> str:
+async def leave_blocked(tab: Tab) -> str:
     """Move off an address that must not be shown; returns where the page is now."""
     page = tab.current()
     if page is None or page.is_closed():

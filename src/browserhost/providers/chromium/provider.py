@@ -28,7 +28,7 @@ from browserhost.sdk import ActionError, refusal
 from browserhost.sdk.provider import Answer
 
 from . import checks, driver, fields, navigation, pagescript, snapshots, targets
-from .access import DIALOG_VERB, TabAccess, leave_blocked_load, probe
+from .access import DIALOG_VERB, TabAccess, leave_blocked, probe
 from .addresses import ERROR_PAGE_SCHEME, AddressPolicy
 from .contexts import ContextPool, Key, held_notice
 from .diagnostics import DiagnosticVerbs
@@ -300,9 +300,12 @@ class ChromiumProvider(
                 except driver.PlaywrightError as failed:
                     # A redirect to browserhost's own address: Playwright tells of the failed
                     # request before it fails the load.
+                    # Left on the error page that goto waited for, Chromium would load the
+                    # address again by itself a second later (a host that did not resolve),
+                    # and the next action would be told of a block it did not cause.
                     blocked = tab.take_blocked()
                     if blocked is not None:
-                        where = await leave_blocked_load(tab)
+                        where = await leave_blocked(tab)
                         raise ActionError(f"{blocked} The page is now {where}.") from None
                     # A renderer that died mid-load fails the load as "aborted", and tells of
                     # the crash only after: the request was sent, so the open may have run.
@@ -310,7 +313,7 @@ class ChromiumProvider(
                     # Chromium's error page, which a probe could wait for in vain).
                     if "net::ERR_" in str(failed) and "ERR_ABORTED" not in str(failed):
                         said = translate(failed, "browser.open", url=url)
-                        if await navigation.shown(page, _error_page):  # the page before is gone
+                        if page.url.startswith(ERROR_PAGE_SCHEME):  # goto waited for it
                             said = ActionError(
                                 f"{said} The page now shows the browser's error page."
                             )
@@ -538,10 +541,6 @@ def register() -> dict[str, Any]:
     else:  # its one browser starts here, on the first action
         record["state"] = provider.status
     return record
-
-
-def _error_page(url: str) -> bool:
-    return url.startswith(ERROR_PAGE_SCHEME)
 
 
 def png_size(png: bytes) -> tuple[int, int]:
