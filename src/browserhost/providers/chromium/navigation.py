@@ -111,6 +111,8 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
         except driver.PlaywrightError as failed:
             # The step was sent. A load still pending (a link to a slow server) is aborted by
             # it, and Playwright reports that abort as the step's own failure.
+            if await shown(page, lambda there: there == target):
+                return True  # loaded anew
             if "ERR_CACHE_MISS" in str(failed):
                 raise MayHaveRunError(
                     f"{action} went to the answer to a form that was sent (POST), which the "
@@ -118,8 +120,6 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
                     "instead, and browserhost never sends one again by itself. The same step "
                     "again goes past it; to send the form again, open its page and submit it."
                 ) from failed
-            if await shown(page, lambda there: there == target):
-                return True  # loaded anew
             raise MayHaveRunError(
                 f"{action} was sent, but the browser did not show the {which} page and "
                 "stopped the step; the page may or may not have moved. Take a new snapshot to "
