@@ -271,7 +271,9 @@ PAGES: dict[str, str] = {
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '
-        "<button onclick=\"window.open('/closer')\">Open by script</button>",
+        "<button onclick=\"window.open('/closer')\">Open by script</button> "
+        # The window's page answers after a second: the opener has settled long before.
+        "<button onclick=\"window.open('/closer-later')\">Open a slow window</button>",
     ),
     "/closer": _page("Closer", '<button onclick="window.close()">Close me</button>'),
     # "Freeze later" tells the site as it freezes (FREEZING): a synchronous request, so the
@@ -410,6 +412,9 @@ class Site:
             # A data request the page makes, answered after ?ms= milliseconds.
             time.sleep(int(query.get("ms", ["200"])[0]) / 1000)
             self._send(request, 200, "ready", {"Content-Type": "text/plain"})
+        elif parts.path == "/closer-later":
+            time.sleep(1)
+            self._send(request, 200, PAGES["/closer"])
         elif parts.path == "/held-body":
             # The headers at once (the browser commits the new document), the body held.
             body = _page("Held body", "<p>held body</p>").encode()

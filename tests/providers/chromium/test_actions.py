@@ -335,6 +335,10 @@ async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     scripted = await ok(provider, ctx, "browser.click", text="Open by script")
     assert (scripted["url"], scripted["title"]) == (site.url("/closer"), "Closer")
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Closer"
+    await ok(provider, ctx, "browser.click", text="Close me")
+    # Its window shows only once its page has answered, long after the opener settled.
+    slow = await ok(provider, ctx, "browser.click", text="Open a slow window")
+    assert (slow["url"], slow["title"]) == (site.url("/closer-later"), "Closer")
 
 
 async def test_a_window_a_page_opens_by_itself_is_listed_but_not_shown(

@@ -29,6 +29,12 @@ to wait out (:func:`.errors.navigated`); the protocol itself says :data:`_LEFT`.
 _SESSION_GONE = "has been closed"
 """What sending on a session that broke off says (the page itself still open)."""
 
+_BETWEEN_DOCUMENTS = "Not attached to an active page"
+"""What a ``Page`` call says while the page is between two documents' processes (a step in
+history to an error page, say, swaps the renderer): a moment later it answers again."""
+
+BETWEEN_DOCUMENTS_MAX_S = 2.0
+
 Setup = Callable[["CDPSession"], Awaitable[None]]
 
 _sessions: WeakKeyDictionary[Page, asyncio.Task[CDPSession]] = WeakKeyDictionary()
@@ -68,6 +74,28 @@ async def send(session: CDPSession, method: str, params: dict[str, Any] | None =
         else:
             return await sending
     return await session.send(method, params)
+
+
+def between_documents(exc: Exception, method: str) -> bool:
+    """Whether ``exc`` is ``method``'s refusal while the page was between two documents."""
+    return _BETWEEN_DOCUMENTS in str(exc) and method in str(exc)
+
+
+async def ask_page(page: Page, method: str) -> Any:
+    """``method`` sent on the page's session, asked again (for up to
+    :data:`BETWEEN_DOCUMENTS_MAX_S`) while the page is between two documents: a read, so
+    asking twice changes nothing."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BETWEEN_DOCUMENTS_MAX_S
+    pause_s = 0.01
+    while True:
+        try:
+            return await send(await session(page), method)
+        except driver.PlaywrightError as exc:
+            if _BETWEEN_DOCUMENTS not in str(exc) or loop.time() + pause_s > deadline:
+                raise
+        await asyncio.sleep(pause_s)
+        pause_s = min(pause_s * 2, 0.2)
 
 
 async def watch(page: Page, setup: Setup) -> None:

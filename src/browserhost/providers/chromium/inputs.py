@@ -44,15 +44,18 @@ async def after_input(
     access: TabAccess, tab: Tab, page: Page, popup: NextPopup
 ) -> tuple[Page, Settled]:
     """The page the agent sees after a click or a submit, once it has settled (bounded):
-    the window a ``target=_blank`` link opened (waited for), or one a script opened meanwhile
-    (``window.open`` in a handler), else the tab's current page."""
+    the window the input opened (a ``target=_blank`` link, ``window.open`` in a handler),
+    else the tab's current page."""
+    wait_s = access.timeouts.input_settle_s
     shown = tab.current() or page
     if popup.expected:
-        shown = await popup.wait(access.timeouts.input_settle_s) or shown
+        shown = await popup.wait(wait_s) or shown
     settled = Settled(done=True)
     if not shown.is_closed():
         settled = await access.settle(tab, shown)
-    opened = popup.opened()
+    # The page asked for a window meanwhile: the browser told it at once, but the window
+    # itself comes a moment later, after the opener may have settled.
+    opened = await popup.wait(wait_s) if popup.asked() else None
     if opened is not None and opened is not shown and not opened.is_closed():
         shown = opened  # the tab shows it now: the next action acts on it
         settled = await access.settle(tab, shown)
@@ -65,9 +68,11 @@ class NextPopup:
     """The next window ``page`` opens, caught from before the input that may open it;
     ``expected`` when the element says it opens one (a ``target=_blank`` link)."""
 
-    def __init__(self, page: Page, *, expected: bool) -> None:
+    def __init__(self, tab: Tab, page: Page, *, expected: bool) -> None:
+        self._tab = tab
         self._page = page
         self.expected = expected
+        self._asked_before = tab.windows_asked(page)
         self._opened: asyncio.Future[Page] = asyncio.get_running_loop().create_future()
         page.on("popup", self._on_popup)
 
@@ -75,9 +80,9 @@ class NextPopup:
         if not self._opened.done():
             self._opened.set_result(popup)
 
-    def opened(self) -> Page | None:
-        """The window opened so far, if any."""
-        return self._opened.result() if self._opened.done() else None
+    def asked(self) -> bool:
+        """Whether the page has asked for a window since (it may not be open yet)."""
+        return self._opened.done() or self._tab.windows_asked(self._page) > self._asked_before
 
     async def wait(self, timeout_s: float) -> Page | None:
         try:

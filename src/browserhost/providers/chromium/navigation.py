@@ -5,17 +5,20 @@ document (:func:`awaited_server`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 from weakref import WeakKeyDictionary
 
-from . import driver
+from browserhost.sdk import ActionError
+
+from . import devtools, driver
 from .addresses import ERROR_PAGE_SCHEME
 from .errors import MayHaveRunError, playwright_errors
 
 if TYPE_CHECKING:
-    from playwright.async_api import Frame, Page
+    from playwright.async_api import Frame, Page, Response
 
 ERROR_PAGE_WAIT_S = 1.0
 """How long a failed ``open`` waits for Chromium to show its error page."""
@@ -100,10 +103,7 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
     timeout = timeout_s * 1000
     with playwright_errors(action, on_timeout=f"The {which} page did not load in time; try again."):
         try:
-            if delta < 0:
-                response = await page.go_back(wait_until="commit", timeout=timeout)
-            else:
-                response = await page.go_forward(wait_until="commit", timeout=timeout)
+            response = await _step(page, delta, timeout)
         except driver.PlaywrightTimeoutError:
             if page.url != target:
                 raise
@@ -111,8 +111,6 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
         except driver.PlaywrightError as failed:
             # The step was sent. A load still pending (a link to a slow server) is aborted by
             # it, and Playwright reports that abort as the step's own failure.
-            if await shown(page, lambda there: there == target):
-                return True  # loaded anew
             if "ERR_CACHE_MISS" in str(failed):
                 raise MayHaveRunError(
                     f"{action} went to the answer to a form that was sent (POST), which the "
@@ -120,12 +118,43 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
                     "instead, and browserhost never sends one again by itself. The same step "
                     "again goes past it; to send the form again, open its page and submit it."
                 ) from failed
+            if await shown(page, lambda there: there == target):
+                return True  # loaded anew
             raise MayHaveRunError(
                 f"{action} was sent, but the browser did not show the {which} page and "
                 "stopped the step; the page may or may not have moved. Take a new snapshot to "
                 "see where it is."
             ) from failed
     return response is not None
+
+
+async def _step(page: Page, delta: int, timeout_ms: float) -> Response | None:
+    """Playwright's step through history. It first reads the history, and that read is
+    refused while the page is between two documents' processes (just after a step to the
+    browser's error page): nothing was sent then, so once the page answers again (bounded)
+    the step is asked again."""
+
+    async def go() -> Response | None:
+        if delta < 0:
+            return await page.go_back(wait_until="commit", timeout=timeout_ms)
+        return await page.go_forward(wait_until="commit", timeout=timeout_ms)
+
+    try:
+        return await go()
+    except driver.PlaywrightError as exc:
+        if not devtools.between_documents(exc, "Page.getNavigationHistory"):
+            raise
+    with contextlib.suppress(driver.PlaywrightError):  # still between them: told below
+        await devtools.ask_page(page, "Page.getNavigationHistory")
+    try:
+        return await go()
+    except driver.PlaywrightError as exc:
+        if devtools.between_documents(exc, "Page.getNavigationHistory"):
+            raise ActionError(
+                f"The page was between two documents, so {history_action(delta)} did not run; "
+                "try again in a moment."
+            ) from exc
+        raise
 
 
 async def shown(page: Page, wanted: Callable[[str], bool]) -> bool:

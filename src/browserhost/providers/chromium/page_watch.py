@@ -130,6 +130,7 @@ class PageWatch:
         self._loads: dict[Page, int] = {}  # documents each page loaded
         self._load_events: dict[Page, int] = {}  # load events of each page's main frame
         self._moves: dict[Page, int] = {}  # navigations of each page's frames, of any kind
+        self._windows_asked: dict[Page, int] = {}  # windows each page asked the browser for
         self._preparing: dict[Page, asyncio.Task[None]] = {}
         self._loaded = asyncio.Event()
         self._told: dict[Page, dict[str, Any]] = {}  # each page's latest word at a load event
@@ -266,6 +267,7 @@ class PageWatch:
         self._loading.pop(page, None)
         self._loads.pop(page, None)
         self._moves.pop(page, None)
+        self._windows_asked.pop(page, None)
         self._load_events.pop(page, None)
         self._loaded.set()
         self._told.pop(page, None)
@@ -337,13 +339,14 @@ class PageWatch:
             )
             devtools.listen(session, "Page.downloadWillBegin", self.downloads.began)
             devtools.listen(session, "Page.downloadProgress", self.downloads.progressed)
-            await session.send("Page.enable")  # for the download and new document events
+            devtools.listen(session, "Page.windowOpen", lambda _: self._on_window_asked(page))
+            await session.send("Page.enable")  # for the download, new document, window events
 
         await devtools.watch(page, watching)
         if page.url.startswith(ERROR_PAGE_SCHEME):
             # A window whose first load failed before it could be listened to: one blocked
             # in the network stack is told as :meth:`_on_request_failed` tells the others.
-            history = await (await devtools.session(page)).send("Page.getNavigationHistory")
+            history = await devtools.ask_page(page, "Page.getNavigationHistory")
             failed = str(history["entries"][history["currentIndex"]]["url"])
             why = self.policy.own_refusal(failed)
             if why is not None:
@@ -438,6 +441,15 @@ class PageWatch:
             waiting.discard(event["requestId"])
             if not waiting:
                 self._loaded.set()
+
+    def windows_asked(self, page: Page) -> int:
+        """How many windows the page has asked the browser for (``window.open``, a link or a
+        form that targets a new one). Chromium tells it as the page asks, some tens of ms
+        before Playwright's ``popup`` event, which waits for the new window to be ready."""
+        return self._windows_asked.get(page, 0)
+
+    def _on_window_asked(self, page: Page) -> None:
+        self._windows_asked[page] = self._windows_asked.get(page, 0) + 1
 
     def moves(self, page: Page) -> int:
         """How many times a frame of the page navigated, within its document or to another

@@ -371,7 +371,7 @@ class ChromiumProvider(
             inner, label = aimed.clicked
             clicked = inner or selector
             tab.partial = {"clicked": clicked, "label": label}
-            popup = NextPopup(page, expected=aimed.info["opensWindow"])
+            popup = NextPopup(tab, page, expected=aimed.info["opensWindow"])
             since = tab.downloads.mark()
             try:
                 await press(tab, page, aimed)
@@ -396,7 +396,7 @@ class ChromiumProvider(
                 page, selector, "type", watch=parameters.submit, text=value
             )
             since = tab.downloads.mark()
-            popup = NextPopup(page, expected=False)  # a submit's handler may open a window
+            popup = NextPopup(tab, page, expected=False)  # a submit's handler may open a window
             try:
                 with playwright_errors("browser.type", selector=selector):
                     await fields.fill(page, aimed, selector, value)

@@ -235,7 +235,7 @@ class Tab(PageWatch):
 
     async def _ask_history(self, page: Page) -> tuple[int, list[str]]:
         moves = self.moves(page)  # before asking: a move during the ask makes it stale
-        history = await devtools.send(await devtools.session(page), "Page.getNavigationHistory")
+        history = await devtools.ask_page(page, "Page.getNavigationHistory")
         index = int(history["currentIndex"])
         urls = [str(entry["url"]) for entry in history["entries"]]
         self._history = (page, moves, index, urls)
