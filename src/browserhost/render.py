@@ -227,7 +227,10 @@ def _aftermath(answer: Answer) -> Lines:
     notes = element_notes(answer)
     lines = [Text(", ".join(notes), "dim")] if notes else []
     lines += [Text(dialog) for dialog in _dialogs(answer)]
-    return lines + [Text(download) for download in _downloads(answer)]
+    lines += [Text(download) for download in _downloads(answer)]
+    if answer.get("notice"):
+        lines.append(Text(f"({answer['notice']})", "yellow"))
+    return lines
 
 
 def _click_lines(answer: Answer) -> Lines:

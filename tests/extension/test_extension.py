@@ -119,6 +119,22 @@ def test_the_agent_opens_clicks_and_types_in_a_tab_of_its_own_group(
     assert site.arrived["/result?q=hello+world&color=r"] == 1
 
 
+def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/checked-form"))
+        clicked = data(act(http, "browser.click", text="Send"))
+        data(act(http, "browser.type", selector='input[name="q"]', value="hat"))
+        typed = data(act(http, "browser.type", selector="#mail", value="a@b.c", submit=True))
+    assert clicked["notice"] == (
+        'The form was not sent: the browser\'s own check stopped it at the field "Name" '
+        '(input[name="q"]), which says "Please fill out this field." (1 other field too). Fix '
+        "the field, then send the form again."
+    )
+    assert (typed["title"], "notice" in typed) == ("Result", False)
+
+
 def test_a_tab_the_user_did_not_share_is_never_touched(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

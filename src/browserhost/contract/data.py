@@ -234,6 +234,11 @@ class AfterInput(ElementState):
     title: str | None = Field(None, description="The title of the page now shown.")
     dialogs: list[Dialog] | None = Field(None, description=_DIALOGS_HELP)
     downloads: list[Download] | None = _downloads()
+    notice: str | None = Field(
+        None,
+        description="What the input did not do that it may seem to have done, e.g. that the "
+        "form was not sent because the browser's own check refused one of its fields.",
+    )
 
 
 class ClickData(AfterInput):

@@ -95,7 +95,7 @@ export const ACTIONS_BY_NAME = {
     const clicked = part && info.aim.hit ? located.prefix + info.aim.hit : chosen;
     return {
       clicked, label: part ? info.aim.text : info.label, url: now.url, title: now.title,
-      ...takeDialogs(tabId),
+      ...takeDialogs(tabId), ...formRefused(settled),
       ...await stateAfter(located, settled),
     };
   },
@@ -121,6 +121,7 @@ export const ACTIONS_BY_NAME = {
     const now = settled.url ? settled : await location(tabId);
     return {
       selector, url: now.url, title: now.title, ...takeDialogs(tabId),
+      ...(submit ? formRefused(settled) : {}),
       ...await stateAfter(located, settled),
     };
   },
@@ -166,6 +167,19 @@ export const ACTIONS_BY_NAME = {
   "verb.cookies": cookies,
   "verb.set_cookies": setCookies,
 };
+
+// A form the input sent that the browser's own check stopped, in the chromium provider's
+// words (providers/chromium/inputs.py, form_refused): it was not sent.
+function formRefused({ refused }) {
+  if (!refused) return {};
+  const field = refused.field ? `"${refused.field}" (${refused.selector})` : refused.selector;
+  const said = refused.message ? `, which says "${refused.message}"` : "";
+  const others = refused.more ? ` (${refused.more} other field${refused.more > 1 ? "s" : ""} too)` : "";
+  return {
+    notice: `The form was not sent: the browser's own check stopped it at the field ${field}` +
+      `${said}${others}. Fix the field, then send the form again.`,
+  };
+}
 
 async function resize(tabId, mode) {
   viewports.set(tabId, mode);

@@ -268,6 +268,13 @@ PAGES: dict[str, str] = {
         "Post form",
         '<form method="post" action="/sent"><input name="q" value="x"><button>Send</button></form>',
     ),
+    # Checked by the browser before it is sent: nothing reaches /result until both fields pass.
+    "/checked-form": _page(
+        "Checked form",
+        '<form action="/result"><label>Name <input name="q" required></label> '
+        '<label>Mail <input id="mail" name="color" type="email" required></label> '
+        "<button>Send</button></form>",
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

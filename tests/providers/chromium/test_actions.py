@@ -317,6 +317,28 @@ async def test_back_to_a_form_answer_the_browser_did_not_keep_may_have_run_and_s
     assert (await ok(provider, ctx, "browser.back"))["title"] == "Post form"
 
 
+async def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/checked-form"))
+    clicked = await ok(provider, ctx, "browser.click", text="Send")
+    assert clicked["url"] == site.url("/checked-form")
+    assert clicked["notice"] == (
+        'The form was not sent: the browser\'s own check stopped it at the field "Name" '
+        '(input[name="q"]), which says "Please fill out this field." (1 other field too). Fix '
+        "the field, then send the form again."
+    )
+    await ok(provider, ctx, "browser.type", selector='input[name="q"]', value="hat")
+    typed = await ok(provider, ctx, "browser.type", selector="#mail", value="nobody", submit=True)
+    assert typed["notice"].startswith(
+        'The form was not sent: the browser\'s own check stopped it at the field "Mail" (#mail), '
+        "which says \"Please include an '@' in the email address."
+    )
+    assert site.arrived["/result?q=hat&color=nobody"] == 0
+    sent = await ok(provider, ctx, "browser.type", selector="#mail", value="a@b.c", submit=True)
+    assert (sent["title"], "notice" in sent) == ("Result", False)
+
+
 async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

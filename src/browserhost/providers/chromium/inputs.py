@@ -64,6 +64,24 @@ async def after_input(
     return shown, settled
 
 
+def form_refused(settled: Settled) -> str | None:
+    """What the answer says of a form the input sent that the browser's own check stopped
+    (a required field left empty, an address without an @): it was not sent, and the page
+    shows nothing of it but a bubble by the field that goes away."""
+    refused = settled.read.get("refused") if settled.read else None
+    if not refused:
+        return None
+    name, selector = refused["field"], refused["selector"]
+    field = f'"{name}" ({selector})' if name else selector
+    said = f', which says "{refused["message"]}"' if refused["message"] else ""
+    more = refused["more"]
+    others = f" ({more} other field{'s' if more > 1 else ''} too)" if more else ""
+    return (
+        f"The form was not sent: the browser's own check stopped it at the field {field}"
+        f"{said}{others}. Fix the field, then send the form again."
+    )
+
+
 class NextPopup:
     """The next window ``page`` opens, caught from before the input that may open it;
     ``expected`` when the element says it opens one (a ``target=_blank`` link)."""

@@ -45,7 +45,15 @@ from .errors import (
 from .futures import retrieve_exception
 from .grid import Grid
 from .held import held_answer
-from .inputs import NextPopup, after_input, declared_fields, press, read_state, state_after
+from .inputs import (
+    NextPopup,
+    after_input,
+    declared_fields,
+    form_refused,
+    press,
+    read_state,
+    state_after,
+)
 from .instances import ProfileShare, launch_record
 from .launch import ChromiumConfig, Launcher
 from .pdf import PdfVerb
@@ -385,6 +393,7 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
+                notice=form_refused(settled),
                 **await state_after(aimed, settled, shown),
             )
 
@@ -414,6 +423,7 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
+                notice=form_refused(settled) if parameters.submit else None,
                 **await state_after(aimed, settled, shown),
             )
 

@@ -1039,7 +1039,16 @@ async (request) => {
       if (!event.destination.sameDocument) leaving.at = performance.now();
     };
     if (window.navigation) navigation.addEventListener("navigate", navigated);
-    store.timers = { original, pending, frames, leaving, navigated, since: performance.now() };
+    // A form the browser's own check stops (a required field left empty, an address without
+    // an @) is not sent: the browser fires `invalid` at each field that failed, and shows
+    // the first one's message.
+    const refused = [];
+    const invalid = (event) => { if (event.target instanceof Element) refused.push(event.target); };
+    doc.addEventListener("invalid", invalid, true);
+    store.refused = refused;
+    store.timers = {
+      original, pending, frames, leaving, navigated, invalid, since: performance.now(),
+    };
   }
 
   function unwatchTimers() {
@@ -1050,6 +1059,7 @@ async (request) => {
     window.requestAnimationFrame = timers.original.frame;
     window.cancelAnimationFrame = timers.original.cancelFrame;
     if (window.navigation) navigation.removeEventListener("navigate", timers.navigated);
+    doc.removeEventListener("invalid", timers.invalid, true);
     store.timers = null;
   }
 
@@ -1398,6 +1408,17 @@ async (request) => {
     const el = store.target;
     const out = { url: location.href, title: doc.title };
     if (el && el.isConnected) out.state = state(el);
+    // Kept until the next action that watches for it.
+    const refused = store.refused;
+    if (refused && refused.length) {
+      const first = refused[0];
+      out.refused = {
+        field: labelOf(first, null) || first.getAttribute("name") || "",
+        selector: selectorFor(first),
+        message: first.validationMessage || "",
+        more: new Set(refused).size - 1,
+      };
+    }
     return out;
   }
 
