@@ -268,6 +268,12 @@ PAGES: dict[str, str] = {
         "Post form",
         '<form method="post" action="/sent"><input name="q" value="x"><button>Send</button></form>',
     ),
+    # A link to a server that is down (nothing listens on port 47 of the loopback; a port
+    # below 1024 is never handed out for a test's server), and one the browser never loads.
+    "/dead-link": _page(
+        "Dead link",
+        '<a href="http://127.0.0.1:47/gone">Gone</a> <a href="http://127.0.0.1:9/">Unsafe</a>',
+    ),
     # Checked by the browser before it is sent: nothing reaches /result until both fields pass.
     "/checked-form": _page(
         "Checked form",

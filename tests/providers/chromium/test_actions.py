@@ -339,6 +339,23 @@ async def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
     assert (sent["title"], "notice" in sent) == ("Result", False)
 
 
+async def test_a_link_to_a_server_that_is_down_says_what_could_not_be_loaded(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/dead-link"))
+    clicked = await ok(provider, ctx, "browser.click", text="Gone")
+    assert clicked["url"].startswith("chrome-error:")
+    assert clicked["notice"] == (
+        "Could not load http://127.0.0.1:47/gone: the connection was refused. The page now "
+        "shows the browser's error page; back returns to the page before."
+    )
+    assert (await ok(provider, ctx, "browser.back"))["title"] == "Dead link"
+    unsafe = await ok(provider, ctx, "browser.click", text="Unsafe")
+    assert unsafe["notice"].startswith(
+        "Could not load http://127.0.0.1:9/: the browser never loads pages from that port"
+    )
+
+
 async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

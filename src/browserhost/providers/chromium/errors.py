@@ -67,6 +67,7 @@ _NET_ERRORS = {
     "ERR_TOO_MANY_REDIRECTS": "it redirects in a loop",
     "ERR_ABORTED": "the load was aborted (a download, or another navigation took over)",
     "ERR_BLOCKED_BY_CLIENT": "the browser blocked it",
+    "ERR_UNSAFE_PORT": "the browser never loads pages from that port (one kept for other uses)",
 }
 _strict = re.compile(r"resolved to (\d+) elements")
 
@@ -230,13 +231,18 @@ def translate(
             return ActionError(
                 blocked_message(f"{where} redirected to an address that is not http or https")
             )
-        reason = _NET_ERRORS.get(code, f"the browser reported {code}")
-        if code.startswith("ERR_CERT_") or code.startswith("ERR_SSL_"):
-            reason = f"its TLS certificate or connection is not valid ({code})"
+        reason = net_reason(code)
         return ActionError(
             f"Could not load {where}: {reason}. Check the address and that the site is up."
         )
     return ActionError(f"{action} failed: {text}")
+
+
+def net_reason(code: str) -> str:
+    """Why a load failed, as the agent reads it, from Chromium's ``ERR_...`` code."""
+    if code.startswith("ERR_CERT_") or code.startswith("ERR_SSL_"):
+        return f"its TLS certificate or connection is not valid ({code})"
+    return _NET_ERRORS.get(code, f"the browser reported {code}")
 
 
 def _first_line(exc: Exception) -> str:

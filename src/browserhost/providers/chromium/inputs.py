@@ -4,12 +4,14 @@ did so answers: the page shown once it settled, and the acted-on element's state
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import data
 
 from . import driver, navigation, pagescript
-from .errors import BrowserGoneError, playwright_errors
+from .addresses import ERROR_PAGE_SCHEME
+from .errors import BrowserGoneError, net_reason, playwright_errors
 from .records import Settled
 
 if TYPE_CHECKING:
@@ -79,6 +81,21 @@ def form_refused(settled: Settled) -> str | None:
     return (
         f"The form was not sent: the browser's own check stopped it at the field {field}"
         f"{said}{others}. Fix the field, then send the form again."
+    )
+
+
+def load_failed(tab: Tab, shown: Page) -> str | None:
+    """What the answer says when the page the input led to could not be loaded: the address
+    shown is then the browser's error page, which names neither the address nor why."""
+    failed = tab.take_load_failed(shown)
+    if failed is None or not shown.url.startswith(ERROR_PAGE_SCHEME):
+        return None
+    url, failure = failed
+    code = re.search(r"ERR_[A-Z_]+", failure)
+    why = net_reason(code.group(0)) if code else failure or "the browser did not say why"
+    return (
+        f"Could not load {url[:200]}: {why}. The page now shows the browser's error page; "
+        "back returns to the page before."
     )
 
 

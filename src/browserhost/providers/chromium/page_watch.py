@@ -131,6 +131,7 @@ class PageWatch:
         self._load_events: dict[Page, int] = {}  # load events of each page's main frame
         self._moves: dict[Page, int] = {}  # navigations of each page's frames, of any kind
         self._windows_asked: dict[Page, int] = {}  # windows each page asked the browser for
+        self._load_failed: dict[Page, tuple[str, str]] = {}  # address, net::ERR_... of each
         self._preparing: dict[Page, asyncio.Task[None]] = {}
         self._loaded = asyncio.Event()
         self._told: dict[Page, dict[str, Any]] = {}  # each page's latest word at a load event
@@ -268,6 +269,7 @@ class PageWatch:
         self._loads.pop(page, None)
         self._moves.pop(page, None)
         self._windows_asked.pop(page, None)
+        self._load_failed.pop(page, None)
         self._load_events.pop(page, None)
         self._loaded.set()
         self._told.pop(page, None)
@@ -490,6 +492,13 @@ class PageWatch:
             self._blocked = blocked_message(
                 f"{request.url[:200]} redirected to an address that is not http or https"
             )
+        elif top:
+            self._load_failed[page] = (request.url, failure)
+
+    def take_load_failed(self, page: Page) -> tuple[str, str] | None:
+        """The address the page last failed to load as its document, and Chromium's
+        ``net::ERR_...`` for it (a link to a server that is down), if it has not been taken."""
+        return self._load_failed.pop(page, None)
 
 
 def _top_navigation(page: Page, request: Request) -> bool:

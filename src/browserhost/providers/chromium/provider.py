@@ -50,6 +50,7 @@ from .inputs import (
     after_input,
     declared_fields,
     form_refused,
+    load_failed,
     press,
     read_state,
     state_after,
@@ -393,7 +394,7 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=form_refused(settled),
+                notice=form_refused(settled) or load_failed(tab, shown),
                 **await state_after(aimed, settled, shown),
             )
 
@@ -423,7 +424,9 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=form_refused(settled) if parameters.submit else None,
+                notice=(form_refused(settled) or load_failed(tab, shown))
+                if parameters.submit
+                else None,
                 **await state_after(aimed, settled, shown),
             )
 
