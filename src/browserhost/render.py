@@ -111,7 +111,8 @@ def _problems(answer: Answer) -> Iterator[str]:
 
 def _dialogs(answer: Answer) -> Iterator[str]:
     for dialog in answer.get("dialogs") or []:
-        yield f"{dialog.get('type')} {dialog.get('answer')}: {dialog.get('message')}"
+        entered = f' (answered "{dialog["text"]}")' if dialog.get("text") is not None else ""
+        yield f"{dialog.get('type')} {dialog.get('answer')}: {dialog.get('message')}{entered}"
 
 
 def _downloads(answer: Answer) -> Iterator[str]:

@@ -148,6 +148,9 @@ class Dialog(Data):
     type: Literal["alert", "confirm", "prompt", "beforeunload"]
     message: str
     answer: Literal["dismissed", "accepted", "open"]
+    text: str | None = Field(
+        None, description="What an accepted prompt was answered with (its default, unless planned)."
+    )
 
 
 class Download(Data):

@@ -101,7 +101,10 @@ async def test_dialog_answers_the_next_confirm_and_prompt(
     assert clicked["dialogs"][0]["answer"] == "accepted"
     assert await out_line(provider, ctx) == "out: confirm true"
     await ok(provider, ctx, "verb.dialog", accept=True, text="Zoe")
-    await ok(provider, ctx, "browser.click", text="Ask prompt")
+    prompted = await ok(provider, ctx, "browser.click", text="Ask prompt")
+    assert prompted["dialogs"] == [
+        {"type": "prompt", "message": "Your name?", "answer": "accepted", "text": "Zoe"}
+    ]
     assert await out_line(provider, ctx) == "out: prompt Zoe"
     await ok(provider, ctx, "browser.click", text="Ask confirm")  # the plan was used once
     assert await out_line(provider, ctx) == "out: confirm false"
@@ -183,7 +186,7 @@ async def test_dialogs_are_accepted_by_default_when_the_user_configured_it(
     try:
         await ok(accepting, ctx, "browser.open", url=site.url("/w/dialogs.html"))
         asked = await ok(accepting, ctx, "browser.click", text="Ask prompt")
-        assert asked["dialogs"][0]["answer"] == "accepted"
+        assert (asked["dialogs"][0]["answer"], asked["dialogs"][0]["text"]) == ("accepted", "Ann")
         assert await out_line(accepting, ctx) == "out: prompt Ann"  # the prompt's own default
         await ok(accepting, ctx, "verb.dialog", accept=False)  # the agent's plan comes first
         await ok(accepting, ctx, "browser.click", text="Ask confirm")

@@ -404,26 +404,34 @@ class PageWatch:
             return
         accept, text = plan if plan is not None else (self.dialog_mode == "accept", None)
         answer: Literal["accepted", "dismissed"] = "accepted" if accept else "dismissed"
+        entered = None
+        if accept and dialog.type == "prompt":
+            entered = text if text is not None else dialog.default_value
         with contextlib.suppress(driver.PlaywrightError):  # the page may be gone already
             if accept:
-                await dialog.accept(text if text is not None else dialog.default_value)
+                await dialog.accept(entered or "")
             else:
                 await dialog.dismiss()
-        self._note_dialog(dialog, answer)
+        self._note_dialog(dialog, answer, entered)
 
     def _note_dialog(
-        self, dialog: Dialog, answer: Literal["accepted", "dismissed", "open"]
+        self,
+        dialog: Dialog,
+        answer: Literal["accepted", "dismissed", "open"],
+        entered: str | None = None,
     ) -> None:
         """Tell the agent: in the running action's answer, else in the next snapshot."""
         message = dialog.message[:CONSOLE_TEXT_MAX]
         if self.acting:
             kind = dialog.type if dialog.type in ("alert", "confirm", "prompt") else "alert"
-            self._dialogs.append(data.Dialog(type=kind, message=message, answer=answer))
+            said = data.Dialog(type=kind, message=message, answer=answer, text=entered)
+            self._dialogs.append(said)
             return
         if answer == "open":
             self._warn(held_notice(dialog))
         else:
-            self._warn(f"{answer.capitalize()} {_a(dialog.type)} dialog: {message}")
+            with_text = f' (answered "{entered}")' if entered is not None else ""
+            self._warn(f"{answer.capitalize()} {_a(dialog.type)} dialog: {message}{with_text}")
 
     def _on_request(self, page: Page, sent: dict[str, Any], main_frame: str) -> None:
         kind = sent.get("type")
