@@ -287,15 +287,20 @@ async def test_a_full_grid_refuses_as_busy_when_browserhost_stops_waiting_first(
 async def test_a_session_waiting_in_the_grids_queue_holds_up_no_other_session(
     provider: ChromiumProvider, grid: RunningGrid, site: Site
 ) -> None:
-    """While C waits for a browser the full Grid has not got, A and B act as usual."""
+    """While C waits for a browser the full Grid has not got, A and B act as usual; C gets
+    the first slot that is freed."""
     await ok(provider, A, "browser.open", url=site.url("/page-a"))
+    [of_a] = await _grid_sessions(grid.address)
     await ok(provider, B, "browser.open", url=site.url("/page-b"))
-    waiting = asyncio.ensure_future(refused(provider, C, "browser.open", url=site.url("/")))
+    [of_b] = [s for s in await _grid_sessions(grid.address) if s["sessionId"] != of_a["sessionId"]]
+    waiting = asyncio.ensure_future(ok(provider, C, "browser.open", url=site.url("/page-a")))
     await _until_queued(grid.address, 1)
     shot = await ok(provider, A, "browser.snapshot")
     assert shot["title"] == "Page A"
     assert not waiting.done()  # A answered while C still waited
-    assert (await waiting).startswith("The Selenium Grid is busy")
+    async with httpx.AsyncClient(trust_env=False, timeout=10) as client:
+        await client.delete(f"{grid.address}/session/{of_b['sessionId']}")
+    assert (await waiting)["title"] == "Page A"
 
 
 async def _end_idle(provider: ChromiumProvider) -> None:
@@ -333,6 +338,7 @@ async def test_capacity_counts_the_chrome_sessions_the_grid_would_start(
     await ok(provider, B, "browser.open", url=site.url("/page-b"))
     full = await grid.capacity()
     assert (full.free, full.busy) == (0, SLOTS)
+    grid.new_session_s = 1.0  # the Grid's own refusal is another test's
     said = await refused(provider, C, "browser.open", url=site.url("/page-a"))
     assert said.startswith("The Selenium Grid is busy")
 
