@@ -199,6 +199,10 @@ async def test_a_click_whose_page_waits_for_a_slow_server_answers_and_the_page_l
         said = await refused(own, CTX, "browser.snapshot")
         assert said.startswith(f"The page is waiting for {site.url('/held')} to answer (")
         assert said.endswith("Take a snapshot again in a moment, or open another address.")
+        # Its element could not be found, so nothing was pressed: it did not run.
+        again = await refused(own, CTX, "browser.click", text="Held page")
+        assert again.startswith(f"The page is waiting for {site.url('/held')} to answer (")
+        assert again.endswith("browser.click did not run; try it again in a moment.")
     async with asyncio.timeout(10):  # the load goes on in the same page once released
         while (snapshot := await ok(own, CTX, "browser.snapshot"))["title"] != "Held":
             assert snapshot["url"] in (site.url("/to-held"), site.url("/held")), snapshot

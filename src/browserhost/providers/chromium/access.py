@@ -20,7 +20,13 @@ from browserhost.sdk import ActionError
 from . import driver, navigation, settle
 from .addresses import ERROR_PAGE_SCHEME
 from .contexts import ContextPool, Key, Tab, held_notice
-from .errors import PageStuckError, PageWaitingError, playwright_errors, waiting_to_read
+from .errors import (
+    PageStuckError,
+    PageWaitingError,
+    playwright_errors,
+    waiting_to_act,
+    waiting_to_read,
+)
 from .futures import retrieve_exception
 from .records import Opened, Settled, Timeouts
 
@@ -94,6 +100,9 @@ class TabAccess:
                         raise
                     if action in READS:  # it changed nothing: it did not run
                         raise ActionError(waiting_to_read(awaited.url, awaited.waited_s)) from None
+                    if waiting.before_input:  # still finding its element: nothing was sent
+                        said = waiting_to_act(awaited.url, awaited.waited_s, action)
+                        raise ActionError(said) from None
                     raise PageWaitingError(awaited.url, awaited.waited_s, action) from waiting
                 except PageStuckError as stuck:
                     await tab.close_current()

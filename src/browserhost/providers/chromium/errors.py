@@ -106,11 +106,29 @@ class PageWaitingError(MayHaveRunError):
             f"{_waiting(url, waited_s)} {action} may or may not have happened: take a "
             "snapshot in a moment, or open another address."
         )
+        self.before_input = False
+        """Raised while the action was still finding its element: nothing was sent."""
+
+
+@contextmanager
+def before_input() -> Iterator[None]:
+    """The part of an action before it sends any input (finding its element): a page that
+    waits for its server then (:class:`PageWaitingError`) means the action did not run."""
+    try:
+        yield
+    except PageWaitingError as waiting:
+        waiting.before_input = True
+        raise
 
 
 def waiting_to_read(url: str, waited_s: float) -> str:
     """Why a page waiting for its server (:class:`PageWaitingError`) could not be read."""
     return f"{_waiting(url, waited_s)} Take a snapshot again in a moment, or open another address."
+
+
+def waiting_to_act(url: str, waited_s: float, action: str) -> str:
+    """Why an action found no element on a page waiting for its server, and sent nothing."""
+    return f"{_waiting(url, waited_s)} {action} did not run; try it again in a moment."
 
 
 def _waiting(url: str, waited_s: float) -> str:

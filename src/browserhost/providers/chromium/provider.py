@@ -38,6 +38,7 @@ from .errors import (
     MayHaveRunError,
     PageStuckError,
     PageWaitingError,
+    before_input,
     gone,
     playwright_errors,
     translate,
@@ -366,17 +367,18 @@ class ChromiumProvider(
         async with self.access.using(context, "browser.click") as tab:
             page = await tab.page()
             selector = parameters.selector
-            if selector is None:
-                selector = await targets.by_text(page, parameters.text or "")
-            # A selector found by text now names what the agent means, whatever a snapshot said.
-            aimed = await targets.target(
-                page,
-                selector,
-                "click",
-                fresh=parameters.text is not None,
-                watch=True,
-                by_text=parameters.text,
-            )
+            with before_input():
+                if selector is None:
+                    selector = await targets.by_text(page, parameters.text or "")
+                # A selector found by text names what the agent means, whatever a snapshot said.
+                aimed = await targets.target(
+                    page,
+                    selector,
+                    "click",
+                    fresh=parameters.text is not None,
+                    watch=True,
+                    by_text=parameters.text,
+                )
             inner, label = aimed.clicked
             clicked = inner or selector
             tab.partial = {"clicked": clicked, "label": label}
@@ -402,9 +404,10 @@ class ChromiumProvider(
         selector, value = parameters.selector, parameters.value
         async with self.access.using(context, "browser.type") as tab:
             page = await tab.page()
-            aimed = await targets.target(
-                page, selector, "type", watch=parameters.submit, text=value
-            )
+            with before_input():
+                aimed = await targets.target(
+                    page, selector, "type", watch=parameters.submit, text=value
+                )
             since = tab.downloads.mark()
             popup = NextPopup(tab, page, expected=False)  # a submit's handler may open a window
             try:
