@@ -268,6 +268,21 @@ PAGES: dict[str, str] = {
         "Post form",
         '<form method="post" action="/sent"><input name="q" value="x"><button>Send</button></form>',
     ),
+    # Controls inside a control: a card whose middle is its Delete button, a hidden checkbox
+    # whose label's middle is a link, and a box its button fills whole.
+    "/inner-controls": _page(
+        "Inner controls",
+        "<style>.card{width:300px;height:120px;position:relative;border:1px solid}"
+        ".del{position:absolute;top:45px;left:120px;width:60px;height:30px}"
+        "#terms{display:none} #wrap{width:200px;height:40px} #wrap button{width:100%;height:100%}"
+        "</style>"
+        '<div class="card" id="card" onclick="out.textContent = \'opened\'"><b>Apollo</b>'
+        '<button class="del" onclick="event.stopPropagation(); out.textContent = \'deleted\'">'
+        "Delete</button></div>"
+        '<label><input type="checkbox" id="terms"> I accept the <a href="/page-b">terms</a></label>'
+        '<div id="wrap" onclick="out.textContent = \'wrapped\'"><button>Go</button></div>'
+        '<output id="out">nothing</output>',
+    ),
     # A link to a server that is down (nothing listens on port 47 of the loopback; a port
     # below 1024 is never handed out for a test's server), and one the browser never loads.
     "/dead-link": _page(

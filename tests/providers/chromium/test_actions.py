@@ -339,6 +339,21 @@ async def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
     assert (sent["title"], "notice" in sent) == ("Result", False)
 
 
+async def test_a_click_on_a_control_lands_beside_the_controls_inside_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A press at the element's centre would work another control (the card's Delete
+    button, the link in the checkbox's label): it goes where only the element is."""
+    await ok(provider, ctx, "browser.open", url=site.url("/inner-controls"))
+    await ok(provider, ctx, "browser.click", selector="#card")
+    assert "opened" in (await ok(provider, ctx, "browser.snapshot", selector="#out"))["text"]
+    ticked = await ok(provider, ctx, "browser.click", selector="#terms")
+    assert (ticked["url"], ticked["checked"]) == (site.url("/inner-controls"), True)
+    # A box its button fills whole is that button (a tab that is all link).
+    await ok(provider, ctx, "browser.click", selector="#wrap")
+    assert "wrapped" in (await ok(provider, ctx, "browser.snapshot", selector="#out"))["text"]
+
+
 async def test_a_link_to_a_server_that_is_down_says_what_could_not_be_loaded(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

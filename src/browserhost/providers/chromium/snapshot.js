@@ -1270,6 +1270,11 @@ async (request) => {
 
   // Where a click on `el` lands, after bringing it into view and letting it stop moving; or
   // what covers it. A transient cover (a closing menu, a fading overlay) is waited out briefly.
+  // Where in an element a press may go when its centre is on a control inside it: fractions
+  // of its width and height, tried nearest the centre first.
+  const SPOTS = [0.5, 0.3, 0.7, 0.15, 0.85, 0.04, 0.96];
+  const OWN_CONTROL_SHARE = 0.5;
+
   async function aim(el, face, purpose) {
     const target = face || el;
     let rect = rendered(target);
@@ -1279,10 +1284,43 @@ async (request) => {
       x: Math.min(Math.max(box.x + box.width / 2, 1), innerWidth - 1),
       y: Math.min(Math.max(box.y + box.height / 2, 1), innerHeight - 1),
     });
+    // A small control inside the element (a card's Delete button, a link in a checkbox's
+    // label) is another control: a press on it is not a press on the element, which is
+    // pressed beside it where it can be. One that fills most of the element (a tab that is
+    // all link but its padding) is the element's own, and is pressed as the element.
+    const innerControl = (hit) => {
+      const control = purpose === "click" && hit && hit.closest ? hit.closest(INTERACTIVE) : null;
+      if (!control || control === target || control === el || !target.contains(control)) return null;
+      const own = target.getBoundingClientRect();
+      const its = control.getBoundingClientRect();
+      return its.width * its.height < OWN_CONTROL_SHARE * own.width * own.height ? control : null;
+    };
+    const onItself = (hit) => landsOn(hit, target) || landsOn(hit, el);
+    // The centre, or the point nearest it on the element and on no control inside it; null
+    // when the centre lands on something else.
     const clearAt = (box) => {
       const point = centre(box);
       const hit = hitAt(point.x, point.y);
-      return landsOn(hit, target) || landsOn(hit, el) ? point : null;
+      if (!onItself(hit)) return null;
+      return innerControl(hit) ? besideControls(box) || point : point;
+    };
+    const besideControls = (box) => {
+      const points = [];
+      for (const fx of SPOTS) {
+        for (const fy of SPOTS) {
+          const x = box.x + box.width * fx;
+          const y = box.y + box.height * fy;
+          if (x >= 1 && y >= 1 && x <= innerWidth - 1 && y <= innerHeight - 1) {
+            points.push({ x, y, off: Math.hypot(fx - 0.5, fy - 0.5) });
+          }
+        }
+      }
+      points.sort((a, b) => a.off - b.off);
+      for (const { x, y } of points) {
+        const hit = hitAt(x, y);
+        if (onItself(hit) && !innerControl(hit)) return { x, y };
+      }
+      return null;
     };
     if (!fits) {
       // A click waits one frame after scrolling, for what the page does on scroll (a header
@@ -1310,9 +1348,10 @@ async (request) => {
       await frame();
       const again = target.getBoundingClientRect();
       if (again.x !== rect.x || again.y !== rect.y) continue;
-      const point = centre(rect);
-      hit = hitAt(point.x, point.y);
-      if (landsOn(hit, target) || landsOn(hit, el)) return point;
+      const point = clearAt(rect);
+      if (point) return point;
+      const middle = centre(rect);
+      hit = hitAt(middle.x, middle.y);
       if (!centred) {
         // A sticky header or a docked bar over it: in the middle of the view it is clear.
         centred = true;
