@@ -283,6 +283,15 @@ PAGES: dict[str, str] = {
         '<div id="wrap" onclick="out.textContent = \'wrapped\'"><button>Go</button></div>'
         '<output id="out">nothing</output>',
     ),
+    # An icon button named only by its icon's class, and a button whose name contains it.
+    "/trash-icons": _page(
+        "Trash icons",
+        "<style>.icon-trash::before{content:'X'}</style>"
+        '<p>Draft 1 <button onclick="out.textContent = \'draft deleted\'">'
+        '<i class="icon-trash"></i></button></p>'
+        '<button onclick="out.textContent = \'trash emptied\'">Empty trash bin</button>'
+        '<output id="out">nothing</output>',
+    ),
     # A link to a server that is down (nothing listens on port 47 of the loopback; a port
     # below 1024 is never handed out for a test's server), and one the browser never loads.
     "/dead-link": _page(

@@ -354,6 +354,17 @@ async def test_a_click_on_a_control_lands_beside_the_controls_inside_it(
     assert "wrapped" in (await ok(provider, ctx, "browser.snapshot", selector="#out"))["text"]
 
 
+async def test_a_click_by_the_name_a_snapshot_guessed_takes_that_icon_over_a_longer_name(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/trash-icons"))
+    listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["label"], e.get("labelGuessed")) for e in listed][0] == ("trash", True)
+    clicked = await ok(provider, ctx, "browser.click", text="trash")
+    assert clicked["label"] == "trash"  # as the snapshot named it
+    assert "draft deleted" in (await ok(provider, ctx, "browser.snapshot", selector="#out"))["text"]
+
+
 async def test_a_link_to_a_server_that_is_down_says_what_could_not_be_loaded(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

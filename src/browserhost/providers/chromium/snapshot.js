@@ -1387,7 +1387,7 @@ async (request) => {
     const face = faceOf(el);
     const rect = (face || el).getBoundingClientRect();
     const out = {
-      count: 1, tag: tagOf(el), label: cap(labelOf(el, face)),
+      count: 1, tag: tagOf(el), label: cap(labelOf(el, face) || iconWord(el)),
       bounds: bounds(rect),
       inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
       typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
@@ -1612,10 +1612,13 @@ async (request) => {
       return { el, name, text: own, lowerName: name.toLowerCase(), lowerText: own.toLowerCase() };
     });
     // Exact before contained; and an element that merely holds several candidates (a menu,
-    // a list) is never the target when something inside it matches.
+    // a list) is never the target when something inside it matches. An unnamed icon goes by
+    // the name a snapshot guessed for it (`span "trash"`), before a name that only contains
+    // the text ("Empty trash bin").
     const rules = [
       ["exact", (item) => item.name === wanted || item.text === wanted],
       ["exact", (item) => item.lowerName === lower || item.lowerText === lower],
+      ["guessed", (item) => !item.name && iconWord(item.el).toLowerCase() === lower],
       ["partial", (item) => item.lowerName.includes(lower)],
     ];
     let how = "";
@@ -1629,12 +1632,6 @@ async (request) => {
         how = name;
         break;
       }
-    }
-    if (!matches.length) {
-      // An unnamed icon goes by the name a snapshot guessed for it (`span "star"`).
-      matches = items.filter((item) => !item.name && iconWord(item.el).toLowerCase() === lower)
-        .map((item) => item.el);
-      if (matches.length) how = "guessed";
     }
     if (!matches.length) {
       // Elements made clickable with addEventListener and no pointer cursor are invisible to
