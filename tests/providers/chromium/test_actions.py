@@ -358,8 +358,8 @@ async def test_a_click_by_the_name_a_snapshot_guessed_takes_that_icon_over_a_lon
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/trash-icons"))
-    listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
-    assert [(e["label"], e.get("labelGuessed")) for e in listed][0] == ("trash", True)
+    icon = (await ok(provider, ctx, "browser.snapshot"))["elements"][0]
+    assert (icon["label"], icon.get("labelGuessed")) == ("trash", True)
     clicked = await ok(provider, ctx, "browser.click", text="trash")
     assert clicked["label"] == "trash"  # as the snapshot named it
     assert "draft deleted" in (await ok(provider, ctx, "browser.snapshot", selector="#out"))["text"]
