@@ -287,9 +287,9 @@ PAGES: dict[str, str] = {
     "/trash-icons": _page(
         "Trash icons",
         "<style>.icon-trash::before{content:'X'}</style>"
-        '<p>Draft 1 <button onclick="out.textContent = \'draft deleted\'">'
+        "<p>Draft 1 <button onclick=\"out.textContent = 'draft deleted'\">"
         '<i class="icon-trash"></i></button></p>'
-        '<button onclick="out.textContent = \'trash emptied\'">Empty trash bin</button>'
+        "<button onclick=\"out.textContent = 'trash emptied'\">Empty trash bin</button>"
         '<output id="out">nothing</output>',
     ),
     # A link to a server that is down (nothing listens on port 47 of the loopback; a port
