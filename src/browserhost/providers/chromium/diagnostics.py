@@ -18,6 +18,10 @@ from browserhost.sdk import Provider, VerbArguments, verb
 from .console_log import CONSOLE_KEPT, Since
 from .request_log import REQUESTS_KEPT, ResourceType
 
+LOADS_WAIT_S = 1.0
+"""How long the network verb waits for the requests a page's load saw end to be told ended
+(:meth:`.RequestLog.loads_ended`); one still running then is listed as pending."""
+
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
@@ -81,7 +85,10 @@ class DiagnosticVerbs(Provider):
                 limit=arguments.limit,
             )
 
-        return await self._read_log(context, "verb.network", listing)
+        async with self.access.using(context, "verb.network") as tab:
+            page = await tab.page()
+            await tab.requests_of(page).loads_ended(LOADS_WAIT_S)
+            return {"url": page.url, **listing(tab, page)}
 
     @verb(
         "List the page's console messages and uncaught errors (level, text, source line), "

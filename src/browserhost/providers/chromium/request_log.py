@@ -10,6 +10,8 @@ the snapshot's console problems leave out its failure (:func:`.page_watch.automa
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
@@ -26,6 +28,8 @@ ResourceType = Literal[
     "prefetch", "eventsource", "websocket", "manifest", "ping", "preflight", "other",
 ]  # fmt: skip
 RESOURCE_TYPES: frozenset[str] = frozenset(get_args(ResourceType))
+LOAD_TYPES = frozenset({"document", "stylesheet", "script", "image", "font"})
+"""What a page's load event waits for."""
 
 
 @dataclass(kw_only=True)
@@ -86,6 +90,7 @@ class RequestLog:
         self._ring: Ring[RequestEntry] = Ring(size)
         self._open: dict[str, RequestEntry] = {}  # by the protocol's request id, until done
         self._loaded_mark = 0
+        self._ended = asyncio.Event()
 
     def sent(self, event: dict[str, Any], main_frame: str) -> None:
         """``Network.requestWillBeSent``."""
@@ -126,6 +131,7 @@ class RequestLog:
         if entry is not None:
             entry.size = _bytes(event.get("encodedDataLength"))
             entry.end(float(event["timestamp"]))
+            self._ended.set()
 
     def failed(self, event: dict[str, Any]) -> None:
         """``Network.loadingFailed``: a network error, a block, or a cancel."""
@@ -135,6 +141,22 @@ class RequestLog:
             text = str(event.get("errorText") or "failed")
             entry.failure = f"{text} (blocked: {reason})" if reason else text
             entry.end(float(event["timestamp"]))
+            self._ended.set()
+
+    async def loads_ended(self, timeout_s: float) -> None:
+        """Until no request of the kinds a page's load waits for (its scripts, styles, images,
+        fonts) is open, for ``timeout_s`` at most. The page tells of its load itself, and the
+        browser's word that such a request ended, though it ended before, may come after."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while any(entry.type in LOAD_TYPES for entry in self._open.values()):
+            left = deadline - loop.time()
+            if left <= 0:
+                return
+            self._ended.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await self._ended.wait()
 
     def listing(
         self, *, url_part: str | None, types: list[str] | None, failed_only: bool, limit: int
