@@ -16,7 +16,11 @@ in the machine's load hits both:
   of its own (so the GIL of the bench's client threads slows neither side): one Chromium
   launched with the provider's flags, one browser context and page per session.
 
-Two loops for ``--seconds`` each, on the same sessions:
+Two loops for ``--seconds`` each, on the same sessions, each started once the side has gone
+idle (:func:`wait_idle`): a browser that has just opened N pages keeps working on them for
+seconds after it answered (its renderers starting, compiling, collecting), and a loop started
+at once paid for that start inside its clock, by how much depending on how soon the side
+answered. The start is counted apart instead:
 
 - **waiting**: a click on a button whose page then fetches data its server answers after
   250 ms. browserhost's click answers once the page has settled (that request done and the
@@ -24,6 +28,9 @@ Two loops for ``--seconds`` each, on the same sessions:
   like this.
 - **busy**: a snapshot (Playwright: ``aria_snapshot`` of the body) and a type into a field
   (``fill``), which the browser answers in a few ms: the two cores are Chromium's to share.
+
+- **start**: the CPU the side spent from before its sessions opened their first page until
+  it went idle again.
 
 For each side and count: actions per second, actions per second per core busy (all the CPU
 the side used: its Python process, host or Playwright script, Playwright's driver and
@@ -34,8 +41,9 @@ kernel gives no such parts) of all the side's processes with N sessions still op
 after the loops (the least of a reading a second for 12 s), less that with one session,
 over N - 1.
 
-Then, at 20 sessions, browserhost over Playwright for actions per second per core and for
-memory per session (target: at most 1.0), and browserhost's waiting-loop rate at 20 sessions
+Then, at 20 sessions, browserhost over Playwright for actions per second per core, for
+memory per session (target: at most 1.0) and for the start's CPU each session adds (as memory:
+at 20, less that at 1, over 19), and browserhost's waiting-loop rate at 20 sessions
 over its rate at one (target: at least 10; the host must not hold anyone back), beside
 Playwright's own, which shows what the machine allowed then.
 
@@ -116,6 +124,26 @@ def parts(root: int) -> dict[str, list[int]]:
 def cpu_by_part(root: int) -> dict[str, float]:
     """CPU seconds so far of each part of a side."""
     return {part: sum(cpu_s(pid) for pid in pids) for part, pids in parts(root).items()}
+
+
+IDLE_CORES = 0.1
+"""A side is idle once all its processes together keep less than this busy over a second
+(an idle side here measured 0.01 to 0.05)."""
+IDLE_WAIT_S = 60.0
+
+
+def wait_idle(root: int) -> None:
+    """Until the side's processes have been idle (:data:`IDLE_CORES`) for a second; a side
+    still busy after :data:`IDLE_WAIT_S` is let go, and said so."""
+    deadline = time.monotonic() + IDLE_WAIT_S
+    before = sum(cpu_by_part(root).values())
+    while time.monotonic() < deadline:
+        time.sleep(1)  # CPU use is read over an interval: no event to wait on
+        now = sum(cpu_by_part(root).values())
+        if now - before < IDLE_CORES:
+            return
+        before = now
+    print(f"the side was still busy after {IDLE_WAIT_S:g} s; its loop starts anyway")
 
 
 MEASURES = {
@@ -378,9 +406,9 @@ async def playwright_side(sessions: int, chromium: str, origin: str) -> None:
 
 
 def run_loop(side: Side, loop: str, seconds: float) -> dict[str, float]:
-    """The side's sessions going round ``loop`` at once for ``seconds``: actions per second,
-    per core busy, the median ms, and the cores each part kept busy."""
-    side.prepare(loop)
+    """The side's sessions, prepared for ``loop`` and idle, going round it at once for
+    ``seconds``: actions per second, per core busy, the median ms, and the cores each part
+    kept busy."""
     before = cpu_by_part(side.pid)
     side.go()
     time.sleep(seconds)  # the sessions run meanwhile; nothing to wait on but the clock
@@ -407,20 +435,35 @@ class SideRun:
     loops: dict[str, dict[str, float]]
     memory_mib: dict[str, float]
     """By part (:func:`parts`)."""
+    start_cpu_s: float
+    """From before the sessions opened their first page until the side was idle again."""
 
 
 def run_side(side: Side, seconds: float) -> SideRun:
     """Both loops on the same sessions, then the memory of the side with them still open."""
     try:
-        loops = {loop: run_loop(side, loop, seconds) for loop in LOOPS}
+        begun = sum(cpu_by_part(side.pid).values())
+        loops: dict[str, dict[str, float]] = {}
+        for loop in LOOPS:
+            side.prepare(loop)
+            wait_idle(side.pid)
+            if not loops:  # the sessions' first page: the start ends here
+                start_cpu_s = sum(cpu_by_part(side.pid).values()) - begun
+            loops[loop] = run_loop(side, loop, seconds)
         mib = idle_memory(side.pid)
     finally:
         side.close()
-    return SideRun(loops, mib)
+    return SideRun(loops, mib, start_cpu_s)
 
 
 Rows = dict[str, dict[int, SideRun]]
 """Each side's runs by the number of sessions."""
+
+
+def per_session_start_s(rows: Rows, side: str) -> float:
+    """CPU seconds of the start each session beyond the first adds at the most sessions."""
+    one, most = rows[side][SESSIONS[0]].start_cpu_s, rows[side][SESSIONS[-1]].start_cpu_s
+    return (most - one) / (SESSIONS[-1] - SESSIONS[0])
 
 
 def per_session_mib(rows: Rows, side: str, part: str | None = None) -> float:
@@ -466,6 +509,11 @@ def report(rows: Rows, seconds: float, recording: bool) -> dict[str, float]:
             for part, width in (("python", 7), ("driver", 7), ("chromium", 9))
         )
         print(f"{side:<12} {totals} {per_session_mib(rows, side):>8.1f} {each}")
+    print("\nstart, CPU s: from before the sessions opened their first page until idle")
+    print(f"{'side':<12} " + " ".join(f"{f'{n} open':>8}" for n in SESSIONS) + f" {'each':>8}")
+    for side in SIDES:
+        totals = " ".join(f"{rows[side][n].start_cpu_s:>8.2f}" for n in SESSIONS)
+        print(f"{side:<12} {totals} {per_session_start_s(rows, side):>8.3f}")
     first, most = SESSIONS[0], SESSIONS[-1]
     ratios = {
         f"{loop}_per_core": rows["browserhost"][most].loops[loop]["per_core"]
@@ -475,6 +523,9 @@ def report(rows: Rows, seconds: float, recording: bool) -> dict[str, float]:
     ratios["memory_per_session"] = per_session_mib(rows, "browserhost") / per_session_mib(
         rows, "playwright"
     )
+    ratios["start_per_session"] = per_session_start_s(rows, "browserhost") / (
+        per_session_start_s(rows, "playwright")
+    )
     for side in SIDES:
         waiting = {n: run.loops["waiting"]["actions_per_s"] for n, run in rows[side].items()}
         ratios[f"{side}_waiting_rise"] = waiting[most] / waiting[first]
@@ -482,6 +533,7 @@ def report(rows: Rows, seconds: float, recording: bool) -> dict[str, float]:
     for loop in LOOPS:
         print(f"  actions/s per core, {loop} loop: {ratios[f'{loop}_per_core']:.2f}x")
     print(f"  memory per session: {ratios['memory_per_session']:.2f}x (target: at most 1.0)")
+    print(f"  the start's CPU per session: {ratios['start_per_session']:.2f}x")
     print(
         f"browserhost's waiting loop: {most} sessions do {ratios['browserhost_waiting_rise']:.1f}x"
         f" the actions/s of {first} (target: at least 10; Playwright's, on the same machine "
