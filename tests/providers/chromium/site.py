@@ -305,6 +305,22 @@ PAGES: dict[str, str] = {
         '<label>Mail <input id="mail" name="color" type="email" required></label> '
         "<button>Send</button></form>",
     ),
+    # A field that keeps five characters, and codes in one-character boxes that move the focus
+    # on as each fills (the last has nowhere to move it), before a plain field: six that move
+    # it at once, and four that move it once the next frame is drawn (the box shown filled).
+    "/short-fields": _page(
+        "Short fields",
+        '<input id="zip" maxlength="5"> <div id="code">'
+        + "".join(f'<input class="digit" maxlength="1" aria-label="Digit {i}">' for i in range(6))
+        + '</div> <div id="late">'
+        + "".join(f'<input class="late" maxlength="1" aria-label="Late {i}">' for i in range(4))
+        + '</div> <input id="after"><script>'
+        "const moveOn = (boxes, soon) => boxes.forEach((box, i, all) => box.addEventListener("
+        '"input", () => { if (box.value && all[i + 1]) soon(() => all[i + 1].focus()); }));'
+        'moveOn(document.querySelectorAll(".digit"), (move) => move());'
+        'moveOn(document.querySelectorAll(".late"), '
+        "(move) => requestAnimationFrame(() => setTimeout(move)));</script>",
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

@@ -339,6 +339,43 @@ async def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
     assert (sent["title"], "notice" in sent) == ("Result", False)
 
 
+async def test_a_text_longer_than_its_field_keeps_is_said_cut_or_typed_on_into_the_next_boxes(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/short-fields"))
+    cut = await ok(provider, ctx, "browser.type", selector="#zip", value="1234567")
+    assert (cut["value"], cut["notice"]) == (
+        "12345",
+        "#zip keeps at most 5 characters (its maxlength): only the first 5 were typed, and the "
+        "other 2 left out. Type a value that fits the field.",
+    )
+    first = "#code > .digit:first-child"
+    code = await ok(provider, ctx, "browser.type", selector=first, value="482913")
+    assert code["value"] == "4"
+    assert code["notice"] == (
+        f"{first} keeps 1 character: the page moved the focus on as it filled, and the text "
+        "went on into the next 5 fields, as a person typing on would. Take a snapshot to see "
+        "each field."
+    )
+    boxes = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    digits = [box.get("value") for box in boxes if (box.get("label") or "").startswith("Digit")]
+    assert digits == list("482913")
+    longer = await ok(provider, ctx, "browser.type", selector=first, value="12345678")
+    assert longer["notice"].endswith(
+        "into the next 5 fields, as a person typing on would; its last 2 characters were left "
+        "out: no field took them."
+    )
+    late = await ok(
+        provider, ctx, "browser.type", selector="#late > .late:first-child", value="7305"
+    )
+    assert "went on into the next 3 fields" in late["notice"]
+    boxes = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    lates = [box.get("value") for box in boxes if (box.get("label") or "").startswith("Late")]
+    assert lates == list("7305")
+    assert (await ok(provider, ctx, "browser.type", selector="#zip", value="123"))["value"] == "123"
+    assert "notice" not in await ok(provider, ctx, "browser.type", selector="#zip", value="99")
+
+
 async def test_a_click_on_a_control_lands_beside_the_controls_inside_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -6,6 +6,11 @@ date, a time, a colour or a range gets its value set with the events a picker se
 Text is then typed by the keyboard (CDP ``Input.insertText``, which reaches a focused field
 in a cross-origin iframe too), so the page sees the input a person's typing makes. None of
 Playwright's own page script is needed, nor its injection into each new document.
+
+A text longer than its field keeps (``maxlength``) is cut there by the browser, as for a
+person. A page that moves the focus to the next field as one fills (a code in one-character
+boxes) gets the rest typed into the field it focused, as a person typing on would; the
+answer's notice says where the text went, and what no field took.
 """
 
 from __future__ import annotations
@@ -22,10 +27,16 @@ if TYPE_CHECKING:
     from .targets import Target
 
 
-async def fill(page: Page, aimed: Target, selector: str, value: str) -> None:
+TYPED_ON_MAX = 64
+"""How many fields the focus may move through as one text is typed (a code in boxes has 4
+to 8): a page that keeps moving it gets no more of the text than that."""
+
+
+async def fill(page: Page, aimed: Target, selector: str, value: str) -> str | None:
     """Replace what the field ``aimed`` holds with ``value``: a select's options by label
     (several, comma-separated, for a multiple select), otherwise the text itself. A value
-    the field cannot take is refused, and the field is left as it was."""
+    the field cannot take is refused, and the field is left as it was. Answers what the
+    answer's notice says of a text longer than the field keeps (:func:`type_on`)."""
     info = aimed.info
     ready = info.get("ready")  # readied when it was checked, with the text (targets.target)
     if ready is None:
@@ -40,6 +51,39 @@ async def fill(page: Page, aimed: Target, selector: str, value: str) -> None:
         # An empty value deletes the selected text, as a person clearing a field would.
         typing = page.keyboard.insert_text(value) if value else page.keyboard.press("Delete")
         await pagescript.answering(typing)
+        if value and ready.get("keeps") is not None:
+            return await type_on(page, aimed, selector, value, ready["keeps"])
+    return None
+
+
+async def type_on(page: Page, aimed: Target, selector: str, value: str, kept: int) -> str:
+    """The rest of a text its field kept only ``kept`` characters of, typed on into each field
+    the page moves the focus to (a code in one-character boxes), until none is left or the
+    focus stays; and what the answer's notice says of where it went."""
+    fields, rest = 1, value[kept:]
+    while rest and fields < TYPED_ON_MAX:
+        ready = await pagescript.run(aimed.located.frame, "typeOn", value=rest)
+        if not ready.get("typeIt"):
+            break
+        await pagescript.answering(page.keyboard.insert_text(rest))
+        fields += 1
+        keeps = ready.get("keeps")
+        rest = rest[keeps:] if keeps is not None else ""
+    characters = "1 character" if kept == 1 else f"{kept} characters"
+    if fields == 1:
+        return (
+            f"{selector} keeps at most {characters} (its maxlength): only the first "
+            f"{'one was' if kept == 1 else f'{kept} were'} typed, and the other {len(rest)} left "
+            "out. Type a value that fits the field."
+        )
+    spread = (
+        f"{selector} keeps {characters}: the page moved the focus "
+        f"on as it filled, and the text went on into the next {fields - 1} field"
+        f"{'s' if fields > 2 else ''}, as a person typing on would"
+    )
+    if not rest:
+        return f"{spread}. Take a snapshot to see each field."
+    return f"{spread}; its last {len(rest)} characters were left out: no field took them."
 
 
 def _check_ready(ready: dict[str, Any], selector: str, value: str) -> None:

@@ -412,13 +412,15 @@ class ChromiumProvider(
             popup = NextPopup(tab, page, expected=False)  # a submit's handler may open a window
             try:
                 with playwright_errors("browser.type", selector=selector):
-                    await fields.fill(page, aimed, selector, value)
+                    typed_on = await fields.fill(page, aimed, selector, value)
                     if parameters.submit:
                         await pagescript.answering(page.keyboard.press("Enter"))
                 if parameters.submit:
                     shown, settled = await after_input(self.access, tab, page, popup)
+                    submitted = form_refused(settled) or load_failed(tab, shown)
                 else:  # nothing to wait for: the field, its page's address and title, read once
                     shown, settled = page, Settled(done=True, read=await read_state(aimed))
+                    submitted = None
             finally:
                 popup.close()
             return data.TypeData(
@@ -427,9 +429,7 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=(form_refused(settled) or load_failed(tab, shown))
-                if parameters.submit
-                else None,
+                notice=" ".join(filter(None, (typed_on, submitted))) or None,
                 **await state_after(aimed, settled, shown),
             )
 

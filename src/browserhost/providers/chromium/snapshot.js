@@ -22,6 +22,8 @@
 //   state     {}                              -> the stashed element's state, the url and title
 //   fill      {value} or {values}             -> the stashed field made ready for text to be
 //                                                typed (focused, its text selected), or set
+//   typeOn    {value}                         -> the field the page moved the focus to as the
+//                                                last one filled, made ready for the rest
 //   pointer   {points, watch?}                -> the element under each viewport point, and
 //                                                the viewport's size
 //   dropTarget {selector, fresh?}             -> where to drop the dragged (stashed) element on
@@ -1384,6 +1386,7 @@ async (request) => {
     if (found.list.length !== 1) return { count: found.list.length };
     const el = found.list[0];
     store.target = el;
+    store.typedOn = null;
     const face = faceOf(el);
     const rect = (face || el).getBoundingClientRect();
     const out = {
@@ -1835,17 +1838,21 @@ async (request) => {
     return tagOf(el) === "textarea" || (tagOf(el) !== "select" && el.isContentEditable);
   }
 
-  // Focus the field and select what it holds, for typed text to replace it.
+  // Focus the field and select what it holds, for typed text to replace it. A text longer
+  // than the field keeps (its maxlength) is cut there by the browser: `keeps` says so.
   function readyForText(el, value) {
     const tag = tagOf(el);
+    const keeps = el.maxLength >= 0 && value.length > el.maxLength ? { keeps: el.maxLength } : {};
     if (tag === "input") {
       if (el.type === "number" && Number.isNaN(Number(value.trim()))) return { error: "number" };
       el.select();
       el.focus();
+      return { typeIt: true, ...keeps };
     } else if (tag === "textarea") {
       el.selectionStart = 0;
       el.selectionEnd = el.value.length;
       el.focus();
+      return { typeIt: true, ...keeps };
     } else {
       let host = el;
       while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
@@ -1857,6 +1864,31 @@ async (request) => {
       selection.addRange(range);
     }
     return { typeIt: true };
+  }
+
+  // After a text its field kept only the start of: a page that moves the focus on as a box
+  // fills (a code in one-character boxes) takes the rest in the field it focused, as from a
+  // person typing on. That field readied for the rest; nothing when the focus stayed (by the
+  // next frame: a page may move it once it has drawn the box filled), or moved to what takes
+  // no text.
+  async function typeOn({ value }) {
+    const focused = () => {
+      let el = doc.activeElement;
+      while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+      return el;
+    };
+    const typedLast = store.typedOn || store.target;
+    if (focused() === typedLast) {
+      await new Promise((resolve) => {
+        requestAnimationFrame(() => setTimeout(resolve, 0));
+        setTimeout(resolve, doc.hidden ? FRAME_MS : FRAME_LATE_MS);
+      });
+    }
+    const el = focused();
+    if (!el || el === typedLast || !["input", "textarea"].includes(tagOf(el)) || !takesText(el) ||
+        el.readOnly || disabled(el)) return {};
+    store.typedOn = el;
+    return readyForText(el, value);
   }
 
   // --- the pointer: what is under it, where a drag drops, text to select ------------------
@@ -2117,7 +2149,8 @@ async (request) => {
   }
 
   // A timer watch that no wait ended (the action was refused) ends at the next question.
-  if (store.timers && !["quiet", "state", "stashed", "position", "fill"].includes(request.op)) unwatchTimers();
+  const keepsWatch = ["quiet", "state", "stashed", "position", "fill", "typeOn"];
+  if (store.timers && !keepsWatch.includes(request.op)) unwatchTimers();
 
   switch (request.op) {
     case "snapshot": return request.due ? afterFirstFrame(request) : snapshot(request);
@@ -2132,6 +2165,7 @@ async (request) => {
     case "quiet": return quiet(request);
     case "state": return stateNow();
     case "fill": return fill(request);
+    case "typeOn": return typeOn(request);
     case "pointer": return pointer(request);
     case "dropTarget": return dropTarget(request);
     case "selectText": return selectText(request);
