@@ -90,6 +90,15 @@ async def test_fill_form_sets_fields_selects_and_styled_checkboxes(
         fields=[{"selector": "#size", "value": "L"}, {"selector": "#bio", "value": "Hi"}],
     )  # fmt: skip
     assert [f["value"] for f in filled["filled"]] == ["L", "Hi"]
+    assert "notice" not in filled["filled"][1]
+    await ok(provider, ctx, "browser.open", url=site.url("/short-fields"))
+    filled = await ok(
+        provider, ctx, "verb.fill_form",
+        fields=[{"selector": "#zip", "value": "123456"}, {"selector": "#after", "value": "x"}],
+    )  # fmt: skip
+    assert filled["filled"][0]["value"] == "12345"
+    assert filled["filled"][0]["notice"].startswith("#zip keeps at most 5 characters")
+    assert "notice" not in filled["filled"][1]
 
 
 async def test_dialog_answers_the_next_confirm_and_prompt(

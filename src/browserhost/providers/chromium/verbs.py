@@ -170,6 +170,7 @@ class PageVerbs(Provider):
             page = await tab.page()
             filled = []
             for field in arguments.fields:
+                notice = None  # what the field did not keep of a text (fields.type_on)
                 aimed = await targets.target(page, field.selector, "inspect")
                 info = aimed.info
                 with playwright_errors("verb.fill_form", selector=field.selector):
@@ -187,11 +188,12 @@ class PageVerbs(Provider):
                     elif info["typable"]:
                         # Checked as browser.type checks it: shown, enabled, not covered.
                         aimed = await targets.target(page, field.selector, "type", text=field.value)
-                        await fields.fill(page, aimed, field.selector, field.value)
+                        notice = await fields.fill(page, aimed, field.selector, field.value)
                     else:
                         raise ActionError(f"{field.selector} is not a field; nothing more set.")
                 state = await pagescript.run(aimed.located.frame, "state")
-                filled.append({"selector": field.selector, **(state.get("state") or {})})
+                said = {"notice": notice} if notice else {}
+                filled.append({"selector": field.selector, **(state.get("state") or {}), **said})
             return {"filled": filled}
 
     @verb(
