@@ -321,6 +321,20 @@ PAGES: dict[str, str] = {
         'moveOn(document.querySelectorAll(".late"), '
         "(move) => requestAnimationFrame(() => setTimeout(move)));</script>",
     ),
+    # Search fields that suggest as one types: one after a 300-ms pause in the typing (a
+    # debounce timer), one from a request its server answers after 200 ms.
+    "/suggest": _page(
+        "Suggest",
+        '<input id="debounced" aria-label="Fruit"> <input id="fetched" aria-label="Colour">'
+        '<ul id="list"></ul><script>let pause;'
+        "const show = (words) => { list.innerHTML = words.map((w) => `<li>${w}</li>`).join(''); };"
+        'debounced.addEventListener("input", () => { clearTimeout(pause); pause = setTimeout('
+        '() => show(["apple", "apricot"].filter((w) => w.startsWith(debounced.value))), 300); });'
+        'fetched.addEventListener("input", () => fetch("/answer-later?ms=200")'
+        ".then((r) => r.text())"
+        '.then(() => show(["red", "rose"].filter((w) => w.startsWith(fetched.value)))));'
+        "</script>",
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

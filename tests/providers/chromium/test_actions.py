@@ -376,6 +376,20 @@ async def test_a_text_longer_than_its_field_keeps_is_said_cut_or_typed_on_into_t
     assert "notice" not in await ok(provider, ctx, "browser.type", selector="#zip", value="99")
 
 
+async def test_a_type_that_sets_the_page_suggesting_answers_once_it_has_shown_them(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/suggest"))
+    for field, typed, shown in (
+        ("#debounced", "ap", "apple\napricot"),
+        ("#fetched", "r", "red\nrose"),
+    ):
+        assert (await ok(provider, ctx, "browser.type", selector=field, value=typed))[
+            "value"
+        ] == typed
+        assert shown in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
 async def test_a_click_on_a_control_lands_beside_the_controls_inside_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -151,14 +151,28 @@ async def state_after(aimed: Target, settled: Settled, shown: Page) -> dict[str,
     return declared_fields(data.ElementState, state, exclude=NOT_AFTER_ACTION)
 
 
-async def read_state(aimed: Target) -> dict[str, Any] | None:
-    """The acted-on element's state with its frame's address and title; ``None`` when the
-    frame went away."""
+async def after_typing(
+    access: TabAccess, tab: Tab, page: Page, aimed: Target, in_flight: frozenset[str]
+) -> Settled:
+    """The page after text typed without a submit: read at once, unless the input set the page
+    doing something it shows later (a search field's debounce timer, a request for
+    suggestions; ``in_flight``: the page's requests before the input), in which case once it
+    has settled, as after a click, so the suggestions are in the next snapshot."""
+    read = await read_state(aimed, after_input=True)
+    started = tab.in_flight(page) - in_flight
+    if not started and not (read and read.get("waiting")):
+        return Settled(done=True, read=read)
+    return await access.settle(tab, page)
+
+
+async def read_state(aimed: Target, *, after_input: bool = False) -> dict[str, Any] | None:
+    """The acted-on element's state with its frame's address and title (and, ``after_input``,
+    whether a timer the input set is pending); ``None`` when the frame went away."""
     frame = aimed.located.frame
     if frame.is_detached() or navigation.awaited_server(frame.page) is not None:
         return None  # gone, or held until the page's next document arrives
     try:
-        read: dict[str, Any] = await pagescript.run(frame, "state")
+        read: dict[str, Any] = await pagescript.run(frame, "state", afterInput=after_input)
     except driver.PlaywrightError:
         return None
     return read

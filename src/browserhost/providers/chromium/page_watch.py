@@ -187,6 +187,10 @@ class PageWatch:
         """How many of the page's own requests are in flight (see :data:`AWAITED_RESOURCES`)."""
         return len(self._loading.get(page, ()))
 
+    def in_flight(self, page: Page) -> frozenset[str]:
+        """The ids of the page's own requests in flight (:meth:`loading`)."""
+        return frozenset(self._loading.get(page, ()))
+
     async def network_quiet(self, page: Page, timeout_s: float) -> bool:
         """Wait (bounded) until none of the page's requests is in flight."""
         try:

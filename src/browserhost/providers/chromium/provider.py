@@ -49,18 +49,18 @@ from .held import held_answer
 from .inputs import (
     NextPopup,
     after_input,
+    after_typing,
     declared_fields,
     form_refused,
     load_failed,
     press,
-    read_state,
     state_after,
 )
 from .instances import ProfileShare, launch_record
 from .launch import ChromiumConfig, Launcher
 from .pdf import PdfVerb
 from .pointer import PointerVerbs
-from .records import Settled, Timeouts
+from .records import Timeouts
 from .session import SessionVerbs
 from .settle import settle_open
 from .surface import ChromiumSurface
@@ -405,10 +405,8 @@ class ChromiumProvider(
         async with self.access.using(context, "browser.type") as tab:
             page = await tab.page()
             with before_input():
-                aimed = await targets.target(
-                    page, selector, "type", watch=parameters.submit, text=value
-                )
-            since = tab.downloads.mark()
+                aimed = await targets.target(page, selector, "type", watch=True, text=value)
+            since, in_flight = tab.downloads.mark(), tab.in_flight(page)
             popup = NextPopup(tab, page, expected=False)  # a submit's handler may open a window
             try:
                 with playwright_errors("browser.type", selector=selector):
@@ -418,9 +416,9 @@ class ChromiumProvider(
                 if parameters.submit:
                     shown, settled = await after_input(self.access, tab, page, popup)
                     submitted = form_refused(settled) or load_failed(tab, shown)
-                else:  # nothing to wait for: the field, its page's address and title, read once
-                    shown, settled = page, Settled(done=True, read=await read_state(aimed))
-                    submitted = None
+                else:
+                    settled = await after_typing(self.access, tab, page, aimed, in_flight)
+                    shown, submitted = page, None
             finally:
                 popup.close()
             return data.TypeData(

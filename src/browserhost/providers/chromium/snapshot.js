@@ -19,7 +19,8 @@
 //   position  {}                              -> the scroll position
 //   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
 //              load?, opened?, early?}           stops changing
-//   state     {}                              -> the stashed element's state, the url and title
+//   state     {afterInput?}                   -> the stashed element's state, the url and title
+//                                                (and whether a timer the input set is pending)
 //   fill      {value} or {values}             -> the stashed field made ready for text to be
 //                                                typed (focused, its text selected), or set
 //   typeOn    {value}                         -> the field the page moved the focus to as the
@@ -1464,6 +1465,13 @@ async (request) => {
     return out;
   }
 
+  // The state after typing that waits for nothing: and whether the input set a timer the
+  // page is still to run (a search field's debounce), which the provider then waits for.
+  function afterInput() {
+    const pending = store.timers ? store.timers.pending.size > 0 : false;
+    return pending ? { ...stateNow(), waiting: true } : stateNow();
+  }
+
   // --- a click on part of an element's text -----------------------------------------------
 
   // The text `el` shows, read as flatText reads it, lower-cased one character at a time: each
@@ -2163,7 +2171,7 @@ async (request) => {
     case "scroll": return scroll(request);
     case "position": return position(scroller());
     case "quiet": return quiet(request);
-    case "state": return stateNow();
+    case "state": return request.afterInput ? afterInput() : stateNow();
     case "fill": return fill(request);
     case "typeOn": return typeOn(request);
     case "pointer": return pointer(request);
