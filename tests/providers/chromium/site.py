@@ -335,6 +335,18 @@ PAGES: dict[str, str] = {
         '.then(() => show(["red", "rose"].filter((w) => w.startsWith(fetched.value)))));'
         "</script>",
     ),
+    # Text laid out where no one sees it: a faded-out tooltip, and drawers moved off the page
+    # to the left and to the right (the page clips what overflows it sideways).
+    "/unseen-text": _page(
+        "Unseen text",
+        "<style>body { overflow-x: hidden } .drawer { position: fixed; top: 0; width: 200px }"
+        "</style><h1>Shown heading</h1><p>Shown text "
+        '<span style="opacity: 0">Faded tooltip</span> and <b>more</b></p>'
+        '<nav class="drawer" style="left: 0; transform: translateX(-100%)">Left drawer '
+        '<a href="/page-a">Left link</a></nav>'
+        '<nav class="drawer" style="right: 0; transform: translateX(100%)">Right drawer '
+        '<a href="/page-b">Right link</a></nav><a href="/page-a">Shown link</a>',
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

@@ -114,3 +114,16 @@ async def test_a_full_snapshot_gives_the_whole_text_and_every_element(
     assert full["elements"][-1]["label"] == "Button 299"
     absent = {"textTruncated", "textTotalChars", "elementsTruncated", "interactiveElementsOnPage"}
     assert absent.isdisjoint(full)
+
+
+async def test_text_laid_out_where_no_one_sees_it_is_left_out(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A faded-out tooltip and drawers moved off the page: innerText keeps their text."""
+    await ok(provider, ctx, "browser.open", url=site.url("/unseen-text"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Shown heading\nShown text and more\nShown link"
+    assert [element["label"] for element in snapshot["elements"]] == ["Shown link"]
+    for viewport in ("mobile", "desktop"):  # a drawer off the page whatever the viewport
+        await ok(provider, ctx, "browser.resize", viewport=viewport)
+        assert "drawer" not in (await ok(provider, ctx, "browser.snapshot"))["text"]

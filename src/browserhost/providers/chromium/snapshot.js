@@ -798,40 +798,85 @@ async (request) => {
   // so the text an agent reads can follow the viewport.
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
-  function chunks(el, out, pinned = false) {
+  // `unseen`: elements whose text is left out (unseenText), none of them `el`'s ancestor.
+  function chunks(el, out, pinned = false, unseen = []) {
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
     if (UNREAD.has(tagOf(el)) || (el.checkVisibility && !el.checkVisibility())) return out;
+    if (unseen.includes(el)) return out;
     const text = tidy(el.innerText);
     if (!text) return out;
-    const position = getComputedStyle(el).position;
+    const { position, display } = getComputedStyle(el);
     const fixed = pinned || position === "fixed" || position === "sticky";
-    if (text.length <= CHUNK_MAX || !el.children.length) {
+    const whole = !unseen.some((hidden) => el.contains(hidden));
+    if (whole && (text.length <= CHUNK_MAX || !el.children.length)) {
       const rect = el.getBoundingClientRect();
-      out.push({ text, top: rect.top, bottom: rect.bottom, pinned: fixed });
+      const inline = display.startsWith("inline") && el.parentNode;
+      out.push({ text, top: rect.top, bottom: rect.bottom, pinned: fixed, inline });
       return out;
     }
     for (const node of el.childNodes) {
-      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out, fixed);
+      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out, fixed, unseen);
       else if (node.nodeType === Node.TEXT_NODE && clean(node.data)) {
         const range = doc.createRange();
         range.selectNodeContents(node);
         const rect = range.getBoundingClientRect();
         if (rect.width || rect.height) {
-          out.push({ text: clean(node.data), top: rect.top, bottom: rect.bottom, pinned: fixed });
+          const piece = { text: clean(node.data), top: rect.top, bottom: rect.bottom };
+          out.push({ ...piece, pinned: fixed, inline: el });
         }
       }
     }
     return out;
   }
 
+  // Pieces read one after another: on one line where both are inline in the same element
+  // (words and links of a paragraph; a piece's `inline` is that element), else on lines of
+  // their own.
+  function joined(pieces) {
+    const apart = (piece, i) => (i === 0 ? "" : piece.inline && piece.inline === pieces[i - 1].inline ? " " : "\n");
+    return pieces.map((piece, i) => apart(piece, i) + piece.text).join("");
+  }
+
+  // Text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded out), or
+  // moved by a transform wholly off the page, where no scrolling reaches (a closed drawer).
+  // innerText keeps it. The topmost such elements in `root`, in document order.
+  function unseenText(root) {
+    const found = [];
+    const width = Math.max(doc.documentElement.scrollWidth, innerWidth);
+    const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
+    for (const el of root.querySelectorAll("*")) {
+      if (found.length && found[found.length - 1].contains(el)) continue;
+      if (!el.firstChild) continue; // no text in it (a field, an image)
+      const style = getComputedStyle(el);
+      if (style.display === "none" || style.display === "contents") continue;
+      if (style.opacity === "0") {
+        found.push(el);
+      } else if (style.transform !== "none") {
+        const rect = el.getBoundingClientRect();
+        if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0 ||
+            rect.left + scrollX >= width || rect.top + scrollY >= height) found.push(el);
+      }
+    }
+    return found.filter((el) => clean(el.textContent));
+  }
+
   // The text to show: all of it when it fits, else textMax characters starting at the top of
   // the viewport (or ending at the bottom of the page), and how much is left above and below.
-  function readText(root, textMax) {
-    const all = tidy(root instanceof HTMLElement ? root.innerText : root.textContent);
-    if (all.length <= textMax || !(root instanceof HTMLElement)) {
+  // What is laid out `unseen` (unseenText) is left out.
+  function readText(root, textMax, unseen) {
+    if (!(root instanceof HTMLElement)) {
+      const all = tidy(root.textContent);
       return { text: all.slice(0, textMax), total: all.length, above: 0 };
     }
-    const pieces = chunks(root, []);
+    const pieces = unseen.length ? chunks(root, [], false, unseen) : null;
+    const all = pieces ? joined(pieces) : tidy(root.innerText);
+    if (all.length <= textMax) return { text: all, total: all.length, above: 0 };
+    return textAround(pieces || chunks(root, []), textMax);
+  }
+
+  // textMax characters of the pieces, starting at the top of the viewport (or ending at the
+  // bottom of the page), and how many are left above.
+  function textAround(pieces, textMax) {
     const total = pieces.reduce((sum, piece) => sum + piece.text.length + 1, -1);
     let first = pieces.findIndex((piece) => piece.bottom > 0 && !piece.pinned);
     if (first < 0) first = pieces.length - 1;
@@ -844,7 +889,7 @@ async (request) => {
       size += 1 + pieces[--first].text.length;
     }
     const above = pieces.slice(0, first).reduce((sum, piece) => sum + piece.text.length + 1, 0);
-    const text = pieces.slice(first, last + 1).map((piece) => piece.text).join("\n");
+    const text = joined(pieces.slice(first, last + 1));
     return { text: text.slice(0, textMax), total, above };
   }
 
@@ -883,8 +928,10 @@ async (request) => {
       if (found.list.length !== 1) return { error: "count", count: found.list.length };
       root = found.list[0];
     }
-    const read = readText(root, textMax);
-    const shown = interactive(root);
+    const unseen = root instanceof HTMLElement ? unseenText(root) : [];
+    const read = readText(root, textMax, unseen);
+    const shown = interactive(root).filter(({ el, face }) =>
+      !unseen.some((hidden) => hidden.contains(face || el)));
     let kept = shown;
     if (shown.length > elementsMax) {
       // What the agent can see, then the nearest above and below it, in reading order.
