@@ -81,6 +81,12 @@ export function checkUsable(selector, info, verb) {
     throw new Refusal(`${selector} is not visible (hidden, or inside a closed menu, tab or ` +
       `dialog), so nothing was ${verb}; open what contains it, or take a new snapshot.`);
   }
+  if (aim.clipped) {
+    throw new Refusal(`${selector} is hidden inside a box that shows only part of what it holds ` +
+      "and that a person cannot scroll (a collapsed section, a clipped card or list), so " +
+      `nothing was ${verb}; open or expand what holds it first (its header, a "more" button, ` +
+      "an arrow), or take a new snapshot.");
+  }
   if (aim.inert) {
     throw new Refusal(`${selector} does not take clicks (its style lets them through to what is ` +
       `under it), so nothing was ${verb}; the page does not offer it now.`);

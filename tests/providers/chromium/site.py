@@ -347,6 +347,21 @@ PAGES: dict[str, str] = {
         '<nav class="drawer" style="right: 0; transform: translateX(100%)">Right drawer '
         '<a href="/page-b">Right link</a></nav><a href="/page-a">Shown link</a>',
     ),
+    # Buttons a person cannot reach in boxes that show part of what they hold (a card cut
+    # short, a collapsed section), and ones in boxes a person scrolls (down, and sideways).
+    "/clipped": _page(
+        "Clipped",
+        '<p id="out">none</p><div style="max-height: 20px; overflow: hidden"><p style="margin: 0">'
+        'First line</p><p style="margin: 0">Second line</p><button onclick="out.textContent = '
+        "'cut'\">Cut short</button></div>"
+        '<div style="height: 0; overflow: hidden"><button onclick="out.textContent = '
+        "'collapsed'\">In a collapsed section</button></div>"
+        '<div style="height: 40px; overflow: auto"><div style="height: 300px"></div>'
+        "<button onclick=\"out.textContent = 'scrolled down'\">Down in a list</button></div>"
+        '<div style="width: 200px; overflow-x: auto; white-space: nowrap">'
+        '<span style="display: inline-block; width: 600px"></span><button onclick="'
+        "out.textContent = 'scrolled across'\">Across a strip</button></div>",
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

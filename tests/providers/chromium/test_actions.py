@@ -21,7 +21,16 @@ from browserhost.providers.chromium import (
 from browserhost.providers.chromium.errors import MayHaveRunError
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 
-from .driving import TEST_TIMEOUTS, act, assert_shape, browser_pid, in_page, ok, refused
+from .driving import (
+    TEST_TIMEOUTS,
+    act,
+    assert_shape,
+    browser_pid,
+    in_page,
+    ok,
+    out_line,
+    refused,
+)
 from .site import Site, serving
 
 if TYPE_CHECKING:
@@ -388,6 +397,24 @@ async def test_a_type_that_sets_the_page_suggesting_answers_once_it_has_shown_th
             "value"
         ] == typed
         assert shown in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+async def test_a_control_in_a_box_a_person_cannot_scroll_is_refused_not_scrolled_to(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/clipped"))
+    for text in ("Cut short", "In a collapsed section"):
+        said = await refused(provider, ctx, "browser.click", text=text)
+        assert "is hidden inside a box that shows only part of what it holds and that a person " \
+            "cannot scroll" in said  # fmt: skip
+        assert await out_line(provider, ctx) == "none"
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "First line" in snapshot["text"]  # not scrolled
+    listed = [element.get("label") for element in snapshot["elements"]]
+    assert listed == ["Down in a list", "Across a strip"]
+    for text, done in (("Down in a list", "scrolled down"), ("Across a strip", "scrolled across")):
+        await ok(provider, ctx, "browser.click", text=text)
+        assert await out_line(provider, ctx) == done
 
 
 async def test_a_click_on_a_control_lands_beside_the_controls_inside_it(

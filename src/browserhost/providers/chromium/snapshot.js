@@ -73,6 +73,30 @@ async (request) => {
     return rect;
   }
 
+  // Wholly outside a box that shows only part of what it holds and that a person cannot
+  // scroll (overflow hidden or clip: a collapsed section, a clipped card, a carousel's
+  // track), below the page itself. Script can scroll such a box; a person cannot. A box
+  // between them that a person scrolls may bring it in, and ends the search.
+  // `overflows`: each box's overflow, kept for the next element of the same snapshot.
+  function clippedAway(el, rect, overflows = new Map()) {
+    const top = doc.body;
+    for (let up = el.parentElement; up && up !== top && up !== doc.documentElement; up = up.parentElement) {
+      let style = overflows.get(up);
+      if (!style) {
+        const { overflowX, overflowY } = getComputedStyle(up);
+        overflows.set(up, (style = { overflowX, overflowY }));
+      }
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const box = up.getBoundingClientRect();
+      const across = rect.right <= box.left || rect.left >= box.right;
+      const along = rect.bottom <= box.top || rect.top >= box.bottom;
+      const fixed = (overflow) => overflow === "hidden" || overflow === "clip";
+      if ((across && fixed(style.overflowX)) || (along && fixed(style.overflowY))) return true;
+      if (across || along) return false; // outside a box a person scrolls
+    }
+    return false;
+  }
+
   function inViewport(rect) {
     return rect.right > 0 && rect.bottom > 0 && rect.left < innerWidth && rect.top < innerHeight;
   }
@@ -700,17 +724,23 @@ async (request) => {
     }
     const faces = new Map();
     const shown = [];
+    // Drawn, and not cut away by a box a person cannot scroll to it (a collapsed section).
+    const overflows = new Map();
+    const seen = (el) => {
+      const rect = rendered(el);
+      return rect && !clippedAway(el, rect, overflows) ? rect : null;
+    };
     for (const el of found) {
       const face = faceOf(el);
       if (face) faces.set(face, el);
-      const rect = face ? rendered(face) : rendered(el);
+      const rect = seen(face || el);
       if (rect) shown.push({ el, rect, face });
     }
     for (const el of loose) {
       if (faces.has(el) || (tagOf(el) === "label" && el.control && found.has(el.control))) continue;
       // A clickable-looking wrapper of real controls is not a target of its own.
       if (el.querySelector(INTERACTIVE)) continue;
-      const rect = rendered(el);
+      const rect = seen(el);
       if (rect) shown.push({ el, rect, face: null });
     }
     const nested = new Set(shown.map((item) => item.el));
@@ -1329,6 +1359,8 @@ async (request) => {
     const target = face || el;
     let rect = rendered(target);
     if (!rect) return { hidden: true };
+    // Scrolled into view, it would be shown where no person can scroll it to.
+    if (clippedAway(target, rect)) return { clipped: true };
     const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
     const centre = (box) => ({
       x: Math.min(Math.max(box.x + box.width / 2, 1), innerWidth - 1),

@@ -277,6 +277,13 @@ _UNUSABLE: Refusals = (
         "was {verb}; open what contains it, or take a new snapshot.",
     ),
     (
+        "clipped",
+        "{selector} is hidden inside a box that shows only part of what it holds and that a "
+        "person cannot scroll (a collapsed section, a clipped card or list), so nothing was "
+        '{verb}; open or expand what holds it first (its header, a "more" button, an arrow), '
+        "or take a new snapshot.",
+    ),
+    (
         "inert",
         "{selector} does not take clicks (its style lets them through to what is under it), so "
         "nothing was {verb}; the page does not offer it now.",
