@@ -362,6 +362,15 @@ PAGES: dict[str, str] = {
         '<span style="display: inline-block; width: 600px"></span><button onclick="'
         "out.textContent = 'scrolled across'\">Across a strip</button></div>",
     ),
+    # Rows built of plain boxes, each a checkbox above its name: nothing but the row they
+    # share ties a name to its box.
+    "/box-rows": _page(
+        "Box rows",
+        "".join(
+            f'<div><div><input type="checkbox" id="c{i}"></div><div><span>{name}</span></div></div>'
+            for i, name in enumerate(("Apple", "Pear", "Plum"), 1)
+        ),
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

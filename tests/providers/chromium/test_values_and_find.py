@@ -136,6 +136,16 @@ async def test_find_names_the_link_in_the_same_item_or_row_not_a_neighbours(
     assert await out_line(provider, ctx) == f"out: open {href}"
 
 
+async def test_find_names_first_the_control_in_the_texts_own_row_of_plain_boxes(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The row after "Pear" starts nearer in reading order than Pear's own box, above it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/box-rows"))
+    for name, own in (("Apple", "#c1"), ("Pear", "#c2"), ("Plum", "#c3")):
+        [entry] = await _find(provider, ctx, name)
+        assert entry["near"][0]["selector"] == own, name
+
+
 async def test_find_lists_a_control_once_not_again_as_its_label_or_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

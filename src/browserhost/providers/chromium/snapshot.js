@@ -1850,27 +1850,27 @@ async (request) => {
     return start + piece.length < value.length ? head + piece.slice(0, -1) + "\u2026" : head + piece;
   }
 
-  // The interactive elements that go with a text, nearest first in reading order: those inside
-  // it, then those after it in its list item, row or section, then those before it there.
+  // The interactive elements that go with a text, nearest first: those inside it, then those
+  // of the smallest box around it that holds any (its row, however the page builds rows), then
+  // of the next box up, and so on within its list item, row or section; in each box those
+  // after the text first, then those before it, nearest first.
   function nearby(el, shown, top) {
     let scope = null;
     for (let at = el; at && !scope; at = at.getRootNode().host) scope = at.closest(NEAR_SCOPE);
     scope ||= top;
-    let next = 0;
-    let end = shown.length;
-    while (next < end) {
-      const middle = (next + end) >> 1;
-      if (order(shown[middle].el, el) <= 0) next = middle + 1;
-      else end = middle;
-    }
+    let left = shown.filter((item) => reaches(item.el, scope));
     const near = [];
-    for (let i = next; i < shown.length && near.length < NEAR_MAX && reaches(shown[i].el, scope); i++) {
-      near.push(shown[i]);
+    for (let box = el; box && left.length && near.length < NEAR_MAX;
+      box = box === scope ? null : box.parentNode || box.host) {
+      if (box.nodeType !== Node.ELEMENT_NODE) continue;
+      const inside = left.filter((item) => reaches(item.el, box));
+      if (!inside.length) continue;
+      left = left.filter((item) => !inside.includes(item));
+      const after = inside.filter((item) => order(item.el, el) > 0);
+      const before = inside.filter((item) => order(item.el, el) <= 0).reverse();
+      near.push(...after, ...before);
     }
-    for (let i = next - 1; i >= 0 && near.length < NEAR_MAX && reaches(shown[i].el, scope); i--) {
-      near.push(shown[i]);
-    }
-    return near;
+    return near.slice(0, NEAR_MAX);
   }
 
   // --- fields: a value set as a picker sets it, or text readied to be typed ---------------
