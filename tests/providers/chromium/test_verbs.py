@@ -90,6 +90,7 @@ async def test_fill_form_sets_fields_selects_and_styled_checkboxes(
         fields=[{"selector": "#size", "value": "L"}, {"selector": "#bio", "value": "Hi"}],
     )  # fmt: skip
     assert [f["value"] for f in filled["filled"]] == ["L", "Hi"]
+    assert not any("focused" in f for f in filled["filled"])  # each was, as it was filled
     assert "notice" not in filled["filled"][1]
     await ok(provider, ctx, "browser.open", url=site.url("/short-fields"))
     filled = await ok(

@@ -558,6 +558,11 @@ async def test_fields_take_a_value_as_a_person_enters_it_and_refuse_one_they_can
     assert "date field and does not take 'next Friday'" in error
     error = await refused(provider, ctx, "browser.type", selector="#qty", value="a dozen")
     assert error.startswith("#qty takes a number")
+    error = await refused(provider, ctx, "browser.type", selector="#spice", value="13")
+    assert error == (
+        "#spice is a range from 0 to 10 in steps of 1, which '13' is not on; give one of its "
+        "values. Nothing was changed."
+    )
     error = await refused(provider, ctx, "browser.type", selector="#code", value="B-2")
     assert error == "#code is read-only; nothing was typed."  # and it was not even focused
     error = await refused(provider, ctx, "browser.type", selector="#size", value="M")

@@ -94,6 +94,12 @@ def _check_ready(ready: dict[str, Any], selector: str, value: str) -> None:
         raise ActionError(f"{selector} went away before it was filled; take a new snapshot.")
     if error == "number":
         raise ActionError(f"{selector} takes a number, not {value!r}; nothing was typed.")
+    if error == "range":
+        steps = "" if ready["step"] == "any" else f" in steps of {ready['step']}"
+        raise ActionError(
+            f"{selector} is a range from {ready['min']} to {ready['max']}{steps}, which "
+            f"{value!r} is not on; give one of its values. Nothing was changed."
+        )
     if error == "malformed":
         raise ActionError(
             f"{selector} is a {ready['type']} field and does not take {value!r}; give the value "

@@ -1913,6 +1913,10 @@ async (request) => {
     el.value = value.trim();
     if (el.value !== value.trim()) {
       el.value = before;
+      // A number a range cannot take: out of its bounds, or off its steps.
+      if (el.type === "range" && value.trim() !== "" && Number.isFinite(Number(value))) {
+        return { error: "range", min: el.min || "0", max: el.max || "100", step: el.step || "1" };
+      }
       return { error: "malformed", type: el.type };
     }
     return changedBy(el);

@@ -193,7 +193,9 @@ class PageVerbs(Provider):
                         raise ActionError(f"{field.selector} is not a field; nothing more set.")
                 state = await pagescript.run(aimed.located.frame, "state")
                 said = {"notice": notice} if notice else {}
-                filled.append({"selector": field.selector, **(state.get("state") or {}), **said})
+                # Each field is focused as it is filled: the last one filled keeps the focus.
+                read = {k: v for k, v in (state.get("state") or {}).items() if k != "focused"}
+                filled.append({"selector": field.selector, **read, **said})
             return {"filled": filled}
 
     @verb(
