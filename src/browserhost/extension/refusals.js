@@ -154,6 +154,12 @@ export const DROPPING = {
 
 /** The one element `found` (the page script's findText answers) holds, else the refusal. */
 export function checkFoundText(text, found, words) {
+  const option = found.option;
+  if (found.total === 0 && option) {
+    throw new Refusal(`"${text}" is an option of the select ${option.select}, whose list the ` +
+      `browser draws itself: nothing was ${words.done}. Choose it with browser.type on ` +
+      `${option.select} with the value "${option.label}".`);
+  }
   if (found.total === 0) {
     throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.`);
   }

@@ -417,6 +417,20 @@ async def test_a_control_in_a_box_a_person_cannot_scroll_is_refused_not_scrolled
         assert await out_line(provider, ctx) == done
 
 
+async def test_a_click_on_an_option_of_a_select_says_to_choose_it_by_typing(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The browser draws a select's list itself: a click by its text reaches nothing."""
+    await ok(provider, ctx, "browser.open", url=site.url("/form"))
+    assert await refused(provider, ctx, "browser.click", text="blue") == (
+        '"blue" is an option of the select select[name="color"], whose list the browser draws '
+        'itself: nothing was clicked. Choose it with browser.type on select[name="color"] with '
+        'the value "Blue".'
+    )
+    chosen = await ok(provider, ctx, "browser.type", selector='select[name="color"]', value="Blue")
+    assert chosen["value"] == "Blue"
+
+
 async def test_a_click_on_a_control_lands_beside_the_controls_inside_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1738,8 +1738,21 @@ async (request) => {
     }
     // A match inside another match is the same target: keep the innermost.
     matches = matches.filter((el) => !matches.some((other) => other !== el && el.contains(other)));
+    // The option of a select a person opens and picks from: the browser draws its list
+    // itself, outside the page, so no press on the page reaches it.
+    let option = null;
+    if (!matches.length) {
+      for (const select of doc.querySelectorAll("select")) {
+        const listed = [...select.options].find((one) => clean(one.label).toLowerCase() === lower);
+        if (listed && rendered(select)) {
+          option = { select: selectorFor(select), label: clean(listed.label) };
+          break;
+        }
+      }
+    }
     return {
       how,
+      ...(option ? { option } : {}),
       total: matches.length,
       matches: matches.slice(0, limit).map((el) => ({
         selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el)),

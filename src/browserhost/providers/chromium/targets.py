@@ -206,6 +206,12 @@ async def by_text(page: Page, text: str, doing: tuple[str, str] = ("click", "cli
                 match["selector"] = inner.prefix + match["selector"]
             matches += more["matches"]
             total += more["total"]
+    if total == 0 and (option := found.get("option")) is not None:
+        raise ActionError(
+            f'"{text}" is an option of the select {option["select"]}, whose list the browser '
+            f"draws itself: nothing was {doing[1]}. Choose it with browser.type on "
+            f'{option["select"]} with the value "{option["label"]}".'
+        )
     if total == 0:
         raise ActionError(
             f'No visible element has the text "{text}"; take a new snapshot and {doing[0]} by '
