@@ -371,6 +371,12 @@ PAGES: dict[str, str] = {
             for i, name in enumerate(("Apple", "Pear", "Plum"), 1)
         ),
     ),
+    # A custom select drawn open, its options inside itself.
+    "/open-combobox": _page(
+        "Open combobox",
+        '<div id="colour" role="combobox" aria-expanded="true" tabindex="0"><span>Pick one</span>'
+        '<ul role="listbox"><li role="option">Red</li><li role="option">Green</li></ul></div>',
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

@@ -127,3 +127,16 @@ async def test_text_laid_out_where_no_one_sees_it_is_left_out(
     for viewport in ("mobile", "desktop"):  # a drawer off the page whatever the viewport
         await ok(provider, ctx, "browser.resize", viewport=viewport)
         assert "drawer" not in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+async def test_an_open_custom_select_is_named_by_what_it_shows_not_its_options(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/open-combobox"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    [combobox] = [element for element in elements if element.get("role") == "combobox"]
+    assert (combobox["label"], combobox["value"], combobox["expanded"]) == (
+        "Pick one",
+        "Pick one",
+        True,
+    )

@@ -244,7 +244,7 @@ async (request) => {
       }
       return clean(el.getAttribute("placeholder")) || clean(el.getAttribute("title"));
     }
-    const text = textOf(el);
+    const text = roleOf(el) === "combobox" ? ownText(el) : textOf(el);
     if (text) return text;
     for (const img of el.querySelectorAll("img[alt], [aria-label]")) {
       const alt = clean(img.getAttribute("alt") || img.getAttribute("aria-label"));
@@ -253,6 +253,14 @@ async (request) => {
     const svgTitle = el.querySelector("svg title");
     return clean(svgTitle && svgTitle.textContent) || clean(el.getAttribute("title")) ||
       clean(el.getAttribute("alt"));
+  }
+
+  // A custom select's own text: what it shows chosen, without the list of options it holds
+  // open inside itself.
+  const POPUPS = "[role=listbox],[role=menu],[role=tree],[role=grid],ul,ol";
+  function ownText(el) {
+    const popup = el.querySelector(POPUPS);
+    return popup ? clean(flatText(el, popup)) : textOf(el);
   }
 
   // For an element with no name at all: the picture its icon class or sprite names
@@ -361,7 +369,7 @@ async (request) => {
     } else if (el.isContentEditable && tagOf(el) !== "input") {
       valueIn(out, textOf(el), valueMax);
     } else if (role === "combobox") {
-      valueIn(out, textOf(el), valueMax);
+      valueIn(out, ownText(el), valueMax);
     } else if (role === "listbox") {
       const chosen = [...el.querySelectorAll("[aria-selected=true]")].map(textOf).join(", ");
       if (chosen) valueIn(out, chosen, valueMax);
