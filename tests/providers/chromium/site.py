@@ -377,6 +377,15 @@ PAGES: dict[str, str] = {
         '<div id="colour" role="combobox" aria-expanded="true" tabindex="0"><span>Pick one</span>'
         '<ul role="listbox"><li role="option">Red</li><li role="option">Green</li></ul></div>',
     ),
+    # Icon buttons whose only text a stylesheet draws: a star (its class names nothing), and
+    # an icon font's private glyph in a trash icon.
+    "/drawn-icons": _page(
+        "Drawn icons",
+        '<style>.ico::before { content: "\\2605" } .fa-trash::before { content: "\\f1f8" }'
+        '</style><p id="out">none</p><button class="ico" onclick="out.textContent = '
+        "'starred'\"></button> <button onclick=\"out.textContent = 'deleted'\">"
+        '<i class="fa fa-trash"></i></button>',
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

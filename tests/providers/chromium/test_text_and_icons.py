@@ -131,3 +131,17 @@ async def test_svg_shapes_with_handlers_are_listed_and_hovered(
     assert await out_line(provider, ctx) == "out: tip Monday: 3 visits"
     await ok(provider, ctx, "verb.hover", selector="#tue")
     assert await out_line(provider, ctx) == "out: tip Tuesday: 5 visits"
+
+
+async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A "★" drawn by ::before names its button; an icon font's private glyph does not."""
+    await ok(provider, ctx, "browser.open", url=site.url("/drawn-icons"))
+    buttons = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(b.get("label"), b.get("labelGuessed")) for b in buttons] == [
+        ("\u2605", None),
+        ("trash", True),
+    ]
+    await ok(provider, ctx, "browser.click", text="\u2605")
+    assert await out_line(provider, ctx) == "starred"

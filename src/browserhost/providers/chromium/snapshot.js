@@ -252,7 +252,24 @@ async (request) => {
     }
     const svgTitle = el.querySelector("svg title");
     return clean(svgTitle && svgTitle.textContent) || clean(el.getAttribute("title")) ||
-      clean(el.getAttribute("alt"));
+      clean(el.getAttribute("alt")) || (iconWord(el) ? "" : drawnText(el));
+  }
+
+  // Text a stylesheet draws before or after an element or its first few descendants (an icon
+  // button's "★" or "×"), which names it as it names it for assistive technology; an icon
+  // whose class names its picture goes by that word instead (iconWord: "reply", not "↩").
+  // An icon font's glyphs are private characters that read as nothing.
+  function drawnText(el) {
+    const inside = el.getElementsByTagName("*"); // read lazily: only the first few
+    for (const node of [el, ...Array.from({ length: Math.min(8, inside.length) }, (_, i) => inside[i])]) {
+      for (const pseudo of ["::before", "::after"]) {
+        const content = getComputedStyle(node, pseudo).content;
+        if (!content.startsWith('"')) continue;
+        const text = clean(content.slice(1, -1).replace(/\\(.)/g, "$1").replace(/[\ue000-\uf8ff]/g, ""));
+        if (text) return text;
+      }
+    }
+    return "";
   }
 
   // A custom select's own text: what it shows chosen, without the list of options it holds
