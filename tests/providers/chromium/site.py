@@ -382,9 +382,13 @@ PAGES: dict[str, str] = {
     "/drawn-icons": _page(
         "Drawn icons",
         '<style>.ico::before { content: "\\2605" } .fa-trash::before { content: "\\f1f8" }'
-        '</style><p id="out">none</p><button class="ico" onclick="out.textContent = '
+        " .spinner-button { display: inline-block; width: 20px; height: 20px }</style>"
+        '<p id="out">none</p><button class="ico" onclick="out.textContent = '
         "'starred'\"></button> <button onclick=\"out.textContent = 'deleted'\">"
-        '<i class="fa fa-trash"></i></button>',
+        '<i class="fa fa-trash"></i></button>'
+        # A spinner's arrows, told apart only by the second of their classes.
+        '<a class="spinner-button spinner-up" onclick="out.textContent = \'up\'"></a>'
+        '<a class="spinner-button spinner-down" onclick="out.textContent = \'down\'"></a>',
     ),
     "/opener": _page(
         "Opener",

@@ -136,12 +136,17 @@ async def test_svg_shapes_with_handlers_are_listed_and_hovered(
 async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """A "★" drawn by ::before names its button; an icon font's private glyph does not."""
+    """A "★" drawn by ::before names its button; an icon font's private glyph does not; two
+    arrows are told apart by all of their classes."""
     await ok(provider, ctx, "browser.open", url=site.url("/drawn-icons"))
     buttons = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     assert [(b.get("label"), b.get("labelGuessed")) for b in buttons] == [
         ("\u2605", None),
         ("trash", True),
+        ("spinner up", True),
+        ("spinner down", True),
     ]
     await ok(provider, ctx, "browser.click", text="\u2605")
     assert await out_line(provider, ctx) == "starred"
+    await ok(provider, ctx, "browser.click", text="spinner down")
+    assert await out_line(provider, ctx) == "down"

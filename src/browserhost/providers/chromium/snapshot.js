@@ -300,17 +300,21 @@ async (request) => {
     return classWord(el);
   }
 
-  // Last: what a plain class of the element's own says it is (`<span class="reply">`,
-  // `btn-like`), past generic and state words. Only for an element of one or two classes:
+  // Last: what the plain classes of the element's own say it is (`<span class="reply">`,
+  // `btn-like`; `spinner-button spinner-up`: "spinner up", told apart from its "spinner
+  // down"), past generic and state words. Only for an element of one or two classes:
   // utility classes (`flex p-2 rounded`) and generated ones (`sc-bdVaJa`) name no picture.
   function classWord(el) {
     if (el.classList.length > 2) return "";
+    const words = new Set();
     for (const name of el.classList) {
-      const words = name.split(/[-_]+/).filter((word) =>
-        /^[a-z]{2,}$/.test(word) && !GENERIC_CLASS.test(word) && !STATE_CLASS.test(word));
-      if (words.length) return words.join(" ");
+      for (const word of name.split(/[-_]+/)) {
+        if (/^[a-z]{2,}$/.test(word) && !GENERIC_CLASS.test(word) && !STATE_CLASS.test(word)) {
+          words.add(word);
+        }
+      }
     }
-    return "";
+    return [...words].join(" ");
   }
 
   // What an element is called; a control hidden behind its label goes by the label's text.
