@@ -2002,8 +2002,8 @@ async (request) => {
   // After a text its field kept only the start of: a page that moves the focus on as a box
   // fills (a code in one-character boxes) takes the rest in the field it focused, as from a
   // person typing on. That field readied for the rest; nothing when the focus stayed (by the
-  // next frame: a page may move it once it has drawn the box filled), or moved to what takes
-  // no text.
+  // next frame: a page may move it once it has drawn the box filled; on a busy machine that
+  // frame comes late, and is waited for), or moved to what takes no text.
   async function typeOn({ value }) {
     const focused = () => {
       let el = doc.activeElement;
@@ -2014,7 +2014,7 @@ async (request) => {
     if (focused() === typedLast) {
       await new Promise((resolve) => {
         requestAnimationFrame(() => setTimeout(resolve, 0));
-        setTimeout(resolve, doc.hidden ? FRAME_MS : FRAME_LATE_MS);
+        setTimeout(resolve, doc.hidden ? FRAME_MS : MOTION_MS);
       });
     }
     const el = focused();
