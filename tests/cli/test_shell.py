@@ -34,7 +34,7 @@ def test_each_line_runs_as_its_command_in_one_session(
     ran = shell(
         live_server,
         "select stub\n# a comment\n\nopen https://site.test/form\n"
-        "type --selector '#q' --value cats --submit\nback\n",
+        "type --selector #q --value cats --submit\nback\n",
         tmp_path,
     )
     assert ran.returncode == 0, ran.stderr

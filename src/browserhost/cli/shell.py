@@ -27,6 +27,9 @@ def shell(
     Each line is a command line without the word browserhost: open https://example.com,
     then snapshot, then click --text More.
 
+    A line that starts with # is a comment; a # anywhere else is the command's own text
+    (click --selector #buy needs no quotes).
+
     From a terminal it prompts (exit, quit or Ctrl-D end it). Each line prints what that
     command prints, errors included, and the next line runs anyway. The shell's exit status
     is that of the last line that failed (0 when none did). A line's own --url, --token,
@@ -44,8 +47,10 @@ def shell(
                 break
             if not prompting and not line:
                 break
+            if line.lstrip().startswith("#"):
+                continue  # a comment; a # further on is text: selectors start with one
             try:
-                argv = shlex.split(line, comments=True)
+                argv = shlex.split(line)
             except ValueError as exc:
                 err.print(Text(f"Cannot read the line ({exc}); nothing was sent."))
                 failed = USAGE_ERROR
