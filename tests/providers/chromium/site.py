@@ -347,6 +347,16 @@ PAGES: dict[str, str] = {
         '<nav class="drawer" style="right: 0; transform: translateX(100%)">Right drawer '
         '<a href="/page-b">Right link</a></nav><a href="/page-a">Shown link</a>',
     ),
+    # Boxes in a line with no space between them in the source, which innerText runs
+    # together: two buttons, a button at the end of a row, a badge after a word; and words
+    # whose parts are set apart by markup alone, which it must not split.
+    "/boxes-in-a-line": _page(
+        "Boxes in a line",
+        "<div><button>OK</button><button>Cancel</button></div>"
+        '<div><a href="/page-a">Item 1</a> <span>Some text</span><button>Delete</button></div>'
+        '<p>un<b>believ</b>able deal<span style="display: inline-block; padding: 0 4px">'
+        "New</span></p>",
+    ),
     # Buttons a person cannot reach in boxes that show part of what they hold (a card cut
     # short, a collapsed section), and ones in boxes a person scrolls (down, and sideways).
     "/clipped": _page(

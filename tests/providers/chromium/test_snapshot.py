@@ -129,6 +129,18 @@ async def test_text_laid_out_where_no_one_sees_it_is_left_out(
         assert "drawer" not in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_boxes_side_by_side_read_as_separate_words(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText reads two buttons with nothing between them in the source as "OKCancel";
+    a person sees two words. A word whose parts are set apart by markup alone stays one."""
+    await ok(provider, ctx, "browser.open", url=site.url("/boxes-in-a-line"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "OK Cancel\nItem 1 Some text Delete\nunbelievable deal New"
+    scoped = await ok(provider, ctx, "browser.snapshot", selector="div:first-of-type")
+    assert scoped["text"] == "OK Cancel"
+
+
 async def test_an_open_custom_select_is_named_by_what_it_shows_not_its_options(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -857,16 +857,19 @@ async (request) => {
   // so the text an agent reads can follow the viewport.
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
-  // `unseen`: elements whose text is left out (unseenText), none of them `el`'s ancestor.
-  function chunks(el, out, pinned = false, unseen = []) {
+  const NO_LAYOUT = { unseen: [], apart: new Set() };
+  // `layout` (textLayout): the elements whose text is left out (`unseen`, none of them `el`'s
+  // ancestor), and those read child by child (`apart`).
+  function chunks(el, out, pinned = false, layout = NO_LAYOUT) {
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
     if (UNREAD.has(tagOf(el)) || (el.checkVisibility && !el.checkVisibility())) return out;
+    const { unseen, apart } = layout;
     if (unseen.includes(el)) return out;
     const text = tidy(el.innerText);
     if (!text) return out;
     const { position, display } = getComputedStyle(el);
     const fixed = pinned || position === "fixed" || position === "sticky";
-    const whole = !unseen.some((hidden) => el.contains(hidden));
+    const whole = !apart.has(el) && !unseen.some((hidden) => el.contains(hidden));
     if (whole && (text.length <= CHUNK_MAX || !el.children.length)) {
       const rect = el.getBoundingClientRect();
       const inline = display.startsWith("inline") && el.parentNode;
@@ -874,7 +877,8 @@ async (request) => {
       return out;
     }
     for (const node of el.childNodes) {
-      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out, fixed, unseen);
+      const first = out.length;
+      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out, fixed, layout);
       else if (node.nodeType === Node.TEXT_NODE && clean(node.data)) {
         const range = doc.createRange();
         range.selectNodeContents(node);
@@ -884,23 +888,57 @@ async (request) => {
           out.push({ ...piece, pinned: fixed, inline: el });
         }
       }
+      if (out.length > first && readsOn(node)) out[first].glued = true;
     }
     return out;
   }
 
   // Pieces read one after another: on one line where both are inline in the same element
-  // (words and links of a paragraph; a piece's `inline` is that element), else on lines of
-  // their own.
+  // (words and links of a paragraph; a piece's `inline` is that element), a space between
+  // unless the page set none (readsOn), else on lines of their own.
   function joined(pieces) {
-    const apart = (piece, i) => (i === 0 ? "" : piece.inline && piece.inline === pieces[i - 1].inline ? " " : "\n");
-    return pieces.map((piece, i) => apart(piece, i) + piece.text).join("");
+    const between = (piece, i) => {
+      if (i === 0) return "";
+      if (!piece.inline || piece.inline !== pieces[i - 1].inline) return "\n";
+      return piece.glued ? "" : " ";
+    };
+    return pieces.map((piece, i) => between(piece, i) + piece.text).join("");
   }
 
-  // Text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded out), or
-  // moved by a transform wholly off the page, where no scrolling reaches (a closed drawer).
-  // innerText keeps it. The topmost such elements in `root`, in document order.
-  function unseenText(root) {
+  const BOXED = /^inline-(block|flex|grid|table)$/;
+  const boxed = (node) => node.nodeType === Node.ELEMENT_NODE && BOXED.test(getComputedStyle(node).display);
+  // Whether `node`'s text reads on from its previous sibling's with no space between, as a
+  // person reads it: nothing on the page sets them apart (no white space in the source), and
+  // neither is a box of its own in the line (a button, a badge: innerText runs their texts
+  // together, "OKCancel", where a person sees two).
+  function readsOn(node) {
+    const before = node.previousSibling;
+    if (!before || (node.nodeType === Node.TEXT_NODE && /^\s/.test(node.data))) return false;
+    if (before.nodeType === Node.TEXT_NODE ? !/\S$/.test(before.data)
+      : before.nodeType !== Node.ELEMENT_NODE) return false;
+    return !boxed(before) && !boxed(node);
+  }
+
+  // Whether the box `el` (boxed) touches text beside it with no white space between: innerText
+  // runs the two together.
+  function runsTogether(el) {
+    const worded = (node) => node.nodeType === Node.ELEMENT_NODE && clean(node.textContent) !== "";
+    const before = el.previousSibling;
+    const after = el.nextSibling;
+    return Boolean(
+      (before && (before.nodeType === Node.TEXT_NODE ? /\S$/.test(before.data) : worded(before))) ||
+      (after && (after.nodeType === Node.TEXT_NODE ? /^\S/.test(after.data) : worded(after))));
+  }
+
+  // Where innerText does not read `root` as a person does, in one pass over its elements:
+  // `unseen`, text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded
+  // out), or moved by a transform wholly off the page, where no scrolling reaches (a closed
+  // drawer); innerText keeps it. The topmost such elements, in document order.
+  // `apart`, the elements to read child by child (chunks): those holding a box that touches
+  // other text (a button beside a label), and their ancestors within `root`.
+  function textLayout(root) {
     const found = [];
+    const apart = new Set();
     const width = Math.max(doc.documentElement.scrollWidth, innerWidth);
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
     for (const el of root.querySelectorAll("*")) {
@@ -915,19 +953,25 @@ async (request) => {
         if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0 ||
             rect.left + scrollX >= width || rect.top + scrollY >= height) found.push(el);
       }
+      if (BOXED.test(style.display) && !apart.has(el.parentNode) && runsTogether(el)) {
+        for (let up = el.parentNode; up && !apart.has(up); up = up.parentNode) {
+          apart.add(up);
+          if (up === root) break;
+        }
+      }
     }
-    return found.filter((el) => clean(el.textContent));
+    return { unseen: found.filter((el) => clean(el.textContent)), apart };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
   // the viewport (or ending at the bottom of the page), and how much is left above and below.
-  // What is laid out `unseen` (unseenText) is left out.
-  function readText(root, textMax, unseen) {
+  // Read as `layout` (textLayout) says where it has to be.
+  function readText(root, textMax, layout) {
     if (!(root instanceof HTMLElement)) {
       const all = tidy(root.textContent);
       return { text: all.slice(0, textMax), total: all.length, above: 0 };
     }
-    const pieces = unseen.length ? chunks(root, [], false, unseen) : null;
+    const pieces = layout.unseen.length || layout.apart.size ? chunks(root, [], false, layout) : null;
     const all = pieces ? joined(pieces) : tidy(root.innerText);
     if (all.length <= textMax) return { text: all, total: all.length, above: 0 };
     return textAround(pieces || chunks(root, []), textMax);
@@ -987,8 +1031,9 @@ async (request) => {
       if (found.list.length !== 1) return { error: "count", count: found.list.length };
       root = found.list[0];
     }
-    const unseen = root instanceof HTMLElement ? unseenText(root) : [];
-    const read = readText(root, textMax, unseen);
+    const layout = root instanceof HTMLElement ? textLayout(root) : NO_LAYOUT;
+    const read = readText(root, textMax, layout);
+    const { unseen } = layout;
     const shown = interactive(root).filter(({ el, face }) =>
       !unseen.some((hidden) => hidden.contains(face || el)));
     let kept = shown;
