@@ -930,22 +930,47 @@ async (request) => {
       (after && (after.nodeType === Node.TEXT_NODE ? /^\S/.test(after.data) : worded(after))));
   }
 
+  // The children of `el` (styled `style`) wholly outside it, added to `cut`, when it shows
+  // only part of what it holds and a person cannot scroll it (overflow hidden or clip).
+  function clipping(el, style, cut) {
+    const fixed = (overflow) => overflow === "hidden" || overflow === "clip";
+    const acrossFixed = fixed(style.overflowX);
+    const alongFixed = fixed(style.overflowY);
+    if (!(acrossFixed || alongFixed) || el === doc.body || el === doc.documentElement) return;
+    if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return;
+    const box = el.getBoundingClientRect();
+    for (const child of el.children) {
+      const rect = child.getBoundingClientRect();
+      if (!rect.width && !rect.height) continue;
+      if ((acrossFixed && (rect.right <= box.left || rect.left >= box.right)) ||
+          (alongFixed && (rect.bottom <= box.top || rect.top >= box.bottom))) cut.add(child);
+    }
+  }
+
   // Where innerText does not read `root` as a person does, in one pass over its elements:
   // `unseen`, text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded
-  // out), or moved by a transform wholly off the page, where no scrolling reaches (a closed
-  // drawer); innerText keeps it. The topmost such elements, in document order.
+  // out), moved by a transform wholly off the page, where no scrolling reaches (a closed
+  // drawer), or wholly outside a box that shows part of what it holds and that a person
+  // cannot scroll (see clippedAway: a collapsed section, the end of a card cut short);
+  // innerText keeps it. The topmost such elements, in document order.
   // `apart`, the elements to read child by child (chunks): those holding a box that touches
   // other text (a button beside a label), and their ancestors within `root`.
   function textLayout(root) {
     const found = [];
     const apart = new Set();
+    const cut = new Set(); // children of a clipping box, found below it in document order
     const width = Math.max(doc.documentElement.scrollWidth, innerWidth);
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
     for (const el of root.querySelectorAll("*")) {
       if (found.length && found[found.length - 1].contains(el)) continue;
+      if (cut.has(el)) {
+        found.push(el);
+        continue;
+      }
       if (!el.firstChild) continue; // no text in it (a field, an image)
       const style = getComputedStyle(el);
       if (style.display === "none" || style.display === "contents") continue;
+      clipping(el, style, cut);
       if (style.opacity === "0") {
         found.push(el);
       } else if (style.transform !== "none") {
