@@ -136,7 +136,7 @@ async def test_boxes_side_by_side_read_as_separate_words(
     a person sees two words. A word whose parts are set apart by markup alone stays one."""
     await ok(provider, ctx, "browser.open", url=site.url("/boxes-in-a-line"))
     snapshot = await ok(provider, ctx, "browser.snapshot")
-    assert snapshot["text"] == "OK Cancel\nItem 1 Some text Delete\nunbelievable deal New"
+    assert snapshot["text"] == "OK Cancel\nItem 1 Some text Delete\n\nunbelievable deal New"
     scoped = await ok(provider, ctx, "browser.snapshot", selector="div:first-of-type")
     assert scoped["text"] == "OK Cancel"
 

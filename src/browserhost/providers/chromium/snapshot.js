@@ -857,23 +857,23 @@ async (request) => {
   // so the text an agent reads can follow the viewport.
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
-  const NO_LAYOUT = { unseen: [], apart: new Set() };
+  const NO_LAYOUT = { unseen: [], runs: new Map() };
   // `layout` (textLayout): the elements whose text is left out (`unseen`, none of them `el`'s
-  // ancestor), and those read child by child (`apart`).
+  // ancestor), and the runs of boxes to set apart (see runsApart).
   function chunks(el, out, pinned = false, layout = NO_LAYOUT) {
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
     if (UNREAD.has(tagOf(el)) || (el.checkVisibility && !el.checkVisibility())) return out;
-    const { unseen, apart } = layout;
+    const { unseen } = layout;
     if (unseen.includes(el)) return out;
     const text = tidy(el.innerText);
     if (!text) return out;
     const { position, display } = getComputedStyle(el);
     const fixed = pinned || position === "fixed" || position === "sticky";
-    const whole = !apart.has(el) && !unseen.some((hidden) => el.contains(hidden));
+    const whole = !unseen.some((hidden) => el.contains(hidden));
     if (whole && (text.length <= CHUNK_MAX || !el.children.length)) {
       const rect = el.getBoundingClientRect();
       const inline = display.startsWith("inline") && el.parentNode;
-      out.push({ text, top: rect.top, bottom: rect.bottom, pinned: fixed, inline });
+      out.push({ text, el, top: rect.top, bottom: rect.bottom, pinned: fixed, inline });
       return out;
     }
     for (const node of el.childNodes) {
@@ -888,7 +888,10 @@ async (request) => {
           out.push({ ...piece, pinned: fixed, inline: el });
         }
       }
-      if (out.length > first && readsOn(node)) out[first].glued = true;
+      const piece = out[first];
+      if (piece && piece.inline && piece.inline === out[first - 1]?.inline && readsOn(node)) {
+        piece.glued = true;
+      }
     }
     return out;
   }
@@ -896,13 +899,16 @@ async (request) => {
   // Pieces read one after another: on one line where both are inline in the same element
   // (words and links of a paragraph; a piece's `inline` is that element), a space between
   // unless the page set none (readsOn), else on lines of their own.
-  function joined(pieces) {
+  // A piece that is an element's whole text has its runs of boxes set apart (runsApart) here,
+  // only once it is chosen to be read.
+  function joined(pieces, layout = NO_LAYOUT) {
     const between = (piece, i) => {
       if (i === 0) return "";
       if (!piece.inline || piece.inline !== pieces[i - 1].inline) return "\n";
       return piece.glued ? "" : " ";
     };
-    return pieces.map((piece, i) => between(piece, i) + piece.text).join("");
+    const read = (piece) => (piece.el ? runsApart(piece.el, layout, piece.text) : piece.text);
+    return pieces.map((piece, i) => between(piece, i) + read(piece)).join("");
   }
 
   const BOXED = /^inline-(block|flex|grid|table)$/;
@@ -919,15 +925,51 @@ async (request) => {
     return !boxed(before) && !boxed(node);
   }
 
-  // Whether the box `el` (boxed) touches text beside it with no white space between: innerText
-  // runs the two together.
-  function runsTogether(el) {
-    const worded = (node) => node.nodeType === Node.ELEMENT_NODE && clean(node.textContent) !== "";
-    const before = el.previousSibling;
-    const after = el.nextSibling;
-    return Boolean(
-      (before && (before.nodeType === Node.TEXT_NODE ? /\S$/.test(before.data) : worded(before))) ||
-      (after && (after.nodeType === Node.TEXT_NODE ? /^\S/.test(after.data) : worded(after))));
+  // `el`'s text as innerText reads it (`read`), with each run of boxes in it (see textLayout)
+  // set apart: the run's text as innerText runs it together ("OKCancel") is found in `el`'s,
+  // in document order, and replaced by the run read box by box ("OK Cancel").
+  function runsApart(el, layout, read = tidy(el.innerText)) {
+    let text = read;
+    let from = 0;
+    for (const run of layout.runs.get(el) || []) {
+      const texts = run.map((node) =>
+        node.nodeType === Node.TEXT_NODE ? node.data.replace(/\s+/g, " ") : tidy(node.innerText));
+      texts[0] = texts[0].trimStart();
+      texts[texts.length - 1] = texts[texts.length - 1].trimEnd();
+      const together = texts.join("");
+      const at = together ? text.indexOf(together, from) : -1;
+      if (at < 0) continue;
+      let apart = "";
+      let before = null;
+      run.forEach((node, i) => {
+        if (!texts[i]) return;
+        if (before) apart += boxed(before) || boxed(node) ? " " : "";
+        apart += texts[i];
+        before = node;
+      });
+      text = text.slice(0, at) + apart + text.slice(at + together.length);
+      from = at; // a run inside one of this run's boxes comes next
+    }
+    return text;
+  }
+
+  // The siblings around the box `el` that touch one another with no white space between, all
+  // in the line (inline), when there is text beside the box; else null. innerText runs their
+  // texts together.
+  function runAround(el) {
+    const inLine = (node) => node === el || node.nodeType === Node.TEXT_NODE ||
+      (node.nodeType === Node.ELEMENT_NODE && getComputedStyle(node).display.startsWith("inline"));
+    const touch = (a, b) =>
+      !(a.nodeType === Node.TEXT_NODE && !/\S$/.test(a.data)) &&
+      !(b.nodeType === Node.TEXT_NODE && !/^\S/.test(b.data)) && inLine(a) && inLine(b);
+    let first = el;
+    while (first.previousSibling && touch(first.previousSibling, first)) first = first.previousSibling;
+    const run = [];
+    for (let node = first; node; node = node.nextSibling) {
+      run.push(node);
+      if (!(node.nextSibling && touch(node, node.nextSibling))) break;
+    }
+    return run.filter((node) => node.textContent.trim()).length > 1 ? run : null;
   }
 
   // The children of `el` (styled `style`) wholly outside it, added to `cut`, when it shows
@@ -953,11 +995,12 @@ async (request) => {
   // drawer), or wholly outside a box that shows part of what it holds and that a person
   // cannot scroll (see clippedAway: a collapsed section, the end of a card cut short);
   // innerText keeps it. The topmost such elements, in document order.
-  // `apart`, the elements to read child by child (chunks): those holding a box that touches
-  // other text (a button beside a label), and their ancestors within `root`.
+  // `runs`, for each element, the runs of boxes in it (runAround: a button right beside a
+  // label, two buttons with nothing between them), in document order.
   function textLayout(root) {
     const found = [];
-    const apart = new Set();
+    const runs = new Map();
+    let lastRun = null;
     const cut = new Set(); // children of a clipping box, found below it in document order
     const width = Math.max(doc.documentElement.scrollWidth, innerWidth);
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
@@ -978,14 +1021,14 @@ async (request) => {
         if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0 ||
             rect.left + scrollX >= width || rect.top + scrollY >= height) found.push(el);
       }
-      if (BOXED.test(style.display) && !apart.has(el.parentNode) && runsTogether(el)) {
-        for (let up = el.parentNode; up && !apart.has(up); up = up.parentNode) {
-          apart.add(up);
-          if (up === root) break;
+      if (BOXED.test(style.display) && !lastRun?.includes(el) && (lastRun = runAround(el))) {
+        for (let up = el.parentNode; up; up = up === root ? null : up.parentNode) {
+          if (!runs.has(up)) runs.set(up, []);
+          runs.get(up).push(lastRun);
         }
       }
     }
-    return { unseen: found.filter((el) => clean(el.textContent)), apart };
+    return { unseen: found.filter((el) => clean(el.textContent)), runs };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
@@ -996,15 +1039,17 @@ async (request) => {
       const all = tidy(root.textContent);
       return { text: all.slice(0, textMax), total: all.length, above: 0 };
     }
-    const pieces = layout.unseen.length || layout.apart.size ? chunks(root, [], false, layout) : null;
-    const all = pieces ? joined(pieces) : tidy(root.innerText);
+    const pieces = layout.unseen.length ? chunks(root, [], false, layout) : null;
+    let all = pieces ? joined(pieces, layout) : tidy(root.innerText);
+    // Lines set apart only add to the text: one too long already is read around the viewport.
+    if (!pieces && all.length <= textMax) all = runsApart(root, layout, all);
     if (all.length <= textMax) return { text: all, total: all.length, above: 0 };
-    return textAround(pieces || chunks(root, []), textMax);
+    return textAround(pieces || chunks(root, [], false, layout), textMax, layout);
   }
 
   // textMax characters of the pieces, starting at the top of the viewport (or ending at the
   // bottom of the page), and how many are left above.
-  function textAround(pieces, textMax) {
+  function textAround(pieces, textMax, layout) {
     const total = pieces.reduce((sum, piece) => sum + piece.text.length + 1, -1);
     let first = pieces.findIndex((piece) => piece.bottom > 0 && !piece.pinned);
     if (first < 0) first = pieces.length - 1;
@@ -1017,7 +1062,7 @@ async (request) => {
       size += 1 + pieces[--first].text.length;
     }
     const above = pieces.slice(0, first).reduce((sum, piece) => sum + piece.text.length + 1, 0);
-    const text = joined(pieces.slice(first, last + 1));
+    const text = joined(pieces.slice(first, last + 1), layout);
     return { text: text.slice(0, textMax), total, above };
   }
 
@@ -1066,7 +1111,8 @@ async (request) => {
       // What the agent can see, then the nearest above and below it, in reading order.
       const distance = ({ rect }) =>
         inViewport(rect) ? 0 : rect.bottom <= 0 ? -rect.bottom : Math.max(0, rect.top - innerHeight);
-      const chosen = new Set([...shown].sort((a, b) => distance(a) - distance(b)).slice(0, elementsMax));
+      const far = new Map(shown.map((item) => [item, distance(item)]));
+      const chosen = new Set([...shown].sort((a, b) => far.get(a) - far.get(b)).slice(0, elementsMax));
       kept = shown.filter((item) => chosen.has(item));
     }
     const keptSet = new Set(kept);
