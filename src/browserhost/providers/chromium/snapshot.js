@@ -1041,7 +1041,7 @@ async (request) => {
     }
     const pieces = layout.unseen.length ? chunks(root, [], false, layout) : null;
     let all = pieces ? joined(pieces, layout) : tidy(root.innerText);
-    // Lines set apart only add to the text: one too long already is read around the viewport.
+    // Runs set apart only add to the text: one too long already is read around the viewport.
     if (!pieces && all.length <= textMax) all = runsApart(root, layout, all);
     if (all.length <= textMax) return { text: all, total: all.length, above: 0 };
     return textAround(pieces || chunks(root, [], false, layout), textMax, layout);
