@@ -372,6 +372,17 @@ PAGES: dict[str, str] = {
         '<span style="display: inline-block; width: 600px"></span><button onclick="'
         "out.textContent = 'scrolled across'\">Across a strip</button></div>",
     ),
+    # Text a person cannot see in boxes that do not scroll: slides of a carousel's track
+    # beside the one shown, and a collapsed panel's own text.
+    "/clipped-text": _page(
+        "Clipped text",
+        "<h1>Shown heading</h1>"
+        '<div style="width: 300px; overflow-x: hidden"><div style="display: flex; width: 900px">'
+        '<div style="flex: 0 0 300px">Slide one</div><div style="flex: 0 0 300px">Slide two</div>'
+        '<div style="flex: 0 0 300px">Slide three</div></div></div>'
+        '<button>Question?</button><div style="height: 0; overflow: hidden">Hidden answer</div>'
+        "<p>After</p>",
+    ),
     # Rows built of plain boxes, each a checkbox above its name: nothing but the row they
     # share ties a name to its box.
     "/box-rows": _page(

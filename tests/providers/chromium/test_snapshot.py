@@ -129,6 +129,16 @@ async def test_text_laid_out_where_no_one_sees_it_is_left_out(
         assert "drawer" not in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_text_a_box_that_does_not_scroll_hides_is_left_out(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A carousel's other slides sit in its track, beside the box that shows one; a collapsed
+    panel holds its text itself."""
+    await ok(provider, ctx, "browser.open", url=site.url("/clipped-text"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Shown heading\nSlide one\nQuestion?\nAfter"
+
+
 async def test_boxes_side_by_side_read_as_separate_words(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -972,22 +972,36 @@ async (request) => {
     return run.filter((node) => node.textContent.trim()).length > 1 ? run : null;
   }
 
-  // The children of `el` (styled `style`) wholly outside it, added to `cut`, when it shows
-  // only part of what it holds and a person cannot scroll it (overflow hidden or clip).
+  // When `el` (styled `style`) shows only part of what it holds and a person cannot scroll it
+  // (overflow hidden or clip): the elements in it wholly outside it, added to `cut` (its
+  // children, and theirs within CLIP_DEPTH where a child lies partly outside: a carousel's
+  // track holds the slides), and whether it shows nothing at all (a collapsed panel of
+  // height 0, whose own text is hidden too).
   function clipping(el, style, cut) {
     const fixed = (overflow) => overflow === "hidden" || overflow === "clip";
     const acrossFixed = fixed(style.overflowX);
     const alongFixed = fixed(style.overflowY);
-    if (!(acrossFixed || alongFixed) || el === doc.body || el === doc.documentElement) return;
-    if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return;
+    if (!(acrossFixed || alongFixed) || el === doc.body || el === doc.documentElement) return false;
+    if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return false;
+    if ((alongFixed && el.clientHeight === 0) || (acrossFixed && el.clientWidth === 0)) return true;
     const box = el.getBoundingClientRect();
-    for (const child of el.children) {
-      const rect = child.getBoundingClientRect();
-      if (!rect.width && !rect.height) continue;
-      if ((acrossFixed && (rect.right <= box.left || rect.left >= box.right)) ||
-          (alongFixed && (rect.bottom <= box.top || rect.top >= box.bottom))) cut.add(child);
-    }
+    const look = (parent, depth) => {
+      for (const child of parent.children) {
+        const rect = child.getBoundingClientRect();
+        if (!rect.width && !rect.height) continue;
+        if ((acrossFixed && (rect.right <= box.left || rect.left >= box.right)) ||
+            (alongFixed && (rect.bottom <= box.top || rect.top >= box.bottom))) {
+          cut.add(child);
+        } else if (depth < CLIP_DEPTH && (rect.left < box.left || rect.right > box.right ||
+            rect.top < box.top || rect.bottom > box.bottom)) {
+          look(child, depth + 1);
+        }
+      }
+    };
+    look(el, 1);
+    return false;
   }
+  const CLIP_DEPTH = 3;
 
   // Where innerText does not read `root` as a person does, in one pass over its elements:
   // `unseen`, text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded
@@ -1013,8 +1027,7 @@ async (request) => {
       if (!el.firstChild) continue; // no text in it (a field, an image)
       const style = getComputedStyle(el);
       if (style.display === "none" || style.display === "contents") continue;
-      clipping(el, style, cut);
-      if (style.opacity === "0") {
+      if (clipping(el, style, cut) || style.opacity === "0") {
         found.push(el);
       } else if (style.transform !== "none") {
         const rect = el.getBoundingClientRect();
