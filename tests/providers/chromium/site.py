@@ -357,6 +357,23 @@ PAGES: dict[str, str] = {
         '<p>un<b>believ</b>able deal<span style="display: inline-block; padding: 0 4px">'
         "New</span></p>",
     ),
+    # Texts that touch in the source, set apart or not only by how they are drawn; closed
+    # selects; code with its indents.
+    "/words-as-drawn": _page(
+        "Words as drawn",
+        '<p>$19<span style="margin-left: 6px">Sale</span></p>'
+        '<p><span style="display: inline-block">St</span><span style="display: inline-block">'
+        "ock</span> left</p>"
+        '<ul class="crumbs"><li>Home</li><li>Library</li><li>Data</li></ul>'
+        "<style>.crumbs { list-style: none; padding: 0 } .crumbs li { display: inline }"
+        ' .crumbs li + li::before { content: "/"; padding: 0 4px }</style>'
+        "<p><label>Name</label><input><label>Email</label><input></p>"
+        "<p>Size <select><option>Small</option><option selected>Large</option></select> left</p>"
+        '<label for="country">Country</label><div><select id="country"><option>France</option>'
+        "<option selected>Spain</option></select></div>"
+        "<pre>def total(prices):\n    if prices:\n        return sum(prices)</pre>"
+        '<p>Call <code style="padding: 0 0.2em; background: #eee">run</code>() now</p>',
+    ),
     # Buttons a person cannot reach in boxes that show part of what they hold (a card cut
     # short, a collapsed section), and ones in boxes a person scrolls (down, and sideways).
     "/clipped": _page(

@@ -151,6 +151,24 @@ async def test_boxes_side_by_side_read_as_separate_words(
     assert scoped["text"] == "OK Cancel"
 
 
+async def test_text_reads_words_as_they_are_drawn(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText runs together what touches in the source ("$19Sale", "HomeLibraryData",
+    "NameEmail"), reads every option of a closed select, and the text loses a <pre>'s
+    indents. A person reads a space where a gap is drawn and none where none is (letters in
+    boxes of their own, code set in a box), the chosen option alone, and code as laid out."""
+    await ok(provider, ctx, "browser.open", url=site.url("/words-as-drawn"))
+    expected = (
+        "$19 Sale\n\nStock left\n\nHome Library Data\n\nName Email\n\nSize Large left\n\n"
+        "Country\nSpain\ndef total(prices):\n    if prices:\n        return sum(prices)\n\n"
+        "Call run() now"
+    )
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == expected
+    scoped = await ok(provider, ctx, "browser.snapshot", selector="pre")
+    assert scoped["text"] == "def total(prices):\n    if prices:\n        return sum(prices)"
+
+
 async def test_an_open_custom_select_is_named_by_what_it_shows_not_its_options(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

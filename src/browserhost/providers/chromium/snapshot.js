@@ -87,14 +87,24 @@ async (request) => {
         overflows.set(up, (style = { overflowX, overflowY }));
       }
       if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const box = up.getBoundingClientRect();
-      const across = rect.right <= box.left || rect.left >= box.right;
-      const along = rect.bottom <= box.top || rect.top >= box.bottom;
-      const fixed = (overflow) => overflow === "hidden" || overflow === "clip";
-      if ((across && fixed(style.overflowX)) || (along && fixed(style.overflowY))) return true;
+      const { across, along } = outside(rect, up.getBoundingClientRect());
+      if ((across && unscrolled(style.overflowX)) || (along && unscrolled(style.overflowY))) {
+        return true;
+      }
       if (across || along) return false; // outside a box a person scrolls
     }
     return false;
+  }
+
+  // An overflow that shows part of what the box holds and lets no person scroll to the rest.
+  const unscrolled = (overflow) => overflow === "hidden" || overflow === "clip";
+
+  // Whether `rect` lies wholly beside `box` (across) or wholly above or below it (along).
+  function outside(rect, box) {
+    return {
+      across: rect.right <= box.left || rect.left >= box.right,
+      along: rect.bottom <= box.top || rect.top >= box.bottom,
+    };
   }
 
   function inViewport(rect) {
@@ -852,6 +862,9 @@ async (request) => {
 
   const tidy = (raw) => (raw || "").replace(/[ \t\u00a0]+/g, " ").replace(/ *\n */g, "\n")
     .replace(/\n{3,}/g, "\n\n").trim();
+  // Code as read: tidy, but each line keeps its indent (see runsApart).
+  const indented = (raw) => (raw || "").replace(/[ \t\u00a0]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n").replace(/^\s*\n/, "").trimEnd();
 
   // The text in pieces small enough to place on the page: each piece knows where it is drawn,
   // so the text an agent reads can follow the viewport.
@@ -859,7 +872,7 @@ async (request) => {
   // wherever the page is scrolled, so it does not say where the reader is.
   const NO_LAYOUT = { unseen: [], runs: new Map() };
   // `layout` (textLayout): the elements whose text is left out (`unseen`, none of them `el`'s
-  // ancestor), and the runs of boxes to set apart (see runsApart).
+  // ancestor), and the runs to read as a person does (see runsApart).
   function chunks(el, out, pinned = false, layout = NO_LAYOUT) {
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
     if (UNREAD.has(tagOf(el)) || (el.checkVisibility && !el.checkVisibility())) return out;
@@ -867,10 +880,11 @@ async (request) => {
     if (unseen.includes(el)) return out;
     const text = tidy(el.innerText);
     if (!text) return out;
-    const { position, display } = getComputedStyle(el);
+    const { position, display, whiteSpace } = getComputedStyle(el);
     const fixed = pinned || position === "fixed" || position === "sticky";
     const whole = !unseen.some((hidden) => el.contains(hidden));
-    if (whole && (text.length <= CHUNK_MAX || !el.children.length)) {
+    // Code in a <pre> stays whole: its lines and indents are its meaning.
+    if (whole && (text.length <= CHUNK_MAX || !el.children.length || whiteSpace === "pre")) {
       const rect = el.getBoundingClientRect();
       const inline = display.startsWith("inline") && el.parentNode;
       out.push({ text, el, top: rect.top, bottom: rect.bottom, pinned: fixed, inline });
@@ -899,8 +913,8 @@ async (request) => {
   // Pieces read one after another: on one line where both are inline in the same element
   // (words and links of a paragraph; a piece's `inline` is that element), a space between
   // unless the page set none (readsOn), else on lines of their own.
-  // A piece that is an element's whole text has its runs of boxes set apart (runsApart) here,
-  // only once it is chosen to be read.
+  // A piece that is an element's whole text has its runs read as a person does (runsApart)
+  // here, only once it is chosen to be read.
   function joined(pieces, layout = NO_LAYOUT) {
     const between = (piece, i) => {
       if (i === 0) return "";
@@ -911,65 +925,154 @@ async (request) => {
     return pieces.map((piece, i) => between(piece, i) + read(piece)).join("");
   }
 
-  const BOXED = /^inline-(block|flex|grid|table)$/;
-  const boxed = (node) => node.nodeType === Node.ELEMENT_NODE && BOXED.test(getComputedStyle(node).display);
+  // --- words as a person reads them ----------------------------------------------------
+  // innerText reads siblings with nothing between them in the source as one word; a person
+  // reads them so only where they are drawn so. "un<b>believ</b>able" is one word, and so are
+  // letters in boxes of their own (an animated heading); two buttons side by side, a price
+  // and the label a margin sets off, breadcrumbs whose separators are drawn by CSS are not.
+
+  // The first (or `last`) text node in `node` with a character to draw, or null.
+  function textEdge(node, last) {
+    if (node.nodeType === Node.TEXT_NODE) return /\S/.test(node.data) ? node : null;
+    if (node.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(node))) return null;
+    for (let child = last ? node.lastChild : node.firstChild; child;
+      child = last ? child.previousSibling : child.nextSibling) {
+      const found = textEdge(child, last);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  // Where the first (or `last`) character of `node`'s text is drawn, or null.
+  function charBox(node, last) {
+    const text = textEdge(node, last);
+    if (!text) return null;
+    const at = last ? text.data.search(/\S\s*$/) : text.data.search(/\S/);
+    const range = doc.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + 1);
+    const rect = range.getBoundingClientRect();
+    return rect.width || rect.height ? rect : null;
+  }
+
+  // Whether the text of `after` is drawn apart from that of `before`, its sibling: a gap
+  // wider than a fifth of the font size between the last character of one and the first of
+  // the other (about a space: a margin, padding, a border, a separator drawn by CSS, a field
+  // between two labels), or on another line.
+  function drawnApart(before, after) {
+    const space = (parseFloat(getComputedStyle(before.parentNode).fontSize) || 16) / 5;
+    // The room the two keep on the sides that face says so at once (a button's padding).
+    if (room(before, "Right") + room(after, "Left") > space) return true;
+    const end = charBox(before, true);
+    const start = charBox(after, false);
+    if (!end || !start) return false;
+    if (start.top >= end.bottom - 1 || end.top >= start.bottom - 1) return true;
+    const gap = Math.max(start.left - end.right, end.left - start.right);
+    return gap > space;
+  }
+
+  // The room an element keeps on one `side` of its text: its margin, border and padding.
+  function room(node, side) {
+    if (node.nodeType !== Node.ELEMENT_NODE) return 0;
+    const style = getComputedStyle(node);
+    return parseFloat(style[`margin${side}`]) + parseFloat(style[`border${side}Width`]) +
+      parseFloat(style[`padding${side}`]);
+  }
+
   // Whether `node`'s text reads on from its previous sibling's with no space between, as a
-  // person reads it: nothing on the page sets them apart (no white space in the source), and
-  // neither is a box of its own in the line (a button, a badge: innerText runs their texts
-  // together, "OKCancel", where a person sees two).
+  // person reads it: nothing in the source sets them apart (white space), and nothing drawn.
   function readsOn(node) {
     const before = node.previousSibling;
     if (!before || (node.nodeType === Node.TEXT_NODE && /^\s/.test(node.data))) return false;
     if (before.nodeType === Node.TEXT_NODE ? !/\S$/.test(before.data)
       : before.nodeType !== Node.ELEMENT_NODE) return false;
-    return !boxed(before) && !boxed(node);
+    return !drawnApart(before, node);
   }
 
-  // `el`'s text as innerText reads it (`read`), with each run of boxes in it (see textLayout)
-  // set apart: the run's text as innerText runs it together ("OKCancel") is found in `el`'s,
-  // in document order, and replaced by the run read box by box ("OK Cancel").
+  // A select a person sees closed shows its chosen option alone; innerText reads every
+  // option, a line each. Its text is its own run (see runsApart), read as `chosen`.
+  const closedSelect = (node) => tagOf(node) === "select" && !node.multiple && node.size <= 1;
+  const chosen = (select) => clean(select.selectedOptions[0]?.label);
+
+  // `el`'s text as innerText reads it (`read`), with each run in it (see textLayout) read as a
+  // person does: the run's text as innerText reads it is found in `el`'s, in document order,
+  // and replaced by the run with a space wherever its texts are drawn apart ("OKCancel" by
+  // "OK Cancel"), by a closed select's chosen option, or by code with its indents.
   function runsApart(el, layout, read = tidy(el.innerText)) {
     let text = read;
     let from = 0;
     for (const run of layout.runs.get(el) || []) {
-      const texts = run.map((node) =>
+      const heard = run.nodes.map((node) =>
         node.nodeType === Node.TEXT_NODE ? node.data.replace(/\s+/g, " ") : tidy(node.innerText));
-      texts[0] = texts[0].trimStart();
-      texts[texts.length - 1] = texts[texts.length - 1].trimEnd();
-      const together = texts.join("");
+      heard[0] = heard[0].trimStart();
+      heard[heard.length - 1] = heard[heard.length - 1].trimEnd();
+      const together = heard.join("");
       const at = together ? text.indexOf(together, from) : -1;
       if (at < 0) continue;
-      let apart = "";
-      let before = null;
-      run.forEach((node, i) => {
-        if (!texts[i]) return;
-        if (before) apart += boxed(before) || boxed(node) ? " " : "";
-        apart += texts[i];
-        before = node;
-      });
-      text = text.slice(0, at) + apart + text.slice(at + together.length);
-      from = at; // a run inside one of this run's boxes comes next
+      let before = text.slice(0, at);
+      let after = text.slice(at + together.length);
+      let seen;
+      if (run.code) {
+        seen = indented(run.nodes[0].innerText);
+      } else if (run.select) {
+        // Closed, it sits in its line: no line of its own where it has words beside it.
+        seen = chosen(run.nodes[0]);
+        if (before.endsWith("\n") && besideWords(run.nodes[0], "previousSibling")) {
+          before = `${before.slice(0, -1)} `;
+        }
+        if (after.startsWith("\n") && besideWords(run.nodes[0], "nextSibling")) {
+          after = ` ${after.slice(1)}`;
+        }
+      } else {
+        seen = heard.reduce((so, piece, i) => so + (so && run.apart[i] ? " " : "") + piece, "");
+      }
+      text = before + seen + after;
+      from = before.length; // a run inside one of this run's boxes comes next
     }
     return text;
   }
 
-  // The siblings around the box `el` that touch one another with no white space between, all
-  // in the line (inline), when there is text beside the box; else null. innerText runs their
-  // texts together.
+  // Whether `node` has words beside it in its line (`side`: "previousSibling" or
+  // "nextSibling"): text, or an element in the line.
+  function besideWords(node, side) {
+    let next = node[side];
+    while (next && next.nodeType !== Node.ELEMENT_NODE && !(next.nodeType === Node.TEXT_NODE &&
+      /\S/.test(next.data))) next = next[side];
+    if (!next) return false;
+    return next.nodeType === Node.TEXT_NODE ||
+      getComputedStyle(next).display.startsWith("inline");
+  }
+
+  // Whether `el` touches a sibling in the source, with no white space between.
+  const touching = (el) =>
+    (el.previousSibling && !/\s$/.test(el.previousSibling.data ?? "x")) ||
+    (el.nextSibling && !/^\s/.test(el.nextSibling.data ?? "x"));
+
+  // The siblings around `el` that touch one another in the source, all in the line: `nodes`,
+  // and for each, whether its text is drawn apart from the text before it in the run
+  // (`apart`, see drawnApart). innerText runs their texts together.
   function runAround(el) {
-    const inLine = (node) => node === el || node.nodeType === Node.TEXT_NODE ||
-      (node.nodeType === Node.ELEMENT_NODE && getComputedStyle(node).display.startsWith("inline"));
+    const inLine = (node) => node.nodeType === Node.TEXT_NODE ||
+      (node.nodeType === Node.ELEMENT_NODE && !closedSelect(node) &&
+        getComputedStyle(node).display.startsWith("inline"));
     const touch = (a, b) =>
       !(a.nodeType === Node.TEXT_NODE && !/\S$/.test(a.data)) &&
       !(b.nodeType === Node.TEXT_NODE && !/^\S/.test(b.data)) && inLine(a) && inLine(b);
     let first = el;
     while (first.previousSibling && touch(first.previousSibling, first)) first = first.previousSibling;
-    const run = [];
+    const nodes = [];
     for (let node = first; node; node = node.nextSibling) {
-      run.push(node);
+      nodes.push(node);
       if (!(node.nextSibling && touch(node, node.nextSibling))) break;
     }
-    return run.filter((node) => node.textContent.trim()).length > 1 ? run : null;
+    let before = null;
+    const apart = nodes.map((node) => {
+      if (!textEdge(node, false)) return false;
+      const set = before !== null && drawnApart(before, node);
+      before = node;
+      return set;
+    });
+    return { nodes, apart };
   }
 
   // When `el` (styled `style`) shows only part of what it holds and a person cannot scroll it
@@ -978,9 +1081,8 @@ async (request) => {
   // track holds the slides), and whether it shows nothing at all (a collapsed panel of
   // height 0, whose own text is hidden too).
   function clipping(el, style, cut) {
-    const fixed = (overflow) => overflow === "hidden" || overflow === "clip";
-    const acrossFixed = fixed(style.overflowX);
-    const alongFixed = fixed(style.overflowY);
+    const acrossFixed = unscrolled(style.overflowX);
+    const alongFixed = unscrolled(style.overflowY);
     if (!(acrossFixed || alongFixed) || el === doc.body || el === doc.documentElement) return false;
     if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return false;
     if ((alongFixed && el.clientHeight === 0) || (acrossFixed && el.clientWidth === 0)) return true;
@@ -989,8 +1091,8 @@ async (request) => {
       for (const child of parent.children) {
         const rect = child.getBoundingClientRect();
         if (!rect.width && !rect.height) continue;
-        if ((acrossFixed && (rect.right <= box.left || rect.left >= box.right)) ||
-            (alongFixed && (rect.bottom <= box.top || rect.top >= box.bottom))) {
+        const { across, along } = outside(rect, box);
+        if ((acrossFixed && across) || (alongFixed && along)) {
           cut.add(child);
         } else if (depth < CLIP_DEPTH && (rect.left < box.left || rect.right > box.right ||
             rect.top < box.top || rect.bottom > box.bottom)) {
@@ -1002,6 +1104,7 @@ async (request) => {
     return false;
   }
   const CLIP_DEPTH = 3;
+  const KEEPS_INDENTS = /^(pre|pre-wrap|break-spaces)$/; // white-space a page keeps
 
   // Where innerText does not read `root` as a person does, in one pass over its elements:
   // `unseen`, text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded
@@ -1009,13 +1112,35 @@ async (request) => {
   // drawer), or wholly outside a box that shows part of what it holds and that a person
   // cannot scroll (see clippedAway: a collapsed section, the end of a card cut short);
   // innerText keeps it. The topmost such elements, in document order.
-  // `runs`, for each element, the runs of boxes in it (runAround: a button right beside a
-  // label, two buttons with nothing between them), in document order.
+  // `runs`, for each element, the runs in its text that innerText reads otherwise than a
+  // person, in document order: siblings that touch in the source but are drawn apart
+  // (runAround: two buttons with nothing between them, a label set off by a margin), closed
+  // selects, and code whose lines are indented.
   function textLayout(root) {
     const found = [];
     const runs = new Map();
     let lastRun = null;
-    const cut = new Set(); // children of a clipping box, found below it in document order
+    let code = null; // the last element read with its indents
+    const inside = (run, holder) => { // the run is in `holder`'s text, and its ancestors'
+      for (let up = holder; up; up = up === root ? null : up.parentNode) {
+        if (!runs.has(up)) runs.set(up, []);
+        runs.get(up).push(run);
+      }
+    };
+    const findRuns = (el, style) => {
+      if (code?.contains(el)) return; // read as it is (runsApart)
+      if (closedSelect(el)) {
+        inside({ nodes: [el], select: true }, el);
+      } else if (KEEPS_INDENTS.test(style.whiteSpace) && /\n[ \t]/.test(el.textContent)) {
+        inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
+      } else if (el !== root && style.display.startsWith("inline") &&
+          !lastRun?.nodes.includes(el) && touching(el)) {
+        lastRun = runAround(el);
+        if (lastRun.apart.some(Boolean)) inside(lastRun, el.parentNode);
+      }
+    };
+    if (root.nodeType === Node.ELEMENT_NODE) findRuns(root, getComputedStyle(root));
+    const cut = new Set(); // what a clipping box hides (clipping), found below it in document order
     const width = Math.max(doc.documentElement.scrollWidth, innerWidth);
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
     for (const el of root.querySelectorAll("*")) {
@@ -1034,12 +1159,7 @@ async (request) => {
         if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0 ||
             rect.left + scrollX >= width || rect.top + scrollY >= height) found.push(el);
       }
-      if (BOXED.test(style.display) && !lastRun?.includes(el) && (lastRun = runAround(el))) {
-        for (let up = el.parentNode; up; up = up === root ? null : up.parentNode) {
-          if (!runs.has(up)) runs.set(up, []);
-          runs.get(up).push(lastRun);
-        }
-      }
+      findRuns(el, style);
     }
     return { unseen: found.filter((el) => clean(el.textContent)), runs };
   }
