@@ -112,6 +112,9 @@ class PageWatch:
         answered, and so is whatever action was running on it."""
         self.opened: str | None = None
         """The address the last ``open`` asked for."""
+        self.failed_open: str | None = None
+        """The address of the last ``open`` whose load failed: its answer said so, and
+        Chromium may tell of that failed request late, while the next action runs."""
         self.held: Dialog | None = None
         """The dialog left open for the agent, in ``ask`` mode."""
         self.behind: asyncio.Future[Any] | None = None
@@ -487,7 +490,7 @@ class PageWatch:
         self._told_more.set()
 
     def _on_request_failed(self, page: Page, request: Request) -> None:
-        if request.url == self.opened:
+        if request.url in (self.opened, self.failed_open):
             return  # the open reports its own failed load; its event may come late
         failure = request.failure or ""
         top = _top_navigation(page, request)

@@ -308,6 +308,7 @@ class ChromiumProvider(
                 try:
                     status = await navigation.goto(page, url, waits.open_commit_s)
                 except driver.PlaywrightError as failed:
+                    tab.failed_open = url
                     # A redirect to browserhost's own address: Playwright tells of the failed
                     # request before it fails the load.
                     # Left on the error page that goto waited for, Chromium would load the
