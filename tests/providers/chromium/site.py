@@ -229,6 +229,10 @@ PAGES: dict[str, str] = {
         "Long",
         "".join(f"<p>Paragraph {i}</p>" for i in range(300)) + '<button id="end">The end</button>',
     ),
+    # One paragraph longer than a snapshot shows (9 characters a word and a space).
+    "/one-long-paragraph": _page(
+        "One long paragraph", "<p>" + " ".join(f"word{i:04}" for i in range(3000)) + "</p>"
+    ),
     "/console": _page(
         "Console",
         "<p>Console page</p><script>console.error('boom error');"

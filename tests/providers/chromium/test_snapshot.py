@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -167,6 +168,17 @@ async def test_text_reads_words_as_they_are_drawn(
     assert (await ok(provider, ctx, "browser.snapshot"))["text"] == expected
     scoped = await ok(provider, ctx, "browser.snapshot", selector="pre")
     assert scoped["text"] == "def total(prices):\n    if prices:\n        return sum(prices)"
+
+
+async def test_text_too_long_to_show_whole_ends_at_a_words_end(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/one-long-paragraph"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["textBelowChars"] > 0
+    words = snapshot["text"].split(" ")
+    assert words[0] == "word0000"
+    assert all(re.fullmatch(r"word\d{4}", word) for word in words), words[-1]  # none cut short
 
 
 async def test_an_open_custom_select_is_named_by_what_it_shows_not_its_options(

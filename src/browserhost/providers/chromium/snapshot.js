@@ -1196,8 +1196,16 @@ async (request) => {
     }
     const above = pieces.slice(0, first).reduce((sum, piece) => sum + piece.text.length + 1, 0);
     const text = joined(pieces.slice(first, last + 1), layout);
-    return { text: text.slice(0, textMax), total, above };
+    return { text: wordsUpTo(text, textMax), total, above };
   }
+
+  // At most `max` characters of `text`, ending at a word's end where one is near.
+  function wordsUpTo(text, max) {
+    if (text.length <= max) return text;
+    const end = Math.max(text.lastIndexOf(" ", max), text.lastIndexOf("\n", max));
+    return text.slice(0, end > max - WORD_MAX ? end : max);
+  }
+  const WORD_MAX = 40; // a longer "word" (an address, a hash) is cut where it must be
 
   function frameBoxes({ elements, within }) {
     const found = within ? resolve(within) : null;
