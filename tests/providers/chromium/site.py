@@ -376,7 +376,18 @@ PAGES: dict[str, str] = {
         '<label for="country">Country</label><div><select id="country"><option>France</option>'
         "<option selected>Spain</option></select></div>"
         "<pre>def total(prices):\n    if prices:\n        return sum(prices)</pre>"
-        '<p>Call <code style="padding: 0 0.2em; background: #eee">run</code>() now</p>',
+        '<p>Call <code style="padding: 0 0.2em; background: #eee">run</code>() now</p>'
+        '<p>I am<input size="3" value="30">years old, super&shy;cali<wbr>fragilistic.</p>'
+        '<p>Then <code style="padding: 0.2em 0.4em; background: #eee">fetch()</code>, '
+        '<code style="padding: 0.2em 0.4em; background: #eee">json()</code>.</p>'
+        "<p>Pick <select><option></option><option>One</option></select> now</p>"
+        '<pre><code><span style="display: block">if (a) {</span><span style="display: block">'
+        '    b();</span><span style="display: block">}</span></code></pre>',
+    ),
+    # A listing longer than a snapshot shows (30 characters a line).
+    "/long-listing": _page(
+        "Long listing",
+        "<pre>" + "\n".join(f"    line {i:04} of the listing" for i in range(1500)) + "</pre>",
     ),
     # Buttons a person cannot reach in boxes that show part of what they hold (a card cut
     # short, a collapsed section), and ones in boxes a person scrolls (down, and sideways).

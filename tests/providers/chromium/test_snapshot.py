@@ -163,10 +163,11 @@ async def test_text_reads_words_as_they_are_drawn(
     expected = (
         "$19 Sale\n\nStock left\n\nHome Library Data\n\nName Email\n\nSize Large left\n\n"
         "Country\nSpain\ndef total(prices):\n    if prices:\n        return sum(prices)\n\n"
-        "Call run() now"
+        "Call run() now\n\nI am years old, supercalifragilistic.\n\nThen fetch(), json().\n\n"
+        "Pick now\n\nif (a) {\n    b();\n}"
     )
     assert (await ok(provider, ctx, "browser.snapshot"))["text"] == expected
-    scoped = await ok(provider, ctx, "browser.snapshot", selector="pre")
+    scoped = await ok(provider, ctx, "browser.snapshot", selector="pre:first-of-type")
     assert scoped["text"] == "def total(prices):\n    if prices:\n        return sum(prices)"
 
 
@@ -179,6 +180,19 @@ async def test_text_too_long_to_show_whole_ends_at_a_words_end(
     words = snapshot["text"].split(" ")
     assert words[0] == "word0000"
     assert all(re.fullmatch(r"word\d{4}", word) for word in words), words[-1]  # none cut short
+
+
+async def test_a_listing_too_long_to_show_whole_is_read_around_the_viewport(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/long-listing"))
+    top = await ok(provider, ctx, "browser.snapshot")
+    assert top["text"].startswith("    line 0000 of the listing\n    line 0001 of the listing\n")
+    await ok(provider, ctx, "browser.scroll", direction="bottom")
+    bottom = await ok(provider, ctx, "browser.snapshot")
+    assert bottom["text"].endswith("\n    line 1498 of the listing\n    line 1499 of the listing")
+    assert bottom["textAboveChars"] > 0
+    assert "line 0000" not in bottom["text"]
 
 
 async def test_an_open_custom_select_is_named_by_what_it_shows_not_its_options(

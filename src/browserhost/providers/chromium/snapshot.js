@@ -860,10 +860,11 @@ async (request) => {
     };
   }
 
-  const tidy = (raw) => (raw || "").replace(/[ \t\u00a0]+/g, " ").replace(/ *\n */g, "\n")
-    .replace(/\n{3,}/g, "\n\n").trim();
+  // Soft hyphens show only where a word breaks at the end of a line.
+  const tidy = (raw) => (raw || "").replace(/\u00ad/g, "").replace(/[ \t\u00a0]+/g, " ")
+    .replace(/ *\n */g, "\n").replace(/\n{3,}/g, "\n\n").trim();
   // Code as read: tidy, but each line keeps its indent (see runsApart).
-  const indented = (raw) => (raw || "").replace(/[ \t\u00a0]+\n/g, "\n")
+  const indented = (raw) => (raw || "").replace(/\u00ad/g, "").replace(/[ \t\u00a0]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n").replace(/^\s*\n/, "").trimEnd();
 
   // The text in pieces small enough to place on the page: each piece knows where it is drawn,
@@ -883,11 +884,22 @@ async (request) => {
     const { position, display, whiteSpace } = getComputedStyle(el);
     const fixed = pinned || position === "fixed" || position === "sticky";
     const whole = !unseen.some((hidden) => el.contains(hidden));
-    // Code in a <pre> stays whole: its lines and indents are its meaning.
-    if (whole && (text.length <= CHUNK_MAX || !el.children.length || whiteSpace === "pre")) {
+    // Code is read whole, its indents kept (runsApart), and so is text in no element.
+    if (whole && (text.length <= CHUNK_MAX || !el.children.length || KEEPS_INDENTS.test(whiteSpace))) {
       const rect = el.getBoundingClientRect();
-      const inline = display.startsWith("inline") && el.parentNode;
-      out.push({ text, el, top: rect.top, bottom: rect.bottom, pinned: fixed, inline });
+      if (text.length <= CHUNK_MAX) {
+        const inline = display.startsWith("inline") && el.parentNode;
+        out.push({ text, el, top: rect.top, bottom: rect.bottom, pinned: fixed, inline });
+        return out;
+      }
+      // Too long for one piece (a long listing): a piece a line, each placed down the box
+      // as far as it comes in the text, for the text shown to follow the viewport.
+      const lines = runsApart(el, layout, text).split("\n");
+      const step = rect.height / lines.length;
+      lines.forEach((line, i) => {
+        const top = rect.top + i * step;
+        out.push({ text: line, top, bottom: top + step, pinned: fixed });
+      });
       return out;
     }
     for (const node of el.childNodes) {
@@ -986,8 +998,14 @@ async (request) => {
     if (!before || (node.nodeType === Node.TEXT_NODE && /^\s/.test(node.data))) return false;
     if (before.nodeType === Node.TEXT_NODE ? !/\S$/.test(before.data)
       : before.nodeType !== Node.ELEMENT_NODE) return false;
-    return !drawnApart(before, node);
+    return !drawnApart(before, node) || attached(before.textContent, node.textContent);
   }
+
+  // Whether the text `after` reads on from `before` whatever is drawn between them: closing
+  // punctuation after a word ("fetch()," after code set in a box), a word after an opening
+  // bracket or quote.
+  const attached = (before, after) => /^[,.;:!?%)\]}\u2019\u201d\u00bb\u2026]/.test(after) ||
+    /^["'](\s|$)/.test(after) || /[(\[{\u2018\u201c\u00ab]$/.test(before) || /(^|\s)["']$/.test(before);
 
   // A select a person sees closed shows its chosen option alone; innerText reads every
   // option, a line each. Its text is its own run (see runsApart), read as `chosen`.
@@ -1003,7 +1021,8 @@ async (request) => {
     let from = 0;
     for (const run of layout.runs.get(el) || []) {
       const heard = run.nodes.map((node) =>
-        node.nodeType === Node.TEXT_NODE ? node.data.replace(/\s+/g, " ") : tidy(node.innerText));
+        node.nodeType === Node.TEXT_NODE ? node.data.replace(/\u00ad/g, "").replace(/\s+/g, " ")
+          : tidy(node.innerText));
       heard[0] = heard[0].trimStart();
       heard[heard.length - 1] = heard[heard.length - 1].trimEnd();
       const together = heard.join("");
@@ -1016,20 +1035,20 @@ async (request) => {
         seen = indented(run.nodes[0].innerText);
       } else if (run.select) {
         // Closed, it sits in its line: no line of its own where it has words beside it.
-        seen = chosen(run.nodes[0]);
-        if (before.endsWith("\n") && besideWords(run.nodes[0], "previousSibling")) {
-          before = `${before.slice(0, -1)} `;
-        }
-        if (after.startsWith("\n") && besideWords(run.nodes[0], "nextSibling")) {
-          after = ` ${after.slice(1)}`;
-        }
+        // Closed, it sits in its line: on a line of its own only without words beside it.
+        const [select] = run.nodes;
+        if (besideWords(select, "previousSibling")) before = before.replace(/\s*$/, " ");
+        if (besideWords(select, "nextSibling")) after = after.replace(/^\s*/, before ? " " : "");
+        seen = chosen(select);
+        if (!seen && /\s$/.test(before)) after = after.replace(/^\s+/, ""); // an empty box
       } else {
-        seen = heard.reduce((so, piece, i) => so + (so && run.apart[i] ? " " : "") + piece, "");
+        const space = (so, piece, i) => so && run.apart[i] && !attached(so, piece) ? " " : "";
+        seen = heard.reduce((so, piece, i) => so + space(so, piece, i) + piece, "");
       }
       text = before + seen + after;
       from = before.length; // a run inside one of this run's boxes comes next
     }
-    return text;
+    return text.replace(/^\n+|\s+$/g, ""); // an empty select first or last
   }
 
   // Whether `node` has words beside it in its line (`side`: "previousSibling" or
@@ -1131,7 +1150,7 @@ async (request) => {
       if (code?.contains(el)) return; // read as it is (runsApart)
       if (closedSelect(el)) {
         inside({ nodes: [el], select: true }, el);
-      } else if (KEEPS_INDENTS.test(style.whiteSpace) && /\n[ \t]/.test(el.textContent)) {
+      } else if (KEEPS_INDENTS.test(style.whiteSpace) && /(^|\n)[ \t]+\S/.test(el.textContent)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
       } else if (el !== root && style.display.startsWith("inline") &&
           !lastRun?.nodes.includes(el) && touching(el)) {
@@ -1149,7 +1168,10 @@ async (request) => {
         found.push(el);
         continue;
       }
-      if (!el.firstChild) continue; // no text in it (a field, an image)
+      if (!el.firstChild) { // no text in it; a field between two texts sets them apart
+        if (tagOf(el) === "input" && touching(el)) findRuns(el, getComputedStyle(el));
+        continue;
+      }
       const style = getComputedStyle(el);
       if (style.display === "none" || style.display === "contents") continue;
       if (clipping(el, style, cut) || style.opacity === "0") {
