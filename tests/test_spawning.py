@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 INTERRUPTED = """
-import os, signal, subprocess, sys
+import os, subprocess, sys, time
 from pathlib import Path
 
 import pytest
@@ -41,7 +41,10 @@ def driver():
 def test_waits_for_the_ctrl_c(driver, tmp_path):
     server = start_server(tmp_path / "data")
     Path(os.environ["SERVER_PID"]).write_text(str(server.process.pid))
-    signal.pause()
+    # Polled: a Ctrl-C that came just before a signal.pause() would leave it waiting for
+    # another.
+    while True:
+        time.sleep(0.1)
 """
 
 UNMARKED = """
@@ -80,7 +83,11 @@ def alive(pid: int) -> bool:
 def test_a_ctrl_c_prints_the_summary_and_leaves_no_server_running(tmp_path: Path) -> None:
     inner, output = inner_pytest(tmp_path, INTERRUPTED)
     pid_file = tmp_path / "pid"
-    wait_ready(inner, pid_file.exists, "the inner pytest", output)
+
+    def written() -> bool:  # the file is there a moment before the number is in it
+        return pid_file.exists() and pid_file.read_text() != ""
+
+    wait_ready(inner, written, "the inner pytest", output)
     server = int(pid_file.read_text())
     os.killpg(inner.pid, signal.SIGINT)  # the whole foreground group, as a terminal does
     code = inner.wait(timeout=120)
