@@ -382,7 +382,11 @@ PAGES: dict[str, str] = {
         '<code style="padding: 0.2em 0.4em; background: #eee">json()</code>.</p>'
         "<p>Pick <select><option></option><option>One</option></select> now</p>"
         '<pre><code><span style="display: block">if (a) {</span><span style="display: block">'
-        '    b();</span><span style="display: block">}</span></code></pre>',
+        '    b();</span><span style="display: block">}</span></code></pre>'
+        '<div style="display: flex; gap: 8px"><span>Price</span><span>$19.99</span></div>'
+        '<nav style="display: flex"><a href="/page-a" style="padding: 0 8px">Home</a>'
+        '<a href="/page-b" style="padding: 0 8px">Docs</a></nav>'
+        '<div style="display: flex; flex-direction: column"><span>One</span><span>Two</span></div>',
     ),
     # A listing longer than a snapshot shows (30 characters a line).
     "/long-listing": _page(

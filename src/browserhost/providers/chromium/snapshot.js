@@ -1025,13 +1025,17 @@ async (request) => {
           : tidy(node.innerText));
       heard[0] = heard[0].trimStart();
       heard[heard.length - 1] = heard[heard.length - 1].trimEnd();
-      const together = heard.join("");
+      const items = run.row && heard.map((said) => said.trim()).filter(Boolean);
+      if (items && items.some((item) => item.includes("\n"))) continue; // rows of their own
+      const together = items ? items.join("\n") : heard.join("");
       const at = together ? text.indexOf(together, from) : -1;
       if (at < 0) continue;
       let before = text.slice(0, at);
       let after = text.slice(at + together.length);
       let seen;
-      if (run.code) {
+      if (items) {
+        seen = items.join(" ");
+      } else if (run.code) {
         seen = indented(run.nodes[0].innerText);
       } else if (run.select) {
         // Closed, it sits in its line: no line of its own where it has words beside it.
@@ -1124,6 +1128,34 @@ async (request) => {
   }
   const CLIP_DEPTH = 3;
   const KEEPS_INDENTS = /^(pre|pre-wrap|break-spaces)$/; // white-space a page keeps
+  const ROW = /^(inline-)?(flex|grid)$/;
+
+  // The items of the flex or grid box `el` when they are laid out in one row, side by side
+  // (those drawn), else null: innerText reads each on a line of its own (a navbar, a price
+  // in parts, a label and its value), a person reads them as one line.
+  function oneRow(el) {
+    let first = null;
+    const shown = [];
+    for (const node of el.childNodes) {
+      let rect;
+      if (node.nodeType === Node.ELEMENT_NODE) {
+        rect = node.getBoundingClientRect();
+      } else if (node.nodeType === Node.TEXT_NODE && /\S/.test(node.data)) {
+        const range = doc.createRange();
+        range.selectNodeContents(node);
+        rect = range.getBoundingClientRect();
+      } else {
+        continue;
+      }
+      if (!rect.width || !rect.height) continue;
+      if (!first) first = rect;
+      else if (rect.top >= first.bottom || rect.bottom <= first.top || rect.left < first.left) {
+        return null; // on another row, or before the first (wrapped, or reversed)
+      }
+      shown.push(node);
+    }
+    return shown.length > 1 ? shown : null;
+  }
 
   // Where innerText does not read `root` as a person does, in one pass over its elements:
   // `unseen`, text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded
@@ -1133,8 +1165,9 @@ async (request) => {
   // innerText keeps it. The topmost such elements, in document order.
   // `runs`, for each element, the runs in its text that innerText reads otherwise than a
   // person, in document order: siblings that touch in the source but are drawn apart
-  // (runAround: two buttons with nothing between them, a label set off by a margin), closed
-  // selects, and code whose lines are indented.
+  // (runAround: two buttons with nothing between them, a label set off by a margin), the
+  // items of a flex or grid box laid out in one row (oneRow), closed selects, and code whose
+  // lines are indented.
   function textLayout(root) {
     const found = [];
     const runs = new Map();
@@ -1148,10 +1181,14 @@ async (request) => {
     };
     const findRuns = (el, style) => {
       if (code?.contains(el)) return; // read as it is (runsApart)
+      let shown;
       if (closedSelect(el)) {
         inside({ nodes: [el], select: true }, el);
       } else if (KEEPS_INDENTS.test(style.whiteSpace) && /(^|\n)[ \t]+\S/.test(el.textContent)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
+      } else if (ROW.test(style.display) && !style.flexDirection.startsWith("column") &&
+          el.childNodes.length > 1 && (shown = oneRow(el))) {
+        inside({ nodes: shown, row: true }, el);
       } else if (el !== root && style.display.startsWith("inline") &&
           !lastRun?.nodes.includes(el) && touching(el)) {
         lastRun = runAround(el);
