@@ -383,10 +383,32 @@ PAGES: dict[str, str] = {
         "<p>Pick <select><option></option><option>One</option></select> now</p>"
         '<pre><code><span style="display: block">if (a) {</span><span style="display: block">'
         '    b();</span><span style="display: block">}</span></code></pre>'
-        '<div style="display: flex; gap: 8px"><span>Price</span><span>$19.99</span></div>'
         '<nav style="display: flex"><a href="/page-a" style="padding: 0 8px">Home</a>'
-        '<a href="/page-b" style="padding: 0 8px">Docs</a></nav>'
-        '<div style="display: flex; flex-direction: column"><span>One</span><span>Two</span></div>',
+        '<a href="/page-b" style="padding: 0 8px">Docs</a></nav>',
+    ),
+    # Items that flex and grid boxes lay out in rows: a key and its value, a navbar with a
+    # list in it, a button of two parts, a row drawn in reverse, a price in a sentence, a
+    # price in touching parts, an item out of the flow, cards of several lines each.
+    "/rows": _page(
+        "Rows",
+        '<dl style="display: grid; grid-template-columns: 100px 1fr; margin: 0"><dt>Name</dt>'
+        '<dd style="margin: 0">Alice</dd><dt>Age</dt><dd style="margin: 0">30</dd></dl>'
+        '<header style="display: flex; gap: 12px"><a href="/page-a">Shop</a><ul style="display:'
+        ' flex; gap: 8px; list-style: none; margin: 0; padding: 0"><li>Pricing</li><li>Docs</li>'
+        "</ul><div>Log in</div></header>"
+        '<div style="display: flex; gap: 8px"><button style="display: inline-flex; gap: 4px">'
+        "<span>+</span><span>Download</span></button><button>Bold</button></div>"
+        '<div style="display: flex; flex-direction: row-reverse; justify-content: flex-end;'
+        ' gap: 8px"><span>First</span><span>Second</span><span>Third</span></div>'
+        '<p>Was <span style="display: inline-flex"><span>$</span><span>25</span><span>.00</span>'
+        "</span> per month.</p>"
+        '<div style="display: flex"><span>$</span><span>19</span><span>.99</span></div>'
+        '<div style="display: flex; gap: 8px"><span>Home</span><span style="position: absolute;'
+        ' width: 1px; height: 1px; overflow: hidden">(3 unread)</span><span>Inbox</span></div>'
+        '<div style="display: flex; gap: 10px"><div><b>Blue Mug</b><br>$12</div>'
+        "<div><b>Red Kettle</b><br>$30</div></div>"
+        '<div style="display: flex; flex-direction: column"><span>One</span><span>Two</span>'
+        "</div>",
     ),
     # A listing longer than a snapshot shows (30 characters a line).
     "/long-listing": _page(

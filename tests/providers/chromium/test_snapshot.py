@@ -158,18 +158,31 @@ async def test_text_reads_words_as_they_are_drawn(
     """innerText runs together what touches in the source ("$19Sale", "HomeLibraryData",
     "NameEmail"), reads every option of a closed select, and the text loses a <pre>'s
     indents. A person reads a space where a gap is drawn and none where none is (letters in
-    boxes of their own, code set in a box), the chosen option alone, code as laid out, and
-    the items of a flex box in one row as one line (innerText: a line each)."""
+    boxes of their own, code set in a box), the chosen option alone, and code as laid out."""
     await ok(provider, ctx, "browser.open", url=site.url("/words-as-drawn"))
     expected = (
         "$19 Sale\n\nStock left\n\nHome Library Data\n\nName Email\n\nSize Large left\n\n"
         "Country\nSpain\ndef total(prices):\n    if prices:\n        return sum(prices)\n\n"
         "Call run() now\n\nI am years old, supercalifragilistic.\n\nThen fetch(), json().\n\n"
-        "Pick now\n\nif (a) {\n    b();\n}\nPrice $19.99\nHome Docs\nOne\nTwo"
+        "Pick now\n\nif (a) {\n    b();\n}\nHome Docs"
     )
     assert (await ok(provider, ctx, "browser.snapshot"))["text"] == expected
     scoped = await ok(provider, ctx, "browser.snapshot", selector="pre:first-of-type")
     assert scoped["text"] == "def total(prices):\n    if prices:\n        return sum(prices)"
+
+
+async def test_items_laid_out_in_rows_read_a_row_a_line(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText reads each item of a flex or grid box on a line of its own ("Name\nAlice\n
+    Age\n30"); a person reads a row a line, in the order it is drawn, its items apart where
+    they are drawn apart. Cards of several lines each, and a column, read as before."""
+    await ok(provider, ctx, "browser.open", url=site.url("/rows"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
+        "Name Alice\nAge 30\nShop Pricing Docs Log in\n+ Download Bold\n"
+        "Third Second First\n\nWas $25.00 per month.\n\n$19.99\nHome (3 unread) Inbox\n"
+        "Blue Mug\n$12\nRed Kettle\n$30\nOne\nTwo"
+    )
 
 
 async def test_text_too_long_to_show_whole_ends_at_a_words_end(

@@ -1020,34 +1020,36 @@ async (request) => {
     let text = read;
     let from = 0;
     for (const run of layout.runs.get(el) || []) {
-      const heard = run.nodes.map((node) =>
+      const rows = run.rows && readRows(run, layout);
+      if (run.rows && !rows) continue; // items with lines of their own (cards): read as they are
+      const heard = rows ? [] : run.nodes.map((node) =>
         node.nodeType === Node.TEXT_NODE ? node.data.replace(/\u00ad/g, "").replace(/\s+/g, " ")
           : tidy(node.innerText));
-      heard[0] = heard[0].trimStart();
-      heard[heard.length - 1] = heard[heard.length - 1].trimEnd();
-      const items = run.row && heard.map((said) => said.trim()).filter(Boolean);
-      if (items && items.some((item) => item.includes("\n"))) continue; // rows of their own
-      const together = items ? items.join("\n") : heard.join("");
+      if (heard.length) {
+        heard[0] = heard[0].trimStart();
+        heard[heard.length - 1] = heard[heard.length - 1].trimEnd();
+      }
+      const together = rows ? rows.together : heard.join("");
       const at = together ? text.indexOf(together, from) : -1;
       if (at < 0) continue;
       let before = text.slice(0, at);
       let after = text.slice(at + together.length);
       let seen;
-      if (items) {
-        seen = items.join(" ");
+      if (rows) {
+        seen = rows.seen;
       } else if (run.code) {
         seen = indented(run.nodes[0].innerText);
       } else if (run.select) {
-        // Closed, it sits in its line: no line of its own where it has words beside it.
-        // Closed, it sits in its line: on a line of its own only without words beside it.
-        const [select] = run.nodes;
-        if (besideWords(select, "previousSibling")) before = before.replace(/\s*$/, " ");
-        if (besideWords(select, "nextSibling")) after = after.replace(/^\s*/, before ? " " : "");
-        seen = chosen(select);
-        if (!seen && /\s$/.test(before)) after = after.replace(/^\s+/, ""); // an empty box
+        seen = chosen(run.nodes[0]);
       } else {
         const space = (so, piece, i) => so && run.apart[i] && !attached(so, piece) ? " " : "";
         seen = heard.reduce((so, piece, i) => so + space(so, piece, i) + piece, "");
+      }
+      const inLine = run.select ? run.nodes[0] : run.inline;
+      if (inLine) { // a box in a line: on a line of its own only without words beside it
+        if (before && besideWords(inLine, "previousSibling")) before = before.replace(/\s*$/, " ");
+        if (besideWords(inLine, "nextSibling")) after = after.replace(/^\s*/, before ? " " : "");
+        if (!seen && /\s$/.test(before)) after = after.replace(/^\s+/, ""); // an empty select
       }
       text = before + seen + after;
       from = before.length; // a run inside one of this run's boxes comes next
@@ -1130,16 +1132,24 @@ async (request) => {
   const KEEPS_INDENTS = /^(pre|pre-wrap|break-spaces)$/; // white-space a page keeps
   const ROW = /^(inline-)?(flex|grid)$/;
 
-  // The items of the flex or grid box `el` when they are laid out in one row, side by side
-  // (those drawn), else null: innerText reads each on a line of its own (a navbar, a price
-  // in parts, a label and its value), a person reads them as one line.
-  function oneRow(el) {
-    let first = null;
-    const shown = [];
+  // The items of the flex or grid box `el` (styled `style`) in the rows a person reads, when
+  // some row holds more than one: innerText reads each item on a line of its own (a navbar, a
+  // label and its value, a grid's cells), a person a row a line. `nodes`: the items drawn, in
+  // the document's order (innerText's); `rows`: each row's, in the order they are drawn.
+  // Null for a column, or rows not laid out down the page in the document's order.
+  function rowsOf(el, style) {
+    if (style.display.endsWith("flex") && style.flexDirection.startsWith("column")) return null;
+    const nodes = [];
+    const rows = [];
+    let row = null;
+    let left = -Infinity; // an item out of the flow (placed by itself) reads after the one before
+    let loose = []; // such items before the first row
     for (const node of el.childNodes) {
-      let rect;
+      let rect = null;
       if (node.nodeType === Node.ELEMENT_NODE) {
-        rect = node.getBoundingClientRect();
+        const { display, position } = getComputedStyle(node);
+        if (display === "none") continue;
+        if (position !== "absolute" && position !== "fixed") rect = node.getBoundingClientRect();
       } else if (node.nodeType === Node.TEXT_NODE && /\S/.test(node.data)) {
         const range = doc.createRange();
         range.selectNodeContents(node);
@@ -1147,14 +1157,49 @@ async (request) => {
       } else {
         continue;
       }
-      if (!rect.width || !rect.height) continue;
-      if (!first) first = rect;
-      else if (rect.top >= first.bottom || rect.bottom <= first.top || rect.left < first.left) {
-        return null; // on another row, or before the first (wrapped, or reversed)
+      if (rect && !rect.width && !rect.height) continue;
+      nodes.push(node);
+      if (!rect) {
+        (row ? row.items : loose).push({ node, left });
+        continue;
       }
-      shown.push(node);
+      if (!row || rect.top >= row.bottom || rect.bottom <= row.top) {
+        if (row && rect.bottom <= row.top) return null; // above the row before
+        rows.push((row = { top: rect.top, bottom: rect.bottom, items: loose }));
+        loose = [];
+      }
+      left = style.direction === "rtl" ? -rect.right : rect.left;
+      row.items.push({ node, left });
     }
-    return shown.length > 1 ? shown : null;
+    if (!rows.some((one) => one.items.length > 1)) return null;
+    if (loose.length) rows[rows.length - 1].items.push(...loose);
+    const drawn = rows.map((one) => one.items.sort((a, b) => a.left - b.left).map((item) => item.node));
+    return { nodes, rows: drawn };
+  }
+
+  // A run of rows (rowsOf) as innerText reads it (`together`: an item a line) and as a
+  // person does (`seen`: a row a line, its items apart where they are drawn apart, each read
+  // with its own runs); null when an item holds lines of its own (a card).
+  function readRows(run, layout) {
+    const read = new Map(run.nodes.map((node) =>
+      [node, node.nodeType === Node.TEXT_NODE ? clean(node.data) : tidy(node.innerText)]));
+    const together = run.nodes.map((node) => read.get(node)).filter(Boolean).join("\n");
+    const lines = [];
+    for (const row of run.rows) {
+      let line = "";
+      let before = null;
+      for (const node of row) {
+        const said = node.nodeType === Node.TEXT_NODE ? read.get(node)
+          : runsApart(node, layout, read.get(node));
+        if (!said) continue;
+        if (said.includes("\n")) return null;
+        if (line && drawnApart(before, node) && !attached(line, said)) line += " ";
+        line += said;
+        before = node;
+      }
+      if (line) lines.push(line);
+    }
+    return { together, seen: lines.join("\n") };
   }
 
   // Where innerText does not read `root` as a person does, in one pass over its elements:
@@ -1166,7 +1211,7 @@ async (request) => {
   // `runs`, for each element, the runs in its text that innerText reads otherwise than a
   // person, in document order: siblings that touch in the source but are drawn apart
   // (runAround: two buttons with nothing between them, a label set off by a margin), the
-  // items of a flex or grid box laid out in one row (oneRow), closed selects, and code whose
+  // items of a flex or grid box read a row a line (rowsOf), closed selects, and code whose
   // lines are indented.
   function textLayout(root) {
     const found = [];
@@ -1181,14 +1226,15 @@ async (request) => {
     };
     const findRuns = (el, style) => {
       if (code?.contains(el)) return; // read as it is (runsApart)
-      let shown;
+      let laid;
       if (closedSelect(el)) {
         inside({ nodes: [el], select: true }, el);
       } else if (KEEPS_INDENTS.test(style.whiteSpace) && /(^|\n)[ \t]+\S/.test(el.textContent)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
-      } else if (ROW.test(style.display) && !style.flexDirection.startsWith("column") &&
-          el.childNodes.length > 1 && (shown = oneRow(el))) {
-        inside({ nodes: shown, row: true }, el);
+      } else if (ROW.test(style.display) && el.childNodes.length > 1 &&
+          (laid = rowsOf(el, style))) {
+        const inLine = style.display.startsWith("inline") && el;
+        inside({ nodes: laid.nodes, rows: laid.rows, inline: inLine }, el);
       } else if (el !== root && style.display.startsWith("inline") &&
           !lastRun?.nodes.includes(el) && touching(el)) {
         lastRun = runAround(el);
