@@ -90,6 +90,17 @@ async def test_open_that_does_not_finish_loading_is_not_settled_but_succeeds(
     assert opened["title"] == "Slow"
 
 
+async def test_an_open_of_about_blank_answers_settled(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """about:blank loads nothing and tells of no load: the open does not wait out its whole
+    settle time for one, and does not answer "not settled"."""
+    await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    opened = await ok(provider, ctx, "browser.open", url="about:blank")
+    assert (opened["url"], opened["title"], opened["settled"]) == ("about:blank", "", True)
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == ""
+
+
 async def test_open_of_an_unreachable_site_says_what_to_check(
     provider: ChromiumProvider, ctx: Context
 ) -> None:

@@ -7,6 +7,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from . import driver, pagescript
+from .addresses import BLANK
 from .errors import PageWaitingError
 from .records import Opened, Settled, Timeouts
 
@@ -79,6 +80,8 @@ async def settle_open(
     drawing the page it just loaded, a few milliseconds more on a loaded machine. A page
     that is not calm at its load, has requests in flight or does not tell is waited for as
     before."""
+    if page.url == BLANK:  # loads nothing, and tells no load to wait for
+        return Settled(done=True)
     loop = asyncio.get_running_loop()
     budget_s = timeouts.open_settle_s if budget_s is None else budget_s
     deadline = loop.time() + budget_s
