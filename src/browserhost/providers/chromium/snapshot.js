@@ -1007,6 +1007,11 @@ async (request) => {
   const attached = (before, after) => /^[,.;:!?%)\]}\u2019\u201d\u00bb\u2026]/.test(after) ||
     /^["'](\s|$)/.test(after) || /[(\[{\u2018\u201c\u00ab]$/.test(before) || /(^|\s)["']$/.test(before);
 
+  // `node`'s text as innerText reads it in its parent's: a text node's white space collapsed
+  // (not trimmed: a run's texts are joined as they touch), an element's tidied.
+  const heardOf = (node) => node.nodeType === Node.TEXT_NODE
+    ? node.data.replace(/\u00ad/g, "").replace(/\s+/g, " ") : tidy(node.innerText);
+
   // A select a person sees closed shows its chosen option alone; innerText reads every
   // option, a line each. Its text is its own run (see runsApart), read as `chosen`.
   const closedSelect = (node) => tagOf(node) === "select" && !node.multiple && node.size <= 1;
@@ -1022,9 +1027,7 @@ async (request) => {
     for (const run of layout.runs.get(el) || []) {
       const rows = run.rows && readRows(run, layout);
       if (run.rows && !rows) continue; // items with lines of their own (cards): read as they are
-      const heard = rows ? [] : run.nodes.map((node) =>
-        node.nodeType === Node.TEXT_NODE ? node.data.replace(/\u00ad/g, "").replace(/\s+/g, " ")
-          : tidy(node.innerText));
+      const heard = rows ? [] : run.nodes.map(heardOf);
       if (heard.length) {
         heard[0] = heard[0].trimStart();
         heard[heard.length - 1] = heard[heard.length - 1].trimEnd();
@@ -1045,10 +1048,11 @@ async (request) => {
         const space = (so, piece, i) => so && run.apart[i] && !attached(so, piece) ? " " : "";
         seen = heard.reduce((so, piece, i) => so + space(so, piece, i) + piece, "");
       }
-      const inLine = run.select ? run.nodes[0] : run.inline;
-      if (inLine) { // a box in a line: on a line of its own only without words beside it
-        if (before && besideWords(inLine, "previousSibling")) before = before.replace(/\s*$/, " ");
-        if (besideWords(inLine, "nextSibling")) after = after.replace(/^\s*/, before ? " " : "");
+      if (run.inline) { // a box in a line: on a line of its own only without words beside it
+        if (before && besideWords(run.inline, "previousSibling")) {
+          before = before.replace(/\s*$/, " ");
+        }
+        if (besideWords(run.inline, "nextSibling")) after = after.replace(/^\s*/, before ? " " : "");
         if (!seen && /\s$/.test(before)) after = after.replace(/^\s+/, ""); // an empty select
       }
       text = before + seen + after;
@@ -1181,8 +1185,7 @@ async (request) => {
   // person does (`seen`: a row a line, its items apart where they are drawn apart, each read
   // with its own runs); null when an item holds lines of its own (a card).
   function readRows(run, layout) {
-    const read = new Map(run.nodes.map((node) =>
-      [node, node.nodeType === Node.TEXT_NODE ? clean(node.data) : tidy(node.innerText)]));
+    const read = new Map(run.nodes.map((node) => [node, heardOf(node).trim()]));
     const together = run.nodes.map((node) => read.get(node)).filter(Boolean).join("\n");
     const lines = [];
     for (const row of run.rows) {
@@ -1228,13 +1231,13 @@ async (request) => {
       if (code?.contains(el)) return; // read as it is (runsApart)
       let laid;
       if (closedSelect(el)) {
-        inside({ nodes: [el], select: true }, el);
+        inside({ nodes: [el], select: true, inline: el }, el);
       } else if (KEEPS_INDENTS.test(style.whiteSpace) && /(^|\n)[ \t]+\S/.test(el.textContent)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
       } else if (ROW.test(style.display) && el.childNodes.length > 1 &&
           (laid = rowsOf(el, style))) {
-        const inLine = style.display.startsWith("inline") && el;
-        inside({ nodes: laid.nodes, rows: laid.rows, inline: inLine }, el);
+        const inline = style.display.startsWith("inline") && el; // in its sentence's line
+        inside({ nodes: laid.nodes, rows: laid.rows, inline }, el);
       } else if (el !== root && style.display.startsWith("inline") &&
           !lastRun?.nodes.includes(el) && touching(el)) {
         lastRun = runAround(el);
