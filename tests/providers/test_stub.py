@@ -300,6 +300,20 @@ async def test_a_mouse_click_at_a_point_acts_on_the_element_drawn_there(host: Ho
     assert (up["url"], up["title"]) == ("https://stub.test/about", "About the stub")
 
 
+async def test_the_mouse_on_an_element_clicks_at_its_centre(host: Host) -> None:
+    await act(host, "browser.open", {"url": "https://stub.test/"})
+    clicked = await act(host, "verb.mouse", {"action": "click", "text": "About"})
+    assert (clicked["selector"], clicked["label"]) == ("#about", "About")
+    assert clicked["end"] == {
+        "x": 116,
+        "y": 136,
+        "under": {"selector": "#about", "tag": "a", "label": "About"},
+    }
+    assert (clicked["url"], clicked["title"]) == ("https://stub.test/about", "About the stub")
+    with pytest.raises(ProviderRejectedError, match="give one place"):
+        await act(host, "verb.mouse", {"action": "click", "selector": "#about", "x": 1, "y": 1})
+
+
 async def test_the_mouse_wheel_scrolls_the_stubs_page(host: Host) -> None:
     await act(host, "browser.open", {"url": "https://stub.test/long"})
     await act(host, "verb.mouse", {"action": "wheel", "x": 300, "y": 300, "deltaY": 240})

@@ -85,19 +85,56 @@ class SelectTextArguments(VerbArguments):
     )
 
 
+MODIFIER_KEYS = ("Alt", "Control", "Meta", "Shift")
+"""The keys a mouse verb may hold down while it acts (``modifiers``)."""
+
+
 class MouseArguments(VerbArguments):
     action: Literal["move", "click", "down", "up", "wheel"] = Field(
         description="move the pointer, click, press or release a button, or turn the wheel."
     )
-    x: float = Field(
-        ge=0, le=COORDINATE_MAX, description="CSS pixels from the viewport's left edge."
+    x: float | None = Field(
+        None, ge=0, le=COORDINATE_MAX, description="CSS pixels from the viewport's left edge."
     )
-    y: float = Field(ge=0, le=COORDINATE_MAX, description="CSS pixels from its top edge.")
+    y: float | None = Field(
+        None, ge=0, le=COORDINATE_MAX, description="CSS pixels from its top edge."
+    )
+    selector: str | None = Field(
+        None,
+        min_length=1,
+        description="Or the element, as listed by a snapshot: the mouse goes where a click on "
+        "it would (a double or right click, a wheel over a list).",
+    )
+    text: str | None = Field(
+        None, min_length=1, description="Or the element's visible text (as a click by text)."
+    )
     button: Literal["left", "right", "middle"] = "left"
     click_count: int = Field(1, ge=1, le=3, description="2 for a double click.")
+    modifiers: list[Literal["Alt", "Control", "Meta", "Shift"]] = Field(
+        default_factory=list,
+        max_length=len(MODIFIER_KEYS),
+        description="Keys held down while the mouse acts: Shift to extend a selection, "
+        "Control (Meta on macOS) to open a link in a new tab.",
+    )
     delta_x: float = Field(
         0, ge=-COORDINATE_MAX, le=COORDINATE_MAX, description="wheel: pixels to scroll right."
     )
     delta_y: float = Field(
         0, ge=-COORDINATE_MAX, le=COORDINATE_MAX, description="wheel: pixels to scroll down."
     )
+
+    @model_validator(mode="after")
+    def _one_place(self) -> MouseArguments:
+        point = (self.x is not None) + (self.y is not None)
+        if point == 1:
+            raise ValueError("give both x and y for a point of the viewport")
+        if (point == 2) + (self.selector is not None) + (self.text is not None) != 1:
+            raise ValueError("give one place: x and y, selector, or text")
+        if len(set(self.modifiers)) != len(self.modifiers):
+            raise ValueError("give each of modifiers once")
+        return self
+
+    @property
+    def point(self) -> tuple[float, float] | None:
+        """The viewport point given, if the mouse is not aimed at an element."""
+        return None if self.x is None or self.y is None else (self.x, self.y)

@@ -105,15 +105,23 @@ class StubProvider(Provider):
         }
 
     @verb(
-        "Use the mouse at a point of the viewport (CSS pixels from its top left corner): "
-        "move, click (clickCount 2 for a double click), down, up, or wheel (deltaY scrolls "
-        "the page). Answers what was under the pointer before (start) and after (end)."
+        "Use the mouse at a point of the viewport (CSS pixels from its top left corner), or "
+        "on an element by selector or by its label: move, click (clickCount 2 for a double "
+        "click), down, up, or wheel (deltaY scrolls the page). Answers what was under the "
+        "pointer before (start) and after (end)."
     )
     async def mouse(self, arguments: MouseArguments, context: Context) -> dict[str, Any]:
         tab = self._tab(context)
-        action, point = arguments.action, (arguments.x, arguments.y)
+        action, point, named = arguments.action, arguments.point, {}
+        if point is None:
+            if arguments.selector is not None:
+                _, element = tab.find(arguments.selector)
+            else:
+                element = tab.labelled(arguments.text or "", "pick")
+            point = tab.centre(element)
+            named = {"selector": element.selector, "label": element.label}
         width, height = tab.size()
-        if not (arguments.x < width and arguments.y < height):
+        if not (point[0] < width and point[1] < height):
             raise ActionError(
                 f"({point[0]:g}, {point[1]:g}) is outside the viewport, which is "
                 f"{width}x{height} CSS pixels (x and y from 0 up to those); nothing was done."
@@ -141,7 +149,7 @@ class StubProvider(Provider):
                 tab.click(hit)
         elif action == "wheel":
             tab.scroll_y = min(max(tab.scroll_y + int(arguments.delta_y), 0), tab.max_scroll())
-        return tab.pointed(start, before, point)
+        return {**named, **tab.pointed(start, before, point)}
 
     @verb("Drag an element onto another, or by an offset. The stub has nothing to drag.")
     async def drag(self, arguments: DragArguments, context: Context) -> dict[str, Any]:

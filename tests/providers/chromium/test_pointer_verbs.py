@@ -286,6 +286,63 @@ async def test_mouse_refuses_a_point_outside_the_viewport(
     assert await in_page(provider, ctx, "[window.log, scrollY]") == [[], 0]
 
 
+async def test_mouse_on_an_element_double_and_right_clicks_where_a_click_would(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Rows with no role and no pointer cursor, named by text or selector: a double click
+    opens one, a right click opens the page's own menu for it."""
+    await _open(provider, site, ctx, "files.html")
+    opened = await ok(
+        provider, ctx, "verb.mouse", action="click", text="budget.xlsx", click_count=2
+    )
+    assert await out_line(provider, ctx) == "out: opened budget.xlsx"
+    assert (opened["selector"], opened["label"]) == ("#files > li:nth-of-type(2)", "budget.xlsx")
+    assert _under(opened["end"]) == "li budget.xlsx"
+    menu = await ok(
+        provider, ctx, "verb.mouse", action="click", selector="#files > li:nth-of-type(3)",
+        button="right",
+    )  # fmt: skip
+    assert await out_line(provider, ctx) == "out: menu for photo.png"
+    assert menu["label"] == "photo.png"
+    assert await in_page(provider, ctx, "getComputedStyle(menu).display") == "block"
+
+
+async def test_mouse_holds_modifiers_while_it_clicks_and_lets_them_go(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "files.html")
+    await ok(provider, ctx, "verb.mouse", action="click", text="notes.txt")
+    await ok(provider, ctx, "verb.mouse", action="click", text="photo.png", modifiers=["Shift"])
+    assert await out_line(provider, ctx) == "out: selected notes.txt,budget.xlsx,photo.png"
+    await ok(provider, ctx, "verb.mouse", action="click", text="budget.xlsx", modifiers=["Control"])
+    assert await out_line(provider, ctx) == "out: selected notes.txt,photo.png"
+    await ok(provider, ctx, "browser.click", text="report.pdf")  # no key held any more
+    assert await out_line(provider, ctx) == "out: selected report.pdf"
+
+
+async def test_mouse_refuses_a_place_it_cannot_use_and_does_nothing(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "files.html")
+    missing = await refused(provider, ctx, "verb.mouse", action="click", text="nothing.doc")
+    assert missing == (
+        'No visible element has the text "nothing.doc"; take a new snapshot and pick by selector.'
+    )
+    both = await refused(provider, ctx, "verb.mouse", action="click", x=5, y=5, text="notes.txt")
+    assert "give one place: x and y, selector, or text" in both
+    half = await refused(provider, ctx, "verb.mouse", action="click", x=5)
+    assert "give both x and y" in half
+    twice = await refused(
+        provider, ctx, "verb.mouse", action="click", text="notes.txt", modifiers=["Shift", "Shift"]
+    )
+    assert "give each of modifiers once" in twice
+    unknown = await refused(
+        provider, ctx, "verb.mouse", action="click", text="notes.txt", modifiers=["Hyper"]
+    )
+    assert "modifiers" in unknown
+    assert await in_page(provider, ctx, "window.log") == []
+
+
 PUSH_BINS_BELOW = """(gap) => {
   const bins = document.querySelector(".bins");
   const top = document.querySelector("#basket").getBoundingClientRect().top;

@@ -3,6 +3,8 @@ as a person uses it, each answering what was under the pointer where it started 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import Context
@@ -14,7 +16,7 @@ from browserhost.providers.pointer_verbs import (
 )
 from browserhost.sdk import ActionError, Provider, verb
 
-from . import pagescript, targets
+from . import driver, pagescript, targets
 from .errors import playwright_errors
 from .targets import Located
 
@@ -131,21 +133,27 @@ class PointerVerbs(Provider):
             }
 
     @verb(
-        "Use the mouse at a point of the viewport, where no element is named: move, click "
-        "(clickCount 2 for a double click), down and up (press and release apart, with moves "
+        "Use the mouse at a point of the viewport, or on an element (selector, or its visible "
+        "text) where a click on it would land: move, click (clickCount 2 for a double click, "
+        "button right for a context menu), down and up (press and release apart, with moves "
         "between, to draw or drag by hand), or wheel (deltaX, deltaY: scroll what is under "
-        "the point). x and y are CSS pixels from the viewport's top left corner, the pixels of "
-        "a browser.capture (taken at scale 1 of the viewport). Answers what was under the "
-        "pointer before (start) and after (end)."
+        "the point), holding modifiers (Shift, Control, Alt, Meta) meanwhile. x and y are CSS "
+        "pixels from the viewport's top left corner, the pixels of a browser.capture (taken at "
+        "scale 1 of the viewport). Answers what was under the pointer before (start) and after "
+        "(end), and the element named, if one was."
     )
     async def mouse(self, arguments: MouseArguments, context: Context) -> dict[str, Any]:
-        action, point = arguments.action, (arguments.x, arguments.y)
+        action = arguments.action
         if action == "wheel" and not (arguments.delta_x or arguments.delta_y):
             raise ActionError(
                 "wheel needs deltaX or deltaY, the pixels to scroll; nothing was done."
             )
         async with self.access.using(context, "verb.mouse") as tab:
             page = await tab.page()
+            point, named = arguments.point, {}
+            if point is None:
+                selector, aimed = await _checked_source(page, arguments, ("pick", "done"))
+                point, named = aimed.point, {"selector": selector, "label": aimed.info["label"]}
             start = _last_pointer(tab, page) or point
             before = await _under(page, [start], watch=True)
             if not _inside(point, before):
@@ -155,20 +163,23 @@ class PointerVerbs(Provider):
                 )
             mouse, button, count = page.mouse, arguments.button, arguments.click_count
             with playwright_errors("verb.mouse"):
-                # Each input is answered once the page has handled it: a handler that never
-                # returns leaves it unanswered.
-                await pagescript.answering(mouse.move(*point))
-                if action == "click":
-                    await pagescript.answering(
-                        mouse.click(*point, button=button, click_count=count)
-                    )
-                elif action == "down":
-                    await pagescript.answering(mouse.down(button=button, click_count=count))
-                elif action == "up":
-                    await pagescript.answering(mouse.up(button=button, click_count=count))
-                elif action == "wheel":
-                    await pagescript.answering(mouse.wheel(arguments.delta_x, arguments.delta_y))
-            return await self._pointed(tab, page, (start, before), point)
+                async with _holding(page, arguments.modifiers):
+                    # Each input is answered once the page has handled it: a handler that
+                    # never returns leaves it unanswered.
+                    await pagescript.answering(mouse.move(*point))
+                    if action == "click":
+                        await pagescript.answering(
+                            mouse.click(*point, button=button, click_count=count)
+                        )
+                    elif action == "down":
+                        await pagescript.answering(mouse.down(button=button, click_count=count))
+                    elif action == "up":
+                        await pagescript.answering(mouse.up(button=button, click_count=count))
+                    elif action == "wheel":
+                        await pagescript.answering(
+                            mouse.wheel(arguments.delta_x, arguments.delta_y)
+                        )
+            return {**named, **await self._pointed(tab, page, (start, before), point)}
 
     async def _pointed(
         self, tab: Tab, page: Page, started: tuple[Point, dict[str, Any]], end: Point
@@ -212,7 +223,7 @@ class PointerVerbs(Provider):
 
 
 async def _checked_source(
-    page: Page, named: HoverArguments | DragArguments, doing: tuple[str, str]
+    page: Page, named: HoverArguments | DragArguments | MouseArguments, doing: tuple[str, str]
 ) -> tuple[str, targets.Target]:
     """The element ``named`` by its selector or by its visible text (as a click by text finds
     it), checked as a click's target: shown, enabled, not covered where it is pressed."""
@@ -345,6 +356,22 @@ async def _under(page: Page, points: list[Point], *, watch: bool = False) -> dic
     spots = [{"x": x, "y": y} for x, y in points]
     read: dict[str, Any] = await pagescript.run(page, "pointer", points=spots, watch=watch)
     return read
+
+
+@contextlib.asynccontextmanager
+async def _holding(page: Page, keys: Sequence[str]) -> AsyncIterator[None]:
+    """``keys`` held down meanwhile (the mouse's events carry them), released after, even
+    when the input failed: a key left down would change every later input."""
+    keyboard, held = page.keyboard, []
+    try:
+        for key in keys:
+            await pagescript.answering(keyboard.down(key))
+            held.append(key)
+        yield
+    finally:
+        for key in reversed(held):
+            with contextlib.suppress(driver.PlaywrightError):  # the page went: nothing held
+                await pagescript.answering(keyboard.up(key))
 
 
 def _inside(point: Point, read: dict[str, Any]) -> bool:
