@@ -362,7 +362,7 @@ PAGES: dict[str, str] = {
         "New</span></p>",
     ),
     # Texts that touch in the source, set apart or not only by how they are drawn; closed
-    # selects; code with its indents.
+    # selects; code with its indents; text struck out.
     "/words-as-drawn": _page(
         "Words as drawn",
         '<p>$19<span style="margin-left: 6px">Sale</span></p>'
@@ -384,7 +384,10 @@ PAGES: dict[str, str] = {
         '<pre><code><span style="display: block">if (a) {</span><span style="display: block">'
         '    b();</span><span style="display: block">}</span></code></pre>'
         '<nav style="display: flex"><a href="/page-a" style="padding: 0 8px">Home</a>'
-        '<a href="/page-b" style="padding: 0 8px">Docs</a></nav>',
+        '<a href="/page-b" style="padding: 0 8px">Docs</a></nav>'
+        '<p>Now $49.99 <s>$59.99</s></p><ul><li style="text-decoration: line-through">Buy milk'
+        '</li><li>Walk dog</li></ul><div style="display: flex; gap: 8px"><span>$10</span>'
+        "<del>$12</del></div>",
     ),
     # Items that flex and grid boxes lay out in rows: a key and its value, a navbar with a
     # list in it, a button of two parts, a row drawn in reverse, a price in a sentence, a

@@ -1020,7 +1020,8 @@ async (request) => {
   // `el`'s text as innerText reads it (`read`), with each run in it (see textLayout) read as a
   // person does: the run's text as innerText reads it is found in `el`'s, in document order,
   // and replaced by the run with a space wherever its texts are drawn apart ("OKCancel" by
-  // "OK Cancel"), by a closed select's chosen option, or by code with its indents.
+  // "OK Cancel"), by a closed select's chosen option, by code with its indents, or by text
+  // struck out between two tildes each side, as Markdown writes it ("~~$59.99~~").
   function runsApart(el, layout, read = tidy(el.innerText)) {
     let text = read;
     let from = 0;
@@ -1035,6 +1036,8 @@ async (request) => {
       const together = rows ? rows.together : heard.join("");
       const at = together ? text.indexOf(together, from) : -1;
       if (at < 0) continue;
+      const end = at + together.length; // struck out already: an item of rows read first
+      if (run.struck && text.startsWith("~~", at - 2) && text.startsWith("~~", end)) continue;
       let before = text.slice(0, at);
       let after = text.slice(at + together.length);
       let seen;
@@ -1044,6 +1047,8 @@ async (request) => {
         seen = indented(run.nodes[0].innerText);
       } else if (run.select) {
         seen = chosen(run.nodes[0]);
+      } else if (run.struck) {
+        seen = `~~${together}~~`;
       } else {
         const space = (so, piece, i) => so && run.apart[i] && !attached(so, piece) ? " " : "";
         seen = heard.reduce((so, piece, i) => so + space(so, piece, i) + piece, "");
@@ -1214,13 +1219,14 @@ async (request) => {
   // `runs`, for each element, the runs in its text that innerText reads otherwise than a
   // person, in document order: siblings that touch in the source but are drawn apart
   // (runAround: two buttons with nothing between them, a label set off by a margin), the
-  // items of a flex or grid box read a row a line (rowsOf), closed selects, and code whose
-  // lines are indented.
+  // items of a flex or grid box read a row a line (rowsOf), closed selects, code whose
+  // lines are indented, and text struck out (a price before a sale, a task done).
   function textLayout(root) {
     const found = [];
     const runs = new Map();
     let lastRun = null;
     let code = null; // the last element read with its indents
+    let struck = null; // the last element read as struck out
     const inside = (run, holder) => { // the run is in `holder`'s text, and its ancestors'
       for (let up = holder; up; up = up === root ? null : up.parentNode) {
         if (!runs.has(up)) runs.set(up, []);
@@ -1229,6 +1235,10 @@ async (request) => {
     };
     const findRuns = (el, style) => {
       if (code?.contains(el)) return; // read as it is (runsApart)
+      if (style.textDecorationLine.includes("line-through") && !struck?.contains(el) &&
+          clean(el.textContent)) {
+        inside({ nodes: [(struck = el)], struck: true }, el);
+      }
       let laid;
       if (closedSelect(el)) {
         inside({ nodes: [el], select: true, inline: el }, el);
