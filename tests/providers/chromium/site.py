@@ -362,7 +362,7 @@ PAGES: dict[str, str] = {
         "New</span></p>",
     ),
     # Texts that touch in the source, set apart or not only by how they are drawn; closed
-    # selects; code with its indents; text struck out.
+    # selects; code with its indents; text struck out; numbers set raised.
     "/words-as-drawn": _page(
         "Words as drawn",
         '<p>$19<span style="margin-left: 6px">Sale</span></p>'
@@ -387,7 +387,8 @@ PAGES: dict[str, str] = {
         '<a href="/page-b" style="padding: 0 8px">Docs</a></nav>'
         '<p>Now $49.99 <s>$59.99</s></p><ul><li style="text-decoration: line-through">Buy milk'
         '</li><li>Walk dog</li></ul><div style="display: flex; gap: 8px"><span>$10</span>'
-        "<del>$12</del></div>",
+        "<del>$12</del></div>"
+        "<p>Only $49<sup>99</sup>: E = mc<sup>2</sup>, the 1<sup>st</sup> claim<sup>3</sup>.</p>",
     ),
     # Items that flex and grid boxes lay out in rows: a key and its value, a navbar with a
     # list in it, a button of two parts, a row drawn in reverse, a price in a sentence, a

@@ -1050,7 +1050,10 @@ async (request) => {
       } else if (run.struck) {
         seen = `~~${together}~~`;
       } else {
-        const space = (so, piece, i) => so && run.apart[i] && !attached(so, piece) ? " " : "";
+        const space = (so, piece, i) => {
+          if (run.raised[i] && /[\p{L}\p{N}]$/u.test(so)) return "^"; // "$49^99", "mc^2"
+          return so && run.apart[i] && !attached(so, piece) ? " " : "";
+        };
         seen = heard.reduce((so, piece, i) => so + space(so, piece, i) + piece, "");
       }
       if (run.inline) { // a box in a line: on a line of its own only without words beside it
@@ -1106,7 +1109,11 @@ async (request) => {
       before = node;
       return set;
     });
-    return { nodes, apart };
+    // A number set raised after a word or a number (cents, an exponent, a footnote's mark)
+    // reads after a caret: innerText reads "$49<sup>99</sup>" as a price of 4999.
+    const raised = nodes.map((node) => node.nodeType === Node.ELEMENT_NODE &&
+      /^\d{1,4}$/.test(clean(node.textContent)) && getComputedStyle(node).verticalAlign === "super");
+    return { nodes, apart, raised };
   }
 
   // When `el` (styled `style`) shows only part of what it holds and a person cannot scroll it
@@ -1251,7 +1258,7 @@ async (request) => {
       } else if (el !== root && style.display.startsWith("inline") &&
           !lastRun?.nodes.includes(el) && touching(el)) {
         lastRun = runAround(el);
-        if (lastRun.apart.some(Boolean)) inside(lastRun, el.parentNode);
+        if ([...lastRun.apart, ...lastRun.raised].some(Boolean)) inside(lastRun, el.parentNode);
       }
     };
     if (root.nodeType === Node.ELEMENT_NODE) findRuns(root, getComputedStyle(root));
