@@ -503,6 +503,20 @@ PAGES: dict[str, str] = {
     "/slow": _page("Slow", '<p>Slow page</p><img src="/held.png">'),
     "/missing-image": _page("Missing image", '<p>Picture</p><img src="/missing.png" alt="">'),
     # Port 9 is one Chromium never connects to (ERR_UNSAFE_PORT): a request that fails.
+    # Fields drawn under their own labels, as forms with floating labels draw them, and a
+    # checkbox hidden under the box its label draws; and a field under someone else's label.
+    "/floating-labels": _page(
+        "Floating labels",
+        '<div style="position: relative"><label for="mail" style="position: absolute; left: 6px;'
+        ' top: 3px; background: #fff">Email address</label><input id="mail" style="height: 30px">'
+        '</div><div style="position: relative"><label for="pin" style="position: absolute;'
+        ' inset: 0; background: #eee">PIN</label><input id="pin" style="height: 30px"></div>'
+        '<label><input type="checkbox" id="dark" style="position: absolute; opacity: 0">'
+        '<span style="display: inline-block; width: 40px; height: 20px; background: #ccc;'
+        ' position: relative; left: -20px"></span> Dark mode</label>'
+        '<div style="position: relative"><label for="mail" style="position: absolute; inset: 0;'
+        ' background: #fdd">Not its label</label><input id="other" style="height: 30px"></div>',
+    ),
     "/requests": _page(
         "Requests",
         '<p>Requests page</p><img src="/missing.png" alt="">'

@@ -588,6 +588,36 @@ async def test_refusals_say_what_to_do_differently(
     assert await refused(provider, ctx, action, **parameters) == expected
 
 
+async def test_a_field_drawn_under_its_own_label_is_not_covered(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A press on a control's label is a press on the control: a floating label drawn over
+    its field, a styled box over a hidden checkbox, leave them free to type into and click.
+    Another control's label still covers a field."""
+    await ok(provider, ctx, "browser.open", url=site.url("/floating-labels"))
+    listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert {e["selector"]: e.get("covered", False) for e in listed} == {
+        "#mail": False,
+        "#pin": False,
+        "#dark": False,
+        "#other": True,
+    }
+    assert (await ok(provider, ctx, "browser.type", selector="#mail", value="a@b.test"))[
+        "value"
+    ] == "a@b.test"
+    await ok(provider, ctx, "browser.type", selector="#pin", value="1234")
+    assert (await ok(provider, ctx, "browser.click", selector="#dark"))["checked"] is True
+    refusal = await refused(provider, ctx, "browser.type", selector="#other", value="x")
+    assert refusal.startswith(
+        '#other is covered by body > div:nth-of-type(3) > label (label "Not its label")'
+    ), refusal
+    assert await in_page(provider, ctx, "[mail.value, pin.value, other.value]") == [
+        "a@b.test",
+        "1234",
+        "",
+    ]
+
+
 async def test_scroll_moves_by_screens_to_ends_and_to_elements(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

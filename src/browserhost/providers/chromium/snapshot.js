@@ -173,6 +173,10 @@ async (request) => {
     return slots.some((slot) => slot.assignedNodes({ flatten: true }).length > 0);
   }
 
+  // Whether `hit` is in a label of the control `el`: a press there is a press on the control
+  // (a floating label drawn over its field, a styled box over its hidden checkbox).
+  const labelsIt = (hit, el) => Boolean(el.labels?.length && hit?.closest?.("label")?.control === el);
+
   // --- naming: what a person reads on an element, and what it is --------------------------
 
   // Icon fonts name their picture in a class (`fa fa-star`, `icon-reply`, `glyphicon
@@ -814,7 +818,7 @@ async (request) => {
       // Drawn over by something that is not its own container (a clipped element, one that
       // lets clicks through with pointer-events: none, is not "covered").
       if (hit && !landsOn(hit, el) && !(face && landsOn(hit, face)) && !reaches(el, hit) &&
-          getComputedStyle(el).pointerEvents !== "none") {
+          !labelsIt(hit, el) && getComputedStyle(el).pointerEvents !== "none") {
         out.covered = true;
       }
     }
@@ -1788,7 +1792,7 @@ async (request) => {
       const its = control.getBoundingClientRect();
       return its.width * its.height < OWN_CONTROL_SHARE * own.width * own.height ? control : null;
     };
-    const onItself = (hit) => landsOn(hit, target) || landsOn(hit, el);
+    const onItself = (hit) => landsOn(hit, target) || landsOn(hit, el) || labelsIt(hit, el);
     // The centre, or the point nearest it on the element and on no control inside it; null
     // when the centre lands on something else.
     const clearAt = (box) => {
