@@ -517,6 +517,21 @@ PAGES: dict[str, str] = {
         '<div style="position: relative"><label for="mail" style="position: absolute; inset: 0;'
         ' background: #fdd">Not its label</label><input id="other" style="height: 30px"></div>',
     ),
+    # Fields whose page listens for keys: one refuses what is not a small letter on
+    # keypress, one refuses digits on keydown, and an autocomplete lists words on keyup; and
+    # a field nobody listens on.
+    "/keys": _page(
+        "Keys",
+        '<input id="letters"><input id="no-digits"><input id="search"><ul id="words"></ul>'
+        '<textarea id="plain"></textarea>'
+        "<script>letters.addEventListener('keypress', (e) => { if (!/[a-z]/.test(e.key))"
+        " e.preventDefault(); });"
+        "document.getElementById('no-digits').addEventListener('keydown', (e) => {"
+        " if (/[0-9]/.test(e.key)) e.preventDefault(); });"
+        "search.addEventListener('keyup', () => { words.innerHTML = ['apple', 'apricot',"
+        " 'banana'].filter((w) => search.value && w.startsWith(search.value))"
+        ".map((w) => '<li>' + w + '</li>').join(''); });</script>",
+    ),
     "/requests": _page(
         "Requests",
         '<p>Requests page</p><img src="/missing.png" alt="">'

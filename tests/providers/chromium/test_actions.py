@@ -618,6 +618,24 @@ async def test_a_field_drawn_under_its_own_label_is_not_covered(
     ]
 
 
+async def test_type_presses_each_key_where_the_page_listens_for_keys(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Where the page listens for keys, the text is typed key by key, so the page sees each:
+    keys it refuses are not in the field (and the answer says what it holds), and an
+    autocomplete that reads keyup lists its words. Where nothing listens, and for a text
+    with a new line, it is inserted at once, as before."""
+    await ok(provider, ctx, "browser.open", url=site.url("/keys"))
+    letters = await ok(provider, ctx, "browser.type", selector="#letters", value="Ab_c")
+    assert letters["value"] == "bc"
+    digits = await ok(provider, ctx, "browser.type", selector="#no-digits", value="x1y2")
+    assert digits["value"] == "xy"
+    await ok(provider, ctx, "browser.type", selector="#search", value="ap")
+    assert await in_page(provider, ctx, "words.textContent") == "appleapricot"
+    plain = await ok(provider, ctx, "browser.type", selector="#plain", value="one\ntwo")
+    assert plain["value"] == "one\ntwo"
+
+
 async def test_scroll_moves_by_screens_to_ends_and_to_elements(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -166,6 +166,29 @@ async def test_elements_that_behave_as_buttons_are_listed_and_clicked_by_text(
     assert await out_line(provider, ctx) == "out: menu Duplicate"
 
 
+async def test_elements_a_page_listens_on_with_add_event_listener_are_listed(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """No role, no pointer cursor, no handler attribute: only DevTools sees their handlers.
+    Icons, a section's heading and colour swatches are listed and clicked; the body and a
+    container listening for all it holds are not listed."""
+    await _open(provider, site, ctx, "listeners.html")
+    listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["selector"], e.get("label")) for e in listed] == [
+        ("#forward", "forward"),
+        ("#archive", "Archive"),
+        ("#section-head", "Shipping details"),
+        ("#swatches > span:nth-of-type(1)", "swatch"),
+        ("#swatches > span:nth-of-type(2)", "swatch"),
+    ]
+    await ok(provider, ctx, "browser.click", selector="#archive")
+    assert await out_line(provider, ctx) == "out: archive"
+    await ok(provider, ctx, "browser.click", text="Shipping details")
+    assert "Ships in 2 days" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+    await ok(provider, ctx, "browser.click", selector="#swatches > span:nth-of-type(2)")
+    assert await out_line(provider, ctx) == "out: swatch blue"
+
+
 # --- 4. selectors keep their meaning -------------------------------------------------------
 
 

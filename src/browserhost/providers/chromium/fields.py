@@ -4,7 +4,9 @@
 (in the same call that checks it, when there is text to type: ``info["ready"]``), a select, a
 date, a time, a colour or a range gets its value set with the events a picker sends (``fill``).
 Text is then typed by the keyboard (CDP ``Input.insertText``, which reaches a focused field
-in a cross-origin iframe too), so the page sees the input a person's typing makes. None of
+in a cross-origin iframe too), so the page sees the input a person's typing makes; where the
+page listens for keys (an autocomplete that reads keyup, a field that refuses some keys),
+key by key, so that it sees each key too (:func:`keyed`). None of
 Playwright's own page script is needed, nor its injection into each new document.
 
 A text longer than its field keeps (``maxlength``) is cut there by the browser, as for a
@@ -27,6 +29,9 @@ if TYPE_CHECKING:
     from .targets import Target
 
 
+KEYED_MAX = 200
+"""The longest text typed key by key (a key takes a round trip to the page, about a
+millisecond): a longer one is inserted at once."""
 TYPED_ON_MAX = 64
 """How many fields the focus may move through as one text is typed (a code in boxes has 4
 to 8): a page that keeps moving it gets no more of the text than that."""
@@ -49,11 +54,29 @@ async def fill(page: Page, aimed: Target, selector: str, value: str) -> str | No
     _check_ready(ready, selector, value)
     if ready.get("typeIt"):
         # An empty value deletes the selected text, as a person clearing a field would.
-        typing = page.keyboard.insert_text(value) if value else page.keyboard.press("Delete")
+        if not value:
+            typing = page.keyboard.press("Delete")
+        elif keyed(ready, value):
+            typing = page.keyboard.type(value)
+        else:
+            typing = page.keyboard.insert_text(value)
         await pagescript.answering(typing)
         if value and ready.get("keeps") is not None:
             return await type_on(page, aimed, selector, value, ready["keeps"])
     return None
+
+
+def keyed(ready: dict[str, Any], value: str) -> bool:
+    """Whether ``value`` is typed key by key: where the page listens for keys (``keys``,
+    see ``snapshot.js``'s ``keyListened``), for a text of at most :data:`KEYED_MAX`
+    characters that the field keeps whole, with no key that would act instead of typing (a
+    new line that submits, a tab that moves on). Otherwise it is inserted at once."""
+    return (
+        bool(ready.get("keys"))
+        and ready.get("keeps") is None
+        and len(value) <= KEYED_MAX
+        and not any(key in value for key in "\n\r\t")
+    )
 
 
 async def type_on(page: Page, aimed: Target, selector: str, value: str, kept: int) -> str:

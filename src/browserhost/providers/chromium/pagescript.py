@@ -69,6 +69,15 @@ def _keeping_statement() -> str:
     return f"({STORE} ||= {{}})[{_key()}] = ({source()})"
 
 
+LISTENING_OPS = frozenset({"snapshot", "findText", "find", "fill", "typeOn"})
+"""The questions that read the page's event listeners (and ``target`` with a text to type):
+which elements it made clickable, whether a field's keys are listened for."""
+_LISTENERS = "if (typeof getEventListeners === 'function') request.listeners = getEventListeners; "
+"""Hands the script DevTools' ``getEventListeners``, where the call has it (a main document's,
+see :func:`.devtools.evaluate`): the handlers a page adds with ``addEventListener``, which
+its own script cannot see, tell which elements it made clickable."""
+
+
 @cache
 def _calling() -> str:
     """Calls the script the document keeps; ``false`` when it keeps none. Sending the whole
@@ -76,7 +85,7 @@ def _calling() -> str:
     text: Playwright carries one string far faster than the same answer as an object it must
     walk and rebuild (a 1,000-element snapshot, 4x)."""
     return (
-        f"async (request) => {{ const script = {STORE}?.[{_key()}]; "
+        f"async (request) => {{ const script = {STORE}?.[{_key()}]; {_LISTENERS}"
         "return script ? JSON.stringify(await script(request)) ?? null : false; }"
     )
 
@@ -85,7 +94,7 @@ def _calling() -> str:
 def _keeping() -> str:
     """The whole script: kept in the document for the next calls, then called."""
     return (
-        f"async (request) => {{ const script = {_keeping_statement()}; "
+        f"async (request) => {{ const script = {_keeping_statement()}; {_LISTENERS}"
         "return JSON.stringify(await script(request)) ?? null; }"
     )
 
@@ -100,7 +109,8 @@ async def run(page: Document, op: str, **arguments: object) -> Any:
 
     async def evaluate(function: str) -> object:
         if main is not None:
-            return await devtools.evaluate(main, function, request)
+            listening = op in LISTENING_OPS or (op == "target" and "text" in arguments)
+            return await devtools.evaluate(main, function, request, console_api=listening)
         return await page.evaluate(function, request)
 
     async def once() -> str | None:

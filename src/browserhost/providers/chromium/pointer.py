@@ -230,7 +230,10 @@ async def _checked_source(
     selector, text = named.selector, named.text
     if selector is None:
         selector = await targets.by_text(page, text or "", doing)
-    return selector, await targets.target(page, selector, "click", fresh=text is not None)
+    # A text that is only part of the element's (a file in a list the page listens on as
+    # a whole) is aimed at itself, as a click by text aims.
+    aimed = await targets.target(page, selector, "click", fresh=text is not None, by_text=text)
+    return selector, aimed
 
 
 async def _drop_point(

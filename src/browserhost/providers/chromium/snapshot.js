@@ -680,13 +680,23 @@ async (request) => {
   ].join(",");
   const CHUNK_MAX = 2000;
 
-  // Handlers a page assigns as properties or attributes, which script can see (those added
-  // with addEventListener it cannot: they show as a pointer cursor at best). A hover handler
-  // marks a target too: a tooltip's trigger, a chart's shape. Each read costs, on every
-  // element of every snapshot: these four are the ones pages use.
+  // Handlers a page assigns as properties or attributes, which script can see. A hover
+  // handler marks a target too: a tooltip's trigger, a chart's shape. Each read costs, on
+  // every element of every snapshot: these four are the ones pages use. Those it adds with
+  // addEventListener only DevTools sees (request.listeners, in a main document): a press
+  // handler on an element with few children (an icon, a cell, a box of colour) marks it, not
+  // one on a container the page listens on for all it holds (the body, an app's root).
   function handled(el) {
-    return Boolean(el.onclick || el.onmousedown || el.onpointerdown || el.onmouseover);
+    if (el.onclick || el.onmousedown || el.onpointerdown || el.onmouseover) return true;
+    if (!listeners || el.childElementCount > LISTENED_CHILDREN_MAX || ITEM_HOLDERS.has(tagOf(el)) ||
+        el === doc.body || el === doc.documentElement) return false;
+    const on = listeners(el);
+    return PRESS_EVENTS.some((type) => on[type]?.length);
   }
+  const listeners = typeof request.listeners === "function" ? request.listeners : null;
+  const PRESS_EVENTS = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "dblclick"];
+  const LISTENED_CHILDREN_MAX = 3; // an icon and a label, and a badge
+  const ITEM_HOLDERS = new Set(["ul", "ol", "dl", "menu", "table", "thead", "tbody", "tr", "nav", "form"]);
 
   // Elements styled as clickable. The cursor is inherited, so the children of a clickable
   // card all have `cursor: pointer` too: of a run of them the outermost is a target, and an
@@ -759,7 +769,7 @@ async (request) => {
     // The top and every open shadow root under it, found as the loop goes.
     for (let i = 0; i < roots.length; i++) {
       for (const el of roots[i].querySelectorAll(INTERACTIVE)) found.add(el);
-      // Handlers assigned as properties are visible; addEventListener ones show as a pointer.
+      // Elements with press handlers (handled), or styled as clickable.
       for (const el of roots[i].querySelectorAll("*")) {
         if (el.shadowRoot) roots.push(el.shadowRoot);
         if (!found.has(el) && (handled(el) || pointerTarget(el))) loose.push(el);
@@ -2359,19 +2369,22 @@ async (request) => {
 
   // Focus the field and select what it holds, for typed text to replace it. A text longer
   // than the field keeps (its maxlength) is cut there by the browser: `keeps` says so.
+  // `keys`: the page listens for keys on the field or around it, so the text is typed key
+  // by key (see keyListened).
   function readyForText(el, value) {
     const tag = tagOf(el);
     const keeps = el.maxLength >= 0 && value.length > el.maxLength ? { keeps: el.maxLength } : {};
+    const keys = keyListened(el) ? { keys: true } : {};
     if (tag === "input") {
       if (el.type === "number" && Number.isNaN(Number(value.trim()))) return { error: "number" };
       el.select();
       el.focus();
-      return { typeIt: true, ...keeps };
+      return { typeIt: true, ...keeps, ...keys };
     } else if (tag === "textarea") {
       el.selectionStart = 0;
       el.selectionEnd = el.value.length;
       el.focus();
-      return { typeIt: true, ...keeps };
+      return { typeIt: true, ...keeps, ...keys };
     } else {
       let host = el;
       while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
@@ -2382,8 +2395,26 @@ async (request) => {
       selection.removeAllRanges();
       selection.addRange(range);
     }
-    return { typeIt: true };
+    return { typeIt: true, ...keys };
   }
+
+  // Whether the page listens for keys where `el` gets them: on it, a container of it, the
+  // document or the window (an autocomplete that reads keyup, a field that refuses some
+  // keys on keypress, an app that listens at its root). Text inserted at once makes the
+  // input events alone; such a page needs each key pressed. Unknown (false) where DevTools'
+  // listeners are not at hand (an iframe's document).
+  function keyListened(el) {
+    if (!listeners) return false;
+    const on = (target) => target.onkeydown || target.onkeypress || target.onkeyup ||
+      KEY_EVENTS.some((type) => listeners(target)[type]?.length);
+    for (let node = el; node; node = node.parentNode || node.host) {
+      if (node.nodeType === Node.ELEMENT_NODE || node === doc) {
+        if (on(node)) return true;
+      }
+    }
+    return Boolean(on(window));
+  }
+  const KEY_EVENTS = ["keydown", "keypress", "keyup"];
 
   // After a text its field kept only the start of: a page that moves the focus on as a box
   // fills (a code in one-character boxes) takes the rest in the field it focused, as from a
