@@ -15,12 +15,18 @@ from browserhost.contract import Context
 from browserhost.contract.limits import TEXT_MAX
 from browserhost.sdk import Provider, VerbArguments, verb
 
+from . import devtools
 from .console_log import CONSOLE_KEPT, Since
 from .request_log import REQUESTS_KEPT, ResourceType
 
 LOADS_WAIT_S = 1.0
 """How long the network verb waits for the requests a page's load saw end to be told ended
 (:meth:`.RequestLog.loads_ended`); one still running then is listed as pending."""
+
+FINISHED_RESOURCES = """() => performance.getEntriesByType("resource")
+  .map((entry) => entry.name).filter((name) => /^https?:/.test(name))"""
+"""The addresses of the resources the page's document saw end (a 404 image too): under
+load, the browser's word of one may come after the page's."""
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -87,7 +93,8 @@ class DiagnosticVerbs(Provider):
 
         async with self.access.using(context, "verb.network") as tab:
             page = await tab.page()
-            await tab.requests_of(page).loads_ended(LOADS_WAIT_S)
+            finished = await devtools.evaluate(page, FINISHED_RESOURCES, None)
+            await tab.requests_of(page).loads_ended(LOADS_WAIT_S, finished)
             return {"url": page.url, **listing(tab, page)}
 
     @verb(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
@@ -143,13 +144,22 @@ class RequestLog:
             entry.end(float(event["timestamp"]))
             self._ended.set()
 
-    async def loads_ended(self, timeout_s: float) -> None:
+    async def loads_ended(self, timeout_s: float, finished: Iterable[str] = ()) -> None:
         """Until no request of the kinds a page's load waits for (its scripts, styles, images,
-        fonts) is open, for ``timeout_s`` at most. The page tells of its load itself, and the
-        browser's word that such a request ended, though it ended before, may come after."""
+        fonts) is open, and each address in ``finished`` (what the page itself saw end) is
+        told ended, for ``timeout_s`` at most. The page tells of its load itself, and the
+        browser's word of such a request (that it was sent, that it ended), though it ended
+        before, may come after."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
-        while any(entry.type in LOAD_TYPES for entry in self._open.values()):
+        # The icon Chromium asks for by itself shows among the page's, and is not logged.
+        unheard = {url for url in finished if not _root_favicon(url)}
+        while True:
+            if unheard:
+                kept, _ = self._ring.after(self._loaded_mark)
+                unheard -= {entry.url for entry in kept if entry.done}
+            if not unheard and not any(entry.type in LOAD_TYPES for entry in self._open.values()):
+                return
             left = deadline - loop.time()
             if left <= 0:
                 return
@@ -180,7 +190,11 @@ def _automatic_favicon(event: dict[str, Any]) -> bool:
     not the page."""
     if (event.get("initiator") or {}).get("type") != "other" or event.get("type") != "Other":
         return False
-    address = urlsplit(str(event["request"].get("url") or ""))
+    return _root_favicon(str(event["request"].get("url") or ""))
+
+
+def _root_favicon(url: str) -> bool:
+    address = urlsplit(url)
     return address.path == "/favicon.ico" and not address.query
 
 
