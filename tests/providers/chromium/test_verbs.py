@@ -74,6 +74,29 @@ async def test_press_key_hover_and_wait_for(
     assert neither == "wait_for takes text or selector (one of them)."
 
 
+async def test_wait_for_waits_for_the_match_a_person_sees_and_says_what_it_was(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/w/waiting.html"))
+    await ok(provider, ctx, "browser.click", text="Save")
+    # The hidden copy first in the page is not the one waited on.
+    saved = await ok(provider, ctx, "verb.wait_for", text="Order saved", timeout_s=5)
+    assert saved["matched"] == {"tag": "p", "text": "Order saved"}
+    assert await in_page(provider, ctx, "document.querySelectorAll('#toasts p').length") == 1
+    # A text the page's own words name is matched there, and the answer shows it.
+    named = await ok(provider, ctx, "verb.wait_for", text="a note says")
+    assert named["matched"]["text"] == "Press Save; a note says when it is done."
+    # Gone means no match shown: the hidden copy does not make the shown toast gone.
+    shown = await refused(
+        provider, ctx, "verb.wait_for", selector=".toast", gone=True, timeout_s=0.5
+    )
+    assert shown == "'.toast' did not go within 0.5 s; take a snapshot to see the page."
+    await in_page(provider, ctx, "document.querySelector('#toasts p').remove()")
+    gone = await ok(provider, ctx, "verb.wait_for", selector=".toast", gone=True, timeout_s=5)
+    assert gone["state"] == "hidden"
+    assert "matched" not in gone
+
+
 async def test_fill_form_sets_fields_selects_and_styled_checkboxes(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

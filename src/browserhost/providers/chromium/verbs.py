@@ -26,6 +26,8 @@ from . import driver, fields, pagescript, targets
 from .errors import playwright_errors
 
 if TYPE_CHECKING:
+    from playwright.async_api import Locator
+
     from .access import TabAccess
     from .contexts import Tab
     from .launch import ChromiumConfig
@@ -57,6 +59,25 @@ class WaitForArguments(VerbArguments):
     selector: str | None = Field(None, min_length=1, description="A CSS selector to wait for.")
     gone: bool = Field(False, description="Wait for it to disappear instead.")
     timeout_s: float = Field(10.0, gt=0, le=WAIT_MAX_S, description="How long to wait.")
+
+
+_MATCHED_MAX = 100
+"""The most characters of a matched element's text that wait_for's answer shows."""
+
+_DESCRIBE_MATCH = """(el, max) => {
+  const text = (el.innerText || el.textContent || "").replace(/\\s+/g, " ").trim();
+  return { tag: el.localName, text: text.length > max ? text.slice(0, max - 1) + "\u2026" : text };
+}"""
+
+
+async def _matched(locator: Locator) -> dict[str, str] | None:
+    try:
+        described: dict[str, str] = await locator.evaluate(
+            _DESCRIBE_MATCH, _MATCHED_MAX, timeout=1000
+        )
+    except driver.PlaywrightError:
+        return None
+    return described
 
 
 class FormField(VerbArguments):
@@ -150,11 +171,17 @@ class PageVerbs(Provider):
         async with self.access.using(context, "verb.wait_for") as tab:
             page = await tab.page()
             what = arguments.text if arguments.text is not None else arguments.selector
+            # The first match a person sees: a hidden one first in the page (a toast's
+            # template, a closed menu) would be waited on instead of the one that appears.
             locator = (
-                page.get_by_text(arguments.text)
-                if arguments.text is not None
-                else page.locator(f"css={arguments.selector}")
-            ).first
+                (
+                    page.get_by_text(arguments.text)
+                    if arguments.text is not None
+                    else page.locator(f"css={arguments.selector}")
+                )
+                .filter(visible=True)
+                .first
+            )
             state: Literal["hidden", "visible"] = "hidden" if arguments.gone else "visible"
             with playwright_errors(
                 "verb.wait_for",
@@ -162,7 +189,12 @@ class PageVerbs(Provider):
                 f"{arguments.timeout_s:g} s; take a snapshot to see the page.",
             ):
                 await locator.wait_for(state=state, timeout=arguments.timeout_s * 1000)
-            return {"waitedFor": what, "state": state, "url": page.url}
+                # What matched, for the agent to see whether it is what it waited for (a
+                # text also matches a sentence that names it: "Click Confirm when it
+                # appears"). Gone by the time it is read: said without it.
+                matched = None if arguments.gone else await _matched(locator)
+            said = {"matched": matched} if matched else {}
+            return {"waitedFor": what, "state": state, "url": page.url, **said}
 
     @verb("Fill several fields at once: text fields, selects, checkboxes and radios.")
     async def fill_form(self, arguments: FillFormArguments, context: Context) -> dict[str, Any]:
