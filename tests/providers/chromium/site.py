@@ -414,6 +414,16 @@ PAGES: dict[str, str] = {
         '<div style="display: flex; flex-direction: column"><span>One</span><span>Two</span>'
         "</div>",
     ),
+    # A data table with empty cells (in a row, at its end, the corner) and a cell with only an
+    # icon; a table laid out for the page's sake, with an empty spacer cell and no headers.
+    "/tables": _page(
+        "Tables",
+        "<table><thead><tr><th></th><th>Phone</th><th>City</th><th>VIP</th></tr></thead>"
+        "<tr><td>Ann</td><td></td><td>Oslo</td><td></td></tr>"
+        '<tr><td>Bob</td><td>555-1234</td><td>Rome</td><td><img alt="" src="data:,"></td></tr>'
+        "</table><table><tr><td>1.</td><td>Story</td></tr><tr><td></td><td>100 points</td></tr>"
+        "</table>",
+    ),
     # A listing longer than a snapshot shows (30 characters a line).
     "/long-listing": _page(
         "Long listing",

@@ -187,6 +187,18 @@ async def test_items_laid_out_in_rows_read_a_row_a_line(
     )
 
 
+async def test_an_empty_cell_of_a_data_table_keeps_its_column(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText reads "Ann", an empty cell, "Oslo" as "Ann Oslo": Oslo moves to the phone's
+    column. In a table with headers an empty cell reads as a dash; a cell showing an icon
+    is not empty, and a table with no headers (a layout) reads as before."""
+    await ok(provider, ctx, "browser.open", url=site.url("/tables"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
+        "\u2014 Phone City VIP\nAnn \u2014 Oslo \u2014\nBob 555-1234 Rome\n1. Story\n100 points"
+    )
+
+
 async def test_text_too_long_to_show_whole_ends_at_a_words_end(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

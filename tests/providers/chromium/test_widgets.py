@@ -512,6 +512,24 @@ async def test_shadow_controls_that_show_slotted_text_are_named_and_clickable(
     assert await out_line(provider, ctx) == "out: terms true"
 
 
+async def test_a_components_own_text_is_read_where_it_is_drawn(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "components.html")
+    text = (await _snapshot(provider, ctx))["text"]
+    card = "Blue kettle\nPrice: $25\nShips Monday, by post.\nOnly 3 left"
+    assert f"Subscribe\n{card}\nout: none" in text  # in its place in the page
+    assert (await _snapshot(provider, ctx, selector="#card"))["text"] == card
+
+
+async def test_a_page_that_is_one_web_component_opens_settled_and_reads(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    opened = await _open(provider, site, ctx, "wc-app.html")
+    assert opened["settled"] is True  # not taken for a blank page still to be filled
+    assert (await _snapshot(provider, ctx))["text"] == "Status\nAll systems normal"
+
+
 async def test_a_redrawn_row_with_the_same_kind_of_control_is_not_mistaken_for_another(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -159,7 +159,8 @@ _LOAD_WATCH = """(() => {
     try {
       const body = document.body;
       const blank = !body || (!body.querySelector(
-        "a,button,input,select,textarea,img,svg,canvas,video,iframe") && !body.innerText.trim());
+        "a,button,input,select,textarea,img,svg,canvas,video,iframe") && !body.innerText.trim() &&
+        ![...body.querySelectorAll("*")].some((el) => el.shadowRoot));
       const busy = document.querySelector("[aria-busy=true]") !== null;
       const calm = !store.afterLoad.moved && !blank && !busy;
       const origin = performance.timeOrigin;

@@ -766,6 +766,7 @@ async (request) => {
     const found = new Set();
     const loose = [];
     if (top.matches && top.matches(INTERACTIVE)) found.add(top);
+    if (top.shadowRoot) roots.push(top.shadowRoot); // a web component's own controls
     // The top and every open shadow root under it, found as the loop goes.
     for (let i = 0; i < roots.length; i++) {
       for (const el of roots[i].querySelectorAll(INTERACTIVE)) found.add(el);
@@ -885,24 +886,54 @@ async (request) => {
   // so the text an agent reads can follow the viewport.
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
-  const NO_LAYOUT = { unseen: [], runs: new Map() };
+  const NO_LAYOUT = { unseen: [], runs: new Map(), hosts: [] };
+
+  // Whether `node` is in `el`, in its shadow trees or theirs.
+  function holds(el, node) {
+    for (; node; node = node.getRootNode().host) if (el.contains(node)) return true;
+    return false;
+  }
+
+  // Of `hosts` (elements with a shadow root) and the hosts in their shadow trees and theirs,
+  // those whose own shadow tree holds text to read (a web component's heading, a price),
+  // which innerText leaves out.
+  function textHosts(hosts) {
+    const found = [];
+    for (const el of hosts) {
+      const walker = doc.createTreeWalker(el.shadowRoot, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) {
+        if (/\S/.test(walker.currentNode.data) && !UNREAD.has(tagOf(walker.currentNode.parentNode))) {
+          found.push(el);
+          break;
+        }
+      }
+      found.push(...textHosts([...el.shadowRoot.querySelectorAll("*")].filter((host) => host.shadowRoot)));
+    }
+    return found;
+  }
   // `layout` (textLayout): the elements whose text is left out (`unseen`, none of them `el`'s
   // ancestor), and the runs to read as a person does (see runsApart).
-  function chunks(el, out, pinned = false, layout = NO_LAYOUT) {
+  // `parent`: the element `el` is drawn in (a shadow tree's host, a slot's parent).
+  function chunks(el, out, pinned = false, layout = NO_LAYOUT, parent = el.parentNode) {
+    const slot = tagOf(el) === "slot"; // drawn as what it shows, with no box of its own
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
-    if (UNREAD.has(tagOf(el)) || (el.checkVisibility && !el.checkVisibility())) return out;
-    const { unseen } = layout;
+    if (UNREAD.has(tagOf(el)) || (!slot && el.checkVisibility && !el.checkVisibility())) return out;
+    const { unseen, hosts } = layout;
     if (unseen.includes(el)) return out;
-    const text = tidy(el.innerText);
-    if (!text) return out;
+    // innerText reads neither a shadow tree's text nor what its slots show: such an element
+    // is read a piece at a time, as it is drawn (its shadow tree, a slot's assigned nodes).
+    const drawnElsewhere = slot || hosts.some((host) => holds(el, host)) ||
+      (el.getRootNode() instanceof ShadowRoot && el.querySelector("slot"));
+    const text = drawnElsewhere ? "" : tidy(el.innerText);
+    if (!text && !drawnElsewhere) return out;
     const { position, display, whiteSpace } = getComputedStyle(el);
     const fixed = pinned || position === "fixed" || position === "sticky";
-    const whole = !unseen.some((hidden) => el.contains(hidden));
+    const whole = !drawnElsewhere && !unseen.some((hidden) => el.contains(hidden));
     // Code is read whole, its indents kept (runsApart), and so is text in no element.
     if (whole && (text.length <= CHUNK_MAX || !el.children.length || KEEPS_INDENTS.test(whiteSpace))) {
       const rect = el.getBoundingClientRect();
       if (text.length <= CHUNK_MAX) {
-        const inline = display.startsWith("inline") && el.parentNode;
+        const inline = display.startsWith("inline") && parent;
         out.push({ text, el, top: rect.top, bottom: rect.bottom, pinned: fixed, inline });
         return out;
       }
@@ -916,16 +947,19 @@ async (request) => {
       });
       return out;
     }
-    for (const node of el.childNodes) {
+    const shown = slot && el.assignedNodes({ flatten: true });
+    const children = el.shadowRoot ? el.shadowRoot.childNodes : shown?.length ? shown : el.childNodes;
+    const line = slot ? parent : el; // the element whose line its inline pieces are in
+    for (const node of children) {
       const first = out.length;
-      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out, fixed, layout);
+      if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out, fixed, layout, line);
       else if (node.nodeType === Node.TEXT_NODE && clean(node.data)) {
         const range = doc.createRange();
         range.selectNodeContents(node);
         const rect = range.getBoundingClientRect();
         if (rect.width || rect.height) {
           const piece = { text: clean(node.data), top: rect.top, bottom: rect.bottom };
-          out.push({ ...piece, pinned: fixed, inline: el });
+          out.push({ ...piece, pinned: fixed, inline: line });
         }
       }
       const piece = out[first];
@@ -1061,6 +1095,9 @@ async (request) => {
         seen = indented(run.nodes[0].innerText);
       } else if (run.select) {
         seen = chosen(run.nodes[0]);
+      } else if (run.cells) {
+        seen = run.cells.map((cell) => (emptyCell(cell) ? EMPTY_CELL : tidy(cell.innerText)))
+          .filter(Boolean).join(" ");
       } else if (run.struck) {
         seen = `~~${together}~~`;
       } else {
@@ -1160,6 +1197,21 @@ async (request) => {
   }
   const CLIP_DEPTH = 3;
   const KEEPS_INDENTS = /^(pre|pre-wrap|break-spaces)$/; // white-space a page keeps
+
+  // A data table's row (its table has headers) with an empty cell beside one that is not:
+  // its cells drawn. innerText reads "Ann", an empty cell and "Oslo" as "Ann Oslo", and
+  // "Oslo" moves to the column before; an empty cell reads as EMPTY_CELL. A cell holding an
+  // element (an icon, a control) is not empty, and a table laid out for the page's sake
+  // (spacer cells, no headers) reads as before.
+  const EMPTY_CELL = "\u2014";
+  function emptyCells(row) {
+    const cells = [...row.children].filter((cell) => /^(td|th)$/.test(tagOf(cell)) &&
+      (!cell.checkVisibility || cell.checkVisibility()));
+    const blanks = cells.filter(emptyCell).length;
+    if (!blanks || blanks === cells.length) return null;
+    return row.closest("table")?.querySelector("th, thead") ? cells : null;
+  }
+  const emptyCell = (cell) => !clean(cell.textContent) && !cell.querySelector(":not(br)");
   const ROW = /^(inline-)?(flex|grid)$/;
 
   // The items of the flex or grid box `el` (styled `style`) in the rows a person reads, when
@@ -1261,8 +1313,11 @@ async (request) => {
         inside({ nodes: [(struck = el)], struck: true }, el);
       }
       let laid;
+      let cells;
       if (closedSelect(el)) {
         inside({ nodes: [el], select: true, inline: el }, el);
+      } else if (style.display === "table-row" && (cells = emptyCells(el))) {
+        inside({ nodes: [el], cells }, el);
       } else if (KEEPS_INDENTS.test(style.whiteSpace) && /(^|\n)[ \t]+\S/.test(el.textContent)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
       } else if (ROW.test(style.display) && el.childNodes.length > 1 &&
@@ -1279,7 +1334,9 @@ async (request) => {
     const cut = new Set(); // what a clipping box hides (clipping), found below it in document order
     const width = Math.max(doc.documentElement.scrollWidth, innerWidth);
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
+    const shadowed = root.shadowRoot ? [root] : [];
     for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) shadowed.push(el);
       if (found.length && found[found.length - 1].contains(el)) continue;
       if (cut.has(el)) {
         found.push(el);
@@ -1300,7 +1357,7 @@ async (request) => {
       }
       findRuns(el, style);
     }
-    return { unseen: found.filter((el) => clean(el.textContent)), runs };
+    return { unseen: found.filter((el) => clean(el.textContent)), runs, hosts: textHosts(shadowed) };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
@@ -1311,7 +1368,7 @@ async (request) => {
       const all = tidy(root.textContent);
       return { text: all.slice(0, textMax), total: all.length, above: 0 };
     }
-    const pieces = layout.unseen.length ? chunks(root, [], false, layout) : null;
+    const pieces = layout.unseen.length || layout.hosts.length ? chunks(root, [], false, layout) : null;
     let all = pieces ? joined(pieces, layout) : tidy(root.innerText);
     // Runs set apart only add to the text: one too long already is read around the viewport.
     if (!pieces && all.length <= textMax) all = runsApart(root, layout, all);
@@ -1570,10 +1627,12 @@ async (request) => {
 
   // A page with nothing on it yet (a shell its script has still to fill) is not done. The
   // elements are looked for first: innerText lays the page out, which a page that has any
-  // (most) is spared. (pagescript.at_document_start judges a page at its load the same way.)
+  // (most) is spared. A web component draws its content in its shadow tree, which neither
+  // reads. (pagescript.at_document_start judges a page at its load the same way.)
   function blank() {
     return !doc.body ||
-      (!doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`) && !clean(doc.body.innerText));
+      (!doc.body.querySelector(`${INTERACTIVE},img,svg,canvas,video,iframe`) &&
+        !clean(doc.body.innerText) && ![...doc.body.querySelectorAll("*")].some((el) => el.shadowRoot));
   }
 
   // Animations and transitions under way that will end (an infinite one, a spinner, never
