@@ -37,8 +37,10 @@ def element_kind(element: Answer) -> str:
 
 def element_notes(element: Answer) -> list[str]:
     """What a one-line listing adds about a wire ``Element``: whether its label is a guess,
-    its state, then off-screen."""
+    the group it answers, its state, then off-screen."""
     notes = ["guessed label"] if element.get("labelGuessed") else []
+    if element.get("group"):
+        notes.append(f"in {quoted(element['group'])}")
     if "value" in element:
         notes.append(f"value={quoted(element['value'])}{_value_rest(element)}")
     for name, yes, no in (

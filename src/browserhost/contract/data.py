@@ -126,6 +126,11 @@ class Element(ElementState):
         'class or sprite (fa-star: "star"), not text a person reads; listed as "(guessed '
         'label)".',
     )
+    group: str | None = Field(
+        None,
+        description="The named group a radio, checkbox or switch answers (its fieldset's "
+        'legend, its radio group\'s name): "Shipping speed"; listed as in "Shipping speed".',
+    )
     covered: bool | None = Field(
         None,
         description="Something else (a dialog, an overlay) is drawn over its centre: a "

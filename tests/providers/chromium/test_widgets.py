@@ -14,6 +14,7 @@ import pytest
 
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider, Timeouts
+from browserhost.render import element_notes
 
 from .driving import in_page, ok, out_line, refused
 from .site import Site
@@ -126,6 +127,12 @@ async def test_checkboxes_and_radios_hidden_behind_labels_are_listed_and_clickab
     checked = {label for label in controls if after[label]["checked"]}
     assert checked == {"Paris", "4 Star", "I agree to the terms", "Dark mode"}
     assert "label" not in {element["tag"] for element in after.values()}  # listed once
+    # Each says the question it answers: its fieldset's legend, as the MCP listing shows.
+    assert {after[label].get("group") for label in controls[:3]} == {"Select a Location:"}
+    assert after["2 Star"]["group"] == "Hotel Ratings:"
+    assert element_notes(after["Paris"])[0] == 'in "Select a Location:"'
+    assert (after["Yes"]["group"], after["No"]["group"]) == ("Gift wrap", "Gift wrap")  # ARIA
+    assert "group" not in after["Dark mode"]  # in no group
 
 
 # --- 3. click by text hits the item, not its container -------------------------------------

@@ -236,14 +236,29 @@ async (request) => {
     return root.getElementById ? root.getElementById(id) : doc.getElementById(id);
   }
 
-  function nameOf(el) {
+  // The name the page gives `el` in ARIA: what aria-labelledby points at, else aria-label.
+  function ariaName(el) {
     const labelledBy = el.getAttribute("aria-labelledby");
     if (labelledBy) {
       const text = clean(labelledBy.split(/\s+/).map((id) => byId(el, id))
         .filter(Boolean).map(textOf).join(" "));
       if (text) return text;
     }
-    const aria = clean(el.getAttribute("aria-label"));
+    return clean(el.getAttribute("aria-label"));
+  }
+
+  // The named group a radio or checkbox answers, as a screen reader announces it: its
+  // fieldset's legend, its radio group's ARIA name. It tells two groups of "Yes" and "No"
+  // apart.
+  function groupOf(el) {
+    const group = el.closest("fieldset, [role=radiogroup], [role=group]");
+    if (!group) return "";
+    const legend = tagOf(group) === "fieldset" && group.querySelector(":scope > legend");
+    return ariaName(group) || (legend ? textOf(legend) : "");
+  }
+
+  function nameOf(el) {
+    const aria = ariaName(el);
     if (aria) return aria;
     const tag = tagOf(el);
     if (tag === "input" || tag === "select" || tag === "textarea") {
@@ -843,6 +858,10 @@ async (request) => {
       out.missingAccessibleName = true;
       const guess = cap(iconWord(el));
       if (guess) Object.assign(out, { label: guess, labelGuessed: true });
+    }
+    if (role === "radio" || role === "checkbox" || role === "switch") {
+      const group = cap(groupOf(el));
+      if (group && group !== label) out.group = group;
     }
     Object.assign(out, state(el, valueMax));
     return out;
