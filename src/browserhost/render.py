@@ -255,7 +255,8 @@ def _now_at(answer: Answer, *said: str | tuple[str, str]) -> Lines:
 
 def _scroll_lines(answer: Answer) -> Lines:
     edge = " (top)" if answer.get("atTop") else " (bottom)" if answer.get("atBottom") else ""
-    return [Text(f"Scrolled to {answer.get('scrollY')} of {answer.get('maxScrollY')}{edge}")]
+    box = f" {answer['box']}" if answer.get("box") else ""
+    return [Text(f"Scrolled{box} to {answer.get('scrollY')} of {answer.get('maxScrollY')}{edge}")]
 
 
 def _page_lines(answer: Answer) -> Lines:

@@ -272,6 +272,11 @@ class ScrollData(Data):
     at_bottom: bool
     scrolled_to: str | None = None
     direction: str | None = None
+    box: str | None = Field(
+        None,
+        description="Where the page itself does not scroll: the box that was scrolled (an "
+        "app's main panel, a list), by its selector; scrollY is that box's.",
+    )
 
 
 class NavigationData(Data):

@@ -229,6 +229,13 @@ PAGES: dict[str, str] = {
         "Long",
         "".join(f"<p>Paragraph {i}</p>" for i in range(300)) + '<button id="end">The end</button>',
     ),
+    # An app that pins its page and scrolls a panel of its own.
+    "/pinned": _page(
+        "Pinned",
+        '<div id="feed" style="position: fixed; inset: 0 0 0 200px; overflow-y: auto">'
+        + "".join(f"<p>Post {i}</p>" for i in range(200))
+        + "</div><nav>Menu</nav>",
+    ),
     # One paragraph longer than a snapshot shows (9 characters a word and a space).
     "/one-long-paragraph": _page(
         "One long paragraph", "<p>" + " ".join(f"word{i:04}" for i in range(3000)) + "</p>"

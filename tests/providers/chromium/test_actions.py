@@ -663,6 +663,16 @@ async def test_scroll_moves_by_screens_to_ends_and_to_elements(
     assert [e["inViewport"] for e in snapshot["elements"]] == [True]
 
 
+async def test_scroll_says_which_box_it_moved_where_the_page_does_not_scroll(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/pinned"))
+    down = await ok(provider, ctx, "browser.scroll", direction="down")
+    assert down["box"] == "#feed"
+    assert down["scrollY"] == await in_page(provider, ctx, "feed.scrollTop") > 0
+    assert await in_page(provider, ctx, "scrollY") == 0  # the page itself did not move
+
+
 async def test_back_and_forward_walk_history_and_refuse_past_its_ends(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

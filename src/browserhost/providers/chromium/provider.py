@@ -445,6 +445,7 @@ class ChromiumProvider(
                 where, "scroll", selector=located and located.selector, direction=direction
             )
             targets.check_found(moved, selector)
+            box = moved.get("box")
             # Pages load more as they are scrolled: the answer is the page after that.
             settled = await self.access.settle(tab, page)
             if settled.done:
@@ -458,6 +459,7 @@ class ChromiumProvider(
                 at_bottom=scroll_y >= max_scroll_y - 1,
                 scrolled_to=selector,
                 direction=direction,
+                box=box,
             )
 
     async def back(

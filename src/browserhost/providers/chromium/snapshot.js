@@ -905,28 +905,25 @@ async (request) => {
   // so the text an agent reads can follow the viewport.
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
-  const NO_LAYOUT = { unseen: [], runs: new Map(), hosts: [] };
-
-  // Whether `node` is in `el`, in its shadow trees or theirs.
-  function holds(el, node) {
-    for (; node; node = node.getRootNode().host) if (el.contains(node)) return true;
-    return false;
-  }
+  const NO_LAYOUT = { unseen: [], runs: new Map(), holders: new Set() };
 
   // Of `hosts` (elements with a shadow root) and the hosts in their shadow trees and theirs,
   // those whose own shadow tree holds text to read (a web component's heading, a price),
-  // which innerText leaves out.
-  function textHosts(hosts) {
-    const found = [];
+  // which innerText leaves out; with every element that holds one, up to `top`, across
+  // shadow roots.
+  function textHolders(hosts, top, found = new Set()) {
     for (const el of hosts) {
       const walker = doc.createTreeWalker(el.shadowRoot, NodeFilter.SHOW_TEXT);
       while (walker.nextNode()) {
         if (/\S/.test(walker.currentNode.data) && !UNREAD.has(tagOf(walker.currentNode.parentNode))) {
-          found.push(el);
+          for (let up = el; up && !found.has(up); up = up === top ? null : up.parentNode || up.host) {
+            if (up.nodeType === Node.ELEMENT_NODE) found.add(up);
+          }
           break;
         }
       }
-      found.push(...textHosts([...el.shadowRoot.querySelectorAll("*")].filter((host) => host.shadowRoot)));
+      const inner = [...el.shadowRoot.querySelectorAll("*")].filter((host) => host.shadowRoot);
+      textHolders(inner, top, found);
     }
     return found;
   }
@@ -937,11 +934,11 @@ async (request) => {
     const slot = tagOf(el) === "slot"; // drawn as what it shows, with no box of its own
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
     if (UNREAD.has(tagOf(el)) || (!slot && el.checkVisibility && !el.checkVisibility())) return out;
-    const { unseen, hosts } = layout;
+    const { unseen, holders } = layout;
     if (unseen.includes(el)) return out;
     // innerText reads neither a shadow tree's text nor what its slots show: such an element
     // is read a piece at a time, as it is drawn (its shadow tree, a slot's assigned nodes).
-    const drawnElsewhere = slot || hosts.some((host) => holds(el, host)) ||
+    const drawnElsewhere = slot || holders.has(el) ||
       (el.getRootNode() instanceof ShadowRoot && el.querySelector("slot"));
     const text = drawnElsewhere ? "" : tidy(el.innerText);
     if (!text && !drawnElsewhere) return out;
@@ -1376,7 +1373,7 @@ async (request) => {
       }
       findRuns(el, style);
     }
-    return { unseen: found.filter((el) => clean(el.textContent)), runs, hosts: textHosts(shadowed) };
+    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders: textHolders(shadowed, root) };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
@@ -1387,7 +1384,7 @@ async (request) => {
       const all = tidy(root.textContent);
       return { text: all.slice(0, textMax), total: all.length, above: 0 };
     }
-    const pieces = layout.unseen.length || layout.hosts.length ? chunks(root, [], false, layout) : null;
+    const pieces = layout.unseen.length || layout.holders.size ? chunks(root, [], false, layout) : null;
     let all = pieces ? joined(pieces, layout) : tidy(root.innerText);
     // Runs set apart only add to the text: one too long already is read around the viewport.
     if (!pieces && all.length <= textMax) all = runsApart(root, layout, all);
@@ -2763,7 +2760,10 @@ async (request) => {
         up: box.scrollTop - screen, down: box.scrollTop + screen, top: 0, bottom: box.scrollHeight,
       }[direction];
       if (page) scrollTo({ top, behavior: "instant" });
-      else box.scrollTo({ top, behavior: "instant" });
+      else {
+        box.scrollTo({ top, behavior: "instant" });
+        return { ...position(box), box: selectorFor(box) }; // not the page: which box moved
+      }
     }
     return position(box);
   }
