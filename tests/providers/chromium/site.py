@@ -488,7 +488,13 @@ PAGES: dict[str, str] = {
         '<i class="fa fa-trash"></i></button>'
         # A spinner's arrows, told apart only by the second of their classes.
         '<a class="spinner-button spinner-up" onclick="out.textContent = \'up\'"></a>'
-        '<a class="spinner-button spinner-down" onclick="out.textContent = \'down\'"></a>',
+        '<a class="spinner-button spinner-down" onclick="out.textContent = \'down\'"></a>'
+        # Pictures named by their files: an image (alt=""), a background, a hashed name.
+        '<button onclick="out.textContent = \'back\'"><img src="/icons/ic_arrow_left_24px.svg"'
+        ' alt="" width="16" height="16"></button>'
+        '<button style="width: 24px; height: 24px; background: url(/icons/chevron-right.svg)"'
+        " onclick=\"out.textContent = 'next'\"></button>"
+        '<button><img src="/static/8f3e9c2d1b.png" alt="" width="16" height="16"></button>',
     ),
     "/opener": _page(
         "Opener",

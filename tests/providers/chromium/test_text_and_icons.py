@@ -137,7 +137,8 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """A "★" drawn by ::before names its button; an icon font's private glyph does not; two
-    arrows are told apart by all of their classes."""
+    arrows are told apart by all of their classes; a picture by its file's name, unless
+    that is a hash."""
     await ok(provider, ctx, "browser.open", url=site.url("/drawn-icons"))
     buttons = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     assert [(b.get("label"), b.get("labelGuessed")) for b in buttons] == [
@@ -145,7 +146,13 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
         ("trash", True),
         ("spinner up", True),
         ("spinner down", True),
+        ("arrow left", True),
+        ("chevron right", True),
+        (None, None),
     ]
+    assert buttons[-1]["missingAccessibleName"] is True
+    await ok(provider, ctx, "browser.click", text="arrow left")
+    assert await out_line(provider, ctx) == "back"
     await ok(provider, ctx, "browser.click", text="\u2605")
     assert await out_line(provider, ctx) == "starred"
     await ok(provider, ctx, "browser.click", text="spinner down")

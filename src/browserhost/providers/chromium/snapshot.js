@@ -326,8 +326,24 @@ async (request) => {
         }
       }
     }
-    return classWord(el);
+    return pictureWord(el) || classWord(el);
   }
+
+  // The words in the file name of the picture an element shows, an image in it or its own
+  // background (`icons/trash.svg`: "trash", `ic_arrow_left_24px.png`: "arrow left"); a
+  // hashed or numbered name says nothing.
+  function pictureWord(el) {
+    const img = tagOf(el) === "img" ? el : el.querySelector("img");
+    let url = img ? img.currentSrc || img.src : "";
+    if (!url) url = (/url\("?([^")]*)"?\)/.exec(getComputedStyle(el).backgroundImage) || [])[1] || "";
+    if (!url || url.startsWith("data:")) return "";
+    const stem = url.split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
+    const words = stem.split(/[-_.\s@]+/);
+    if (words.some((word) => /\d/.test(word) && !/^\d+(px|x)?$/.test(word))) return ""; // a hash
+    const named = words.filter((word) => /^[a-z]{2,}$/i.test(word) && !PICTURE_WORD.test(word));
+    return named.length && named.length <= 4 ? named.join(" ").toLowerCase() : "";
+  }
+  const PICTURE_WORD = /^(?:ic|ico|icon|icons|img|image|btn|button|sprite|svg|png|px)$/i;
 
   // Last: what the plain classes of the element's own say it is (`<span class="reply">`,
   // `btn-like`; `spinner-button spinner-up`: "spinner up", told apart from its "spinner
