@@ -62,9 +62,11 @@ def test_a_drag_without_one_destination_is_refused_and_nothing_moves(
         data(act(http, "browser.open", url=url))
         refused = act(http, "verb.drag", text="Apples", toText="Dates", offsetY=40)
         outside = act(http, "verb.drag", text="Apples", offsetY=-5000)
+        before = act(http, "verb.drag", text="Apples", toText="Dates", at="before")
     assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text
     assert refused.json()["error"].startswith("Give one destination")
     assert "outside the" in outside.json()["error"]
+    assert before.json()["error"].startswith("This browser drops in the middle of an element")
     assert extension.page(url).evaluate("window.log") == []
 
 

@@ -85,9 +85,13 @@ async function viewSize(tabId) {
   return { width: view.clientWidth, height: view.clientHeight };
 }
 
-export async function drag(tabId, { selector, text, toSelector, toText, offsetX, offsetY }) {
+export async function drag(tabId, { selector, text, toSelector, toText, offsetX, offsetY, at }) {
   if (given(selector) === given(text)) {
     throw new Refusal("Give selector or text (one of them) for what to drag; nothing was dragged.");
+  }
+  if (given(at) && at !== "center") {
+    throw new Refusal(`This browser drops in the middle of an element only, not ${at} it; ` +
+      "nothing was dragged. Drag without at, or by an offset (offsetX, offsetY).");
   }
   const offset = given(offsetX) || given(offsetY);
   if (given(toSelector) + given(toText) + offset !== 1) {

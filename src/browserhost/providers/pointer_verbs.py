@@ -60,6 +60,13 @@ class DragArguments(VerbArguments):
         le=COORDINATE_MAX,
         description="And/or this many CSS pixels down (negative: up).",
     )
+    at: Literal["center", "before", "after"] = Field(
+        "center",
+        description="Where on the element to drop it: its middle, or a quarter of its height "
+        "in from its top (before) or bottom (after), of its width from its left or right where "
+        "the drag goes more across than down: where a sortable list puts an item before or "
+        "after the one it is dropped on.",
+    )
 
     @model_validator(mode="after")
     def _one_source_one_destination(self) -> DragArguments:
@@ -71,6 +78,8 @@ class DragArguments(VerbArguments):
             raise ValueError(
                 "give one destination: toSelector, toText, or an offset (offsetX, offsetY)"
             )
+        if offset and self.at != "center":
+            raise ValueError("at places the drop on an element: give toSelector or toText")
         return self
 
 

@@ -97,6 +97,20 @@ async def test_drag_reorders_a_sortable_list_that_waits_for_motion(
     assert await out_line(provider, ctx) == "out: order 4,2,3,1"
 
 
+async def test_drag_drops_before_or_after_the_item_it_is_dropped_on(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A drop in the middle of an item lands before or after it by the way the pointer came
+    (this list, as jQuery UI's, goes by which way it moves over an item); `at` says which."""
+    await _open(provider, site, ctx, "sortable.html")
+    await ok(provider, ctx, "verb.drag", text="Item 1", to_text="Item 3", at="before")
+    assert await out_line(provider, ctx) == "out: order 2,1,3,4"  # the middle: after Item 3
+    await ok(provider, ctx, "verb.drag", text="Item 4", to_text="Item 2", at="after")
+    assert await out_line(provider, ctx) == "out: order 2,4,1,3"  # the middle: before Item 2
+    refusal = await refused(provider, ctx, "verb.drag", text="Item 1", offset_y=40, at="after")
+    assert "at places the drop on an element: give toSelector or toText" in refusal
+
+
 async def test_drag_by_offset_moves_a_draggable_box_by_that_much(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

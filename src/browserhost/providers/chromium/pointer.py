@@ -4,7 +4,7 @@ as a person uses it, each answering what was under the pointer where it started 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import Context
@@ -33,6 +33,8 @@ few pixels of motion (jQuery UI, SortableJS, a slider) see it move, and the page
 and drop sees it pass over what lies between."""
 
 Point = tuple[float, float]
+Passing = tuple[Point, Callable[[], Awaitable[Point]]]
+"""Where a drag passes on the element it drops on, and where to release it once there."""
 
 
 class PointerVerbs(Provider):
@@ -70,11 +72,11 @@ class PointerVerbs(Provider):
         async with self.access.using(context, "verb.drag") as tab:
             page = await tab.page()
             selector, aimed = await _checked_source(page, arguments, ("drag", "dragged"))
-            start = aimed.point
+            start, via = aimed.point, None
             if arguments.to_selector is None and arguments.to_text is None:
                 end = (start[0] + (arguments.offset_x or 0), start[1] + (arguments.offset_y or 0))
             else:
-                start, end = await _drop_point(page, selector, aimed, arguments)
+                start, end, via = await _drop_point(page, selector, aimed, arguments)
             before = await _under(page, [start], watch=True)
             if not _inside(end, before):
                 raise ActionError(
@@ -84,7 +86,7 @@ class PointerVerbs(Provider):
                     "scroll first."
                 )
             with playwright_errors("verb.drag"):
-                await _drag(page, start, end)
+                end = await _drag(page, start, end, via)
             answer = await self._pointed(tab, page, (start, before), end)
             return {"dragged": selector, "label": aimed.info["label"], **answer}
 
@@ -238,9 +240,10 @@ async def _checked_source(
 
 async def _drop_point(
     page: Page, selector: str, dragged: targets.Target, arguments: DragArguments
-) -> tuple[Point, Point]:
-    """Where to press what is dragged and where to release it on the element the agent
-    names; refuses a drop a person could not make."""
+) -> tuple[Point, Point, Passing | None]:
+    """Where to press what is dragged, where to release it on the element the agent names,
+    and, for ``at`` before or after, where on that element to pass first and where to
+    release once there; refuses a drop a person could not make."""
     to = arguments.to_selector
     if to is None:
         to = await targets.by_text(page, arguments.to_text or "", ("drag", "dragged"))
@@ -251,7 +254,11 @@ async def _drop_point(
             "one frame."
         )
     found = await pagescript.run(
-        located.frame, "dropTarget", selector=located.selector, fresh=arguments.to_text is not None
+        located.frame,
+        "dropTarget",
+        selector=located.selector,
+        fresh=arguments.to_text is not None,
+        at=arguments.at,
     )
     targets.check_found(found, to)
     why = targets.first_refusal(
@@ -262,7 +269,17 @@ async def _drop_point(
     start = dragged.point
     if found.get("from") is not None:  # the page scrolled to the drop point
         start = (located.x + found["from"]["x"], located.y + found["from"]["y"])
-    return start, (located.x + found["to"]["x"], located.y + found["to"]["y"])
+    end = (located.x + found["to"]["x"], located.y + found["to"]["y"])
+    via = found.get("via")
+    if via is None:
+        return start, end, None
+
+    async def placed() -> Point:
+        # As the element is drawn once the drag passed `via` (a sortable list moved it).
+        now = await pagescript.run(located.frame, "redrop", at=arguments.at, across=found["across"])
+        return end if now.get("gone") else (located.x + now["to"]["x"], located.y + now["to"]["y"])
+
+    return start, end, ((located.x + via["x"], located.y + via["y"]), placed)
 
 
 _NO_DROP: targets.Refusals = (
@@ -341,15 +358,20 @@ def _check_selectable(found: dict[str, Any], text: str, within: str | None) -> N
         raise ActionError(why)
 
 
-async def _drag(page: Page, start: Point, end: Point) -> None:
-    """Press at ``start``, move to ``end`` in steps, release there; each input answered once
-    the page has handled it. With the button down, Playwright carries Chromium's own drag and
-    drop (``draggable`` elements) too."""
+async def _drag(page: Page, start: Point, end: Point, via: Passing | None = None) -> Point:
+    """Press at ``start``, move to ``end`` in steps, release there; or move to the point
+    ``via`` gives first, and release where it says once there. Each input is answered once
+    the page has handled it. With the button down, Playwright carries Chromium's own drag
+    and drop (``draggable`` elements) too. Where it released."""
     mouse = page.mouse
     await pagescript.answering(mouse.move(*start))
     await pagescript.answering(mouse.down())
+    if via is not None:
+        await pagescript.answering(mouse.move(*via[0], steps=DRAG_STEPS))
+        end = await via[1]()
     await pagescript.answering(mouse.move(*end, steps=DRAG_STEPS))
     await pagescript.answering(mouse.up())
+    return end
 
 
 async def _under(page: Page, points: list[Point], *, watch: bool = False) -> dict[str, Any]:

@@ -2566,7 +2566,9 @@ async (request) => {
   // `selector` names: the middle of its visible part, brought into view (`from` is then where
   // the dragged element moved to, still in view). Refused as a click's target is, except
   // that the dragged element may be what covers it.
-  async function dropTarget({ selector, fresh }) {
+  // `at`: "before" or "after" moves the drop a quarter in from the element's top or bottom
+  // (left or right where the drag goes more across than down); see dropPlace.
+  async function dropTarget({ selector, fresh, at }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -2590,12 +2592,44 @@ async (request) => {
       from = box && visibleCentre(box);
       if (!from || !landsOn(hitAt(from.x, from.y), dragged)) return { apart: true };
     }
+    const start = from || visibleCentre(rendered(dragged) || rect) || to;
+    const across = Math.abs(to.x - start.x) > Math.abs(to.y - start.y);
+    const { via, place } = dropPlace(rect, to, across, at);
+    to = place;
+    store.dropOn = el;
     const hit = hitAt(to.x, to.y);
     if (!landsOn(hit, el) && !(hit && reaches(hit, dragged))) {
       if (!hit || reaches(el, hit)) return { outside: true };
       return { coveredBy: describeCover(coverOf(hit)) };
     }
-    return { count: 1, tag: tagOf(el), label: cap(labelOf(el, null)), to, from };
+    return { count: 1, tag: tagOf(el), label: cap(labelOf(el, null)), to, from, via, across };
+  }
+
+  // Where to drop `at` on the element the latest dropTarget found, as it is drawn now: a
+  // sortable list moves its items aside as the drag passes over them.
+  function redrop({ at, across }) {
+    const el = store.dropOn;
+    const rect = el && el.isConnected && rendered(el);
+    const middle = rect && visibleCentre(rect);
+    return middle ? { to: dropPlace(rect, middle, across, at).place } : { gone: true };
+  }
+
+  // Where to drop on an element whose visible part's middle is `middle`: there ("center"),
+  // or a quarter of its visible part in from the edge that comes first in reading order
+  // ("before": the top, or the left where the drag goes more `across` than down) or last
+  // ("after"); then `via` is the quarter at the other edge, where the drag passes first. So
+  // the drag ends moving toward the side asked for: a sortable list that goes by where the
+  // pointer is puts the item on that side, and so does one that goes by which way the
+  // pointer moves over an item (jQuery UI's). (The extension's dropPoint does the same.)
+  function dropPlace(rect, middle, across, at) {
+    if (at !== "before" && at !== "after") return { place: middle };
+    const [low, high] = across
+      ? [Math.max(rect.left, 0), Math.min(rect.right, innerWidth)]
+      : [Math.max(rect.top, 0), Math.min(rect.bottom, innerHeight)];
+    const [first, last] = [low + (high - low) / 4, high - (high - low) / 4];
+    const point = (at) => (across ? { x: at, y: middle.y } : { x: middle.x, y: at });
+    return at === "before" ? { place: point(first), via: point(last) }
+      : { place: point(last), via: point(first) };
   }
 
   // The text a person reads under `top`, whitespace collapsed, and where each of its
@@ -2812,6 +2846,7 @@ async (request) => {
     case "typeOn": return typeOn(request);
     case "pointer": return pointer(request);
     case "dropTarget": return dropTarget(request);
+    case "redrop": return redrop(request);
     case "selectText": return selectText(request);
     case "selected": return selected(request);
     default: throw new Error("unknown op " + request.op);
