@@ -185,14 +185,14 @@ async def test_elements_a_page_listens_on_with_add_event_listener_are_listed(
         ("#forward", "forward"),
         ("#archive", "Archive"),
         ("#section-head", "Shipping details"),
-        ("#swatches > span:nth-of-type(1)", "swatch"),
-        ("#swatches > span:nth-of-type(2)", "swatch"),
+        ("#swatches > span:nth-of-type(1)", "swatch red"),  # named by the colour shown
+        ("#swatches > span:nth-of-type(2)", "swatch blue"),
     ]
     await ok(provider, ctx, "browser.click", selector="#archive")
     assert await out_line(provider, ctx) == "out: archive"
     await ok(provider, ctx, "browser.click", text="Shipping details")
     assert "Ships in 2 days" in (await ok(provider, ctx, "browser.snapshot"))["text"]
-    await ok(provider, ctx, "browser.click", selector="#swatches > span:nth-of-type(2)")
+    await ok(provider, ctx, "browser.click", text="swatch blue")
     assert await out_line(provider, ctx) == "out: swatch blue"
 
 

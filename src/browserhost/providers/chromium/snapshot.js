@@ -345,6 +345,46 @@ async (request) => {
   }
   const PICTURE_WORD = /^(?:ic|ico|icon|icons|img|image|btn|button|sprite|svg|png|px)$/i;
 
+  // The name a snapshot guesses for an element the page names nowhere (drawn `rect`): its
+  // icon's, with the colour it is filled with where it is a swatch.
+  const guessedName = (el, rect = el.getBoundingClientRect()) =>
+    [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
+
+  // For a colour swatch, a small empty box filled with one colour beside others like it in
+  // another (a palette; not icons on a common backdrop): the colour's common name, as a
+  // person would call it ("red", "light blue"); "" otherwise.
+  function colourWord(el, rect) {
+    if (rect.width > SWATCH_MAX || rect.height > SWATCH_MAX || el.firstElementChild ||
+        clean(el.textContent)) return "";
+    const fill = (node) => {
+      const style = getComputedStyle(node);
+      return style.backgroundImage === "none" ? style.backgroundColor : "";
+    };
+    const colour = fill(el);
+    const rgba = /rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)/.exec(colour);
+    if (!rgba || (rgba[4] !== undefined && Number(rgba[4]) < 0.5)) return "";
+    const alike = [...el.parentNode.children].filter((other) => other !== el &&
+      tagOf(other) === tagOf(el) && other.className === el.className && !other.firstElementChild);
+    if (!alike.some((other) => fill(other) && fill(other) !== colour)) return "";
+    const [r, g, b] = rgba.slice(1, 4).map((n) => Number(n) / 255);
+    const high = Math.max(r, g, b);
+    const low = Math.min(r, g, b);
+    const light = (high + low) / 2;
+    const chroma = high - low;
+    if (chroma < 0.12) return light < 0.15 ? "black" : light > 0.9 ? "white" : "gray";
+    let hue = high === r ? ((g - b) / chroma) % 6 : high === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
+    hue = (hue * 60 + 360) % 360;
+    let name = HUES.find(([end]) => hue < end)[1];
+    const saturation = chroma / (1 - Math.abs(2 * light - 1));
+    if (hue < 45 && light < 0.45 && saturation < 0.75) name = "brown";
+    if (name === "red" && light > 0.75) name = "pink";
+    const shade = light < 0.25 ? "dark " : light > 0.75 && name !== "pink" ? "light " : "";
+    return shade + name;
+  }
+  const SWATCH_MAX = 80; // CSS pixels: a swatch, not a panel or a banner
+  const HUES = [[15, "red"], [45, "orange"], [70, "yellow"], [165, "green"], [190, "cyan"],
+    [255, "blue"], [310, "purple"], [345, "pink"], [361, "red"]];
+
   // Last: what the plain classes of the element's own say it is (`<span class="reply">`,
   // `btn-like`; `spinner-button spinner-up`: "spinner up", told apart from its "spinner
   // down"), past generic and state words. Only for an element of one or two classes:
@@ -872,7 +912,7 @@ async (request) => {
     if (label) out.label = label;
     else {
       out.missingAccessibleName = true;
-      const guess = cap(iconWord(el));
+      const guess = cap(guessedName(el, rect));
       if (guess) Object.assign(out, { label: guess, labelGuessed: true });
     }
     if (role === "radio" || role === "checkbox" || role === "switch") {
@@ -1986,7 +2026,7 @@ async (request) => {
     const face = faceOf(el);
     const rect = (face || el).getBoundingClientRect();
     const out = {
-      count: 1, tag: tagOf(el), label: cap(labelOf(el, face) || iconWord(el)),
+      count: 1, tag: tagOf(el), label: cap(labelOf(el, face) || guessedName(el, rect)),
       bounds: bounds(rect),
       inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
       typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
@@ -2224,7 +2264,7 @@ async (request) => {
     const rules = [
       ["exact", (item) => item.name === wanted || item.text === wanted],
       ["exact", (item) => item.lowerName === lower || item.lowerText === lower],
-      ["guessed", (item) => !item.name && iconWord(item.el).toLowerCase() === lower],
+      ["guessed", (item) => !item.name && guessedName(item.el).toLowerCase() === lower],
       ["partial", (item) => item.lowerName.includes(lower)],
     ];
     let how = "";
