@@ -496,6 +496,22 @@ PAGES: dict[str, str] = {
         " onclick=\"out.textContent = 'next'\"></button>"
         '<button><img src="/static/8f3e9c2d1b.png" alt="" width="16" height="16"></button>',
     ),
+    # Shapes to pick by colour: SVG shapes with handlers and no name, and swatches of a
+    # palette; and icons on one common grey backdrop, which their colour does not name.
+    "/shapes": _page(
+        "Shapes",
+        '<p id="out">none</p><svg width="300" height="80">'
+        '<circle cx="30" cy="40" r="20" fill="red" onclick="out.textContent = \'circle\'"/>'
+        '<rect x="70" y="20" width="40" height="40" fill="#1e90ff"'
+        " onclick=\"out.textContent = 'square'\"/>"
+        '<polygon points="150,60 170,20 190,60" fill="green"'
+        " onclick=\"out.textContent = 'triangle'\"/></svg>"
+        "<style>.sw, .ic { display: inline-block; width: 24px; height: 24px; cursor: pointer }"
+        " .ic { background: #999 }</style>"
+        '<div><span class="sw" style="background: #8b4513"></span>'
+        '<span class="sw" style="background: pink"></span></div>'
+        '<div><span class="ic"></span><span class="ic"></span></div>',
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

@@ -157,3 +157,23 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
     assert await out_line(provider, ctx) == "starred"
     await ok(provider, ctx, "browser.click", text="spinner down")
     assert await out_line(provider, ctx) == "down"
+
+
+async def test_shapes_and_swatches_with_no_name_are_named_by_their_colour(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A person picks "the green triangle" or "the brown swatch" by its colour; icons on a
+    common backdrop are not named by it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/shapes"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["tag"], e.get("label"), e.get("labelGuessed")) for e in elements] == [
+        ("circle", "red", True),
+        ("rect", "blue", True),
+        ("polygon", "green", True),
+        ("span", "sw brown", True),
+        ("span", "sw pink", True),
+        ("span", "ic", True),
+        ("span", "ic", True),
+    ]
+    await ok(provider, ctx, "browser.click", text="green")
+    assert await out_line(provider, ctx) == "triangle"

@@ -351,20 +351,24 @@ async (request) => {
     [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
 
   // For a colour swatch, a small empty box filled with one colour beside others like it in
-  // another (a palette; not icons on a common backdrop): the colour's common name, as a
-  // person would call it ("red", "light blue"); "" otherwise.
+  // another (a palette; not icons on a common backdrop), or an SVG shape filled otherwise
+  // than a shape beside it (a chart's slices, shapes to pick from): the colour's common name,
+  // as a person would call it ("red", "light blue"); "" otherwise.
   function colourWord(el, rect) {
-    if (rect.width > SWATCH_MAX || rect.height > SWATCH_MAX || el.firstElementChild ||
-        clean(el.textContent)) return "";
+    const shape = SVG_SHAPES.has(tagOf(el)) && el instanceof SVGElement;
+    if (!shape && (rect.width > SWATCH_MAX || rect.height > SWATCH_MAX || el.firstElementChild ||
+        clean(el.textContent))) return "";
     const fill = (node) => {
       const style = getComputedStyle(node);
+      if (shape) return style.fill;
       return style.backgroundImage === "none" ? style.backgroundColor : "";
     };
     const colour = fill(el);
     const rgba = /rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)/.exec(colour);
     if (!rgba || (rgba[4] !== undefined && Number(rgba[4]) < 0.5)) return "";
-    const alike = [...el.parentNode.children].filter((other) => other !== el &&
-      tagOf(other) === tagOf(el) && other.className === el.className && !other.firstElementChild);
+    const alike = [...el.parentNode.children].filter((other) => other !== el && (shape
+      ? SVG_SHAPES.has(tagOf(other))
+      : tagOf(other) === tagOf(el) && other.className === el.className && !other.firstElementChild));
     if (!alike.some((other) => fill(other) && fill(other) !== colour)) return "";
     const [r, g, b] = rgba.slice(1, 4).map((n) => Number(n) / 255);
     const high = Math.max(r, g, b);
@@ -376,12 +380,13 @@ async (request) => {
     hue = (hue * 60 + 360) % 360;
     let name = HUES.find(([end]) => hue < end)[1];
     const saturation = chroma / (1 - Math.abs(2 * light - 1));
-    if (hue < 45 && light < 0.45 && saturation < 0.75) name = "brown";
+    if (hue < 45 && light < 0.45 && saturation < 0.85) name = "brown";
     if (name === "red" && light > 0.75) name = "pink";
     const shade = light < 0.25 ? "dark " : light > 0.75 && name !== "pink" ? "light " : "";
     return shade + name;
   }
   const SWATCH_MAX = 80; // CSS pixels: a swatch, not a panel or a banner
+  const SVG_SHAPES = new Set(["circle", "ellipse", "rect", "polygon", "path"]);
   const HUES = [[15, "red"], [45, "orange"], [70, "yellow"], [165, "green"], [190, "cyan"],
     [255, "blue"], [310, "purple"], [345, "pink"], [361, "red"]];
 
