@@ -431,6 +431,16 @@ PAGES: dict[str, str] = {
         "</table><table><tr><td>1.</td><td>Story</td></tr><tr><td></td><td>100 points</td></tr>"
         "</table>",
     ),
+    # Ordered lists: nested with letters, from 5 in Roman numerals with an item's own value,
+    # counting down, drawn without numbers (a menu), two items alike; and a bulleted list.
+    "/numbered": _page(
+        "Numbered",
+        "<ol><li>Mix flour</li><li>Add eggs<ol type='a'><li>one</li><li>two</li></ol></li>"
+        "<li>Bake</li></ol><ol start='5' style='list-style-type: upper-roman'><li>Five</li>"
+        "<li value='9'>Nine</li><li>Ten</li></ol><ol reversed><li>Second</li><li>First</li>"
+        "</ol><ol style='list-style: none'><li>Home</li></ol><ol><li>Yes</li><li>Yes</li></ol>"
+        "<ul><li>Bullet</li></ul>",
+    ),
     # A listing longer than a snapshot shows (30 characters a line).
     "/long-listing": _page(
         "Long listing",

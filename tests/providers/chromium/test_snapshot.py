@@ -199,6 +199,17 @@ async def test_an_empty_cell_of_a_data_table_keeps_its_column(
     )
 
 
+async def test_an_ordered_lists_numbers_are_read_as_drawn(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText leaves out the numbers a list draws; "the third step" is found by them."""
+    await ok(provider, ctx, "browser.open", url=site.url("/numbered"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
+        "1. Mix flour\n2. Add eggs\na. one\nb. two\n3. Bake\nV. Five\nIX. Nine\nX. Ten\n"
+        "2. Second\n1. First\nHome\n1. Yes\n2. Yes\nBullet"
+    )
+
+
 async def test_text_too_long_to_show_whole_ends_at_a_words_end(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1172,6 +1172,16 @@ async (request) => {
         seen = indented(run.nodes[0].innerText);
       } else if (run.select) {
         seen = chosen(run.nodes[0]);
+      } else if (run.numbered) {
+        seen = together;
+        let at = 0;
+        for (const { item, marker } of run.numbered) {
+          const said = tidy(item.innerText);
+          const found = said ? seen.indexOf(said, at) : -1;
+          if (found < 0) continue;
+          seen = `${seen.slice(0, found)}${marker} ${seen.slice(found)}`;
+          at = found + marker.length + 1 + said.length;
+        }
       } else if (run.cells) {
         seen = run.cells.map((cell) => (emptyCell(cell) ? EMPTY_CELL : tidy(cell.innerText)))
           .filter(Boolean).join(" ");
@@ -1288,6 +1298,42 @@ async (request) => {
     if (!blanks || blanks === cells.length) return null;
     return row.closest("table")?.querySelector("th, thead") ? cells : null;
   }
+  // The numbers an ordered list draws before its items ("1.", "c.", "iv."), which innerText
+  // leaves out: "the third step" is found by them. Each item with its marker; null for a list
+  // drawn without them (a menu styled as a plain list).
+  function markers(list) {
+    const items = [...list.children].filter((item) => {
+      const style = getComputedStyle(item);
+      return style.display === "list-item" && style.listStyleType !== "none";
+    });
+    if (!items.length) return null;
+    const step = list.reversed ? -1 : 1;
+    let number = list.hasAttribute("start") ? list.start : list.reversed ? items.length : 1;
+    return items.map((item) => {
+      if (item.hasAttribute("value")) number = item.value;
+      const marker = `${counted(number, getComputedStyle(item).listStyleType)}.`;
+      number += step;
+      return { item, marker };
+    });
+  }
+  function counted(number, type) {
+    if (number > 0 && /^(lower|upper)-(alpha|latin)$/.test(type)) {
+      let letters = "";
+      for (let n = number; n > 0; n = Math.floor((n - 1) / 26)) {
+        letters = String.fromCharCode(97 + ((n - 1) % 26)) + letters;
+      }
+      return type.startsWith("upper") ? letters.toUpperCase() : letters;
+    }
+    if (number > 0 && number < 4000 && /^(lower|upper)-roman$/.test(type)) {
+      let roman = "";
+      let n = number;
+      for (const [value, digits] of ROMAN) for (; n >= value; n -= value) roman += digits;
+      return type.startsWith("upper") ? roman.toUpperCase() : roman;
+    }
+    return String(number);
+  }
+  const ROMAN = [[1000, "m"], [900, "cm"], [500, "d"], [400, "cd"], [100, "c"], [90, "xc"],
+    [50, "l"], [40, "xl"], [10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]];
   const emptyCell = (cell) => !clean(cell.textContent) && !cell.querySelector(":not(br)");
   const ROW = /^(inline-)?(flex|grid)$/;
 
@@ -1391,10 +1437,13 @@ async (request) => {
       }
       let laid;
       let cells;
+      let numbered;
       if (closedSelect(el)) {
         inside({ nodes: [el], select: true, inline: el }, el);
       } else if (style.display === "table-row" && (cells = emptyCells(el))) {
         inside({ nodes: [el], cells }, el);
+      } else if (tagOf(el) === "ol" && (numbered = markers(el))) {
+        inside({ nodes: [el], numbered }, el);
       } else if (KEEPS_INDENTS.test(style.whiteSpace) && /(^|\n)[ \t]+\S/.test(el.textContent)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
       } else if (ROW.test(style.display) && el.childNodes.length > 1 &&
