@@ -441,6 +441,13 @@ PAGES: dict[str, str] = {
         "</ol><ol style='list-style: none'><li>Home</li></ol><ol><li>Yes</li><li>Yes</li></ol>"
         "<ul><li>Bullet</li></ul>",
     ),
+    # A chat that puts its newest message first in the page and draws it at the bottom.
+    "/chat": _page(
+        "Chat",
+        '<div style="display: flex; flex-direction: column-reverse">'
+        "<div><b>Bob:</b> See you at 5</div><div><b>Ann:</b> Dinner <s>today</s> tonight?</div>"
+        "<div><b>Bob:</b> Hi Ann</div></div><p>Type a reply</p>",
+    ),
     # A listing longer than a snapshot shows (30 characters a line).
     "/long-listing": _page(
         "Long listing",

@@ -199,6 +199,17 @@ async def test_an_empty_cell_of_a_data_table_keeps_its_column(
     )
 
 
+async def test_items_drawn_from_the_bottom_up_read_top_down(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText reads a chat's messages newest first, as the page holds them; a person reads
+    them as drawn, the newest last."""
+    await ok(provider, ctx, "browser.open", url=site.url("/chat"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
+        "Bob: Hi Ann\nAnn: Dinner ~~today~~ tonight?\nBob: See you at 5\n\nType a reply"
+    )
+
+
 async def test_an_ordered_lists_numbers_are_read_as_drawn(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

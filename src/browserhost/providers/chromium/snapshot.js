@@ -1172,6 +1172,10 @@ async (request) => {
         seen = indented(run.nodes[0].innerText);
       } else if (run.select) {
         seen = chosen(run.nodes[0]);
+      } else if (run.upward) { // items drawn from the bottom up: read top down
+        const items = [...run.nodes[0].children].map((item) => [item, item.getBoundingClientRect()])
+          .filter(([, rect]) => rect.width || rect.height).sort(([, a], [, b]) => a.top - b.top);
+        seen = items.map(([item]) => tidy(item.innerText)).filter(Boolean).join("\n");
       } else if (run.numbered) {
         seen = together;
         let at = 0;
@@ -1444,6 +1448,9 @@ async (request) => {
         inside({ nodes: [el], cells }, el);
       } else if (tagOf(el) === "ol" && (numbered = markers(el))) {
         inside({ nodes: [el], numbered }, el);
+      } else if (style.flexDirection === "column-reverse" && style.display.endsWith("flex") &&
+          el.children.length > 1) {
+        inside({ nodes: [el], upward: true }, el); // a chat's messages, newest put first
       } else if (KEEPS_INDENTS.test(style.whiteSpace) && /(^|\n)[ \t]+\S/.test(el.textContent)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
       } else if (ROW.test(style.display) && el.childNodes.length > 1 &&
