@@ -356,7 +356,8 @@ PAGES: dict[str, str] = {
         '<nav class="drawer" style="left: 0; transform: translateX(-100%)">Left drawer '
         '<a href="/page-a">Left link</a></nav>'
         '<nav class="drawer" style="right: 0; transform: translateX(100%)">Right drawer '
-        '<a href="/page-b">Right link</a></nav><a href="/page-a">Shown link</a>',
+        '<a href="/page-b">Right link</a></nav><a href="/page-a">Shown link</a>'
+        '<div style="transform: scale(0)">Shrunk popup <a href="/page-b">Shrunk link</a></div>',
     ),
     # Boxes in a line with no space between them in the source, which innerText runs
     # together: two buttons, a button at the end of a row, a badge after a word; and words
@@ -528,6 +529,15 @@ PAGES: dict[str, str] = {
         '<div><span class="sw" style="background: #8b4513"></span>'
         '<span class="sw" style="background: pink"></span></div>'
         '<div><span class="ic"></span><span class="ic"></span></div>',
+    ),
+    # A donut chart: each slice is a ring segment whose box's middle is the hole.
+    "/donut": _page(
+        "Donut",
+        '<p id="out">none</p><svg width="220" height="220" viewBox="-110 -110 220 220">'
+        '<path id="big" fill="#2a2" d="M 100 0 A 100 100 0 1 1 -95.1 30.9 L -57.1 18.5'
+        ' A 60 60 0 1 0 60 0 Z" onclick="out.textContent = \'big slice\'"/>'
+        '<path id="small" fill="#c22" d="M -95.1 30.9 A 100 100 0 0 1 100 0 L 60 0'
+        ' A 60 60 0 0 0 -57.1 18.5 Z" onclick="out.textContent = \'small slice\'"/></svg>',
     ),
     "/opener": _page(
         "Opener",

@@ -663,6 +663,19 @@ async def test_scroll_moves_by_screens_to_ends_and_to_elements(
     assert [e["inViewport"] for e in snapshot["elements"]] == [True]
 
 
+async def test_a_click_presses_a_shape_where_it_is_drawn_not_at_its_boxs_middle(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A donut's slice is drawn around a hole in the middle of its box: pressed there, the
+    click was refused as outside the slice's visible part, with advice to scroll."""
+    await ok(provider, ctx, "browser.open", url=site.url("/donut"))
+    clicked = await ok(provider, ctx, "browser.click", selector="#big")
+    assert clicked["clicked"] == "#big"
+    assert await out_line(provider, ctx) == "big slice"
+    await ok(provider, ctx, "browser.click", text="red")  # the small slice, by its colour
+    assert await out_line(provider, ctx) == "small slice"
+
+
 async def test_scroll_says_which_box_it_moved_where_the_page_does_not_scroll(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

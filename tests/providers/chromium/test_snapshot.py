@@ -120,7 +120,8 @@ async def test_a_full_snapshot_gives_the_whole_text_and_every_element(
 async def test_text_laid_out_where_no_one_sees_it_is_left_out(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """A faded-out tooltip and drawers moved off the page: innerText keeps their text."""
+    """A faded-out tooltip, drawers moved off the page and a popup scaled to nothing: innerText
+    keeps their text."""
     await ok(provider, ctx, "browser.open", url=site.url("/unseen-text"))
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["text"] == "Shown heading\nShown text and more\nShown link"

@@ -352,7 +352,7 @@ async (request) => {
 
   // For a colour swatch, a small empty box filled with one colour beside others like it in
   // another (a palette; not icons on a common backdrop), or an SVG shape filled otherwise
-  // than a shape beside it (a chart's slices, shapes to pick from): the colour's common name,
+  // than another in its picture (a chart's slices, shapes to pick from): the colour's name,
   // as a person would call it ("red", "light blue"); "" otherwise.
   function colourWord(el, rect) {
     const shape = SVG_SHAPES.has(tagOf(el)) && el instanceof SVGElement;
@@ -366,7 +366,9 @@ async (request) => {
     const colour = fill(el);
     const rgba = /rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)/.exec(colour);
     if (!rgba || (rgba[4] !== undefined && Number(rgba[4]) < 0.5)) return "";
-    const alike = [...el.parentNode.children].filter((other) => other !== el && (shape
+    const around = shape && el.ownerSVGElement
+      ? el.ownerSVGElement.querySelectorAll([...SVG_SHAPES].join(",")) : el.parentNode.children;
+    const alike = [...around].filter((other) => other !== el && (shape
       ? SVG_SHAPES.has(tagOf(other))
       : tagOf(other) === tagOf(el) && other.className === el.className && !other.firstElementChild));
     if (!alike.some((other) => fill(other) && fill(other) !== colour)) return "";
@@ -1413,8 +1415,8 @@ async (request) => {
   // Where innerText does not read `root` as a person does, in one pass over its elements:
   // `unseen`, text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded
   // out), moved by a transform wholly off the page, where no scrolling reaches (a closed
-  // drawer), or wholly outside a box that shows part of what it holds and that a person
-  // cannot scroll (see clippedAway: a collapsed section, the end of a card cut short);
+  // drawer), or scaled to nothing (a popup shrunk away), or wholly outside a box that shows
+  // part of what it holds and that a person cannot scroll (see clippedAway: a collapsed section, the end of a card cut short);
   // innerText keeps it. The topmost such elements, in document order.
   // `runs`, for each element, the runs in its text that innerText reads otherwise than a
   // person, in document order: siblings that touch in the source but are drawn apart
@@ -1483,10 +1485,11 @@ async (request) => {
       if (style.display === "none" || style.display === "contents") continue;
       if (clipping(el, style, cut) || style.opacity === "0") {
         found.push(el);
-      } else if (style.transform !== "none") {
+      } else if (style.transform !== "none") { // moved off the page, or scaled to nothing
         const rect = el.getBoundingClientRect();
         if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0 ||
-            rect.left + scrollX >= width || rect.top + scrollY >= height) found.push(el);
+            rect.left + scrollX >= width || rect.top + scrollY >= height ||
+            (!rect.width && !rect.height)) found.push(el);
       }
       findRuns(el, style);
     }
@@ -2060,8 +2063,9 @@ async (request) => {
       if (tries >= 4) break;
     }
     if (getComputedStyle(target).pointerEvents === "none") return { inert: true };
-    // The point is on one of its own containers: the element is clipped away there.
-    if (!hit || reaches(target, hit)) return { outside: true };
+    // The point is on one of its own containers: the element is clipped away there, or not
+    // drawn at its middle (a ring of a donut chart, an L-shaped box): pressed where it is.
+    if (!hit || reaches(target, hit)) return besideControls(rect) || { outside: true };
     return { coveredBy: describeCover(coverOf(hit)) };
   }
 
