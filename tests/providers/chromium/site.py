@@ -589,9 +589,12 @@ PAGES: dict[str, str] = {
     "/keys": _page(
         "Keys",
         '<input id="letters"><input id="no-digits"><input id="search"><ul id="words"></ul>'
-        '<textarea id="plain"></textarea>'
+        '<textarea id="plain"></textarea><input id="locked"><input id="shout">'
         "<script>letters.addEventListener('keypress', (e) => { if (!/[a-z]/.test(e.key))"
         " e.preventDefault(); });"
+        "locked.addEventListener('keydown', (e) => e.preventDefault());"
+        "shout.addEventListener('input', () => { shout.value = shout.value.toUpperCase(); });"
+        "shout.addEventListener('keydown', () => {});"
         "document.getElementById('no-digits').addEventListener('keydown', (e) => {"
         " if (/[0-9]/.test(e.key)) e.preventDefault(); });"
         "search.addEventListener('keyup', () => { words.innerHTML = ['apple', 'apricot',"

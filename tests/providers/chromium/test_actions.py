@@ -628,6 +628,14 @@ async def test_type_presses_each_key_where_the_page_listens_for_keys(
     await ok(provider, ctx, "browser.open", url=site.url("/keys"))
     letters = await ok(provider, ctx, "browser.type", selector="#letters", value="Ab_c")
     assert letters["value"] == "bc"
+    assert letters["notice"] == (
+        "The page turned away some keys typed into #letters: it holds 'bc' of 'Ab_c'. Type "
+        "only what it takes."
+    )
+    locked = await ok(provider, ctx, "browser.type", selector="#locked", value="XK-4471")
+    assert locked["notice"].startswith("The page turned away every key typed into #locked")
+    shout = await ok(provider, ctx, "browser.type", selector="#shout", value="hi")
+    assert (shout["value"], "notice" in shout) == ("HI", False)  # formatted, not turned away
     digits = await ok(provider, ctx, "browser.type", selector="#no-digits", value="x1y2")
     assert digits["value"] == "xy"
     await ok(provider, ctx, "browser.type", selector="#search", value="ap")

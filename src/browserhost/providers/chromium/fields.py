@@ -63,7 +63,29 @@ async def fill(page: Page, aimed: Target, selector: str, value: str) -> str | No
         await pagescript.answering(typing)
         if value and ready.get("keeps") is not None:
             return await type_on(page, aimed, selector, value, ready["keeps"])
+        if value and keyed(ready, value):
+            return await _turned_away(aimed, selector, value)
     return None
+
+
+async def _turned_away(aimed: Target, selector: str, value: str) -> str | None:
+    """What the notice says of keys the page turned away as ``value`` was typed key by key
+    (a field that takes only letters, a form that takes none until a box is ticked): said
+    when the field holds fewer characters than were typed. A page that formats what it takes
+    (a phone number's brackets, capitals) holds as many or more."""
+    read = await pagescript.run(aimed.located.frame, "state")
+    held = (read.get("state") or {}).get("value")
+    if not isinstance(held, str) or len(held) >= len(value):
+        return None
+    if not held:
+        return (
+            f"The page turned away every key typed into {selector}: it holds nothing. Take a "
+            "snapshot to see why (a message, a control to set first)."
+        )
+    return (
+        f"The page turned away some keys typed into {selector}: it holds {held!r} of "
+        f"{value!r}. Type only what it takes."
+    )
 
 
 def keyed(ready: dict[str, Any], value: str) -> bool:
