@@ -968,7 +968,23 @@ async (request) => {
   // so the text an agent reads can follow the viewport.
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
-  const NO_LAYOUT = { unseen: [], runs: new Map(), holders: new Set() };
+  const NO_LAYOUT = { unseen: [], runs: new Map(), holders: new Set(), sealed: [] };
+
+  // Of custom elements with no children and no open shadow root (`candidates`), those drawn
+  // with a size (most likely content in a closed shadow root, which no script reads), by
+  // their selectors: the first SEALED_MAX.
+  function sealedComponents(candidates, unseen) {
+    const found = [];
+    for (const el of candidates) {
+      if (found.length >= SEALED_MAX) break;
+      if (!customElements.get(tagOf(el)) || unseen.some((hidden) => hidden.contains(el))) continue;
+      const rect = rendered(el);
+      if (rect && rect.width * rect.height >= SEALED_AREA_MIN) found.push(selectorFor(el));
+    }
+    return found;
+  }
+  const SEALED_MAX = 3;
+  const SEALED_AREA_MIN = 400; // CSS pixels: a widget, not a spacer
 
   // Of `hosts` (elements with a shadow root) and the hosts in their shadow trees and theirs,
   // those whose own shadow tree holds text to read (a web component's heading, a price),
@@ -1470,6 +1486,7 @@ async (request) => {
     const width = Math.max(doc.documentElement.scrollWidth, innerWidth);
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
     const shadowed = root.shadowRoot ? [root] : [];
+    const sealed = []; // custom elements with nothing open to read: see sealedComponents
     for (const el of root.querySelectorAll("*")) {
       if (el.shadowRoot) shadowed.push(el);
       if (found.length && found[found.length - 1].contains(el)) continue;
@@ -1479,6 +1496,7 @@ async (request) => {
       }
       if (!el.firstChild) { // no text in it; a field between two texts sets them apart
         if (tagOf(el) === "input" && touching(el)) findRuns(el, getComputedStyle(el));
+        else if (!el.shadowRoot && tagOf(el).includes("-")) sealed.push(el);
         continue;
       }
       const style = getComputedStyle(el);
@@ -1493,7 +1511,8 @@ async (request) => {
       }
       findRuns(el, style);
     }
-    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders: textHolders(shadowed, root) };
+    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders: textHolders(shadowed, root),
+      sealed };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
@@ -1610,6 +1629,7 @@ async (request) => {
       elementsAbove: left.filter((item) => item.rect.bottom <= 0).length,
       elementsBelow: left.filter((item) => item.rect.bottom > 0).length,
       loading: doc.readyState !== "complete",
+      sealed: sealedComponents(layout.sealed, unseen),
     };
   }
 

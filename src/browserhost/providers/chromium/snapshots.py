@@ -106,6 +106,12 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
         )
     if read.get("loading"):
         return "The page is still loading; what it shows may change."
+    if read.get("sealed"):
+        return (
+            f"{', '.join(read['sealed'])} draw{'s' if len(read['sealed']) == 1 else ''} "
+            "content no script can read (a closed shadow root, most likely): its text and "
+            "controls are not listed. browser.capture shows it; verb.mouse clicks it by x and y."
+        )
     return None
 
 
