@@ -121,9 +121,23 @@ export function checkUsable(selector, info, verb) {
   }
 }
 
+// What to do instead of typing into a control a page draws with an ARIA role (the chromium
+// provider's targets.py says the same, with its press_key verb, which this has not).
+const WIDGET_ADVICE = {
+  slider: "drag its handle with verb.drag by offsetX",
+  spinbutton: "click its arrows",
+  combobox: "click it, then click the option it shows",
+  listbox: "click the option you want in it",
+};
+
 /** Whether browser.type can type into the element. */
 export function checkTakesText(selector, info) {
   if (!info.typable) {
+    const advice = WIDGET_ADVICE[info.role];
+    if (advice) {
+      throw new Refusal(`${selector} is a ${info.role} the page draws, not a text field, so ` +
+        `nothing was typed; ${advice}.`);
+    }
     if (info.tag !== "input") {
       throw new Refusal(`${selector} is not a text field; take a new snapshot and pick an ` +
         "input, a select, a textarea or an editable element.");

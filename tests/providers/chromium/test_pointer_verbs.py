@@ -126,6 +126,12 @@ async def test_drag_by_offset_sets_a_sliders_value(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     await _open(provider, site, ctx, "slider.html")
+    typed = await refused(provider, ctx, "browser.type", selector=".ui-slider-handle", value="75")
+    assert typed == (
+        ".ui-slider-handle is a slider the page draws, not a text field, so nothing was typed; "
+        "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has focused "
+        "it, or verb.drag its handle by offsetX."
+    )
     await ok(provider, ctx, "verb.drag", text="Volume", offset_x=50)
     assert await out_line(provider, ctx) == "out: value 75"
     snapshot = await ok(provider, ctx, "browser.snapshot")

@@ -227,8 +227,25 @@ async def by_text(page: Page, text: str, doing: tuple[str, str] = ("click", "cli
     return str(matches[0]["selector"])
 
 
+_WIDGET_ADVICE = {
+    "slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has "
+    "focused it, or verb.drag its handle by offsetX",
+    "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused "
+    "it, or click its arrows",
+    "combobox": "click it, then click the option it shows",
+    "listbox": "click the option you want in it",
+}
+"""What to do instead of typing into a control a page draws with an ARIA role."""
+
+
 def _check_takes_text(selector: str, info: dict[str, Any]) -> None:
     if not info["typable"]:
+        advice = _WIDGET_ADVICE.get(info.get("role") or "")
+        if advice is not None:
+            raise ActionError(
+                f"{selector} is a {info['role']} the page draws, not a text field, so nothing "
+                f"was typed; {advice}."
+            )
         if info["tag"] != "input":
             raise ActionError(
                 f"{selector} is not a text field; take a new snapshot and pick an input, a "
