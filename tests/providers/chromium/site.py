@@ -539,6 +539,15 @@ PAGES: dict[str, str] = {
         '<path id="small" fill="#c22" d="M -95.1 30.9 A 100 100 0 0 1 100 0 L 60 0'
         ' A 60 60 0 0 0 -57.1 18.5 Z" onclick="out.textContent = \'small slice\'"/></svg>',
     ),
+    # A terminal: an element that is not a field reads the keys pressed on it.
+    "/terminal": _page(
+        "Terminal",
+        '<div id="term" tabindex="0">$ </div><p id="out">none</p>'
+        "<script>let line = ''; term.addEventListener('keydown', (e) => {"
+        " if (e.key === 'Enter') { out.textContent = 'ran: ' + line; line = ''; }"
+        " else if (e.key.length === 1) { line += e.key; term.textContent = '$ ' + line; }"
+        " e.preventDefault(); });</script>",
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

@@ -51,11 +51,13 @@ async def test_press_key_hover_and_wait_for(
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/w/dialog-form.html"))
     await ok(provider, ctx, "browser.click", text="Create new user")
-    await ok(provider, ctx, "verb.press_key", key="Escape")  # the dialog closes
+    pressed = await ok(provider, ctx, "verb.press_key", key="esc")  # the dialog closes
+    assert pressed["key"] == "Escape"  # by its usual other name
     labels = {e.get("label") for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]}
     assert "Create an account" not in labels
     bad = await refused(provider, ctx, "verb.press_key", key="NoSuchKey")
-    assert "NoSuchKey" in bad
+    assert bad.startswith("'NoSuchKey' is not a key: give a name (Enter, Escape, Tab,")
+    assert bad.endswith("nothing was pressed. To type a text, give text.")
 
     await ok(provider, ctx, "browser.open", url=site.url("/w/tabs.html"))
     hovered = await ok(provider, ctx, "verb.hover", selector='li[aria-controls="tabs-3"]')
@@ -72,6 +74,21 @@ async def test_press_key_hover_and_wait_for(
     assert late == "'Never shown' did not appear within 0.3 s; take a snapshot to see the page."
     neither = await refused(provider, ctx, "verb.wait_for")
     assert neither == "wait_for takes text or selector (one of them)."
+
+
+async def test_press_key_types_a_text_where_the_focus_is_then_the_key(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A terminal reads keys on an element that is not a field: browser.type refuses it, and
+    press_key types the command key by key, then presses Enter."""
+    await ok(provider, ctx, "browser.open", url=site.url("/terminal"))
+    refusal = await refused(provider, ctx, "browser.type", selector="#term", value="ls")
+    assert refusal.startswith("#term is not a text field")
+    ran = await ok(provider, ctx, "verb.press_key", selector="#term", text="echo hi", key="Return")
+    assert (ran["typed"], ran["key"]) == ("echo hi", "Enter")
+    assert await out_line(provider, ctx) == "ran: echo hi"
+    nothing = await refused(provider, ctx, "verb.press_key", selector="#term")
+    assert "give key, text, or both" in nothing
 
 
 async def test_wait_for_waits_for_the_match_a_person_sees_and_says_what_it_was(

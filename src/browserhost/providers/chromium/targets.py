@@ -249,7 +249,8 @@ def _check_takes_text(selector: str, info: dict[str, Any]) -> None:
         if info["tag"] != "input":
             raise ActionError(
                 f"{selector} is not a text field; take a new snapshot and pick an input, a "
-                "select, a textarea or an editable element."
+                "select, a textarea or an editable element. An element that reads keys itself "
+                "(a terminal) takes them from verb.press_key with text."
             )
         raise ActionError(
             f"{selector} is a {info['type']} input, not a text field; use browser.click for it."
