@@ -95,7 +95,12 @@ async def test_wait_for_waits_for_the_match_a_person_sees_and_says_what_it_was(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/w/waiting.html"))
-    await ok(provider, ctx, "browser.click", text="Save")
+    # No control has the text yet: the click presses the instruction's word, and says so.
+    early = await ok(provider, ctx, "browser.click", text="Confirm")
+    assert early["clicked"] == "#later > b"
+    assert early["notice"].startswith('No control is named "Confirm": the click pressed #later')
+    saved = await ok(provider, ctx, "browser.click", text="Save")
+    assert "notice" not in saved
     # The hidden copy first in the page is not the one waited on.
     saved = await ok(provider, ctx, "verb.wait_for", text="Order saved", timeout_s=5)
     assert saved["matched"] == {"tag": "p", "text": "Order saved"}

@@ -99,6 +99,15 @@ REPORT_MARGIN_S = 3.0
 """How long before the host's deadline an action that has not finished stops to answer."""
 
 
+def _plain_text(clicked: str, text: str | None) -> str:
+    """What a click's notice says when no control has the text it was asked by."""
+    return (
+        f'No control is named "{text}": the click pressed {clicked}, which only shows that '
+        "text (a page that listens on what holds it reacts; an instruction that names a "
+        "button yet to appear does nothing). Take a snapshot to see whether the page changed."
+    )
+
+
 class ChromiumProvider(
     PageVerbs, PointerVerbs, DiagnosticVerbs, PdfVerb, DownloadVerb, SessionVerbs
 ):
@@ -367,10 +376,10 @@ class ChromiumProvider(
     async def click(self, parameters: params.ClickParameters, context: Context) -> data.ClickData:
         async with self.access.using(context, "browser.click") as tab:
             page = await tab.page()
-            selector = parameters.selector
+            selector, plain = parameters.selector, False
             with before_input():
                 if selector is None:
-                    selector = await targets.by_text(page, parameters.text or "")
+                    selector, plain = await targets.by_text_how(page, parameters.text or "")
                 # A selector found by text names what the agent means, whatever a snapshot said.
                 aimed = await targets.target(
                     page,
@@ -397,7 +406,9 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=form_refused(settled) or load_failed(tab, shown),
+                notice=form_refused(settled)
+                or load_failed(tab, shown)
+                or (_plain_text(clicked, parameters.text) if plain else None),
                 **await state_after(aimed, settled, shown),
             )
 

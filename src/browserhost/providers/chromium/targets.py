@@ -191,6 +191,16 @@ async def child_frames(located: Located) -> list[Located]:
 async def by_text(page: Page, text: str, doing: tuple[str, str] = ("click", "clicked")) -> str:
     """The selector of the one element an agent means by ``text``, looking into iframes when
     the page itself has none. ``doing``: the action, and what it did, for the refusals."""
+    selector, _ = await by_text_how(page, text, doing)
+    return selector
+
+
+async def by_text_how(
+    page: Page, text: str, doing: tuple[str, str] = ("click", "clicked")
+) -> tuple[str, bool]:
+    """:func:`by_text`, and whether the element is no control at all: no control has the
+    text, and it is the innermost element that shows it (an instruction that names a button
+    yet to appear, or an item of a list the page listens on as a whole)."""
     found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX)
     matches: list[dict[str, Any]] = found["matches"]
     total: int = found["total"]
@@ -205,6 +215,8 @@ async def by_text(page: Page, text: str, doing: tuple[str, str] = ("click", "cli
             for match in more["matches"]:
                 match["selector"] = inner.prefix + match["selector"]
             matches += more["matches"]
+            if more["total"]:
+                found["how"] = more["how"]
             total += more["total"]
     if total == 0 and (option := found.get("option")) is not None:
         raise ActionError(
@@ -224,7 +236,7 @@ async def by_text(page: Page, text: str, doing: tuple[str, str] = ("click", "cli
             f'"{text}" matches {total} elements: {listed}{more}. Nothing was {doing[1]}; '
             f"{doing[0]} one by its selector."
         )
-    return str(matches[0]["selector"])
+    return str(matches[0]["selector"]), found.get("how") == "text"
 
 
 _WIDGET_ADVICE = {
