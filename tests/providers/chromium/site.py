@@ -422,6 +422,17 @@ PAGES: dict[str, str] = {
         '<div style="display: flex; flex-direction: column"><span>One</span><span>Two</span>'
         "</div>",
     ),
+    # Buttons after a line break, a select before one, a legend whose swatches are empty boxes
+    # drawn between its words.
+    "/breaks-and-boxes": _page(
+        "Breaks and boxes",
+        "<div>x<br><button>Back</button><button>Next</button></div>"
+        "<div>Nights <select><option>1</option><option>2</option></select><br>"
+        "<button>Back</button><button>Next</button></div>"
+        '<div><span style="display: inline-block; width: 12px; height: 12px; background: red;'
+        ' margin-right: 4px"></span>Sales<span style="display: inline-block; width: 12px;'
+        ' height: 12px; background: blue; margin: 0 4px 0 12px"></span>Marketing</div>',
+    ),
     # A data table with empty cells (in a row, at its end, the corner) and a cell with only an
     # icon; a table laid out for the page's sake, with an empty spacer cell and no headers.
     "/tables": _page(

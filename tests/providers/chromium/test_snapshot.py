@@ -188,6 +188,17 @@ async def test_items_laid_out_in_rows_read_a_row_a_line(
     )
 
 
+async def test_a_line_break_and_an_empty_box_between_words_are_read_as_drawn(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Two buttons after a line break read "BackNext", and two words with a legend's swatch
+    drawn between them "SalesMarketing"; a select's line ran on past the break after it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/breaks-and-boxes"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
+        "x\nBack Next\nNights 1\nBack Next\nSales Marketing"
+    )
+
+
 async def test_an_empty_cell_of_a_data_table_keeps_its_column(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

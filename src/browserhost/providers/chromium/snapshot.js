@@ -1221,6 +1221,9 @@ async (request) => {
           before = before.replace(/\s*$/, " ");
         }
         if (besideWords(run.inline, "nextSibling")) after = after.replace(/^\s*/, before ? " " : "");
+        else if (tagOf(run.inline.nextElementSibling || run.inline) === "br") {
+          after = after.replace(/^\s*/, "\n"); // the line break after it, once
+        }
         if (!seen && /\s$/.test(before)) after = after.replace(/^\s+/, ""); // an empty select
       }
       text = before + seen + after;
@@ -1235,10 +1238,14 @@ async (request) => {
     let next = node[side];
     while (next && next.nodeType !== Node.ELEMENT_NODE && !(next.nodeType === Node.TEXT_NODE &&
       /\S/.test(next.data))) next = next[side];
-    if (!next) return false;
+    if (!next || tagOf(next) === "br") return false; // a line break ends the line
     return next.nodeType === Node.TEXT_NODE ||
       getComputedStyle(next).display.startsWith("inline");
   }
+
+  // Whether a text with words is `el`'s sibling, before or after it.
+  const besideText = (el) => [el.previousSibling, el.nextSibling].some((node) =>
+    node && node.nodeType === Node.TEXT_NODE && /\S/.test(node.data));
 
   // Whether `el` touches a sibling in the source, with no white space between.
   const touching = (el) =>
@@ -1250,7 +1257,7 @@ async (request) => {
   // (`apart`, see drawnApart). innerText runs their texts together.
   function runAround(el) {
     const inLine = (node) => node.nodeType === Node.TEXT_NODE ||
-      (node.nodeType === Node.ELEMENT_NODE && !closedSelect(node) &&
+      (node.nodeType === Node.ELEMENT_NODE && !closedSelect(node) && tagOf(node) !== "br" &&
         getComputedStyle(node).display.startsWith("inline"));
     const touch = (a, b) =>
       !(a.nodeType === Node.TEXT_NODE && !/\S$/.test(a.data)) &&
@@ -1487,20 +1494,23 @@ async (request) => {
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
     const shadowed = root.shadowRoot ? [root] : [];
     const sealed = []; // custom elements with nothing open to read: see sealedComponents
-    for (const el of root.querySelectorAll("*")) {
+    const visit = (el) => {
       if (el.shadowRoot) shadowed.push(el);
-      if (found.length && found[found.length - 1].contains(el)) continue;
+      if (found.length && found[found.length - 1].contains(el)) return;
       if (cut.has(el)) {
         found.push(el);
-        continue;
+        return;
       }
-      if (!el.firstChild) { // no text in it; a field between two texts sets them apart
-        if (tagOf(el) === "input" && touching(el)) findRuns(el, getComputedStyle(el));
-        else if (!el.shadowRoot && tagOf(el).includes("-")) sealed.push(el);
-        continue;
+      if (!el.firstChild) { // no text in it; a field or a box drawn between two texts (a
+        // legend's swatch, an icon) may set them apart
+        if (!el.shadowRoot && tagOf(el).includes("-")) sealed.push(el);
+        else if (touching(el) && (tagOf(el) === "input" || besideText(el))) {
+          findRuns(el, getComputedStyle(el));
+        }
+        return;
       }
       const style = getComputedStyle(el);
-      if (style.display === "none" || style.display === "contents") continue;
+      if (style.display === "none" || style.display === "contents") return;
       if (clipping(el, style, cut) || style.opacity === "0") {
         found.push(el);
       } else if (style.transform !== "none") { // moved off the page, or scaled to nothing
@@ -1510,9 +1520,14 @@ async (request) => {
             (!rect.width && !rect.height)) found.push(el);
       }
       findRuns(el, style);
+    };
+    for (const el of root.querySelectorAll("*")) visit(el);
+    const holders = textHolders(shadowed, root);
+    // The shadow trees read as drawn (see chunks) have their runs too: a component's select.
+    for (const host of holders) {
+      for (const el of host.shadowRoot ? host.shadowRoot.querySelectorAll("*") : []) visit(el);
     }
-    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders: textHolders(shadowed, root),
-      sealed };
+    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders, sealed };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
