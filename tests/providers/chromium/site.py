@@ -422,6 +422,13 @@ PAGES: dict[str, str] = {
         '<div style="display: flex; flex-direction: column"><span>One</span><span>Two</span>'
         "</div>",
     ),
+    # The same topping in two pizzas' fieldsets.
+    "/pizzas": _page(
+        "Pizzas",
+        "<fieldset><legend>First pizza</legend><label><input type='checkbox' id='olives-1'>"
+        " Olives</label></fieldset><fieldset><legend>Second pizza</legend><label>"
+        "<input type='checkbox' id='olives-2'> Olives</label></fieldset>",
+    ),
     # Buttons after a line break, a select before one, a legend whose swatches are empty boxes
     # drawn between its words.
     "/breaks-and-boxes": _page(

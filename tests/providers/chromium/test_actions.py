@@ -671,6 +671,17 @@ async def test_scroll_moves_by_screens_to_ends_and_to_elements(
     assert [e["inViewport"] for e in snapshot["elements"]] == [True]
 
 
+async def test_a_click_by_a_text_several_controls_have_lists_them_with_their_groups(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/pizzas"))
+    error = await refused(provider, ctx, "browser.click", text="Olives")
+    assert error == (
+        '"Olives" matches 2 elements: #olives-1 (input "Olives" in "First pizza"); #olives-2 '
+        '(input "Olives" in "Second pizza"). Nothing was clicked; click one by its selector.'
+    )
+
+
 async def test_a_click_presses_a_shape_where_it_is_drawn_not_at_its_boxs_middle(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

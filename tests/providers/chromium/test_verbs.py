@@ -51,6 +51,8 @@ async def test_press_key_hover_and_wait_for(
 ) -> None:
     await ok(provider, ctx, "browser.open", url=site.url("/w/dialog-form.html"))
     await ok(provider, ctx, "browser.click", text="Create new user")
+    shown = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert "\u00d7 (Close)" in {e.get("label") for e in shown}  # a sign says less than its title
     pressed = await ok(provider, ctx, "verb.press_key", key="esc")  # the dialog closes
     assert pressed["key"] == "Escape"  # by its usual other name
     labels = {e.get("label") for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]}

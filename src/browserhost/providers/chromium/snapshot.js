@@ -274,6 +274,9 @@ async (request) => {
       return clean(el.getAttribute("placeholder")) || clean(el.getAttribute("title"));
     }
     const text = roleOf(el) === "combobox" ? ownText(el) : textOf(el);
+    // A letter or a sign ("B", "×") says less than the title the page gives it ("Bold").
+    const title = text.length <= 2 && clean(el.getAttribute("title"));
+    if (title && title !== text) return `${text} (${title})`;
     if (text) return text;
     for (const img of el.querySelectorAll("img[alt], [aria-label]")) {
       const alt = clean(img.getAttribute("alt") || img.getAttribute("aria-label"));
@@ -2411,8 +2414,8 @@ async (request) => {
       ...(option ? { option } : {}),
       total: matches.length,
       matches: matches.slice(0, limit).map((el) => ({
-        selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el)),
-        opensWindow: opensWindow(el),
+        selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el) || guessedName(el)),
+        group: cap(groupOf(el)), opensWindow: opensWindow(el),
       })),
     };
   }

@@ -230,7 +230,11 @@ async def by_text_how(
             "selector."
         )
     if total > 1:
-        listed = "; ".join(f'{m["selector"]} ({m["tag"]} "{m["label"]}")' for m in matches)
+        listed = "; ".join(
+            f'{m["selector"]} ({m["tag"]} "{m["label"]}"'
+            + (f' in "{m["group"]}")' if m.get("group") else ")")
+            for m in matches
+        )
         more = f"; and {total - len(matches)} more" if total > len(matches) else ""
         raise ActionError(
             f'"{text}" matches {total} elements: {listed}{more}. Nothing was {doing[1]}; '
