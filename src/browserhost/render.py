@@ -238,8 +238,9 @@ def _aftermath(answer: Answer) -> Lines:
 
 def _click_lines(answer: Answer) -> Lines:
     label = quoted(answer.get("label") or "")
+    now = f", which now reads {quoted(answer['nowReads'])}" if answer.get("nowReads") else ""
     return _now_at(
-        answer, "Clicked ", (label, "bold"), " (", (str(answer.get("clicked")), "cyan"), ")"
+        answer, "Clicked ", (label, "bold"), " (", (str(answer.get("clicked")), "cyan"), f"){now}"
     )
 
 

@@ -256,6 +256,11 @@ class ClickData(AfterInput):
 
     clicked: str
     label: str
+    now_reads: str | None = Field(
+        None,
+        description="The clicked element's label after the click, where the click changed it "
+        "(a toggle: Like, then Liked; AM, then PM).",
+    )
 
 
 class TypeData(AfterInput):

@@ -288,6 +288,7 @@ async def test_clicking_a_button_changes_what_the_next_snapshot_shows(
     assert clicked == {
         "clicked": "#toggle",
         "label": "Click me",
+        "nowReads": "Clicked!",  # what the click made it say
         "url": site.url("/button"),
         "title": "Button",
     }

@@ -140,15 +140,22 @@ def declared_fields(
     return {key: value for key, value in info.items() if key in wanted}
 
 
-async def state_after(aimed: Target, settled: Settled, shown: Page) -> dict[str, Any]:
-    """The acted-on element's state after the action, when it is still there."""
+async def state_after(
+    aimed: Target, settled: Settled, shown: Page, *, label: str | None = None
+) -> dict[str, Any]:
+    """The acted-on element's state after the action, when it is still there; given the
+    ``label`` it had before, its label now (``now_reads``) where the action changed it."""
     read = settled.read
     if read is None or aimed.located.frame is not shown.main_frame:
         read = await read_state(aimed)
     state = read.get("state") if read else None
     if not state:
         return {}
-    return declared_fields(data.ElementState, state, exclude=NOT_AFTER_ACTION)
+    fields = declared_fields(data.ElementState, state, exclude=NOT_AFTER_ACTION)
+    now = read.get("label") if read else None
+    if label is not None and now and now != label:
+        fields["now_reads"] = now
+    return fields
 
 
 async def after_typing(

@@ -409,7 +409,7 @@ class ChromiumProvider(
                 notice=form_refused(settled)
                 or load_failed(tab, shown)
                 or (_plain_text(clicked, parameters.text) if plain else None),
-                **await state_after(aimed, settled, shown),
+                **await state_after(aimed, settled, shown, label=None if inner else label),
             )
 
     async def type(self, parameters: params.TypeParameters, context: Context) -> data.TypeData:

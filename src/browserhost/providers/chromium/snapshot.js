@@ -2188,7 +2188,10 @@ async (request) => {
   function stateNow() {
     const el = store.target;
     const out = { url: location.href, title: doc.title };
-    if (el && el.isConnected) out.state = state(el);
+    if (el && el.isConnected) {
+      out.state = state(el);
+      out.label = cap(labelOf(el, faceOf(el))); // a toggle's new words (Like, then Liked)
+    }
     // Kept until the next action that watches for it.
     const refused = store.refused;
     if (refused && refused.length) {

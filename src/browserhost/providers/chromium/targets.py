@@ -251,7 +251,8 @@ _WIDGET_ADVICE = {
     "combobox": "click it, then click the option it shows",
     "listbox": "click the option you want in it",
 }
-"""What to do instead of typing into a control a page draws with an ARIA role."""
+"""What to do instead of typing into a control a page draws with an ARIA role. The extension
+says the same with the verbs it has (no press_key): ``refusals.js``."""
 
 
 def _check_takes_text(selector: str, info: dict[str, Any]) -> None:
@@ -265,8 +266,7 @@ def _check_takes_text(selector: str, info: dict[str, Any]) -> None:
         if info["tag"] != "input":
             raise ActionError(
                 f"{selector} is not a text field; take a new snapshot and pick an input, a "
-                "select, a textarea or an editable element. An element that reads keys itself "
-                "(a terminal) takes them from verb.press_key with text."
+                "select, a textarea or an editable element."
             )
         raise ActionError(
             f"{selector} is a {info['type']} input, not a text field; use browser.click for it."
