@@ -275,7 +275,7 @@ async (request) => {
     }
     const text = roleOf(el) === "combobox" ? ownText(el) : textOf(el);
     // A letter or a sign ("B", "×") says less than the title the page gives it ("Bold").
-    const title = text.length <= 2 && clean(el.getAttribute("title"));
+    const title = text && text.length <= 2 && clean(el.getAttribute("title"));
     if (title && title !== text) return `${text} (${title})`;
     if (text) return text;
     for (const img of el.querySelectorAll("img[alt], [aria-label]")) {
