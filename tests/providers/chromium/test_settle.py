@@ -7,8 +7,6 @@ snapshot taken at once show the end of it, never the page halfway.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from browserhost.contract import Context
@@ -102,13 +100,11 @@ async def test_open_answers_for_the_page_its_load_listeners_left(
 async def test_open_of_a_page_that_cannot_tell_of_its_load_asks_it_instead(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    started = time.monotonic()
     opened = await ok(provider, ctx, "browser.open", url=site.url("/wiped-at-load"))
-    took_s = time.monotonic() - started
     assert opened["title"] == "Wiped"
+    # Settled: it did not wait out the whole settle time (which answers unsettled); the load
+    # Playwright saw ended the wait for the page's own word.
     assert opened["settled"] is True
-    # Not the whole wait an open allows (10 s): the load Playwright saw ends it.
-    assert took_s < provider.timeouts.open_settle_s / 2
     clicked = await ok(provider, ctx, "browser.click", selector="button")
     assert clicked["title"] == "Wiped"
     snapshot = await ok(provider, ctx, "browser.snapshot")
