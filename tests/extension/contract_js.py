@@ -17,7 +17,7 @@ from browserhost.config import DEFAULT_PORT
 from browserhost.contract import bridge, data, limits
 from browserhost.contract.actions import ACTIONS
 from browserhost.contract.errors import ErrorCode
-from browserhost.providers import session_verbs
+from browserhost.providers import key_verbs, session_verbs
 from browserhost.providers.chromium import INSPECT_STYLES, addresses, errors, page_watch, targets
 from browserhost.providers.pointer_verbs import DragArguments, SelectTextArguments
 from browserhost.providers.session_verbs import CookiesArguments, SetCookiesArguments
@@ -85,6 +85,14 @@ def _values() -> dict[str, tuple[object, str]]:
             SelectTextArguments.model_json_schema(),
             "providers/pointer_verbs.py",
         ),
+        "PRESS_KEY_SCHEMA": (
+            key_verbs.PressKeyArguments.model_json_schema(),
+            "providers/key_verbs.py",
+        ),
+        "PRESS_KEY_HELP": (key_verbs.PRESS_KEY_HELP, "providers/key_verbs.py"),
+        "KEY_NAMES": (key_verbs.KEY_NAMES, "providers/key_verbs.py"),
+        "NOT_A_KEY": (key_verbs.NOT_A_KEY, "providers/key_verbs.py"),
+        "WIDGET_ADVICE": (targets.WIDGET_ADVICE, "chromium/targets.py"),
         "COOKIES_SCHEMA": (CookiesArguments.model_json_schema(), "providers/session_verbs.py"),
         "COOKIES_HELP": (session_verbs.COOKIES_HELP, "providers/session_verbs.py"),
         "SET_COOKIES_HELP": (session_verbs.SET_COOKIES_HELP, "providers/session_verbs.py"),

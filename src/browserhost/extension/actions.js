@@ -1,6 +1,5 @@
-// The ten actions, and the verbs drag and select_text, in a tab the agent may act in, with
-// the chromium provider's answers: the agent's input arrives as trusted events (CDP Input),
-// as a person's would.
+// The ten actions and the verbs, in a tab the agent may act in, with the chromium provider's
+// answers: the agent's input arrives as trusted events (CDP Input), as a person's would.
 
 import { cdp, fatal, mainPlace } from "./cdp.js";
 import {
@@ -9,6 +8,7 @@ import {
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
 import { evaluate, location, page, settle } from "./page.js";
+import { pressKey } from "./key_verbs.js";
 import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
@@ -164,6 +164,7 @@ export const ACTIONS_BY_NAME = {
 
   "verb.drag": (tabId, args) => drawing(tabId, () => drag(tabId, args)),
   "verb.select_text": (tabId, args) => drawing(tabId, () => selectText(tabId, args)),
+  "verb.press_key": pressKey,
   "verb.cookies": cookies,
   "verb.set_cookies": setCookies,
 };

@@ -13,6 +13,7 @@ import {
   CLOSE_NOT_PAIRED, CLOSE_REPLACED, DEFAULT_URL,
 } from "./contract.js";
 import { BACKOFF_MIN_MS, link, setControl, setStatus } from "./link.js";
+import { VERBS as KEY_VERBS } from "./key_verbs.js";
 import { VERBS as POINTER_VERBS } from "./pointer_verbs.js";
 import { VERBS as SESSION_VERBS } from "./session_verbs.js";
 
@@ -60,7 +61,7 @@ export async function connect() {
   setStatus("off", `Dialling ${link.url}`);
   socket.onopen = () => {
     socket.send(JSON.stringify({
-      t: "hello", token, actions: ACTIONS, verbs: [...POINTER_VERBS, ...SESSION_VERBS], name: "Chrome extension", pageScript: true,
+      t: "hello", token, actions: ACTIONS, verbs: [...POINTER_VERBS, ...KEY_VERBS, ...SESSION_VERBS], name: "Chrome extension", pageScript: true,
       pairing, pair: !token && !pairing,
     }));
   };

@@ -3,7 +3,7 @@
 // _by_text), so an agent reads the same whichever browser serves it. No chrome API here:
 // tests/extension/test_refusals.py runs these beside the Python ones and compares.
 
-import { BLOCKED_SCHEMES_HELP, OWN_REFUSED } from "./contract.js";
+import { BLOCKED_SCHEMES_HELP, OWN_REFUSED, WIDGET_ADVICE } from "./contract.js";
 
 /** An answer the agent reads ("ok: false" with what to do), not a failure of the bridge. */
 export class Refusal extends Error {}
@@ -120,15 +120,6 @@ export function checkUsable(selector, info, verb) {
       "banner's accept button), then try again.");
   }
 }
-
-// What to do instead of typing into a control a page draws with an ARIA role (the chromium
-// provider's targets.py says the same, with its press_key verb, which this has not).
-const WIDGET_ADVICE = {
-  slider: "drag its handle with verb.drag by offsetX",
-  spinbutton: "click its arrows",
-  combobox: "click it, then click the option it shows",
-  listbox: "click the option you want in it",
-};
 
 /** Whether browser.type can type into the element. */
 export function checkTakesText(selector, info) {

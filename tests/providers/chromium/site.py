@@ -566,6 +566,18 @@ PAGES: dict[str, str] = {
         " else if (e.key.length === 1) { line += e.key; term.textContent = '$ ' + line; }"
         " e.preventDefault(); });</script>",
     ),
+    "/keyboard": _page(
+        "Keyboard",
+        '<input id="field" value="old words"><div id="term" tabindex="0">$ </div><p id="out">none'
+        "</p><script>window.log = []; addEventListener('keydown', (e) => log.push("
+        "(e.ctrlKey ? 'C-' : '') + (e.shiftKey ? 'S-' : '') + e.key + '/' + e.code"
+        " + (e.isTrusted ? '' : ' (untrusted)')), true);"
+        " let line = ''; term.addEventListener('keydown', (e) => {"
+        " if (e.key === 'Enter') { out.textContent = 'ran: ' + line; line = '';"
+        " term.textContent = '$ '; }"
+        " else if (e.key.length === 1) { line += e.key; term.textContent = '$ ' + line; }"
+        " e.preventDefault(); });</script>",
+    ),
     "/opener": _page(
         "Opener",
         '<a href="/closer" target="_blank">Open popup</a> '

@@ -243,7 +243,7 @@ async def by_text_how(
     return str(matches[0]["selector"]), found.get("how") == "text"
 
 
-_WIDGET_ADVICE = {
+WIDGET_ADVICE = {
     "slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has "
     "focused it, or verb.drag its handle by offsetX",
     "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused "
@@ -251,13 +251,13 @@ _WIDGET_ADVICE = {
     "combobox": "click it, then click the option it shows",
     "listbox": "click the option you want in it",
 }
-"""What to do instead of typing into a control a page draws with an ARIA role. The extension
-says the same with the verbs it has (no press_key): ``refusals.js``."""
+"""What to do instead of typing into a control a page draws with an ARIA role (the extension
+says the same, through ``contract.js``)."""
 
 
 def _check_takes_text(selector: str, info: dict[str, Any]) -> None:
     if not info["typable"]:
-        advice = _WIDGET_ADVICE.get(info.get("role") or "")
+        advice = WIDGET_ADVICE.get(info.get("role") or "")
         if advice is not None:
             raise ActionError(
                 f"{selector} is a {info['role']} the page draws, not a text field, so nothing "

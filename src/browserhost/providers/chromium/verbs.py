@@ -17,9 +17,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from browserhost.contract import Context
+from browserhost.providers.key_verbs import PRESS_KEY_HELP, PressKeyArguments, key_chord, not_a_key
 from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 from . import driver, fields, pagescript, targets
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
     from .launch import ChromiumConfig
 
 FIND_LIMIT_MAX = 100
-KEYED_TEXT_MAX = 1_000
-"""The longest text press_key types key by key (a round trip a key)."""
 WAIT_MAX_S = 15.0
 """The longest wait_for: inside the host's 20 s deadline for a verb."""
 FILES_MAX = 10
@@ -45,55 +44,6 @@ class FindArguments(VerbArguments):
     text: str = Field(min_length=1, description="Text (or a regular expression) to look for.")
     regex: bool = Field(False, description="Read text as a regular expression.")
     limit: int = Field(20, ge=1, le=FIND_LIMIT_MAX, description="Most matches to return.")
-
-
-class PressKeyArguments(VerbArguments):
-    key: str | None = Field(
-        None,
-        min_length=1,
-        max_length=64,
-        description="A key or chord: Enter, Escape, Tab, ArrowDown, Control+a, Shift+Tab.",
-    )
-    text: str | None = Field(
-        None,
-        min_length=1,
-        max_length=KEYED_TEXT_MAX,
-        description="Or first type this text key by key where the focus is (a terminal, a "
-        "game, an element that is not a field), then press key if given.",
-    )
-    selector: str | None = Field(None, description="Focus this element first.")
-
-    @model_validator(mode="after")
-    def _something_to_press(self) -> PressKeyArguments:
-        if self.key is None and self.text is None:
-            raise ValueError("give key, text, or both")
-        return self
-
-
-KEY_NAMES = {
-    **{
-        name.lower(): name
-        for name in (
-            "Backspace Tab Enter Escape Space PageUp PageDown End Home ArrowLeft ArrowUp "
-            "ArrowRight ArrowDown Insert Delete Shift Control Alt Meta ControlOrMeta CapsLock "
-            "ContextMenu " + " ".join(f"F{n}" for n in range(1, 13))
-        ).split()
-    },
-    "esc": "Escape", "return": "Enter", "del": "Delete", "ctrl": "Control", "cmd": "Meta",
-    "command": "Meta", "win": "Meta", "super": "Meta", "option": "Alt", "opt": "Alt",
-    "up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight",
-    "pgup": "PageUp", "pgdn": "PageDown", "spacebar": "Space",
-}  # fmt: skip
-"""Key names Playwright knows, by their lower-case spelling, and the usual other names."""
-
-
-def key_chord(key: str) -> str:
-    """``key`` in the names Playwright takes: each part of a chord by its name whatever its
-    case, and the usual other names (Ctrl, Esc, Return, Cmd); a single character as given."""
-    parts = key.split("+")
-    if key.endswith("++"):  # the plus key itself, in a chord
-        parts = [*key[:-2].split("+"), "+"]
-    return "+".join(KEY_NAMES.get(part.lower(), part) if len(part) > 1 else part for part in parts)
 
 
 class WaitForArguments(VerbArguments):
@@ -189,10 +139,7 @@ class PageVerbs(Provider):
                 raise ActionError(f"{arguments.text!r} is not a valid regular expression.")
             return {"total": found["total"], "elements": found["elements"]}
 
-    @verb(
-        "Press a key or a chord (Escape, Enter, ArrowDown, Control+a), on an element or page; "
-        "or type a text key by key where the focus is (a terminal), then the key."
-    )
+    @verb(PRESS_KEY_HELP)
     async def press_key(self, arguments: PressKeyArguments, context: Context) -> dict[str, Any]:
         key = None if arguments.key is None else key_chord(arguments.key)
         async with self.access.using(context, "verb.press_key") as tab:
@@ -209,12 +156,7 @@ class PageVerbs(Provider):
                 except driver.PlaywrightError as exc:
                     if "Unknown key" not in str(exc):
                         raise
-                    raise ActionError(
-                        f"{arguments.key!r} is not a key: give a name (Enter, Escape, Tab, "
-                        "Backspace, Delete, ArrowDown, PageDown, Home, F5), one character, or "
-                        "a chord of them (Control+a, Shift+Tab); nothing was pressed. To type "
-                        "a text, give text."
-                    ) from None
+                    raise ActionError(not_a_key(arguments.key or "")) from None
             shown = tab.current() or page
             settled = await self.access.settle(tab, shown)
             said = {"typed": arguments.text} if arguments.text is not None else {}

@@ -1,0 +1,83 @@
+"""The keyboard verb ``press_key``: its arguments, its description, the key names it knows,
+and its refusal of a name that is no key.
+
+One declaration for the browsers that press keys (chromium, and the extension, whose
+JavaScript declares the same schema and resolves the same names through ``contract.js``), so
+an agent's call means the same thing whichever browser answers. Keys are named as Playwright
+names them (``Enter``, ``ArrowDown``, ``Control+a``), and by their usual other names.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from browserhost.sdk import VerbArguments
+
+KEYED_TEXT_MAX = 1_000
+"""The longest text press_key types key by key (a round trip a key)."""
+
+PRESS_KEY_HELP = (
+    "Press a key or a chord (Escape, Enter, ArrowDown, Control+a), on an element or page; "
+    "or type a text key by key where the focus is (a terminal), then the key."
+)
+
+
+class PressKeyArguments(VerbArguments):
+    key: str | None = Field(
+        None,
+        min_length=1,
+        max_length=64,
+        description="A key or chord: Enter, Escape, Tab, ArrowDown, Control+a, Shift+Tab.",
+    )
+    text: str | None = Field(
+        None,
+        min_length=1,
+        max_length=KEYED_TEXT_MAX,
+        description="Or first type this text key by key where the focus is (a terminal, a "
+        "game, an element that is not a field), then press key if given.",
+    )
+    selector: str | None = Field(None, description="Focus this element first.")
+
+    @model_validator(mode="after")
+    def _something_to_press(self) -> PressKeyArguments:
+        if self.key is None and self.text is None:
+            raise ValueError("give key, text, or both")
+        return self
+
+
+KEY_NAMES = {
+    **{
+        name.lower(): name
+        for name in (
+            "Backspace Tab Enter Escape Space PageUp PageDown End Home ArrowLeft ArrowUp "
+            "ArrowRight ArrowDown Insert Delete Shift Control Alt Meta ControlOrMeta CapsLock "
+            "ContextMenu " + " ".join(f"F{n}" for n in range(1, 13))
+        ).split()
+    },
+    "esc": "Escape", "return": "Enter", "del": "Delete", "ctrl": "Control", "cmd": "Meta",
+    "command": "Meta", "win": "Meta", "super": "Meta", "option": "Alt", "opt": "Alt",
+    "up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight",
+    "pgup": "PageUp", "pgdn": "PageDown", "spacebar": "Space",
+}  # fmt: skip
+"""Key names Playwright knows, by their lower-case spelling, and the usual other names."""
+
+
+def key_chord(key: str) -> str:
+    """``key`` in the names Playwright takes: each part of a chord by its name whatever its
+    case, and the usual other names (Ctrl, Esc, Return, Cmd); a single character as given."""
+    parts = key.split("+")
+    if key.endswith("++"):  # the plus key itself, in a chord
+        parts = [*key[:-2].split("+"), "+"]
+    return "+".join(KEY_NAMES.get(part.lower(), part) if len(part) > 1 else part for part in parts)
+
+
+NOT_A_KEY = (
+    "{key} is not a key: give a name (Enter, Escape, Tab, Backspace, Delete, ArrowDown, "
+    "PageDown, Home, F5), one character, or a chord of them (Control+a, Shift+Tab); nothing "
+    "was pressed. To type a text, give text."
+)
+"""The refusal of a key name that names no key, ``{key}`` quoted (the extension's too)."""
+
+
+def not_a_key(key: str) -> str:
+    return NOT_A_KEY.format(key=repr(key))

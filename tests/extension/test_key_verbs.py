@@ -1,0 +1,52 @@
+"""The extension's press_key, end to end through the host's HTTP API in a real Chromium:
+declared with the chromium provider's schema, its keys checked by what the page itself
+heard (each key's name, code and modifiers, and that the browser sent it)."""
+
+from __future__ import annotations
+
+from browserhost.providers.key_verbs import PressKeyArguments, not_a_key
+from tests.conftest import LiveServer
+from tests.extension.conftest import PROVIDERS, Loaded, act, data
+from tests.providers.chromium.site import Site
+
+
+def test_the_extension_declares_press_key_with_the_key_verbs_schema(
+    extension: Loaded, server: LiveServer
+) -> None:
+    with server.client() as http:
+        [row] = http.get(PROVIDERS).json()["providers"]
+    verbs = {verb["name"]: verb for verb in row["verbs"]}
+    assert verbs["press_key"]["inputSchema"] == PressKeyArguments.model_json_schema()
+    assert verbs["press_key"]["changesPage"] is True
+
+
+def test_press_key_types_a_command_key_by_key_and_presses_chords(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """A terminal (an element that reads keys, not a field) runs a typed command on Enter; a
+    chord selects a field's text for Backspace to delete; a name that is no key is refused
+    before anything is typed."""
+    url = site.url("/keyboard")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        ran = data(act(http, "verb.press_key", selector="#term", text="echo Hi!", key="Return"))
+        page = extension.page(url)
+        assert page.evaluate("out.textContent") == "ran: echo Hi!"
+        assert (ran["typed"], ran["key"], ran["title"]) == ("echo Hi!", "Enter", "Keyboard")
+        page.evaluate("log.length = 0")
+        chord = data(act(http, "verb.press_key", selector="#field", key="ctrl+A"))
+        assert chord["key"] == "Control+A"
+        data(act(http, "verb.press_key", key="backspace"))
+        data(act(http, "verb.press_key", key="Shift+Tab"))
+        assert page.evaluate("field.value") == ""
+        assert page.evaluate("log") == [
+            "C-Control/ControlLeft",
+            "C-A/KeyA",
+            "Backspace/Backspace",
+            "S-Shift/ShiftLeft",
+            "S-Tab/Tab",
+        ]
+        refused = act(http, "verb.press_key", selector="#term", text="rm", key="NoSuchKey")
+    assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text
+    assert refused.json()["error"] == not_a_key("NoSuchKey")
+    assert page.evaluate("term.textContent") == "$ ", "the text was typed before the refusal"
