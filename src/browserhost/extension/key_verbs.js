@@ -65,7 +65,7 @@ function described(name, shift) {
   return { key, code: character.code, keyCode: character.keyCode, text: key, location: 0 };
 }
 
-/** The parts of a chord in the names Playwright takes, as key_verbs.key_chord writes them. */
+/** The parts of a chord in the names Playwright takes, as key_verbs.chord_parts reads them. */
 function chordParts(key) {
   let parts = key.split("+");
   if (key.endsWith("++")) parts = [...key.slice(0, -2).split("+"), "+"];

@@ -62,13 +62,38 @@ KEY_NAMES = {
 """Key names Playwright knows, by their lower-case spelling, and the usual other names."""
 
 
-def key_chord(key: str) -> str:
-    """``key`` in the names Playwright takes: each part of a chord by its name whatever its
-    case, and the usual other names (Ctrl, Esc, Return, Cmd); a single character as given."""
+OTHER_KEYS = frozenset(
+    (
+        "NumpadEnter Pause PrintScreen NumpadDecimal NumpadMultiply NumpadAdd NumpadSubtract "
+        "NumpadDivide NumLock ScrollLock AudioVolumeMute AudioVolumeDown AudioVolumeUp "
+        "MediaTrackNext MediaTrackPrevious MediaPlayPause Semicolon Equal Comma Minus Period "
+        "Slash Backquote BracketLeft Backslash BracketRight Quote AltGraph ShiftLeft ShiftRight "
+        "ControlLeft ControlRight AltLeft AltRight MetaLeft MetaRight"
+        + " " + " ".join(f"Key{chr(c)}" for c in range(65, 91))
+        + " " + " ".join(f"Digit{n} Numpad{n}" for n in range(10))
+    ).split()
+)  # fmt: skip
+"""The rest of the names Playwright's US keyboard knows: keys by their codes (KeyA, Numpad1,
+ShiftRight), and keys few pages read."""
+
+
+def is_key(name: str) -> bool:
+    """Whether Playwright presses ``name`` (a part of a chord, in its names): a character of
+    the US keyboard, or a key's name."""
+    if len(name) == 1:
+        return " " <= name <= "~"
+    return name in KEY_NAMES.values() or name in OTHER_KEYS
+
+
+def chord_parts(key: str) -> list[str]:
+    """The keys of the chord ``key`` in the names Playwright takes: each by its name whatever
+    its case, and by the usual other names (Ctrl, Esc, Return, Cmd); a character as given."""
+    if key == "+":
+        return [key]
     parts = key.split("+")
     if key.endswith("++"):  # the plus key itself, in a chord
         parts = [*key[:-2].split("+"), "+"]
-    return "+".join(KEY_NAMES.get(part.lower(), part) if len(part) > 1 else part for part in parts)
+    return [KEY_NAMES.get(part.lower(), part) if len(part) > 1 else part for part in parts]
 
 
 NOT_A_KEY = (

@@ -9,6 +9,7 @@ import pytest
 
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
+from browserhost.providers.key_verbs import KEY_NAMES, OTHER_KEYS, is_key, not_a_key
 
 from .driving import TEST_TIMEOUTS, in_page, ok, out_line, refused
 from .site import Site
@@ -91,6 +92,32 @@ async def test_press_key_types_a_text_where_the_focus_is_then_the_key(
     assert await out_line(provider, ctx) == "ran: echo hi"
     nothing = await refused(provider, ctx, "verb.press_key", selector="#term")
     assert "give key, text, or both" in nothing
+    # A name that is no key is refused before the text is typed, not after.
+    shown = await in_page(provider, ctx, "term.textContent")
+    bad = await refused(
+        provider, ctx, "verb.press_key", selector="#term", text="rm", key="Ctrl+Nope"
+    )
+    assert bad == not_a_key("Ctrl+Nope")
+    assert await in_page(provider, ctx, "term.textContent") == shown
+    plus = await ok(provider, ctx, "verb.press_key", selector="#term", key="shift++")
+    assert plus["key"] == "Shift++"
+    assert await in_page(provider, ctx, "term.textContent") == "$ +"  # a new line, its key
+
+
+async def test_every_name_press_key_takes_is_a_key_playwright_presses(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """press_key refuses a name it does not know before it types anything: each name it
+    knows must be one Playwright presses, or a text would be typed and its key refused."""
+    await ok(provider, ctx, "browser.open", url=site.url("/keyboard"))
+    page = provider.page_for(ctx)
+    assert page is not None
+    known = sorted({*KEY_NAMES.values(), *OTHER_KEYS, *map(chr, range(32, 127))})
+    assert all(map(is_key, known))
+    for name in known:
+        await page.keyboard.press(name)  # raises for a name Playwright does not know
+    heard = await in_page(provider, ctx, "log.length")
+    assert heard >= len(known)
 
 
 async def test_wait_for_waits_for_the_match_a_person_sees_and_says_what_it_was(

@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from browserhost.contract import Context
-from browserhost.providers.key_verbs import PRESS_KEY_HELP, PressKeyArguments, key_chord, not_a_key
+from browserhost.providers.key_verbs import (
+    PRESS_KEY_HELP,
+    PressKeyArguments,
+    chord_parts,
+    is_key,
+    not_a_key,
+)
 from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 from . import driver, fields, pagescript, targets
@@ -141,7 +147,11 @@ class PageVerbs(Provider):
 
     @verb(PRESS_KEY_HELP)
     async def press_key(self, arguments: PressKeyArguments, context: Context) -> dict[str, Any]:
-        key = None if arguments.key is None else key_chord(arguments.key)
+        chord = None if arguments.key is None else chord_parts(arguments.key)
+        if chord is not None and not all(map(is_key, chord)):
+            # Refused before anything is focused or typed, not half-way.
+            raise ActionError(not_a_key(arguments.key or ""))
+        key = None if chord is None else "+".join(chord)
         async with self.access.using(context, "verb.press_key") as tab:
             page = await tab.page()
             with playwright_errors("verb.press_key", selector=arguments.selector):
