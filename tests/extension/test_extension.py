@@ -77,6 +77,7 @@ def test_browserhost_providers_says_the_extension_is_connected(
     assert [line.strip().split("  ")[0] for line in listed[2:]] == [
         "call drag",
         "call select_text",
+        "call press_key",
         "call cookies",
         "call set_cookies",
     ]
