@@ -38,13 +38,15 @@ def test_press_key_types_a_command_key_by_key_and_presses_chords(
         assert chord["key"] == "Control+A"
         data(act(http, "verb.press_key", key="backspace"))
         data(act(http, "verb.press_key", key="Shift+Tab"))
-        assert page.evaluate("field.value") == ""
+        data(act(http, "verb.press_key", selector="#field", key="+"))
+        assert page.evaluate("field.value") == "+"
         assert page.evaluate("log") == [
             "C-Control/ControlLeft",
             "C-A/KeyA",
             "Backspace/Backspace",
             "S-Shift/ShiftLeft",
             "S-Tab/Tab",
+            "+/Equal",
         ]
         refused = act(http, "verb.press_key", selector="#term", text="rm", key="NoSuchKey")
     assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text

@@ -67,6 +67,7 @@ function described(name, shift) {
 
 /** The parts of a chord in the names Playwright takes, as key_verbs.chord_parts reads them. */
 function chordParts(key) {
+  if (key === "+") return [key];
   let parts = key.split("+");
   if (key.endsWith("++")) parts = [...key.slice(0, -2).split("+"), "+"];
   return parts.map((part) => (part.length > 1 ? KEY_NAMES[part.toLowerCase()] || part : part));
