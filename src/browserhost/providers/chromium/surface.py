@@ -63,6 +63,11 @@ FIRST_PICTURE_S: Final = 3.0
 CDP_S: Final = 2.0
 """A bound on any one DevTools call: a page stuck in a loop, or held by a dialog, does not
 handle input or paint, and must not hold the surface."""
+INPUT_S: Final = 10.0
+"""A bound on one input event of a person's: longer than :data:`CDP_S`, since a page that is
+busy, or a loaded machine, takes seconds to handle a key, and the events past a timeout are
+dropped (keys typed at a busy host went missing); a page stuck in a loop holds only that
+person's next events, which it could not handle anyway."""
 RESIZE_WAIT_S: Final = 3.0
 """How long a resize waits for an agent action on the session to finish (see :meth:`resize`)."""
 SESSION_ID_MAX: Final = 1_000
@@ -250,7 +255,7 @@ class ChromiumSurface(Surface):
             session = await self._session_for(tab, page)
             for event in events:
                 params = self._input.params(event, scale_x, scale_y)
-                async with asyncio.timeout(CDP_S):
+                async with asyncio.timeout(INPUT_S):
                     await session.send(params.pop("method"), params)
         except (driver.PlaywrightError, TimeoutError):
             # The page closed, crashed or stopped answering under the person's hands: the rest
