@@ -171,6 +171,13 @@ def act(
     return http.post(ACTIONS, json=body)
 
 
+def declared_verbs(server: LiveServer) -> dict[str, dict[str, Any]]:
+    """The verbs the connected extension declares, as the host lists them, by name."""
+    with server.client() as http:
+        [row] = http.get(PROVIDERS).json()["providers"]
+    return {verb["name"]: verb for verb in row["verbs"]}
+
+
 def data(answer: httpx.Response) -> dict[str, Any]:
     assert answer.status_code == 200, answer.text
     found: dict[str, Any] = answer.json()["data"]

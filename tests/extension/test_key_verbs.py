@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from browserhost.providers.key_verbs import PressKeyArguments, not_a_key
 from tests.conftest import LiveServer
-from tests.extension.conftest import PROVIDERS, Loaded, act, data
+from tests.extension.conftest import Loaded, act, data, declared_verbs
 from tests.providers.chromium.site import Site
 
 
 def test_the_extension_declares_press_key_with_the_key_verbs_schema(
     extension: Loaded, server: LiveServer
 ) -> None:
-    with server.client() as http:
-        [row] = http.get(PROVIDERS).json()["providers"]
-    verbs = {verb["name"]: verb for verb in row["verbs"]}
+    verbs = declared_verbs(server)
     assert verbs["press_key"]["inputSchema"] == PressKeyArguments.model_json_schema()
     assert verbs["press_key"]["changesPage"] is True
 

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from browserhost.providers.pointer_verbs import DragArguments, SelectTextArguments
 from tests.conftest import LiveServer
-from tests.extension.conftest import PROVIDERS, Loaded, act, data
+from tests.extension.conftest import Loaded, act, data, declared_verbs
 from tests.providers.chromium.site import Site
 
 
 def test_the_extension_declares_drag_and_select_text_with_the_pointer_verbs_schemas(
     extension: Loaded, server: LiveServer
 ) -> None:
-    with server.client() as http:
-        [row] = http.get(PROVIDERS).json()["providers"]
-    verbs = {verb["name"]: verb for verb in row["verbs"]}
+    verbs = declared_verbs(server)
     assert verbs["drag"]["inputSchema"] == DragArguments.model_json_schema()
     assert verbs["select_text"]["inputSchema"] == SelectTextArguments.model_json_schema()
     assert (verbs["drag"]["changesPage"], verbs["select_text"]["changesPage"]) == (True, True)

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from browserhost.providers.session_verbs import CookiesArguments, SetCookiesArguments
 from tests.conftest import LiveServer
-from tests.extension.conftest import PROVIDERS, Loaded, act, data
+from tests.extension.conftest import Loaded, act, data, declared_verbs
 from tests.providers.chromium.site import Site
 
 
 def test_the_extension_declares_the_cookie_verbs_with_the_session_verbs_schemas(
     extension: Loaded, server: LiveServer
 ) -> None:
-    with server.client() as http:
-        [row] = http.get(PROVIDERS).json()["providers"]
-    verbs = {verb["name"]: verb for verb in row["verbs"]}
+    verbs = declared_verbs(server)
     assert verbs["cookies"]["inputSchema"] == CookiesArguments.model_json_schema()
     assert verbs["set_cookies"]["inputSchema"] == SetCookiesArguments.model_json_schema()
     assert (verbs["cookies"]["changesPage"], verbs["set_cookies"]["changesPage"]) == (False, True)

@@ -77,12 +77,15 @@ OTHER_KEYS = frozenset(
 ShiftRight), and keys few pages read."""
 
 
+_NAMED = frozenset(KEY_NAMES.values())
+
+
 def is_key(name: str) -> bool:
     """Whether Playwright presses ``name`` (a part of a chord, in its names): a character of
     the US keyboard, or a key's name."""
     if len(name) == 1:
         return " " <= name <= "~"
-    return name in KEY_NAMES.values() or name in OTHER_KEYS
+    return name in _NAMED or name in OTHER_KEYS
 
 
 def chord_parts(key: str) -> list[str]:

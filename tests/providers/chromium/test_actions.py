@@ -681,6 +681,7 @@ async def test_a_click_by_a_text_several_controls_have_lists_them_with_their_gro
         '"Olives" matches 2 elements: #olives-1 (input "Olives" in "First pizza"); #olives-2 '
         '(input "Olives" in "Second pizza"). Nothing was clicked; click one by its selector.'
     )
+    assert await in_page(provider, ctx, "document.querySelectorAll(':checked').length") == 0
 
 
 async def test_a_click_presses_a_shape_where_it_is_drawn_not_at_its_boxs_middle(

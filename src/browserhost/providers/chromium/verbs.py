@@ -158,15 +158,10 @@ class PageVerbs(Provider):
                 if arguments.selector is not None:
                     aimed = await targets.target(page, arguments.selector, "type", watch=True)
                     await (await aimed.handle()).focus()
-                try:
-                    if arguments.text is not None:
-                        await pagescript.answering(page.keyboard.type(arguments.text))
-                    if key is not None:
-                        await pagescript.answering(page.keyboard.press(key))
-                except driver.PlaywrightError as exc:
-                    if "Unknown key" not in str(exc):
-                        raise
-                    raise ActionError(not_a_key(arguments.key or "")) from None
+                if arguments.text is not None:
+                    await pagescript.answering(page.keyboard.type(arguments.text))
+                if key is not None:
+                    await pagescript.answering(page.keyboard.press(key))
             shown = tab.current() or page
             settled = await self.access.settle(tab, shown)
             said = {"typed": arguments.text} if arguments.text is not None else {}
