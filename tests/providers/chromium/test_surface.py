@@ -346,6 +346,29 @@ async def test_the_screencast_stops_when_nobody_watches_and_starts_again_when_as
         await surface.aclose()
 
 
+async def test_keys_typed_while_the_picture_stops_all_arrive(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    # The field's first key holds the page for 1.5 s: long enough for a surface nobody asks
+    # for frames to stop its screencast midway through the person's batch of keys.
+    surface = ChromiumSurface(provider._pool, idle_stop_s=0.2)
+    try:
+        await ok(provider, ctx, "browser.open", url=site.url("/surface"))
+        await showing(surface, "Surface")
+        await surface.input(press(*await centre(provider, ctx, "#field")))
+        await in_page(
+            provider,
+            ctx,
+            "document.getElementById('field').addEventListener('keydown', () => {"
+            " if (window.held) return; window.held = true;"
+            " const end = Date.now() + 1500; while (Date.now() < end); })",
+        )
+        await surface.input(keys("a", "b", "c"))
+        assert await value_of(provider, ctx, "#field") == "abc"
+    finally:
+        await surface.aclose()
+
+
 async def test_a_still_of_an_unwatched_page_is_one_screenshot_and_starts_no_screencast(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

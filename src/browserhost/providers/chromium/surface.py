@@ -158,7 +158,7 @@ class ChromiumSurface(Surface):
         self._cast_size: object = None  # the page's viewport when the screencast started
         self._got_frame = asyncio.Event()
         self._title = ""
-        self._spare: tuple[Page, CDPSession] | None = None
+        self._input_session: tuple[Page, CDPSession] | None = None
         self._input = InputTranslator()
 
     @property
@@ -362,7 +362,7 @@ class ChromiumSurface(Surface):
             runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await runner
-        await self._drop_spare()
+        await self._drop_input_session()
 
     def _shown(self) -> Tab | None:
         """The pinned session's tab, else the followed one's, else the latest used."""
@@ -503,26 +503,25 @@ class ChromiumSurface(Surface):
         published.set()
 
     async def _session_for(self, tab: Tab, page: Page) -> CDPSession:
-        """The screencast's DevTools session when it shows ``page``, else one of the input's
-        own (input may come before any frame was asked for)."""
-        if page is self._page and self._session is not None:
-            return self._session
-        if self._spare is not None and self._spare[0] is page:
-            return self._spare[1]
-        await self._drop_spare()
+        """Input's own DevTools session on ``page``. Not the screencast's: the runner detaches
+        that one whenever it moves or stops the picture (nobody watching, a new size, a slow
+        answer on a loaded host), and a person's keys sent on it midway were dropped."""
+        if self._input_session is not None and self._input_session[0] is page:
+            return self._input_session[1]
+        await self._drop_input_session()
         async with asyncio.timeout(CDP_S):
             session = await tab.context.new_cdp_session(page)
-        self._spare = (page, session)
+        self._input_session = (page, session)
         return session
 
-    async def _drop_spare(self) -> None:
-        spare, self._spare = self._spare, None
-        if spare is None:
+    async def _drop_input_session(self) -> None:
+        held, self._input_session = self._input_session, None
+        if held is None:
             return  # and Playwright, which may not be installed, is not imported
 
         with contextlib.suppress(driver.PlaywrightError, TimeoutError):
             async with asyncio.timeout(CDP_S):
-                await spare[1].detach()
+                await held[1].detach()
 
 
 def _id(tab: Tab) -> str:
