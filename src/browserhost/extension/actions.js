@@ -7,7 +7,7 @@ import {
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
-import { evaluate, location, page, settle } from "./page.js";
+import { evaluate, location, page, QUIET_MS, settle } from "./page.js";
 import { pressKey } from "./key_verbs.js";
 import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, selectText } from "./pointer_verbs.js";
@@ -225,12 +225,21 @@ async function choose(located, selector, info, value) {
   })()`);
 }
 
+// How long an action waits for the iframe it acted in to stop changing.
+const FRAME_SETTLE_MS = 1000;
+
 // The state an action's answer carries: ElementState's fields, without those the snapshot has.
-// The settle's reading has it for an element of the main frame; one in an iframe is asked.
+// The settle's reading has it for an element of the main frame. The settle watched only the
+// main frame, so an element in an iframe is asked once its frame is quiet too: what the action
+// changed there (input to a cross-origin frame may even be handled after the page answered)
+// is then done.
 async function stateAfter(located, settled) {
   let read = settled;
-  if (!read.state || located.context !== undefined) {
-    read = await page(located, "state").catch((error) => {
+  const inFrame = located.context !== undefined;
+  if (inFrame || !read.state) {
+    const asked = inFrame ? page(located, "quiet", { quietMs: QUIET_MS, maxMs: FRAME_SETTLE_MS })
+      : page(located, "state");
+    read = await asked.catch((error) => {
       if (fatal(error)) throw error;
       return null; // the element's frame went away
     });

@@ -9,7 +9,7 @@ import { checkStopped, sleep } from "./stopping.js";
 
 const LOAD_WAIT_MS = 10000;
 const SETTLE_MS = 3000;
-const QUIET_MS = 50;
+export const QUIET_MS = 50;
 
 /** A frame's place, by frame id: waits a moment for a frame that is still loading. */
 export async function reach(tabId, frameId, waitMs = 1000) {
