@@ -47,6 +47,10 @@ PROBE_S = 1.0
 """How long the provider asks a page whether it is still there and answering."""
 PROBE_LIMIT_S = 10.0
 """How long it waits for the browser's own answer when the page was late (see :func:`probe`)."""
+STUCK_S = 3.0
+"""How much longer a late page has to answer once the browser itself has answered: on a
+loaded machine a renderer (a new tab's above all) can take seconds, and a page called stuck
+is closed."""
 
 
 class TabAccess:
@@ -182,7 +186,7 @@ async def probe(page: Page) -> Literal["answers", "crashed", "stuck"]:
     On a machine too busy to answer within :data:`PROBE_S`, a page that is merely late looks
     stuck; so a late page is called stuck only once the browser itself has answered a call
     that needs no renderer (its cookies), asked after the script, within
-    :data:`PROBE_LIMIT_S` in all."""
+    :data:`PROBE_LIMIT_S` in all, and the page is still silent :data:`STUCK_S` after that."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + PROBE_LIMIT_S
     script = asyncio.ensure_future(page.evaluate("0"))
@@ -194,6 +198,8 @@ async def probe(page: Page) -> Literal["answers", "crashed", "stuck"]:
             with contextlib.suppress(driver.PlaywrightError, TimeoutError):
                 async with asyncio.timeout(max(0.0, deadline - loop.time())):
                     await page.context.cookies("about:blank")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(script), STUCK_S)
             if not script.done():
                 return "answers" if page.is_closed() else "stuck"
         script.result()
