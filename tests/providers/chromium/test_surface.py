@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from browserhost.contract import Context
 from browserhost.contract.surface import (
@@ -45,6 +47,14 @@ DECODE = """async ([jpeg, x, y]) => {
 
 def surface_of(provider: ChromiumProvider) -> ChromiumSurface:
     return provider.surface()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def quick_surface(provider: ChromiumProvider) -> AsyncIterator[ChromiumSurface]:
+    """A surface of its own on the provider's sessions, quick to give up watching (0.2 s)."""
+    surface = ChromiumSurface(provider._pool, idle_stop_s=0.2)
+    yield surface
+    await surface.aclose()
 
 
 async def showing(surface: ChromiumSurface, title: str, after: int = 0) -> Frame:
@@ -324,82 +334,70 @@ async def test_a_page_renewed_under_the_picture_keeps_it_live(
 
 
 async def test_the_screencast_stops_when_nobody_watches_and_starts_again_when_asked(
-    provider: ChromiumProvider, site: Site, ctx: Context
+    provider: ChromiumProvider, site: Site, ctx: Context, quick_surface: ChromiumSurface
 ) -> None:
-    # A surface of its own on the provider's sessions, quick to give up watching.
-    surface = ChromiumSurface(provider._pool, idle_stop_s=0.2)
-    try:
-        await ok(provider, ctx, "browser.open", url=site.url("/ticking"))
-        frame = await showing(surface, "Ticking")
-        assert surface.casting
-        runner = surface._runner
-        assert runner is not None
-        async with asyncio.timeout(5):
-            await runner
-        assert not surface.casting
-        await surface.input(press(*await centre(provider, ctx, "#box")))  # input needs no picture
-        again = await surface.frame(frame.seq, 5.0)
-        assert again is not None
-        assert again.seq > frame.seq
-        assert surface.casting
-    finally:
-        await surface.aclose()
+    surface = quick_surface
+    await ok(provider, ctx, "browser.open", url=site.url("/ticking"))
+    frame = await showing(surface, "Ticking")
+    assert surface.casting
+    runner = surface._runner
+    assert runner is not None
+    async with asyncio.timeout(5):
+        await runner
+    assert not surface.casting
+    await surface.input(press(*await centre(provider, ctx, "#box")))  # input needs no picture
+    again = await surface.frame(frame.seq, 5.0)
+    assert again is not None
+    assert again.seq > frame.seq
+    assert surface.casting
 
 
 async def test_keys_typed_while_the_picture_stops_all_arrive(
-    provider: ChromiumProvider, site: Site, ctx: Context
+    provider: ChromiumProvider, site: Site, ctx: Context, quick_surface: ChromiumSurface
 ) -> None:
     # The field's first key holds the page for 1.5 s: long enough for a surface nobody asks
     # for frames to stop its screencast midway through the person's batch of keys.
-    surface = ChromiumSurface(provider._pool, idle_stop_s=0.2)
-    try:
-        await ok(provider, ctx, "browser.open", url=site.url("/surface"))
-        await showing(surface, "Surface")
-        await surface.input(press(*await centre(provider, ctx, "#field")))
-        await in_page(
-            provider,
-            ctx,
-            "document.getElementById('field').addEventListener('keydown', () => {"
-            " if (window.held) return; window.held = true;"
-            " const end = Date.now() + 1500; while (Date.now() < end); })",
-        )
-        await surface.input(keys("a", "b", "c"))
-        assert await value_of(provider, ctx, "#field") == "abc"
-    finally:
-        await surface.aclose()
+    surface = quick_surface
+    await ok(provider, ctx, "browser.open", url=site.url("/surface"))
+    await showing(surface, "Surface")
+    await surface.input(press(*await centre(provider, ctx, "#field")))
+    await in_page(
+        provider,
+        ctx,
+        "document.getElementById('field').addEventListener('keydown', () => {"
+        " if (window.held) return; window.held = true;"
+        " const end = Date.now() + 1500; while (Date.now() < end); })",
+    )
+    await surface.input(keys("a", "b", "c"))
+    assert await value_of(provider, ctx, "#field") == "abc"
 
 
 async def test_a_still_of_an_unwatched_page_is_one_screenshot_and_starts_no_screencast(
-    provider: ChromiumProvider, site: Site, ctx: Context
+    provider: ChromiumProvider, site: Site, ctx: Context, quick_surface: ChromiumSurface
 ) -> None:
     # What a recording's step takes: a picture of the page, without the stream a viewer gets.
-    surface = ChromiumSurface(provider._pool, idle_stop_s=0.2)
-    try:
-        await ok(provider, ctx, "browser.open", url=site.url("/surface"), viewport="desktop")
-        # Scrolled, so that a picture of the document's top would show the button elsewhere.
-        await in_page(provider, ctx, "document.body.style.height = '3000px'; scrollTo(0, 40)")
-        still = await surface.still((480, 360), 4.0, 0.3)
-        assert still is not None
-        assert not surface.casting
-        assert (still.mime, still.width, still.height) == ("image/jpeg", 480, 300)  # drawn small
-        x, y = await centre(provider, ctx, "#go")  # where the person sees it
-        scale = 480 / 1280
-        picture = await decoded(provider, ctx, still, round((x - 70) * scale), round(y * scale))
-        red, green, blue, _ = picture["pixel"]
-        assert (red < 60, green > 120, blue < 60) == (True, True, True), picture
-        above = await decoded(
-            provider, ctx, still, round((x - 70) * scale), round((y - 45) * scale)
-        )
-        assert above["pixel"][:3] != picture["pixel"][:3]  # the button's top edge is where seen
-        await in_page(provider, ctx, "document.body.style.height = ''; scrollTo(0, 0)")
+    surface = quick_surface
+    await ok(provider, ctx, "browser.open", url=site.url("/surface"), viewport="desktop")
+    # Scrolled, so that a picture of the document's top would show the button elsewhere.
+    await in_page(provider, ctx, "document.body.style.height = '3000px'; scrollTo(0, 40)")
+    still = await surface.still((480, 360), 4.0, 0.3)
+    assert still is not None
+    assert not surface.casting
+    assert (still.mime, still.width, still.height) == ("image/jpeg", 480, 300)  # drawn small
+    x, y = await centre(provider, ctx, "#go")  # where the person sees it
+    scale = 480 / 1280
+    picture = await decoded(provider, ctx, still, round((x - 70) * scale), round(y * scale))
+    red, green, blue, _ = picture["pixel"]
+    assert (red < 60, green > 120, blue < 60) == (True, True, True), picture
+    above = await decoded(provider, ctx, still, round((x - 70) * scale), round((y - 45) * scale))
+    assert above["pixel"][:3] != picture["pixel"][:3]  # the button's top edge is where seen
+    await in_page(provider, ctx, "document.body.style.height = ''; scrollTo(0, 0)")
 
-        watched = await showing(surface, "Surface")  # a viewer watches: the stream's picture
-        assert surface.casting
-        during = await surface.still((480, 360), 4.0, 0.1)
-        assert during is not None
-        assert during.seq >= watched.seq
-    finally:
-        await surface.aclose()
+    watched = await showing(surface, "Surface")  # a viewer watches: the stream's picture
+    assert surface.casting
+    during = await surface.still((480, 360), 4.0, 0.1)
+    assert during is not None
+    assert during.seq >= watched.seq
 
 
 async def test_a_surface_with_no_session_shows_nothing_and_takes_nothing() -> None:

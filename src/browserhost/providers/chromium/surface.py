@@ -66,8 +66,8 @@ handle input or paint, and must not hold the surface."""
 INPUT_S: Final = 10.0
 """A bound on one input event of a person's: longer than :data:`CDP_S`, since a page that is
 busy, or a loaded machine, takes seconds to handle a key, and the events past a timeout are
-dropped (keys typed at a busy host went missing); a page stuck in a loop holds only that
-person's next events, which it could not handle anyway."""
+dropped; a page stuck in a loop holds only that person's next events, which it could not
+handle anyway."""
 RESIZE_WAIT_S: Final = 3.0
 """How long a resize waits for an agent action on the session to finish (see :meth:`resize`)."""
 SESSION_ID_MAX: Final = 1_000
