@@ -640,6 +640,31 @@ PAGES: dict[str, str] = {
         " 'banana'].filter((w) => search.value && w.startsWith(search.value))"
         ".map((w) => '<li>' + w + '</li>').join(''); });</script>",
     ),
+    # Fields whose page reworks what is typed in without listening for keys: at once, in the
+    # work queued right after the input event (as a framework updates), and in place of the
+    # browser (an editor that cancels the input and writes the text itself).
+    "/reworks": _page(
+        "Reworks",
+        '<input id="upper"><input id="later"><div id="editor" contenteditable>draft</div>'
+        "<script>upper.addEventListener('input', () => {"
+        " upper.value = upper.value.toUpperCase(); });"
+        "later.addEventListener('input', () => Promise.resolve().then(() => {"
+        " later.value = later.value + '!'; }));"
+        "editor.addEventListener('beforeinput', (e) => { e.preventDefault();"
+        " Promise.resolve().then(() => { editor.textContent = '[' + e.data + ']'; }); });"
+        "</script>",
+    ),
+    # A field whose page calls the binding the provider hears typed text by, with words of
+    # its own: not JSON, another typing's, and one too long to read.
+    "/forged-word": _page(
+        "Forged word",
+        '<input id="field">'
+        "<script>field.addEventListener('input', () => {"
+        " const tell = window.__browserhostTyped; tell('not json');"
+        " tell(JSON.stringify({ typing: 99, state: { value: 'another typing' } }));"
+        " tell(JSON.stringify({ typing: 1, state: { value: 'x'.repeat(70000) } }));"
+        "}, true);</script>",
+    ),
     "/requests": _page(
         "Requests",
         '<p>Requests page</p><img src="/missing.png" alt="">'

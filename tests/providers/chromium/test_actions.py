@@ -645,6 +645,35 @@ async def test_type_presses_each_key_where_the_page_listens_for_keys(
     assert plain["value"] == "one\ntwo"
 
 
+async def test_type_answers_what_the_field_holds_once_the_page_reworked_the_text(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Text inserted at once is answered with what the field holds after the page's own
+    handlers ran: the page's capitals, the mark it added in the work queued right after the
+    input, and an editor's own rendering of a text whose input it cancelled (so no input
+    event came to say the text was in)."""
+    await ok(provider, ctx, "browser.open", url=site.url("/reworks"))
+    upper = await ok(provider, ctx, "browser.type", selector="#upper", value="quiet")
+    assert upper["value"] == "QUIET"
+    later = await ok(provider, ctx, "browser.type", selector="#later", value="done")
+    assert later["value"] == "done!"
+    editor = await ok(provider, ctx, "browser.type", selector="#editor", value="mine")
+    assert await in_page(provider, ctx, "editor.textContent") == "[mine]"
+    assert editor["value"] == "[mine]"
+
+
+async def test_words_a_page_forges_on_the_typing_binding_are_not_taken_for_its_state(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The page can call the binding its state after typing is told by: what it says that
+    is not JSON, for another typing, or too long to read, is left unread, and the answer
+    is what the field holds."""
+    await ok(provider, ctx, "browser.open", url=site.url("/forged-word"))
+    assert await in_page(provider, ctx, "typeof window.__browserhostTyped") == "function"
+    typed = await ok(provider, ctx, "browser.type", selector="#field", value="mine")
+    assert typed["value"] == "mine"
+
+
 async def test_scroll_moves_by_screens_to_ends_and_to_elements(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -17,15 +17,19 @@ answer's notice says where the text went, and what no field took.
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from browserhost.sdk import ActionError
 
-from . import pagescript
+from . import inputs, pagescript
+from .futures import retrieve_exception
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
+    from .contexts import Tab
     from .targets import Target
 
 
@@ -37,11 +41,19 @@ TYPED_ON_MAX = 64
 to 8): a page that keeps moving it gets no more of the text than that."""
 
 
-async def fill(page: Page, aimed: Target, selector: str, value: str) -> str | None:
+@dataclass(frozen=True)
+class Filled:
+    notice: str | None = None
+    """What the answer's notice says of a text longer than the field keeps (:func:`type_on`)."""
+    read: dict[str, Any] | None = None
+    """The page script's ``state`` after the text went in (``afterInput``), where the page
+    told it (:func:`_inserted`); ``None`` where it is still to be read."""
+
+
+async def fill(tab: Tab, page: Page, aimed: Target, selector: str, value: str) -> Filled:
     """Replace what the field ``aimed`` holds with ``value``: a select's options by label
     (several, comma-separated, for a multiple select), otherwise the text itself. A value
-    the field cannot take is refused, and the field is left as it was. Answers what the
-    answer's notice says of a text longer than the field keeps (:func:`type_on`)."""
+    the field cannot take is refused, and the field is left as it was."""
     info = aimed.info
     ready = info.get("ready")  # readied when it was checked, with the text (targets.target)
     if ready is None:
@@ -52,20 +64,44 @@ async def fill(page: Page, aimed: Target, selector: str, value: str) -> str | No
         else:
             ready = await pagescript.run(aimed.located.frame, "fill", value=value)
     _check_ready(ready, selector, value)
-    if ready.get("typeIt"):
-        # An empty value deletes the selected text, as a person clearing a field would.
-        if not value:
-            typing = page.keyboard.press("Delete")
-        elif keyed(ready, value):
-            typing = page.keyboard.type(value)
-        else:
-            typing = page.keyboard.insert_text(value)
-        await pagescript.answering(typing)
-        if value and ready.get("keeps") is not None:
-            return await type_on(page, aimed, selector, value, ready["keeps"])
-        if value and keyed(ready, value):
-            return await _turned_away(aimed, selector, value)
-    return None
+    if not ready.get("typeIt"):
+        return Filled()
+    # An empty value deletes the selected text, as a person clearing a field would.
+    if not value:
+        await pagescript.answering(page.keyboard.press("Delete"))
+    elif keyed(ready, value):
+        await pagescript.answering(page.keyboard.type(value))
+        return Filled(notice=await _turned_away(aimed, selector, value))
+    elif ready.get("keeps") is not None:
+        await pagescript.answering(page.keyboard.insert_text(value))
+        return Filled(notice=await type_on(page, aimed, selector, value, ready["keeps"]))
+    elif ready.get("typing") is not None:
+        return Filled(read=await _inserted(tab, page, aimed, value, ready["typing"]))
+    else:
+        await pagescript.answering(page.keyboard.insert_text(value))
+    return Filled()
+
+
+async def _inserted(
+    tab: Tab, page: Page, aimed: Target, value: str, typing: int
+) -> dict[str, Any] | None:
+    """Insert ``value`` into the field readied for it as ``typing``; the state after it, as
+    the page tells it once the text is in (``snapshot.js``'s ``tellTyped``): a round trip
+    fewer than asking. The word and the insert's answer come by different ways and either
+    may come first; where the word has not come by the insert's answer, the page is asked
+    too, and the first of the two answers is taken (a page that cancelled the input makes
+    no event to tell it by). ``None`` where the frame went away meanwhile."""
+    heard = tab.hear_typed(page, typing)
+    await pagescript.answering(page.keyboard.insert_text(value))
+    if heard.done():
+        return heard.result()
+    reading = asyncio.ensure_future(inputs.read_state(aimed, after_input=True))
+    try:
+        await asyncio.wait((heard, reading), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        reading.cancel()
+        reading.add_done_callback(retrieve_exception)
+    return heard.result() if heard.done() else reading.result()
 
 
 async def _turned_away(aimed: Target, selector: str, value: str) -> str | None:

@@ -159,13 +159,20 @@ async def state_after(
 
 
 async def after_typing(
-    access: TabAccess, tab: Tab, page: Page, aimed: Target, in_flight: frozenset[str]
+    access: TabAccess,
+    tab: Tab,
+    page: Page,
+    aimed: Target,
+    in_flight: frozenset[str],
+    read: dict[str, Any] | None = None,
 ) -> Settled:
-    """The page after text typed without a submit: read at once, unless the input set the page
-    doing something it shows later (a search field's debounce timer, a request for
-    suggestions; ``in_flight``: the page's requests before the input), in which case once it
-    has settled, as after a click, so the suggestions are in the next snapshot."""
-    read = await read_state(aimed, after_input=True)
+    """The page after text typed without a submit: read at once (or ``read``, as the page
+    told it when the text went in), unless the input set the page doing something it shows
+    later (a search field's debounce timer, a request for suggestions; ``in_flight``: the
+    page's requests before the input), in which case once it has settled, as after a click,
+    so the suggestions are in the next snapshot."""
+    if read is None:
+        read = await read_state(aimed, after_input=True)
     started = tab.in_flight(page) - in_flight
     if not started and not (read and read.get("waiting")):
         return Settled(done=True, read=read)

@@ -49,6 +49,9 @@ AUTOMATIC_FAVICON_PATH = "/favicon.ico"
 TOLD_GRACE_S = 0.25
 """How long after Playwright saw a page's load its document's own word of it may come (it
 is sent in the load event itself); a document that says nothing by then is asked."""
+TYPED_TOLD_MAX = 64 * 1024
+"""The longest word of a typed field's state read (its value, label, url and title fit in a
+few KB); a longer one is left unread, and the page asked."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,7 @@ class PageWatch:
         self._loaded = asyncio.Event()
         self._told: dict[Page, dict[str, Any]] = {}  # each page's latest word at a load event
         self._told_more = asyncio.Event()
+        self._typed: dict[Page, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
         self._dialogs: list[data.Dialog] = []
         self._requests: dict[Page, RequestLog] = {}
         self._console: dict[Page, ConsoleLog] = {}
@@ -281,6 +285,7 @@ class PageWatch:
         self._loaded.set()
         self._told.pop(page, None)
         self._told_more.set()
+        self._typed.pop(page, None)
         self._requests.pop(page, None)
         self._console.pop(page, None)
 
@@ -310,6 +315,7 @@ class PageWatch:
             )
             await session.send("Runtime.enable")
             await session.send("Runtime.addBinding", {"name": pagescript.LOADED_BINDING})
+            await session.send("Runtime.addBinding", {"name": pagescript.TYPED_BINDING})
             tree = await session.send("Page.getFrameTree")
             main = tree["frameTree"]["frame"]["id"]
             devtools.listen(
@@ -366,10 +372,28 @@ class PageWatch:
         warning = data.ConsoleProblem(level="warning", text=text[:CONSOLE_TEXT_MAX])
         self._problems.append((warning, False))
 
+    def hear_typed(self, page: Page, typing: int) -> asyncio.Future[dict[str, Any]]:
+        """What the page tells of the field readied for typing ``typing`` once the text is in
+        (:data:`.pagescript.TYPED_BINDING`); it is heard only until the next call."""
+        heard = asyncio.get_running_loop().create_future()
+        self._typed[page] = (typing, heard)
+        return heard
+
     def _on_told(self, page: Page, called: dict[str, Any]) -> None:
         if called["name"] == pagescript.LOADED_BINDING:
             self._told[page] = json.loads(called["payload"])
             self._told_more.set()
+        elif called["name"] == pagescript.TYPED_BINDING:
+            typing, heard = self._typed.get(page, (None, None))
+            payload = called["payload"]
+            # The page can call the binding itself: only the word awaited is read, and only
+            # one of a state's size.
+            if heard is None or heard.done() or len(payload) > TYPED_TOLD_MAX:
+                return
+            with contextlib.suppress(ValueError):
+                told = json.loads(payload)
+                if isinstance(told, dict) and told.get("typing") == typing:
+                    heard.set_result(told)
 
     def _on_console(self, page: Page, message: ConsoleMessage) -> None:
         if not automatic_favicon(message):

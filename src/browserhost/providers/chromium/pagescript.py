@@ -172,6 +172,10 @@ _LOAD_WATCH = """(() => {
 LOADED_BINDING = "__browserhostLoaded"
 """The DevTools binding a page's top document calls at its load event: whether it is calm
 then, its time origin, url and title (:meth:`.Tab.told_loaded`)."""
+TYPED_BINDING = "__browserhostTyped"
+"""The DevTools binding a page's top document calls once text inserted into a field readied
+for it is in: the field's state then, as ``state`` with ``afterInput`` answers, and the
+typing's number (:meth:`.Tab.hear_typed`)."""
 
 
 @cache

@@ -422,14 +422,16 @@ class ChromiumProvider(
             popup = NextPopup(tab, page, expected=False)  # a submit's handler may open a window
             try:
                 with playwright_errors("browser.type", selector=selector):
-                    typed_on = await fields.fill(page, aimed, selector, value)
+                    filled = await fields.fill(tab, page, aimed, selector, value)
                     if parameters.submit:
                         await pagescript.answering(page.keyboard.press("Enter"))
                 if parameters.submit:
                     shown, settled = await after_input(self.access, tab, page, popup)
                     submitted = form_refused(settled) or load_failed(tab, shown)
                 else:
-                    settled = await after_typing(self.access, tab, page, aimed, in_flight)
+                    settled = await after_typing(
+                        self.access, tab, page, aimed, in_flight, filled.read
+                    )
                     shown, submitted = page, None
             finally:
                 popup.close()
@@ -439,7 +441,7 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=" ".join(filter(None, (typed_on, submitted))) or None,
+                notice=" ".join(filter(None, (filled.notice, submitted))) or None,
                 **await state_after(aimed, settled, shown),
             )
 

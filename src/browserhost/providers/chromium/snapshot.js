@@ -7,8 +7,9 @@
 //                                                 interactive elements with their state, frames
 //   target    {selector, purpose, styles?,    -> the one element a selector names, checked for
 //              fresh?, watch?, text?,             the purpose (click: where to press it, or
-//              valueMax?, byText?}                the part of its text byText names; type
-//                                                with text: a text field readied for it)
+//              valueMax?, byText?, told?}         the part of its text byText names; type
+//                                                with text: a text field readied for it, its
+//                                                state after the text told through `told`)
 //   stashed   {}                              -> that element, as a handle for Playwright
 //   hop       {selector}                      -> where a selector steps into an iframe, if it does
 //   frames    {elements, within?}             -> selector and content box of iframe elements
@@ -2118,7 +2119,7 @@ async (request) => {
     return best;
   }
 
-  async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText }) {
+  async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText, told }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -2166,6 +2167,7 @@ async (request) => {
       out.aim !== undefined && out.aim.x !== undefined;
     if (purpose === "type" && typeof text === "string" && clear && takesText(el)) {
       out.ready = readyForText(el, text);
+      if (out.ready.typeIt && told) out.ready.typing = tellTyped(told);
     }
     return out;
   }
@@ -2211,6 +2213,29 @@ async (request) => {
   function afterInput() {
     const pending = store.timers ? store.timers.pending.size > 0 : false;
     return pending ? { ...stateNow(), waiting: true } : stateNow();
+  }
+
+  // Text inserted at once into a readied field makes one input event. The page tells the
+  // provider the state after it through DevTools' binding `told` (in a top document), once
+  // the page's own handlers have run, and the work they queued for right after them (a
+  // framework's update): the provider then need not ask, a round trip fewer. A page that
+  // cancels the input makes no event, and is asked. Each readied field has its own number,
+  // which the provider waits to hear.
+  function tellTyped(told) {
+    const tell = window[told];
+    if (window !== top || typeof tell !== "function") return undefined;
+    if (store.typing) removeEventListener("input", store.typing);
+    const id = (store.typings = (store.typings || 0) + 1);
+    const heard = () => {
+      removeEventListener("input", heard);
+      if (store.typing !== heard) return;
+      store.typing = null;
+      Promise.resolve().then(() => tell(JSON.stringify({ typing: id, ...afterInput() })));
+    };
+    // Heard last, as the event leaves the window.
+    addEventListener("input", heard);
+    store.typing = heard;
+    return id;
   }
 
   // --- a click on part of an element's text -----------------------------------------------

@@ -127,13 +127,16 @@ async def target(
     call (focused, its text selected; ``info["ready"]``, see :mod:`.fields`), a round trip
     less; a field that does not take text is refused. The page script readies one only on
     the conditions refused here (:func:`_check_usable`, :func:`_check_takes_text`), so a
-    field it readied is never refused after. ``value_max``: the longest value reported
-    whole (by default a snapshot's cut, ``VALUE_MAX`` in ``snapshot.js``). ``by_text``, to
-    click: the text the element was found by; when it is only part of the element's text (one
-    file of a folder whose files have no element of their own), the click is aimed at that
-    text's own box (:attr:`Target.clicked`), and refused when a press there would not reach it.
+    field it readied is never refused after; in the page's top document, one that then tells
+    its state once the text is in (:meth:`.Tab.hear_typed`). ``value_max``: the longest
+    value reported whole (by default a snapshot's cut, ``VALUE_MAX`` in ``snapshot.js``).
+    ``by_text``, to click: the text the element was found by; when it is only part of the
+    element's text (one file of a folder whose files have no element of their own), the click
+    is aimed at that text's own box (:attr:`Target.clicked`), and refused when a press there
+    would not reach it.
     """
     located = await locate(page, selector)
+    top = located.frame is page.main_frame
     info = await pagescript.run(
         located.frame,
         "target",
@@ -145,6 +148,7 @@ async def target(
         text=text,
         valueMax=value_max,
         byText=by_text,
+        told=pagescript.TYPED_BINDING if text is not None and top else None,
     )
     check_found(info, selector)
     check_count(int(info["count"]), selector)

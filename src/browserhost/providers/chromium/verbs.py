@@ -210,6 +210,7 @@ class PageVerbs(Provider):
             filled = []
             for field in arguments.fields:
                 notice = None  # what the field did not keep of a text (fields.type_on)
+                state = None  # the field's state, where it was read as its text went in
                 aimed = await targets.target(page, field.selector, "inspect")
                 info = aimed.info
                 with playwright_errors("verb.fill_form", selector=field.selector):
@@ -227,10 +228,12 @@ class PageVerbs(Provider):
                     elif info["typable"]:
                         # Checked as browser.type checks it: shown, enabled, not covered.
                         aimed = await targets.target(page, field.selector, "type", text=field.value)
-                        notice = await fields.fill(page, aimed, field.selector, field.value)
+                        typed = await fields.fill(tab, page, aimed, field.selector, field.value)
+                        notice, state = typed.notice, typed.read
                     else:
                         raise ActionError(f"{field.selector} is not a field; nothing more set.")
-                state = await pagescript.run(aimed.located.frame, "state")
+                if state is None:
+                    state = await pagescript.run(aimed.located.frame, "state")
                 said = {"notice": notice} if notice else {}
                 # Each field is focused as it is filled: the last one filled keeps the focus.
                 read = {k: v for k, v in (state.get("state") or {}).items() if k != "focused"}
