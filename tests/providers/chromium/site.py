@@ -641,17 +641,24 @@ PAGES: dict[str, str] = {
         ".map((w) => '<li>' + w + '</li>').join(''); });</script>",
     ),
     # Fields whose page reworks what is typed in without listening for keys: at once, in the
-    # work queued right after the input event (as a framework updates), and in place of the
-    # browser (an editor that cancels the input and writes the text itself).
+    # work queued right after the input event (as a framework updates), in place of the
+    # browser (an editor that cancels the input and writes the text itself), and at the
+    # document, after an input event of its own on another field (as a framework that
+    # listens at its root, and mirrors a field).
     "/reworks": _page(
         "Reworks",
         '<input id="upper"><input id="later"><div id="editor" contenteditable>draft</div>'
+        '<input id="copied"><input id="copy">'
         "<script>upper.addEventListener('input', () => {"
         " upper.value = upper.value.toUpperCase(); });"
         "later.addEventListener('input', () => Promise.resolve().then(() => {"
         " later.value = later.value + '!'; }));"
         "editor.addEventListener('beforeinput', (e) => { e.preventDefault();"
         " Promise.resolve().then(() => { editor.textContent = '[' + e.data + ']'; }); });"
+        "copied.addEventListener('input', () => { copy.value = copied.value;"
+        " copy.dispatchEvent(new Event('input', { bubbles: true })); });"
+        "document.addEventListener('input', (e) => {"
+        " if (e.target === copied) copied.value += '.'; });"
         "</script>",
     ),
     # A field whose page calls the binding the provider hears typed text by, with words of

@@ -650,8 +650,9 @@ async def test_type_answers_what_the_field_holds_once_the_page_reworked_the_text
 ) -> None:
     """Text inserted at once is answered with what the field holds after the page's own
     handlers ran: the page's capitals, the mark it added in the work queued right after the
-    input, and an editor's own rendering of a text whose input it cancelled (so no input
-    event came to say the text was in)."""
+    input, an editor's own rendering of a text whose input it cancelled (so no input event
+    came to say the text was in), and the mark a listener at the document added after the
+    page had sent an input event of its own."""
     await ok(provider, ctx, "browser.open", url=site.url("/reworks"))
     upper = await ok(provider, ctx, "browser.type", selector="#upper", value="quiet")
     assert upper["value"] == "QUIET"
@@ -660,6 +661,9 @@ async def test_type_answers_what_the_field_holds_once_the_page_reworked_the_text
     editor = await ok(provider, ctx, "browser.type", selector="#editor", value="mine")
     assert await in_page(provider, ctx, "editor.textContent") == "[mine]"
     assert editor["value"] == "[mine]"
+    copied = await ok(provider, ctx, "browser.type", selector="#copied", value="twice")
+    assert copied["value"] == "twice."
+    assert await in_page(provider, ctx, "copy.value") == "twice"
 
 
 async def test_words_a_page_forges_on_the_typing_binding_are_not_taken_for_its_state(

@@ -314,8 +314,12 @@ class PageWatch:
                 session, "Runtime.bindingCalled", lambda called: self._on_told(page, called)
             )
             await session.send("Runtime.enable")
-            await session.send("Runtime.addBinding", {"name": pagescript.LOADED_BINDING})
-            await session.send("Runtime.addBinding", {"name": pagescript.TYPED_BINDING})
+            await asyncio.gather(
+                *(
+                    session.send("Runtime.addBinding", {"name": name})
+                    for name in (pagescript.LOADED_BINDING, pagescript.TYPED_BINDING)
+                )
+            )
             tree = await session.send("Page.getFrameTree")
             main = tree["frameTree"]["frame"]["id"]
             devtools.listen(

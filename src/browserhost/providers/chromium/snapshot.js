@@ -2226,7 +2226,8 @@ async (request) => {
     if (window !== top || typeof tell !== "function") return undefined;
     if (store.typing) removeEventListener("input", store.typing);
     const id = (store.typings = (store.typings || 0) + 1);
-    const heard = () => {
+    const heard = (event) => {
+      if (!event.isTrusted) return; // the page's own, dispatched while the text's is handled
       removeEventListener("input", heard);
       if (store.typing !== heard) return;
       store.typing = null;
