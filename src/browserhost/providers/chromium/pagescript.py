@@ -135,15 +135,19 @@ _LOAD_WATCH = """(() => {
     });
     loads.observe({ type: "resource" });
     watch.done = new Promise((resolve) => {
-      const look = () => {
+      // Whether the page's first frame came before the look: on a busy machine it may come
+      // later than that, and what the page does in it is then not watched.
+      const look = (framed) => {
         if (watch.looked) return;
         watch.looked = true;
+        watch.framed = framed || document.hidden;
         changes.disconnect();
         loads.disconnect();
         resolve(watch.moved);
       };
-      frame(() => later(look, 0));
-      later(look, document.hidden ? 20 : 100); // as snapshot.js's FRAME_MS, FRAME_LATE_MS
+      frame(() => later(() => look(true), 0));
+      // At most as long as snapshot.js's FRAME_LATE_MS, or FRAME_MS for a page not shown.
+      later(() => look(false), document.hidden ? 20 : 100);
     });
   }, { once: true });
   // The top document tells the provider of its load, after the listeners its own scripts

@@ -1911,8 +1911,10 @@ async (request) => {
       if (early && !afterLoad.looked && calm()) return { quiet: true, due: true, ...stateNow() };
       store.afterLoad = null;
       await afterLoad.done;
-      if (calm()) return { quiet: true, ...stateNow() };
-      glance = false; // it was still changing at its load: it must stay still for quietMs
+      if (afterLoad.framed && calm()) return { quiet: true, ...stateNow() };
+      // It was still changing at its load, or its first frame came too late to be watched:
+      // it must stay still for quietMs.
+      glance = false;
     }
     return new Promise((resolve) => {
       const start = performance.now();
