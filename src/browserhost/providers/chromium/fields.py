@@ -43,6 +43,8 @@ to 8): a page that keeps moving it gets no more of the text than that."""
 
 @dataclass(frozen=True)
 class Filled:
+    """What filling a field found out that the action's answer tells."""
+
     notice: str | None = None
     """What the answer's notice says of a text longer than the field keeps (:func:`type_on`)."""
     read: dict[str, Any] | None = None
