@@ -91,17 +91,17 @@ def start_server(
     with log_path.open("wb") as log:
         process = spawn(command, env=full_env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=log)
     url = f"http://127.0.0.1:{port}"
-    with httpx.Client(trust_env=False) as probe:
-
-        def answers() -> bool:
-            try:
-                probe.get(f"{url}/openapi.json", timeout=1)
-            except httpx.TransportError:
-                return False
-            return True
-
-        wait_ready(process, answers, "browserhost serve", log_path)
+    wait_ready(process, lambda: serve_answers(url), "browserhost serve", log_path)
     return LiveServer(url, TOKEN, data_dir, process, log_path, full_env)
+
+
+def serve_answers(url: str) -> bool:
+    """Whether the ``browserhost serve`` at ``url`` answers HTTP yet."""
+    try:
+        httpx.get(f"{url}/openapi.json", timeout=1, trust_env=False)
+    except httpx.TransportError:
+        return False
+    return True
 
 
 def serving_selected(

@@ -33,6 +33,9 @@ PROVIDERS = "/api/browser-providers"
 PENDING = "/api/bridge/pending"
 ACTIONS = "/api/browser-providers/actions"
 WAIT_S = 15.0
+REDIAL_MAX_S = 30.0
+"""The longest pause between two dials of an extension that lost its host (``BACKOFF_MAX_MS``
+in ``connection.js``)."""
 NO_TAB = "No tab is shared with the agent"
 SESSION = Context(session_id="agent")
 
@@ -53,9 +56,9 @@ class Loaded:
     def status(self) -> str:
         return str(self.worker.evaluate("browserhost.link.status"))
 
-    def wait_status(self, wanted: str) -> None:
+    def wait_status(self, wanted: str, timeout_s: float = WAIT_S) -> None:
         """Poll, bounded: the socket is the extension's own, and tells the test nothing."""
-        deadline = time.monotonic() + WAIT_S
+        deadline = time.monotonic() + timeout_s
         while (seen := self.status()) != wanted:
             assert time.monotonic() < deadline, f"status {seen!r}, wanted {wanted!r}"
             time.sleep(0.05)

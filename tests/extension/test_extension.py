@@ -17,11 +17,12 @@ import pytest
 
 from tests.api.test_bridge_extension import own_address
 from tests.cli.test_verbs import Shell
-from tests.conftest import TOKEN, LiveServer, start_server
+from tests.conftest import TOKEN, LiveServer, serve_answers, start_server
 from tests.extension.conftest import (
     EXTENSION,
     NO_TAB,
     PROVIDERS,
+    REDIAL_MAX_S,
     WAIT_S,
     Loaded,
     act,
@@ -30,7 +31,7 @@ from tests.extension.conftest import (
 )
 from tests.mcp.conftest import call_ok, http_mcp
 from tests.providers.chromium.site import Site
-from tests.spawning import spawn, stop
+from tests.spawning import spawn, stop, wait_ready
 
 pytestmark = pytest.mark.slow
 
@@ -298,13 +299,17 @@ def test_the_extension_dials_again_when_the_host_comes_back(
         extension.pair(first.url)
         first.stop()
         extension.wait_status("off")
-        with (tmp_path / "again.log").open("wb") as log:
+        printed = tmp_path / "again.log"
+        with printed.open("wb") as log:
             again = spawn(
                 [sys.executable, "-m", "browserhost", "serve", "--port", port,
                  "--data-dir", str(first.data_dir)],
                 env=first.env, stdout=subprocess.DEVNULL, stderr=log,
             )  # fmt: skip
-        extension.wait_status("on")  # its pairing, kept in the data dir, lets it in unasked
+        wait_ready(again, lambda: serve_answers(first.url), "the second serve", printed)
+        # Its pairing, kept in the data dir, lets it in unasked, at its next dial: the pause
+        # before that has grown while the server was starting (at most REDIAL_MAX_S).
+        extension.wait_status("on", timeout_s=REDIAL_MAX_S + WAIT_S)
         with first.client() as http:
             [row] = http.get(PROVIDERS).json()["providers"]
             assert http.get("/api/bridge/pending").json() == {"pending": []}
