@@ -87,12 +87,14 @@ async def test_forwarded_to_a_served_host_the_timeout_reaches_the_provider(
     with serving(setup.data_dir.parent / "served", slow_service.register()) as served:
         with anyio.fail_after(60):
             async with stdio_mcp(setup, "--url", served.url) as client:
+                own = structured(await client.call_tool("browser_back", {}))  # starts the service
                 given = structured(await client.call_tool("browser_back", {"timeoutMs": 4000}))
                 with anyio.fail_after(SLOW_CALL_BOUND_S):
                     late = await client.call_tool(
                         "browser_click", {"selector": "#slow", "timeoutMs": 1000}
                     )
                 refused = await client.call_tool("browser_back", {"timeoutMs": 999_999})
+    assert 4 < slow_service.seconds_left_in(own["title"]) <= 20  # the action's own wait
     assert 0 < slow_service.seconds_left_in(given["title"]) <= 4
     assert text_of(late).startswith("REQUEST_FAILED: ")
     assert late.structured_content is not None

@@ -195,7 +195,8 @@ PAGES: dict[str, str] = {
     "/page-a": _page("Page A", "<h1>This is page A</h1>"),
     "/to-held": _page(
         "To held",
-        '<h1>To held</h1><a href="/held">Held page</a> <a href="/held-body">Held body</a>',
+        '<h1>To held</h1><a href="/held">Held page</a> <a href="/held-body">Held body</a> '
+        '<a href="/half-body">Half body</a>',
     ),
     # Pages that move through their own history entries, as single-page apps do: at a click,
     # and at each load.
@@ -799,6 +800,17 @@ class Site:
             self.held.set()
             self.release.wait(HOLD_MAX_S)
             request.wfile.write(body)
+        elif parts.path == "/half-body":
+            # Its first half at once, the rest held: the parser stops halfway through the body.
+            request.send_response(200)
+            request.send_header("Content-Type", "text/html; charset=utf-8")
+            request.send_header("Connection", "close")
+            request.end_headers()
+            request.wfile.write(b"<!doctype html><title>Half body</title><p>first half</p>")
+            request.wfile.flush()
+            self.held.set()
+            self.release.wait(HOLD_MAX_S)
+            request.wfile.write(b"<p>second half</p>")
         elif parts.path.startswith("/held"):
             self.held.set()
             self.release.wait(HOLD_MAX_S)

@@ -209,6 +209,24 @@ async def test_a_click_whose_page_waits_for_a_slow_server_answers_and_the_page_l
     assert snapshot["text"] == "held page"
 
 
+async def test_a_document_the_parser_is_halfway_through_is_read_once_it_ends_or_said_loading(
+    own: ChromiumProvider, site: Site
+) -> None:
+    """A read waits for the parser to reach the document's end (briefly), and one it did not
+    reach says the page is still loading; once the rest arrives, the whole page is read."""
+    await ok(own, CTX, "browser.open", url=site.url("/to-held"))
+    with site.holding() as arrived:
+        await ok(own, CTX, "browser.click", text="Half body")
+        assert arrived.is_set()
+        async with asyncio.timeout(10):  # until the new document has committed
+            while (half := await ok(own, CTX, "browser.snapshot"))["url"] != site.url("/half-body"):
+                assert half["url"] == site.url("/to-held"), half
+    assert (half["title"], half["text"]) == ("Half body", "first half")
+    assert half["notice"] == "The page is still loading; what it shows may change."
+    whole = await ok(own, CTX, "browser.snapshot")
+    assert whole["text"] == "first half\n\nsecond half"
+
+
 async def test_back_while_a_link_waits_for_its_server_goes_back_and_says_so(
     own: ChromiumProvider, site: Site
 ) -> None:

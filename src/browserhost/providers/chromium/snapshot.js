@@ -2000,6 +2000,20 @@ async (request) => {
   // A snapshot taken while an open's first frame is still due (the provider's `frame_due`)
   // waits for it first, as `quiet` with `opened` does, in the same call: whether the page
   // settled is `settled`.
+  // A document whose parser has not reached its end yet (its bytes still arriving, or the
+  // parser yielding between chunks on a busy machine) would be read half-built: the read waits
+  // for its end, up to PARSE_WAIT_MS, and says it is still loading if it did not come.
+  const PARSE_WAIT_MS = 1000;
+
+  async function parsed() {
+    if (doc.readyState !== "loading") return;
+    const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
+    await new Promise((resolve) => {
+      doc.addEventListener("DOMContentLoaded", resolve, { once: true });
+      later(resolve, PARSE_WAIT_MS);
+    });
+  }
+
   async function afterFirstFrame(request) {
     const waited = await quiet({ ...request.due, glance: true, load: true, opened: true });
     return { ...snapshot(request), settled: waited.quiet };
@@ -3005,7 +3019,7 @@ async (request) => {
   if (store.timers && !keepsWatch.includes(request.op)) unwatchTimers();
 
   switch (request.op) {
-    case "snapshot": return request.due ? afterFirstFrame(request) : snapshot(request);
+    case "snapshot": return request.due ? afterFirstFrame(request) : parsed().then(() => snapshot(request));
     case "target": return target(request);
     case "stashed": return store.target;
     case "hop": { const found = resolve(request.selector); return found.enterFrame ? found : {}; }
