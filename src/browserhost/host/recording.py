@@ -7,8 +7,10 @@ task, and the answer goes back at once. Once the session pauses (it starts no ot
 for :attr:`~.step_pictures.PictureTaking.pause_s`), the task takes a small picture of the
 page, bounded in time (:mod:`.step_pictures`); only then, the answer long gone, does it cut
 the parameters and the answer down into the step (:mod:`.recorded_values`, bounded work),
-and the step is written (:mod:`.recording_store`, one writer at a time, each session's
-steps in the order they ran, whichever picture came first). At most :data:`TASKS_MAX` steps
+and the step is queued to be written (:mod:`.recording_store`, each session's steps in the
+order they ran, whichever picture came first). The writer hands a thread whatever has
+queued in :data:`WRITE_GATHER_S`, all of it at once: a hand-over per step cost the host more
+than an action's own work in a burst of actions. At most :data:`TASKS_MAX` steps
 wait to be written (the next are dropped, and the log says so): nothing a page or a
 provider does makes the recording grow without bound.
 
@@ -78,6 +80,9 @@ DROPPED_WARNING_S: Final = 60.0
 """The log says that steps are being dropped at most once in this long."""
 BEGUN_KEPT: Final = 1_000
 """Sessions whose latest start is remembered before the ones past their pause are let go."""
+WRITE_GATHER_S: Final = 0.1
+"""How long the writer lets steps gather before it hands them to its thread: each hand-over
+costs the host's loop as much as an action's own work, so a burst is written in a few."""
 CLOSE_WAIT_S: Final = 5.0
 """How long closing the host waits for steps still being written."""
 READ_WAIT_S: Final = 5.0
@@ -101,12 +106,14 @@ class Recorder:
         self.store = RecordingStore(folder, bounds)
         self.pictures = pictures if pictures is not None else PictureTaking()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._latest: dict[str | None, asyncio.Task[None]] = {}
-        """Each session's step written last, which the next one waits for."""
+        self._latest: dict[str | None, _Kept] = {}
+        """Each session's step kept last, which the next one waits for (to be queued)."""
         self._picturing = 0
         self._begun: dict[str | None, float] = {}
         """When each session last started an action (``time.monotonic()``)."""
-        self._writing = asyncio.Lock()
+        self._queued: list[_Queued] = []
+        """Steps to write, in order, and whoever waits for each."""
+        self._writer: asyncio.Task[None] | None = None
         self._dropped = 0
         """Steps dropped since the last warning about it."""
         self._warned = -DROPPED_WARNING_S
@@ -148,23 +155,28 @@ class Recorder:
         surface = provider.surface if provider is not None else None
         session_id = attempt.context.session_id
         previous = self._latest.get(session_id)
+        queued = asyncio.get_running_loop().create_future()
         task = asyncio.get_running_loop().create_task(
-            self._write(Finished(attempt, answer, error, outcome, ended), surface, previous)
+            self._write(Finished(attempt, answer, error, outcome, ended), surface, previous, queued)
         )
+        kept = _Kept(task, queued)
         self._tasks.add(task)
-        self._latest[session_id] = task
-        task.add_done_callback(lambda done: self._done(session_id, done))
+        self._latest[session_id] = kept
+        task.add_done_callback(lambda done: self._done(session_id, kept))
 
-    def _done(self, session_id: str | None, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if self._latest.get(session_id) is task:
+    def _done(self, session_id: str | None, kept: _Kept) -> None:
+        self._tasks.discard(kept.task)
+        if not kept.queued.done():  # cancelled before it was queued: the next goes on
+            kept.queued.set_result(None)
+        if self._latest.get(session_id) is kept:
             del self._latest[session_id]
 
     async def _write(
         self,
         finished: Finished,
         surface: Surface | None,
-        previous: asyncio.Task[None] | None,
+        previous: _Kept | None,
+        queued: asyncio.Future[None],
     ) -> None:
         picture = None
         if surface is not None and await self._paused(finished):
@@ -178,14 +190,41 @@ class Recorder:
         session_id = finished.attempt.context.session_id
         if previous is not None:
             # Pictures are taken side by side; steps are numbered in the order they ran.
-            await asyncio.wait({previous})
-        try:
-            async with self._writing:
-                await asyncio.to_thread(
-                    self.store.append, session_id, step, None if picture is None else picture[0]
-                )
-        except OSError as exc:
-            log.warning("a step of the recording could not be written: %s", exc)
+            await asyncio.wait({previous.queued})
+        written = asyncio.get_running_loop().create_future()
+        self._queued.append(
+            _Queued(session_id, step, None if picture is None else picture[0], written)
+        )
+        queued.set_result(None)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued())
+        await written
+
+    async def _write_queued(self) -> None:
+        """Write what is queued, in one thread hand-over, until nothing is."""
+        while self._queued:
+            await asyncio.sleep(WRITE_GATHER_S)
+            batch, self._queued = self._queued, []
+            try:
+                failures = await asyncio.to_thread(self._append_all, batch)
+            finally:
+                for item in batch:
+                    if not item.written.done():
+                        item.written.set_result(None)
+            for failure in failures:
+                if failure is not None:
+                    log.warning("a step of the recording could not be written: %s", failure)
+
+    def _append_all(self, batch: list[_Queued]) -> list[OSError | None]:
+        failures: list[OSError | None] = []
+        for item in batch:
+            try:
+                self.store.append(item.session_id, item.step, item.picture)
+            except OSError as exc:
+                failures.append(exc)
+            else:
+                failures.append(None)
+        return failures
 
     async def _paused(self, finished: Finished) -> bool:
         """Whether the step's session paused after it (see :class:`PictureTaking`), and a
@@ -203,7 +242,7 @@ class Recorder:
         waits for the one before it): a read right after an action shows that action."""
         latest = self._latest.get(session_id)
         if latest is not None:
-            await asyncio.wait({latest}, timeout=timeout_s)
+            await asyncio.wait({latest.task}, timeout=timeout_s)
 
     async def settled(self, timeout_s: float = CLOSE_WAIT_S) -> None:
         """Wait, up to ``timeout_s``, until every step kept so far is written."""
@@ -214,10 +253,28 @@ class Recorder:
     async def aclose(self) -> None:
         """Wait a little for the steps still being written, then let them go."""
         await self.settled()
-        late = set(self._tasks)
+        late = {*self._tasks, *([self._writer] if self._writer is not None else [])}
         for task in late:
             task.cancel()
         await asyncio.gather(*late, return_exceptions=True)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A step on its way to be written: its task, and when it was queued."""
+
+    task: asyncio.Task[None]
+    queued: asyncio.Future[None]
+
+
+@dataclass(frozen=True)
+class _Queued:
+    """A step waiting for the writer, and the future its task waits on until it is written."""
+
+    session_id: str | None
+    step: RecordedStep
+    picture: bytes | None
+    written: asyncio.Future[None]
 
 
 ACTION_CHARS_MAX: Final = 200
