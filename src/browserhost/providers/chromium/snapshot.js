@@ -2000,13 +2000,15 @@ async (request) => {
   // A snapshot taken while an open's first frame is still due (the provider's `frame_due`)
   // waits for it first, as `quiet` with `opened` does, in the same call: whether the page
   // settled is `settled`.
-  // A document whose parser has not reached its end yet (its bytes still arriving, or the
+  // A top document whose parser has not reached its end yet (its bytes still arriving, or the
   // parser yielding between chunks on a busy machine) would be read half-built: the read waits
-  // for its end, up to PARSE_WAIT_MS, and says it is still loading if it did not come.
+  // for its end, up to PARSE_WAIT_MS, and says it is still loading if it did not come. Not an
+  // iframe's: a page's frames are read one after another, and one that streams for ever (an
+  // ad, a push channel) would hold up every snapshot.
   const PARSE_WAIT_MS = 1000;
 
   async function parsed() {
-    if (doc.readyState !== "loading") return;
+    if (doc.readyState !== "loading" || window !== top) return;
     const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     await new Promise((resolve) => {
       doc.addEventListener("DOMContentLoaded", resolve, { once: true });
