@@ -212,18 +212,16 @@ class Recorder:
                     if not item.written.done():
                         item.written.set_result(None)
             for failure in failures:
-                if failure is not None:
-                    log.warning("a step of the recording could not be written: %s", failure)
+                log.warning("a step of the recording could not be written: %s", failure)
 
-    def _append_all(self, batch: list[_Queued]) -> list[OSError | None]:
-        failures: list[OSError | None] = []
+    def _append_all(self, batch: list[_Queued]) -> list[OSError]:
+        """Write ``batch`` in order; what kept a step from being written, for each that was."""
+        failures = []
         for item in batch:
             try:
                 self.store.append(item.session_id, item.step, item.picture)
             except OSError as exc:
                 failures.append(exc)
-            else:
-                failures.append(None)
         return failures
 
     async def _paused(self, finished: Finished) -> bool:

@@ -1997,9 +1997,6 @@ async (request) => {
     });
   }
 
-  // A snapshot taken while an open's first frame is still due (the provider's `frame_due`)
-  // waits for it first, as `quiet` with `opened` does, in the same call: whether the page
-  // settled is `settled`.
   // A top document whose parser has not reached its end yet (its bytes still arriving, or the
   // parser yielding between chunks on a busy machine) would be read half-built: the read waits
   // for its end, up to PARSE_WAIT_MS, and says it is still loading if it did not come. Not an
@@ -2016,6 +2013,9 @@ async (request) => {
     });
   }
 
+  // A snapshot taken while an open's first frame is still due (the provider's `frame_due`)
+  // waits for it first, as `quiet` with `opened` does, in the same call: whether the page
+  // settled is `settled`.
   async function afterFirstFrame(request) {
     const waited = await quiet({ ...request.due, glance: true, load: true, opened: true });
     return { ...snapshot(request), settled: waited.quiet };
