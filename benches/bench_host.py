@@ -57,7 +57,7 @@ def start(command: list[str], port: int, env: dict[str, str]) -> subprocess.Pope
     deadline = time.monotonic() + 30
     while True:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1, trust_env=False)
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=1, trust_env=False)  # any answer
             return process
         except httpx.TransportError:
             if time.monotonic() > deadline or process.poll() is not None:
