@@ -19,6 +19,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from browserhost.api.app import create_app
 from browserhost.contract import ProviderRequest
 from browserhost.host import Host
+from browserhost.providers.chromium import features
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
 from tests.conftest import TOKEN, free_port
 
@@ -85,9 +86,11 @@ def serving(data_dir: Path, record: dict[str, Any]) -> Iterator[Served]:
 
 
 def launch_options(chromium_path: str) -> dict[str, Any]:
+    """Chromium as the provider starts it: its flags, and no address bar popup per window."""
+    started, unshown = features.launch_command(chromium_path)
     return {
-        "executable_path": chromium_path,
-        "args": list(LAUNCH_FLAGS),
+        "executable_path": started,
+        "args": [*LAUNCH_FLAGS, *unshown],
         "chromium_sandbox": sandboxed(),
         "headless": True,
     }

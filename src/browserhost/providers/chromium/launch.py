@@ -35,7 +35,7 @@ from browserhost.config import OWN_ADDRESS_ENV
 from browserhost.contract.data import ViewportMode
 from browserhost.sdk import ActionError
 
-from . import driver, own_address
+from . import driver, features, own_address
 from .addresses import ENV_PRIVATE_NETWORK, AddressPolicy, own_host, own_port
 from .driver import Driver
 from .errors import connect_failed, launch_failed
@@ -291,12 +291,13 @@ class Launcher:
             except driver.PlaywrightError as exc:
                 raise connect_failed() from exc
         executable = find_chromium(self._config.executable, playwright.chromium.executable_path)
+        started, unshown = features.launch_command(executable)
         config = self._config
         settings: dict[str, Any] = {
-            "executable_path": executable,
+            "executable_path": started,
             "headless": config.headless,
             "chromium_sandbox": sandboxed(),
-            "args": [*LAUNCH_FLAGS, *own_address.launch_args(self._own)],
+            "args": [*LAUNCH_FLAGS, *unshown, *own_address.launch_args(self._own)],
             "timeout": LAUNCH_TIMEOUT_S * 1000,
         }
         if config.proxy is not None:
