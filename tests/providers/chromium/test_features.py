@@ -118,3 +118,10 @@ async def test_a_session_adds_no_address_bar_popup_and_playwrights_switches_stay
     renderers = [line for line in processes if "--type=renderer" in line]
     assert renderers  # the pages' own
     assert not [line for line in renderers if "--top-chrome-webui" in line]
+
+
+def test_a_window_a_person_sees_keeps_its_popups() -> None:
+    assert features.launch_command("/usr/bin/chromium", headless=False) == (
+        "/usr/bin/chromium",
+        [],
+    )

@@ -44,10 +44,11 @@ exec {executable} ${{disabled:+"--disable-features=$disabled"}} "$@"
 """
 
 
-def launch_command(executable: str) -> tuple[str, list[str]]:
+def launch_command(executable: str, *, headless: bool = True) -> tuple[str, list[str]]:
     """What to start for ``executable`` and the switches to add: the merging script and
-    :data:`UNSHOWN` switched off, or ``executable`` alone where no script can be written."""
-    if os.name != "posix":
+    :data:`UNSHOWN` switched off, or ``executable`` alone where no script can be written. A
+    window a person sees keeps the popups Chromium would show there."""
+    if os.name != "posix" or not headless:
         return executable, []
     script = _MERGING.format(executable=shlex.quote(executable))
     try:
@@ -55,7 +56,11 @@ def launch_command(executable: str) -> tuple[str, list[str]]:
     except OSError as exc:
         logger.debug("Chromium starts with its address bar popups: %s", exc)
         return executable, []
-    return str(path), ["--disable-features=" + ",".join(UNSHOWN)]
+    return str(path), [switched_off(UNSHOWN)]
+
+
+def switched_off(names: tuple[str, ...]) -> str:
+    return "--disable-features=" + ",".join(names)
 
 
 def _written(script: str) -> Path:

@@ -54,7 +54,7 @@ import httpx
 from browserhost.contract.errors import ProviderUnavailableError
 from browserhost.sdk import ActionError
 
-from . import driver
+from . import driver, features
 from .driver import Driver
 from .errors import BrowserGoneError
 from .launch import ENV_GRID, LAUNCH_FLAGS, ChromiumConfig
@@ -135,7 +135,8 @@ def chromium_capabilities(config: ChromiumConfig) -> dict[str, Any]:
     """The W3C capabilities of a new session: Chromium with the provider's own flags."""
     args = list(LAUNCH_FLAGS)
     if config.headless:
-        args.append("--headless=new")
+        # chromedriver passes no --disable-features of its own, so this one is the only one.
+        args += ["--headless=new", features.switched_off(features.UNSHOWN)]
     # A Grid node runs the browser in a container or as a service user where Chromium's
     # sandbox cannot start; the node is the isolation (docker-selenium's images do the same).
     args.append("--no-sandbox")

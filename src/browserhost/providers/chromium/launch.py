@@ -291,8 +291,8 @@ class Launcher:
             except driver.PlaywrightError as exc:
                 raise connect_failed() from exc
         executable = find_chromium(self._config.executable, playwright.chromium.executable_path)
-        started, unshown = features.launch_command(executable)
         config = self._config
+        started, unshown = features.launch_command(executable, headless=config.headless)
         settings: dict[str, Any] = {
             "executable_path": started,
             "headless": config.headless,
