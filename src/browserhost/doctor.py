@@ -33,6 +33,7 @@ from pathlib import Path
 import httpx
 
 from browserhost import config
+from browserhost.api.auth import UNAUTHORIZED_HINT
 from browserhost.api.paths import PROVIDERS_PATH
 from browserhost.contract.bridge import HOW_TO_CONNECT
 from browserhost.contract.checks import Checks, Finding, Verdict
@@ -174,12 +175,16 @@ def _answers_token(address: str, token: str | None) -> bool:
 
 
 def _is_browserhost(address: str) -> bool:
+    """Whether a ``serve`` holds ``address``: it refuses a request without its token in words
+    of its own, at once. (Its OpenAPI document, asked for first, is built then: a serve just
+    started on a loaded machine took longer than the probe waits.)"""
     try:
-        answer = httpx.get(f"http://{address}/openapi.json", timeout=PROBE_S, trust_env=False)
-        title = answer.json().get("info", {}).get("title", "")
+        answer = httpx.get(f"http://{address}{PROVIDERS_PATH}", timeout=PROBE_S, trust_env=False)
+        said = answer.json().get("error", "")
     except (httpx.HTTPError, ValueError, AttributeError):
         return False
-    return isinstance(title, str) and title.lower().startswith("browserhost")
+    refused = answer.status_code == httpx.codes.UNAUTHORIZED
+    return refused and isinstance(said, str) and said.endswith(UNAUTHORIZED_HINT)
 
 
 @contextmanager

@@ -22,7 +22,11 @@ EXTENSION_PATHS = ("/ext/bridge",)
 ``moz-extension://``) origin is let through to say hello, and no further (any process can send
 that origin): the hello authenticates it."""
 
-__all__ = ["LOOPBACK_NAMES", "PROTECTED_PREFIXES", "AuthGate"]
+UNAUTHORIZED_HINT = "browserhost serve prints where it is."
+"""How a request without the token is told where to find it: also how ``doctor`` tells a
+``serve`` apart from another program on a port."""
+
+__all__ = ["LOOPBACK_NAMES", "PROTECTED_PREFIXES", "UNAUTHORIZED_HINT", "AuthGate"]
 
 
 class AuthGate(Gate):
@@ -34,6 +38,6 @@ class AuthGate(Gate):
             protected=PROTECTED_PREFIXES,
             public=PUBLIC_PREFIXES,
             extension_paths=EXTENSION_PATHS,
-            unauthorized_hint="browserhost serve prints where it is.",
+            unauthorized_hint=UNAUTHORIZED_HINT,
             host_hint="Use 127.0.0.1 or localhost, or start the server with --allow-host NAME.",
         )

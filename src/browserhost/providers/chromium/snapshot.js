@@ -1788,6 +1788,13 @@ async (request) => {
     };
   }
 
+  // The page's own setTimeout, whether or not its timers are being watched: this script's
+  // own waits are not the page's timers, and must not count among them.
+  function later(handler, ms) {
+    const set = store.timers ? store.timers.original.set : window.setTimeout;
+    return set.call(window, handler, ms);
+  }
+
   function unwatchTimers() {
     const timers = store.timers;
     if (!timers) return;
@@ -1887,7 +1894,6 @@ async (request) => {
   // With `load`, the wait starts at the document's load event (within maxMs), in the same
   // round trip.
   async function quiet({ quietMs, maxMs, glance, load, opened, early }) {
-    const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     const called = performance.now();
     // What the action set moving is waited for until MOTION_MS from here, and no longer.
     const since = opened ? -Infinity : (store.timers ? store.timers.since : called) - INPUT_LEAD_MS;
@@ -2006,7 +2012,6 @@ async (request) => {
 
   async function parsed() {
     if (doc.readyState !== "loading" || window !== top) return;
-    const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     await new Promise((resolve) => {
       doc.addEventListener("DOMContentLoaded", resolve, { once: true });
       later(resolve, PARSE_WAIT_MS);
@@ -2193,7 +2198,6 @@ async (request) => {
   // Whether a disabled element is enabled within ms: its own attributes or those of what
   // holds it (a fieldset) change.
   function enabledWithin(el, ms) {
-    const later = (store.timers ? store.timers.original.set : window.setTimeout).bind(window);
     return new Promise((resolve) => {
       const done = () => {
         watcher.disconnect();
