@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
 import httpx
 
@@ -139,13 +140,12 @@ def _port_taken(host: str, port: int, error: OSError, data_dir: Path) -> Finding
     if error.errno is not None and error.errno != errno.EADDRINUSE:
         why = f"Cannot listen on {address} ({error.strerror}); serve with --host or --port."
         return Finding("port", "fail", why)
-    # A serve of this data dir is told apart by what only it can do: answer this data dir's
-    # token (a pid file would outlive a crash, and say nothing of who holds the port).
-    if _answers_token(address, config.read_token(data_dir)):
+    held_by = _holder(address, config.read_token(data_dir))
+    if held_by == "this data dir":
         return Finding(
             "port", "ok", f"{address} is served by browserhost already running (this data dir)"
         )
-    if _is_browserhost(address):  # a second serve is the usual cause
+    if held_by == "another serve":  # the usual cause
         return Finding(
             "port",
             "fail",
@@ -159,32 +159,26 @@ def _port_taken(host: str, port: int, error: OSError, data_dir: Path) -> Finding
     )
 
 
-def _answers_token(address: str, token: str | None) -> bool:
-    if token is None:
-        return False
+def _holder(address: str, token: str | None) -> Literal["this data dir", "another serve"] | None:
+    """Who holds ``address``, from one request for the provider list with this data dir's
+    token. A serve of this data dir answers it: what only it can do (a pid file would outlive
+    a crash, and say nothing of who holds the port). Another serve refuses it in words of its
+    own, at once (its OpenAPI document, asked for before, is built on the first ask: a serve
+    just started on a loaded machine took longer than the probe waits)."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
     try:
         answer = httpx.get(
-            f"http://{address}{PROVIDERS_PATH}",
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=PROBE_S,
-            trust_env=False,
+            f"http://{address}{PROVIDERS_PATH}", headers=headers, timeout=PROBE_S, trust_env=False
         )
-    except httpx.HTTPError:
-        return False
-    return answer.status_code == httpx.codes.OK
-
-
-def _is_browserhost(address: str) -> bool:
-    """Whether a ``serve`` holds ``address``: it refuses a request without its token in words
-    of its own, at once. (Its OpenAPI document, asked for first, is built then: a serve just
-    started on a loaded machine took longer than the probe waits.)"""
-    try:
-        answer = httpx.get(f"http://{address}{PROVIDERS_PATH}", timeout=PROBE_S, trust_env=False)
+        if token is not None and answer.status_code == httpx.codes.OK:
+            return "this data dir"
         said = answer.json().get("error", "")
     except (httpx.HTTPError, ValueError, AttributeError):
-        return False
+        return None
     refused = answer.status_code == httpx.codes.UNAUTHORIZED
-    return refused and isinstance(said, str) and said.endswith(UNAUTHORIZED_HINT)
+    if refused and isinstance(said, str) and said.endswith(UNAUTHORIZED_HINT):
+        return "another serve"
+    return None
 
 
 @contextmanager
