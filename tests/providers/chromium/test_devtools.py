@@ -64,6 +64,54 @@ async def test_listen_hears_each_event_with_its_parameters(page: Page) -> None:
     assert [event["args"][0]["value"] for event in heard] == ["first", "second"]
 
 
+async def test_a_session_opened_before_the_watch_gets_the_setup_once(browser: Browser) -> None:
+    """Something may open a page's session before the page is prepared (a picture of it for
+    a recording): the setup runs on that session, and the page's events are heard."""
+    page = await browser.new_page()
+    try:
+        early = await devtools.session(page)
+        set_up: list[object] = []
+        heard: list[str] = []
+        logged = asyncio.Event()
+
+        def hear(event: dict[str, Any]) -> None:
+            heard.append(event["args"][0]["value"])
+            logged.set()
+
+        async def setup(session: Any) -> None:
+            set_up.append(session)
+            devtools.listen(session, "Runtime.consoleAPICalled", hear)
+            await devtools.send(session, "Runtime.enable")
+
+        await devtools.watch(page, setup)
+        assert set_up == [early]
+        assert await devtools.session(page) is early
+        await page.evaluate("console.log('after the watch')")
+        async with asyncio.timeout(10):
+            await logged.wait()
+        assert heard == ["after the watch"]
+        assert set_up == [early]  # once, however many ask for the session
+    finally:
+        await page.close()
+
+
+async def test_a_watch_before_any_session_sets_up_the_first_one_once(browser: Browser) -> None:
+    page = await browser.new_page()
+    try:
+        set_up: list[object] = []
+
+        async def setup(session: Any) -> None:
+            set_up.append(session)
+            await devtools.send(session, "Runtime.enable")
+
+        watching = asyncio.ensure_future(devtools.watch(page, setup))
+        asked = await devtools.session(page)  # asked while the watch opens it
+        await watching
+        assert set_up == [asked]
+    finally:
+        await page.close()
+
+
 class _OtherInner:
     """A session's inner object whose ``send`` takes other arguments (another Playwright)."""
 

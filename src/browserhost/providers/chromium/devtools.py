@@ -39,6 +39,8 @@ Setup = Callable[["CDPSession"], Awaitable[None]]
 
 _sessions: WeakKeyDictionary[Page, asyncio.Task[CDPSession]] = WeakKeyDictionary()
 _setups: WeakKeyDictionary[Page, Setup] = WeakKeyDictionary()
+_set_up: WeakKeyDictionary[Page, CDPSession] = WeakKeyDictionary()
+"""The session each page's setup last ran on."""
 
 
 async def session(page: Page) -> CDPSession:
@@ -100,15 +102,20 @@ async def ask_page(page: Page, method: str) -> Any:
 
 async def watch(page: Page, setup: Setup) -> None:
     """Run ``setup`` (listeners, domains) on the page's session, and again on each
-    session that replaces one that broke off. Called before anything else opens one."""
+    session that replaces one that broke off. A session something else opened first (a
+    picture of a page not yet prepared for its first action) gets it now, once."""
     _setups[page] = setup
-    await session(page)
+    opened = await session(page)
+    if _set_up.get(page) is not opened:
+        _set_up[page] = opened
+        await setup(opened)
 
 
 async def _open(page: Page) -> CDPSession:
     opened = await page.context.new_cdp_session(page)
     setup = _setups.get(page)
     if setup is not None:
+        _set_up[page] = opened  # before the setup's first await: :func:`watch` waits for it
         await setup(opened)
     return opened
 
