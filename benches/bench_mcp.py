@@ -20,8 +20,9 @@ directly with Playwright, and against @playwright/mcp, on the same page in one r
 
 Each round runs the steps once on each side, sides interleaved so drift hits all three and
 each round started by the next side; "sequence" is the first four steps of one round
-together. Rounds open the page at two addresses in turn (the same file), so that each open
-adds an entry to the session history for back to return to, and forward to leave again.
+together, and "open+snap" its open and snapshot (:data:`PAIR`). Rounds open the page at two
+addresses in turn (the same file), so that each open adds an entry to the session history
+for back to return to, and forward to leave again.
 A page load on a shared machine varies by a quarter either way, so a median needs about a
 hundred rounds to hold still within a few percent. Prints medians with ratios, each with
 its 95 % bootstrap interval and the target it meets, misses or cannot be told from, and
@@ -74,6 +75,11 @@ The snapshot right after an open meets a renderer still busy with the page it ju
 (its first frame); @playwright/mcp's navigate answers with a snapshot of its own, and so
 has waited that out before its next ``browser_snapshot``. This one compares the snapshots
 themselves."""
+PAIR = "open+snap"
+"""An open and the snapshot after it, one round's two together: what an agent waits for to
+read a page it opened. The peer's navigate waits for the page's first frame and answers
+with a snapshot, so its own snapshot after it meets a page already drawn and read; ours
+answers at the load and leaves that frame to the snapshot."""
 HISTORY_STEPS = ("back", "forward")
 NOTHING_BEHIND = "no earlier page"
 """browserhost's back refused on the first page of a fresh one: every 100 documents an open
@@ -239,8 +245,8 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
     samples: dict[str, dict[str, list[float]]] = {
         side: {
             step: []
-            for step in (*STEPS, "sequence", *SETTLED_STEPS, *HISTORY_STEPS)
-            if step in {*steps, "sequence"}
+            for step in (*STEPS, "sequence", PAIR, *SETTLED_STEPS, *HISTORY_STEPS)
+            if step in {*steps, "sequence", PAIR}
         }
         for side, steps in sides.items()
     }
@@ -258,6 +264,8 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
                     samples[side][step].append((time.perf_counter() - started) * 1000)
             if i >= WARMUP:
                 samples[side]["sequence"].append((time.perf_counter() - began) * 1000)
+                taken = samples[side]
+                taken[PAIR].append(taken["open"][-1] + taken["snapshot"][-1])
             for step in SETTLED_STEPS:
                 started = time.perf_counter()
                 await steps[step](i)
@@ -344,7 +352,7 @@ async def main() -> int:
     ours, direct = medians["browserhost"], medians["playwright"]
     peer = medians.get("playwright_mcp")
     verdicts: dict[str, str] = {}
-    for step in (*STEPS, "sequence", *SETTLED_STEPS, *HISTORY_STEPS):
+    for step in (*STEPS, "sequence", PAIR, *SETTLED_STEPS, *HISTORY_STEPS):
         ratio = ours[step] / direct[step]
         low, high = interval(samples["browserhost"][step], samples["playwright"][step])
         if step in TARGETS:
@@ -354,7 +362,7 @@ async def main() -> int:
             p_low, p_high = interval(samples["playwright_mcp"][step], samples["browserhost"][step])
             faster = peer[step] / ours[step]
             against_peer = f" {peer[step]:>13.1f} ms {faster:>9.2f}x {p_low:>5.2f}-{p_high:<5.2f}"
-            if step in ("snapshot", "resnapshot"):  # faster than the peer's: ours/peer's < 1
+            if step in ("snapshot", PAIR, "resnapshot"):  # faster than the peer's: ours/peer's < 1
                 verdicts[step] = verdict(1 / p_high, 1 / p_low, 1.0, "the peer's")
         elif peer is not None:
             against_peer = f" {'-':>16} {'-':>10}"
