@@ -9,9 +9,10 @@ client's own work does not hide the server's.
 
     .venv/bin/python benches/bench_host.py [--requests 10000]
 
-Prints CPU per request (median of batches) with the ratio to the bare app (target: within
-1.5x), and requests per second with 1, 5 and 20 sessions at once (the host must not be the
-bottleneck for 20 sessions). Writes ``benches/results/bench_host.json``.
+Prints CPU per request (median of batches, the two servers' batches interleaved) with the
+ratio to the bare app (target: within 1.5x), and requests per second with 1, 5 and 20
+sessions at once (the host must not be the bottleneck for 20 sessions). Writes
+``benches/results/bench_host.json``.
 """
 
 from __future__ import annotations
@@ -116,18 +117,26 @@ async def batch(port: int, requests: int, callers: int) -> float:
     return time.perf_counter() - started
 
 
-async def measure(port: int, pid: int, requests: int) -> dict[str, float]:
-    await batch(port, 200, 4)  # warm up
-    per_request = []
+async def measure(
+    servers: dict[str, tuple[int, int]], requests: int
+) -> dict[str, dict[str, float]]:
+    """CPU per request (median of batches) and requests per second with 1, 5 and 20 callers,
+    for each server (name: port, pid), their batches interleaved, so that whatever the
+    machine does meanwhile weighs on both alike."""
+    for port, _ in servers.values():
+        await batch(port, 200, 4)  # warm up
+    per_request: dict[str, list[float]] = {name: [] for name in servers}
     for _ in range(5):
-        before = cpu_s(pid)
-        await batch(port, requests // 5, 1)
-        per_request.append((cpu_s(pid) - before) / (requests // 5) * 1000)
-    rates = {}
+        for name, (port, pid) in servers.items():
+            before = cpu_s(pid)
+            await batch(port, requests // 5, 1)
+            per_request[name].append((cpu_s(pid) - before) / (requests // 5) * 1000)
+    results = {name: {"cpu_ms": statistics.median(per_request[name])} for name in servers}
     for callers in (1, 5, 20):
-        seconds = await batch(port, requests // 2, callers)
-        rates[f"rps_{callers}"] = (requests // 2) / seconds
-    return {"cpu_ms": statistics.median(per_request), **rates}
+        for name, (port, _) in servers.items():
+            seconds = await batch(port, requests // 2, callers)
+            results[name][f"rps_{callers}"] = (requests // 2) / seconds
+    return results
 
 
 async def main() -> int:
@@ -149,8 +158,10 @@ async def main() -> int:
             echo_port, env,
         )  # fmt: skip
         try:
-            ours = await measure(host_port, host.pid, args.requests)
-            bare = await measure(echo_port, echo.pid, args.requests)
+            measured = await measure(
+                {"host": (host_port, host.pid), "bare": (echo_port, echo.pid)}, args.requests
+            )
+            ours, bare = measured["host"], measured["bare"]
         finally:
             for process in (host, echo):
                 process.terminate()
