@@ -25,13 +25,15 @@ from tests.conftest import STUB_ROW, STUB_VERBS, TOKEN, LiveServer, free_port
 pytestmark = pytest.mark.slow
 
 USAGE_ERROR = 2
+SERVER_COMMANDS = ("serve", "mcp")
 
 
 @dataclass(frozen=True)
 class Shell:
     """Runs ``browserhost`` verbs in a project directory, pointed at a server: in this
     process through the command line's own entry (a new Python costs each verb half a
-    second of start), or, with ``process``, as the ``browserhost`` a person types."""
+    second of start), or, with ``process``, as the ``browserhost`` a person types. A server
+    command (``serve``, ``mcp``) sets up its process's logging, so it always runs so."""
 
     server: LiveServer
     project: Path
@@ -44,7 +46,7 @@ class Shell:
             "COLUMNS": "200",
             **(env or {}),
         }
-        if self.process:
+        if self.process or args[0] in SERVER_COMMANDS:
             done = subprocess.run(
                 [sys.executable, "-m", "browserhost", *args],
                 cwd=self.project,
