@@ -30,14 +30,16 @@ SERVER_COMMANDS = ("serve", "mcp")
 
 @dataclass(frozen=True)
 class Shell:
-    """Runs ``browserhost`` verbs in a project directory, pointed at a server: in this
-    process through the command line's own entry (a new Python costs each verb half a
-    second of start), or, with ``process``, as the ``browserhost`` a person types. A server
-    command (``serve``, ``mcp``) sets up its process's logging, so it always runs so."""
+    """Runs ``browserhost`` verbs in a project directory, pointed at a server: as the
+    ``browserhost`` a person types, or, without ``process``, in this process through the
+    command line's own entry (a new Python costs each verb half a second of start), which
+    this file's own tests do. Not from a running event loop (the command line runs its
+    own), and never a server command (``serve``, ``mcp``), which sets up its process's
+    logging."""
 
     server: LiveServer
     project: Path
-    process: bool = False
+    process: bool = True
 
     def __call__(self, *args: str, env: dict[str, str] | None = None) -> Ran:
         full_env = {
@@ -87,7 +89,7 @@ class Ran:
 def shell(live_server: LiveServer, tmp_path: Path) -> Shell:
     project = tmp_path / "project"
     project.mkdir()
-    return Shell(live_server, project)
+    return Shell(live_server, project, process=False)
 
 
 @pytest.fixture
