@@ -11,62 +11,45 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import websockets
-from typer.testing import CliRunner
 
-from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED, app
+from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED
 from tests.conftest import STUB_ROW, STUB_VERBS, TOKEN, LiveServer, free_port
 
 pytestmark = pytest.mark.slow
 
 USAGE_ERROR = 2
-SERVER_COMMANDS = ("serve", "mcp")
 
 
 @dataclass(frozen=True)
 class Shell:
-    """Runs ``browserhost`` verbs in a project directory, pointed at a server: as the
-    ``browserhost`` a person types, or, without ``process``, in this process through the
-    command line's own entry (a new Python costs each verb half a second of start), which
-    this file's own tests do. Not from a running event loop (the command line runs its
-    own), and never a server command (``serve``, ``mcp``), which sets up its process's
-    logging."""
+    """Runs ``browserhost`` verbs in a project directory, pointed at a server."""
 
     server: LiveServer
     project: Path
-    process: bool = True
 
     def __call__(self, *args: str, env: dict[str, str] | None = None) -> Ran:
         full_env = {
+            **os.environ,
             "BROWSERHOST_URL": self.server.url,
             "BROWSERHOST_TOKEN": TOKEN,
             "COLUMNS": "200",
             **(env or {}),
         }
-        if self.process or args[0] in SERVER_COMMANDS:
-            done = subprocess.run(
-                [sys.executable, "-m", "browserhost", *args],
-                cwd=self.project,
-                env={**os.environ, **full_env},
-                capture_output=True,
-                text=True,
-                timeout=60,
-            )
-            return Ran(done.returncode, done.stdout, done.stderr)
-        previous = os.getcwd()
-        os.chdir(self.project)
-        try:
-            ran = CliRunner().invoke(app, list(args), env=full_env, prog_name="browserhost")
-        finally:
-            os.chdir(previous)
-        if ran.exception is not None and not isinstance(ran.exception, SystemExit):
-            raise ran.exception
-        return Ran(ran.exit_code, ran.stdout, ran.stderr)
+        done = subprocess.run(
+            [sys.executable, "-m", "browserhost", *args],
+            cwd=self.project,
+            env=full_env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return Ran(done.returncode, done.stdout, done.stderr)
 
     def ok(self, *args: str) -> str:
         ran = self(*args)
@@ -89,7 +72,7 @@ class Ran:
 def shell(live_server: LiveServer, tmp_path: Path) -> Shell:
     project = tmp_path / "project"
     project.mkdir()
-    return Shell(live_server, project, process=False)
+    return Shell(live_server, project)
 
 
 @pytest.fixture
@@ -226,7 +209,6 @@ def test_sessions_keep_separate_pages(selected: Shell) -> None:
 
 
 def test_refused_calls_exit_3_and_say_what_to_do(shell: Shell) -> None:
-    shell = replace(shell, process=True)  # the exit status a script sees, from a real process
     no_provider = shell("snapshot")
     assert no_provider.status == EXIT_REFUSED
     assert no_provider.out == ""
