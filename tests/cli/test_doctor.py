@@ -250,9 +250,6 @@ def test_an_unreachable_remote_browser_fails_without_showing_its_address(tmp_pat
 
 
 GRID = "BROWSERHOST_CHROMIUM_GRID"
-SESSION_START_S = 120
-"""How long a Grid may take to start Chrome for a session: seconds, many more on a loaded
-machine (the Grid's default queue timeout, 10 s, ran out once)."""
 
 
 def test_with_a_grid_set_it_checks_the_grid_and_launches_no_chromium_here(
@@ -279,10 +276,8 @@ def test_a_grid_whose_slots_are_all_taken_is_up_and_says_so(
 ) -> None:
     """A full Grid calls itself not ready, as one with no node is; doctor tells them apart."""
     wanted = chromium_capabilities(ChromiumConfig(executable=chromium_path))
-    # Nothing here asks a full Grid, so its queue may wait as long as starting Chrome takes.
-    config = write_config(tmp_path, chromium_path, queue_timeout_s=SESSION_START_S)
     with (
-        running_grid(config) as grid,
+        running_grid(write_config(tmp_path, chromium_path)) as grid,
         httpx.Client(base_url=grid.address, timeout=60, trust_env=False) as client,
     ):
         sessions = [new_session(client, wanted) for _ in range(SLOTS)]

