@@ -53,9 +53,10 @@ def write_config(
     queue_timeout_s: int = SESSION_START_S,
     session_timeout_s: int = SESSION_TIMEOUT_S,
 ) -> Path:
-    """The Grid's TOML: by default its own timeouts short, so that a session a test forgot
-    would not outlive the run by much; ``slots`` sessions at most, with one more Chrome slot
-    listed (and Firefox slots without a driver), as a standalone node lists them."""
+    """The Grid's TOML: by default a short session timeout, so that a session a test forgot
+    would not outlive the run by much, and a queue that waits out a slow start of Chrome;
+    ``slots`` sessions at most, with one more Chrome slot listed (and Firefox slots without
+    a driver), as a standalone node lists them."""
     if not JAR.is_file():
         pytest.fail(f"the Grid tests need {JAR.name}; run scripts/ensure-grid (make setup does)")
     config = directory / "grid.toml"

@@ -1,6 +1,6 @@
 """The chromium provider on a real Selenium Grid 4: a standalone server the module starts on
-loopback (:mod:`.grid_server`), two Chrome sessions at most, a short session timeout and a
-short queue timeout, and more slots listed than it runs.
+loopback (:mod:`.grid_server`), two Chrome sessions at most, a short session timeout, a
+queue that waits as long as a start of Chrome may take, and more slots listed than it runs.
 
 After every test the Grid holds no session: whatever a test started, the provider ended.
 """
