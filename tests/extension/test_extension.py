@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 import pytest
 
+from browserhost.providers.chromium.inputs import STILL_LOADING
 from tests.api.test_bridge_extension import own_address
 from tests.cli.test_verbs import Shell
 from tests.conftest import TOKEN, LiveServer, serve_answers, start_server
@@ -134,7 +135,11 @@ def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
         '(input[name="q"]), which says "Please fill out this field." (1 other field too). Fix '
         "the field, then send the form again."
     )
-    assert (typed["title"], "notice" in typed) == ("Result", False)
+    # Fixed, the form is sent: the answer is the result page, or says that the page is still
+    # loading it (a machine too busy to load it within the wait after the submit).
+    assert site.wait_for_requests(lambda arrived: arrived["/result?q=hat&color=a%40b.c"] == 1)
+    assert typed.get("notice") in (None, STILL_LOADING)
+    assert typed["title"] == "Result" or typed.get("notice") == STILL_LOADING
 
 
 def test_a_tab_the_user_did_not_share_is_never_touched(

@@ -19,6 +19,7 @@ const NAVIGATE_WAIT_MS = 30000;
 const viewports = new Map(); // tab id -> mode, for the answers' viewport field
 // State an action's answer leaves out: the snapshot has it, and it says nothing new.
 const NOT_AFTER_ACTION = ["options", "focused", "multiple"];
+const STILL_LOADING = "The page is still loading; what it shows may change.";
 
 export const ACTIONS_BY_NAME = {
   "browser.open": async (tabId, { url, viewport: mode }) => {
@@ -67,7 +68,7 @@ export const ACTIONS_BY_NAME = {
     else if (!read.elements.length && !read.text) {
       answer.notice = "The page shows no text and no interactive elements; it may still be " +
         "loading. Take another snapshot in a moment, or a capture to see it.";
-    } else if (read.loading) answer.notice = "The page is still loading; what it shows may change.";
+    } else if (read.loading) answer.notice = STILL_LOADING;
     if (missed.length) {
       const which = missed.join(", ");
       const said = `The iframe${missed.length > 1 ? "s" : ""} ${which} could not be read: ` +
@@ -95,7 +96,7 @@ export const ACTIONS_BY_NAME = {
     const clicked = part && info.aim.hit ? located.prefix + info.aim.hit : chosen;
     return {
       clicked, label: part ? info.aim.text : info.label, url: now.url, title: now.title,
-      ...takeDialogs(tabId), ...formRefused(settled),
+      ...takeDialogs(tabId), ...stillLoading(settled), ...formRefused(settled),
       ...await stateAfter(located, settled),
     };
   },
@@ -121,7 +122,7 @@ export const ACTIONS_BY_NAME = {
     const now = settled.url ? settled : await location(tabId);
     return {
       selector, url: now.url, title: now.title, ...takeDialogs(tabId),
-      ...(submit ? formRefused(settled) : {}),
+      ...stillLoading(settled), ...(submit ? formRefused(settled) : {}),
       ...await stateAfter(located, settled),
     };
   },
@@ -168,6 +169,12 @@ export const ACTIONS_BY_NAME = {
   "verb.cookies": cookies,
   "verb.set_cookies": setCookies,
 };
+
+// The wait after a click or a submit ended with the page still loading the document it led
+// to: the address and title are of that moment (providers/chromium/inputs.py, still_loading).
+function stillLoading(settled) {
+  return settled.loading ? { notice: STILL_LOADING } : {};
+}
 
 // A form the input sent that the browser's own check stopped, in the chromium provider's
 // words (providers/chromium/inputs.py, form_refused): it was not sent.

@@ -104,10 +104,10 @@ export async function settle(tabId, budgetMs = SETTLE_MS) {
       if (fatal(error)) throw error;
       return null;
     });
-    if (!read || !read.quiet) return { quiet: false };
+    if (!read || !read.quiet) return { quiet: false, loading: loading.has(tabId) };
     if (!loading.has(tabId)) return read;
   }
-  return { quiet: false };
+  return { quiet: false, loading: true }; // the load did not end in time
 }
 
 /** The address and title the tab shows. */

@@ -21,6 +21,7 @@ from browserhost.providers.chromium import (
     pagescript,
 )
 from browserhost.providers.chromium.errors import PageStuckError, PageWaitingError
+from browserhost.providers.chromium.inputs import STILL_LOADING
 from browserhost.transports.base import LostError
 from browserhost.transports.inprocess import InProcessTransport
 
@@ -195,6 +196,7 @@ async def test_a_click_whose_page_waits_for_a_slow_server_answers_and_the_page_l
     with site.holding() as arrived:
         clicked = await ok(own, CTX, "browser.click", text="Held page")
         assert clicked["label"] == "Held page"
+        assert clicked["notice"] == STILL_LOADING
         assert arrived.is_set()
         said = await refused(own, CTX, "browser.snapshot")
         assert said.startswith(f"The page is waiting for {site.url('/held')} to answer (")
@@ -216,7 +218,8 @@ async def test_a_document_the_parser_is_halfway_through_is_read_once_it_ends_or_
     reach says the page is still loading; once the rest arrives, the whole page is read."""
     await ok(own, CTX, "browser.open", url=site.url("/to-held"))
     with site.holding() as arrived:
-        await ok(own, CTX, "browser.click", text="Half body")
+        clicked = await ok(own, CTX, "browser.click", text="Half body")
+        assert clicked["notice"] == STILL_LOADING  # its body had not all come
         assert arrived.is_set()
         async with asyncio.timeout(10):  # until the new document has committed
             while (half := await ok(own, CTX, "browser.snapshot"))["url"] != site.url("/half-body"):

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 NOT_AFTER_ACTION = frozenset({"options", "focused", "multiple"})
 """State an action's answer leaves out: the snapshot has it, and it says nothing new."""
+STILL_LOADING = "The page is still loading; what it shows may change."
 
 
 async def press(tab: Tab, page: Page, aimed: Target) -> None:
@@ -82,6 +83,16 @@ def form_refused(settled: Settled) -> str | None:
         f"The form was not sent: the browser's own check stopped it at the field {field}"
         f"{said}{others}. Fix the field, then send the form again."
     )
+
+
+def still_loading(settled: Settled, shown: Page) -> str | None:
+    """What the answer says when the wait after the input ended with the page still loading
+    the document it led to (its server slow, or a machine too busy to load it in time): its
+    address and title are of that moment, and a snapshot later shows the page loaded."""
+    if settled.done or shown.is_closed():
+        return None
+    loading = navigation.awaited_server(shown) is not None or (settled.read or {}).get("loading")
+    return STILL_LOADING if loading else None
 
 
 def load_failed(tab: Tab, shown: Page) -> str | None:

@@ -55,6 +55,7 @@ from .inputs import (
     load_failed,
     press,
     state_after,
+    still_loading,
 )
 from .instances import ProfileShare, launch_record
 from .launch import ChromiumConfig, Launcher
@@ -408,6 +409,7 @@ class ChromiumProvider(
                 downloads=await tab.downloads.caused(since),
                 notice=form_refused(settled)
                 or load_failed(tab, shown)
+                or still_loading(settled, shown)
                 or (_plain_text(clicked, parameters.text) if plain else None),
                 **await state_after(aimed, settled, shown, label=None if inner else label),
             )
@@ -427,7 +429,11 @@ class ChromiumProvider(
                         await pagescript.answering(page.keyboard.press("Enter"))
                 if parameters.submit:
                     shown, settled = await after_input(self.access, tab, page, popup)
-                    submitted = form_refused(settled) or load_failed(tab, shown)
+                    submitted = (
+                        form_refused(settled)
+                        or load_failed(tab, shown)
+                        or still_loading(settled, shown)
+                    )
                 else:
                     settled = await after_typing(
                         self.access, tab, page, aimed, in_flight, filled.read

@@ -1904,7 +1904,7 @@ async (request) => {
         window.addEventListener("load", resolve, { once: true });
         later(resolve, maxMs);
       });
-      if (doc.readyState !== "complete") return { quiet: false, ...stateNow() };
+      if (doc.readyState !== "complete") return { quiet: false, loading: true, ...stateNow() };
       maxMs -= performance.now() - called;
     }
     // A document an open loaded has its glance taken from its load event by the watch the

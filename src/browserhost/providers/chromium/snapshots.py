@@ -15,6 +15,7 @@ from browserhost.contract.limits import (
 )
 
 from . import driver, pagescript, settle, targets
+from .inputs import STILL_LOADING
 from .targets import Located
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
             "another snapshot in a moment, or a capture to see it."
         )
     if read.get("loading"):
-        return "The page is still loading; what it shows may change."
+        return STILL_LOADING
     if read.get("sealed"):
         return (
             f"{', '.join(read['sealed'])} draw{'s' if len(read['sealed']) == 1 else ''} "
