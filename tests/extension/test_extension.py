@@ -142,6 +142,28 @@ def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
     assert typed["title"] == "Result" or typed.get("notice") == STILL_LOADING
 
 
+def test_a_page_waiting_for_its_server_is_said_loading_not_stuck(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """Chrome runs nothing in a page whose next document its server has not sent: the click
+    that led there answers once its wait ends, saying the page is still loading, and a
+    snapshot meanwhile is refused as not run, not taken for a page that stopped answering."""
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/to-held"))
+        with site.holding() as held:
+            clicked = data(act(http, "browser.click", text="Held page"))
+            assert held.is_set()
+            assert (clicked["url"], clicked["title"]) == (f"{site.origin}/to-held", "To held")
+            assert clicked["notice"] == STILL_LOADING
+            read = act(http, "browser.snapshot")
+            assert (read.status_code, read.json()["code"]) == (400, "PROVIDER_REJECTED"), read.text
+            assert read.json()["error"].startswith(
+                "The page is waiting for its server to send the next page (for "
+            )
+            assert "nothing was done" in read.json()["error"]
+        assert data(act(http, "browser.snapshot"))["title"] == "Held"
+
+
 def test_a_tab_the_user_did_not_share_is_never_touched(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -1,7 +1,7 @@
 // The ten actions and the verbs, in a tab the agent may act in, with the chromium provider's
 // answers: the agent's input arrives as trusted events (CDP Input), as a person's would.
 
-import { cdp, fatal, mainPlace } from "./cdp.js";
+import { awaiting, cdp, fatal, mainPlace } from "./cdp.js";
 import {
   ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES, TEXT_MAX, VIEWPORT_SIZES,
 } from "./contract.js";
@@ -243,6 +243,8 @@ const FRAME_SETTLE_MS = 1000;
 async function stateAfter(located, settled) {
   let read = settled;
   const inFrame = located.context !== undefined;
+  // A page waiting for its next document answers nothing, and its element is on its way out.
+  if (awaiting.has(located.tabId)) return {};
   if (inFrame || !read.state) {
     const asked = inFrame ? page(located, "quiet", { quietMs: QUIET_MS, maxMs: FRAME_SETTLE_MS })
       : page(located, "state");

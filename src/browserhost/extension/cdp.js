@@ -13,6 +13,13 @@ export const attached = new Set();
 // the input, while the old document still reads "complete".
 const mainFrames = new Map();
 export const loading = new Set();
+// Each tab whose page waits for its next document, since when (Date.now()): from the start of
+// a navigation until the document commits. Chrome holds every evaluation in the page until
+// then, so a slow server is not a page that stopped answering.
+export const awaiting = new Map();
+// How long an evaluation sent meanwhile waits before it says so (chromium/pagescript.py
+// WAITING_ANSWER_S): more only delays the answer.
+const WAITING_ANSWER_MS = 2000;
 // Each frame's page-world execution context: tab id|frame id -> {session, context}.
 export const contexts = new Map();
 
@@ -53,6 +60,7 @@ async function watch(send) {
 export function forget(tabId) {
   attached.delete(tabId);
   loading.delete(tabId);
+  awaiting.delete(tabId);
   mainFrames.delete(tabId);
   for (const key of contexts.keys()) if (key.startsWith(`${tabId}|`)) contexts.delete(key);
 }
@@ -90,6 +98,19 @@ class PageStuckError extends Error {
   }
 }
 
+/** An evaluation Chrome held while the page waits for its server to send the next document:
+ * it did not run; the action did if it had sent input or a navigation before. */
+function waitingForServer(tabId) {
+  const waited = Math.round((Date.now() - awaiting.get(tabId)) / 1000);
+  const said = `The page is waiting for its server to send the next page (for ${waited} s), ` +
+    "and Chrome runs nothing in it until then";
+  if (touched.has(tabId)) {
+    return new Error(`${said}: the action may or may not have happened; take a snapshot in a ` +
+      "moment.");
+  }
+  return new Refusal(`${said}; nothing was done. Try again in a moment, or open another address.`);
+}
+
 /** A failure that ends the action, where one frame or one reading failing would not. */
 export const fatal = (error) =>
   error instanceof Stopped || error instanceof PageStuckError || error instanceof Refusal;
@@ -103,8 +124,13 @@ export async function cdp(where, method, params = {}, waitMs = PAGE_ANSWER_MS) {
   if (method.startsWith("Input.") || NAVIGATIONS.has(method)) touched.add(tabId);
   const target = session ? { tabId, sessionId: session } : { tabId };
   let timer;
+  // The call's own waiting (a quiet read's maxMs) and then the page's answer, which a page
+  // waiting for its next document cannot give.
+  const held = awaiting.has(tabId) && method.startsWith("Runtime.");
+  const limitMs = held ? Math.max(waitMs - PAGE_ANSWER_MS, 0) + WAITING_ANSWER_MS : waitMs;
   const stuck = new Promise((resolve, reject) => {
-    timer = setTimeout(() => reject(new PageStuckError()), waitMs);
+    timer = setTimeout(
+      () => reject(awaiting.has(tabId) ? waitingForServer(tabId) : new PageStuckError()), limitMs);
   });
   try {
     return await until(Promise.race([chrome.debugger.sendCommand(target, method, params), stuck]),
@@ -153,9 +179,18 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
     followContexts(tabId, sessionId, method, params);
     return;
   }
+  if (method === "Page.frameNavigated" && !sessionId && params.frame.id === mainFrames.get(tabId)) {
+    awaiting.delete(tabId); // its next document came
+    return;
+  }
   if (!params || params.frameId !== mainFrames.get(tabId) || sessionId) return;
-  if (method === "Page.frameStartedLoading") loading.add(tabId);
-  else if (method === "Page.frameStoppedLoading") loading.delete(tabId);
+  if (method === "Page.frameStartedLoading") {
+    loading.add(tabId);
+    awaiting.set(tabId, Date.now());
+  } else if (method === "Page.frameStoppedLoading") {
+    loading.delete(tabId);
+    awaiting.delete(tabId);
+  }
 });
 
 function followContexts(tabId, session, method, params) {

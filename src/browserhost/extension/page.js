@@ -2,7 +2,7 @@
 // the host sends in hello.ok), expressions, and the waits for a load and for the page to
 // stop changing.
 
-import { cdp, contexts, fatal, loading, asPlace } from "./cdp.js";
+import { awaiting, cdp, contexts, fatal, loading, asPlace } from "./cdp.js";
 import { PAGE_ANSWER_MS } from "./contract.js";
 import { link } from "./link.js";
 import { checkStopped, sleep } from "./stopping.js";
@@ -43,7 +43,9 @@ export async function page(where, op, args = {}) {
     }
     const why = reply.failed ? reply.failed.message
       : (reply.exceptionDetails.exception || {}).description || reply.exceptionDetails.text;
-    if (attempt >= 3 || !/context|navigat|destroyed/i.test(why)) throw new Error(why);
+    // A document whose first element is not parsed yet (snapshot.js: "still arriving") is
+    // asked again once loaded, as one that replaced the page.
+    if (attempt >= 3 || !/context|navigat|destroyed|arriving/i.test(why)) throw new Error(why);
     if (place.context === undefined) {
       await loaded(place.tabId);
     } else {
@@ -110,8 +112,13 @@ export async function settle(tabId, budgetMs = SETTLE_MS) {
   return { quiet: false, loading: true }; // the load did not end in time
 }
 
-/** The address and title the tab shows. */
+/** The address and title the tab shows: while it waits for its next document, the browser's
+ * word for them (the page's own is held until that document comes). */
 export async function location(tabId) {
+  if (awaiting.has(tabId)) {
+    const { url, title } = await chrome.tabs.get(tabId);
+    return { url, title };
+  }
   const [url, title] = await evaluate(tabId, "[location.href, document.title]") || ["", ""];
   return { url, title };
 }
