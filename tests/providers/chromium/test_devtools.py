@@ -4,6 +4,8 @@ and events Playwright's public ``CDPSession`` gives, without its copying."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -110,6 +112,35 @@ async def test_a_watch_before_any_session_sets_up_the_first_one_once(browser: Br
         assert set_up == [asked]
     finally:
         await page.close()
+
+
+async def test_a_watched_page_is_freed_once_it_closes(browser: Browser) -> None:
+    """A page's session listens through closures over the page, and so does its setup:
+    once the page closes, nothing of the module keeps it. (A long agent session moves to a
+    fresh page every hundred documents; each old one stayed, with its request log.)"""
+
+    async def watched_then_closed() -> weakref.ref[Page]:
+        # Its own frame: Playwright reads its callers' frames, and a frame that is still
+        # running keeps what it read of them.
+        page = await browser.new_page()
+
+        heard: list[str] = []
+
+        async def setup(session: Any) -> None:
+            devtools.listen(session, "Runtime.consoleAPICalled", lambda _: heard.append(page.url))
+            await devtools.send(session, "Runtime.enable")
+
+        await devtools.watch(page, setup)
+        closed = asyncio.Event()
+        page.once("close", lambda _: closed.set())
+        await page.close()
+        async with asyncio.timeout(10):
+            await closed.wait()
+        return weakref.ref(page)
+
+    gone = await watched_then_closed()
+    gc.collect()
+    assert gone() is None
 
 
 class _OtherInner:

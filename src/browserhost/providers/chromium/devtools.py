@@ -14,7 +14,6 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
 from . import driver
 
@@ -37,10 +36,24 @@ BETWEEN_DOCUMENTS_MAX_S = 2.0
 
 Setup = Callable[["CDPSession"], Awaitable[None]]
 
-_sessions: WeakKeyDictionary[Page, asyncio.Task[CDPSession]] = WeakKeyDictionary()
-_setups: WeakKeyDictionary[Page, Setup] = WeakKeyDictionary()
-_set_up: WeakKeyDictionary[Page, CDPSession] = WeakKeyDictionary()
+# Each page's entries go when it closes (:func:`_forget`). Weak keys would not free them: each
+# value holds its page (a session's listeners and a setup are closures over it), so a page
+# keyed weakly here stayed for good, with its logs and Playwright's records of its requests.
+_sessions: dict[Page, asyncio.Task[CDPSession]] = {}
+_setups: dict[Page, Setup] = {}
+_set_up: dict[Page, CDPSession] = {}
 """The session each page's setup last ran on."""
+
+
+def _track(page: Page) -> None:
+    """Forget ``page`` when it closes, from its first entry on."""
+    if page not in _sessions and page not in _setups:
+        page.once("close", _forget)
+
+
+def _forget(page: Page) -> None:
+    for table in (_sessions, _setups, _set_up):
+        table.pop(page, None)
 
 
 async def session(page: Page) -> CDPSession:
@@ -48,6 +61,7 @@ async def session(page: Page) -> CDPSession:
     opening = _sessions.get(page)
     if opening is None or (opening.done() and (opening.cancelled() or opening.exception())):
         opening = asyncio.get_running_loop().create_task(_open(page))
+        _track(page)
         _sessions[page] = opening
     return await asyncio.shield(opening)
 
@@ -104,6 +118,7 @@ async def watch(page: Page, setup: Setup) -> None:
     """Run ``setup`` (listeners, domains) on the page's session, and again on each
     session that replaces one that broke off. A session something else opened first (a
     picture of a page not yet prepared for its first action) gets it now, once."""
+    _track(page)
     _setups[page] = setup
     opened = await session(page)
     if _set_up.get(page) is not opened:
