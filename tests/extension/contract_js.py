@@ -18,7 +18,15 @@ from browserhost.contract import bridge, data, limits
 from browserhost.contract.actions import ACTIONS
 from browserhost.contract.errors import ErrorCode
 from browserhost.providers import key_verbs, session_verbs
-from browserhost.providers.chromium import INSPECT_STYLES, addresses, errors, page_watch, targets
+from browserhost.providers.chromium import (
+    INSPECT_STYLES,
+    addresses,
+    errors,
+    inputs,
+    page_watch,
+    pagescript,
+    targets,
+)
 from browserhost.providers.pointer_verbs import DragArguments, SelectTextArguments
 from browserhost.providers.session_verbs import CookiesArguments, SetCookiesArguments
 
@@ -70,6 +78,11 @@ def _values() -> dict[str, tuple[object, str]]:
         "INSPECT_FIELDS": (inspect_fields, "contract/data.py InspectData, but selector"),
         "INSPECT_STYLES": (list(INSPECT_STYLES), "the chromium provider's"),
         "PAGE_ANSWER_MS": (round(errors.PAGE_ANSWER_S * 1000), "chromium/errors.py PAGE_ANSWER_S"),
+        "WAITING_ANSWER_MS": (
+            round(pagescript.WAITING_ANSWER_S * 1000),
+            "chromium/pagescript.py WAITING_ANSWER_S",
+        ),
+        "STILL_LOADING": (inputs.STILL_LOADING, "chromium/inputs.py"),
         "HOP": (targets.HOP, "chromium/targets.py"),
         "FRAME_DEPTH_MAX": (targets.FRAME_DEPTH_MAX, "chromium/targets.py"),
         "TEXT_CANDIDATES_MAX": (targets.TEXT_CANDIDATES_MAX, "chromium/targets.py"),

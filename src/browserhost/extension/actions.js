@@ -3,7 +3,8 @@
 
 import { awaiting, cdp, fatal, mainPlace } from "./cdp.js";
 import {
-  ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES, TEXT_MAX, VIEWPORT_SIZES,
+  ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES, STILL_LOADING, TEXT_MAX,
+  VIEWPORT_SIZES,
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
@@ -19,7 +20,6 @@ const NAVIGATE_WAIT_MS = 30000;
 const viewports = new Map(); // tab id -> mode, for the answers' viewport field
 // State an action's answer leaves out: the snapshot has it, and it says nothing new.
 const NOT_AFTER_ACTION = ["options", "focused", "multiple"];
-const STILL_LOADING = "The page is still loading; what it shows may change.";
 
 export const ACTIONS_BY_NAME = {
   "browser.open": async (tabId, { url, viewport: mode }) => {

@@ -2,7 +2,7 @@
 // with the action, and following its documents (frames, execution contexts, loads) and what
 // the person does in it.
 
-import { PAGE_ANSWER_MS } from "./contract.js";
+import { PAGE_ANSWER_MS, WAITING_ANSWER_MS } from "./contract.js";
 import { takeControl } from "./link.js";
 import { dialogOpened, drags, heard } from "./page_events.js";
 import { BARRED, barred, Refusal } from "./refusals.js";
@@ -17,9 +17,6 @@ export const loading = new Set();
 // a navigation until the document commits. Chrome holds every evaluation in the page until
 // then, so a slow server is not a page that stopped answering.
 export const awaiting = new Map();
-// How long an evaluation sent meanwhile waits before it says so (chromium/pagescript.py
-// WAITING_ANSWER_S): more only delays the answer.
-const WAITING_ANSWER_MS = 2000;
 // Each frame's page-world execution context: tab id|frame id -> {session, context}.
 export const contexts = new Map();
 
@@ -125,7 +122,7 @@ export async function cdp(where, method, params = {}, waitMs = PAGE_ANSWER_MS) {
   const target = session ? { tabId, sessionId: session } : { tabId };
   let timer;
   // The call's own waiting (a quiet read's maxMs) and then the page's answer, which a page
-  // waiting for its next document cannot give.
+  // waiting for its next document cannot give: saying so sooner than PAGE_ANSWER_MS.
   const held = awaiting.has(tabId) && method.startsWith("Runtime.");
   const limitMs = held ? Math.max(waitMs - PAGE_ANSWER_MS, 0) + WAITING_ANSWER_MS : waitMs;
   const stuck = new Promise((resolve, reject) => {

@@ -30,6 +30,10 @@ export const INSPECT_FIELDS = ["value", "valueTotalChars", "options", "checked",
 export const INSPECT_STYLES = ["display", "visibility", "opacity", "position", "z-index", "overflow", "box-sizing", "width", "height", "margin", "padding", "border", "color", "background-color", "font-family", "font-size", "font-weight", "line-height", "text-align", "cursor", "pointer-events"];
 // chromium/errors.py PAGE_ANSWER_S
 export const PAGE_ANSWER_MS = 8000;
+// chromium/pagescript.py WAITING_ANSWER_S
+export const WAITING_ANSWER_MS = 2000;
+// chromium/inputs.py
+export const STILL_LOADING = "The page is still loading; what it shows may change.";
 // chromium/targets.py
 export const HOP = " >> ";
 export const FRAME_DEPTH_MAX = 4;
