@@ -91,7 +91,9 @@ def still_loading(settled: Settled, shown: Page) -> str | None:
     address and title are of that moment, and a snapshot later shows the page loaded."""
     if settled.done or shown.is_closed():
         return None
-    loading = navigation.awaited_server(shown) is not None or (settled.read or {}).get("loading")
+    read = settled.read or {}
+    moved_on = read.get("url", shown.url) != shown.url  # last read in the document it left
+    loading = navigation.awaited_server(shown) is not None or read.get("loading") or moved_on
     return STILL_LOADING if loading else None
 
 
