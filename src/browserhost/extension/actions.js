@@ -8,7 +8,7 @@ import {
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
-import { evaluate, location, page, QUIET_MS, settle } from "./page.js";
+import { evaluate, location, page, QUIET_MS, settle, stillLoading } from "./page.js";
 import { pressKey } from "./key_verbs.js";
 import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, selectText } from "./pointer_verbs.js";
@@ -169,12 +169,6 @@ export const ACTIONS_BY_NAME = {
   "verb.cookies": cookies,
   "verb.set_cookies": setCookies,
 };
-
-// The wait after a click or a submit ended with the page still loading the document it led
-// to: the address and title are of that moment (providers/chromium/inputs.py, still_loading).
-function stillLoading(settled) {
-  return settled.loading ? { notice: STILL_LOADING } : {};
-}
 
 // A form the input sent that the browser's own check stopped, in the chromium provider's
 // words (providers/chromium/inputs.py, form_refused): it was not sent.

@@ -6,7 +6,7 @@
 import { cdp } from "./cdp.js";
 import { KEY_NAMES, NOT_A_KEY, PRESS_KEY_HELP, PRESS_KEY_SCHEMA } from "./contract.js";
 import { link } from "./link.js";
-import { evaluate, location, settle } from "./page.js";
+import { evaluate, location, settle, stillLoading } from "./page.js";
 import { takeDialogs } from "./page_events.js";
 import { Refusal } from "./refusals.js";
 import { target } from "./targets.js";
@@ -142,6 +142,6 @@ export async function pressKey(tabId, { key, text, selector }) {
   return {
     ...(names ? { key: names.join("+") } : {}),
     ...(text ? { typed: text } : {}),
-    url: now.url, title: now.title, ...takeDialogs(tabId),
+    url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
   };
 }

@@ -3,7 +3,7 @@
 // stop changing.
 
 import { awaiting, cdp, contexts, fatal, loading, asPlace } from "./cdp.js";
-import { PAGE_ANSWER_MS } from "./contract.js";
+import { PAGE_ANSWER_MS, STILL_LOADING } from "./contract.js";
 import { link } from "./link.js";
 import { checkStopped, sleep } from "./stopping.js";
 
@@ -110,6 +110,13 @@ export async function settle(tabId, budgetMs = SETTLE_MS) {
     if (!loading.has(tabId)) return read;
   }
   return { quiet: false, loading: true }; // the load did not end in time
+}
+
+/** What an answer after input says when the settle ended with the tab still loading the
+ * document the input led to: its address and title are of that moment (as the chromium
+ * provider's providers/chromium/inputs.py, still_loading). */
+export function stillLoading(settled) {
+  return settled.loading ? { notice: STILL_LOADING } : {};
 }
 
 /** The address and title the tab shows: while it waits for its next document, the browser's

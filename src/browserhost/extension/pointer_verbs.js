@@ -6,7 +6,7 @@ import { DRAG_SCHEMA, HOP, SELECT_TEXT_SCHEMA } from "./contract.js";
 import { childFrames } from "./frames.js";
 import { pageDragStarted, pageSelected, pageTextRange, pageUnder, pageWatchDragStart } from "./in_page.js";
 import { link } from "./link.js";
-import { evaluate, location, settle } from "./page.js";
+import { evaluate, location, settle, stillLoading } from "./page.js";
 import { drags, takeDialogs } from "./page_events.js";
 import { DRAGGING, DROPPING, Refusal } from "./refusals.js";
 import { sleep, stops, until } from "./stopping.js";
@@ -131,7 +131,7 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
     dragged: chosen, label: info.label,
     start: { ...rounded(from), under: startUnder },
     end: { ...rounded(to), under: await underAt(toPlace, to) },
-    url: now.url, title: now.title, ...takeDialogs(tabId),
+    url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
   };
 }
 
@@ -245,6 +245,6 @@ export async function selectText(tabId, { text, selector }) {
     selected: done.selected, selector: done.selector && located.prefix + done.selector,
     start: { ...rounded(from), under: named(located, done.start) },
     end: { ...rounded(to), under: named(located, done.end) },
-    url: now.url, title: now.title, ...takeDialogs(tabId),
+    url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
   };
 }

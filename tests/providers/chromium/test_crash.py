@@ -211,6 +211,28 @@ async def test_a_click_whose_page_waits_for_a_slow_server_answers_and_the_page_l
     assert snapshot["text"] == "held page"
 
 
+@pytest.mark.parametrize(
+    ("verb", "arguments"),
+    [
+        ("verb.press_key", {"selector": "a[href='/held']", "key": "Enter"}),
+        ("verb.mouse", {"action": "click", "text": "Held page"}),
+    ],
+)
+async def test_a_key_or_a_mouse_press_whose_page_waits_for_a_slow_server_says_so(
+    own: ChromiumProvider, site: Site, verb: str, arguments: dict[str, object]
+) -> None:
+    """A verb's press that followed a link answers with the page as it stood when its wait
+    ran out, and says that the page is still loading, as a click does."""
+    await ok(own, CTX, "browser.open", url=site.url("/to-held"))
+    with site.holding() as arrived:
+        pressed = await ok(own, CTX, verb, **arguments)
+        assert arrived.is_set()
+        assert pressed["notice"] == STILL_LOADING
+    async with asyncio.timeout(10):
+        while (await ok(own, CTX, "browser.snapshot"))["title"] != "Held":
+            pass
+
+
 async def test_a_document_the_parser_is_halfway_through_is_read_once_it_ends_or_said_loading(
     own: ChromiumProvider, site: Site
 ) -> None:

@@ -97,6 +97,12 @@ def still_loading(settled: Settled, shown: Page) -> str | None:
     return STILL_LOADING if loading else None
 
 
+def led_to(tab: Tab, settled: Settled, shown: Page) -> str | None:
+    """What an answer after input says of the page the input led to, when there is
+    something to say: that it could not be loaded, or that it is still loading."""
+    return load_failed(tab, shown) or still_loading(settled, shown)
+
+
 def load_failed(tab: Tab, shown: Page) -> str | None:
     """What the answer says when the page the input led to could not be loaded: the address
     shown is then the browser's error page, which names neither the address nor why."""

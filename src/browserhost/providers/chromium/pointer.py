@@ -16,8 +16,9 @@ from browserhost.providers.pointer_verbs import (
 )
 from browserhost.sdk import ActionError, Provider, verb
 
-from . import driver, pagescript, targets
+from . import driver, navigation, pagescript, targets
 from .errors import playwright_errors
+from .inputs import led_to
 from .targets import Located
 
 if TYPE_CHECKING:
@@ -206,10 +207,12 @@ class PointerVerbs(Provider):
         moved: bool,
     ) -> dict[str, Any]:
         """Where the pointer started and ended (``moved``: the mouse went there), what was
-        under it at the start and is under it now at the end, the page shown, and the dialogs
-        the input caused."""
+        under it at the start and is under it now at the end, the page shown, the dialogs
+        the input caused, and a notice of the page it led to (still loading, or failed)."""
         start, before = started
-        after = None if page.is_closed() else (await _under(page, [end]))["under"][0]
+        # A page waiting for its server's next document runs no script: nothing to read.
+        unread = page.is_closed() or navigation.awaited_server(page) is not None
+        after = None if unread else (await _under(page, [end]))["under"][0]
         if moved:
             tab.pointer = (page, *end)
         answer: dict[str, Any] = {
@@ -221,6 +224,9 @@ class PointerVerbs(Provider):
         dialogs = tab.take_dialogs()
         if dialogs:
             answer["dialogs"] = [dialog.model_dump(mode="json") for dialog in dialogs]
+        notice = led_to(tab, settled, shown)  # a press on a link to a slow server, say
+        if notice:
+            answer["notice"] = notice
         return answer
 
 

@@ -52,10 +52,9 @@ from .inputs import (
     after_typing,
     declared_fields,
     form_refused,
-    load_failed,
+    led_to,
     press,
     state_after,
-    still_loading,
 )
 from .instances import ProfileShare, launch_record
 from .launch import ChromiumConfig, Launcher
@@ -408,8 +407,7 @@ class ChromiumProvider(
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
                 notice=form_refused(settled)
-                or load_failed(tab, shown)
-                or still_loading(settled, shown)
+                or led_to(tab, settled, shown)
                 or (_plain_text(clicked, parameters.text) if plain else None),
                 **await state_after(aimed, settled, shown, label=None if inner else label),
             )
@@ -429,11 +427,7 @@ class ChromiumProvider(
                         await pagescript.answering(page.keyboard.press("Enter"))
                 if parameters.submit:
                     shown, settled = await after_input(self.access, tab, page, popup)
-                    submitted = (
-                        form_refused(settled)
-                        or load_failed(tab, shown)
-                        or still_loading(settled, shown)
-                    )
+                    submitted = form_refused(settled) or led_to(tab, settled, shown)
                 else:
                     settled = await after_typing(
                         self.access, tab, page, aimed, in_flight, filled.read

@@ -31,6 +31,7 @@ from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 from . import driver, fields, pagescript, targets
 from .errors import playwright_errors
+from .inputs import led_to
 
 if TYPE_CHECKING:
     from playwright.async_api import Locator
@@ -166,7 +167,14 @@ class PageVerbs(Provider):
             settled = await self.access.settle(tab, shown)
             said = {"typed": arguments.text} if arguments.text is not None else {}
             pressed = {"key": key} if key is not None else {}
-            return {**pressed, **said, "url": shown.url, "title": await settled.title(shown)}
+            notice = led_to(tab, settled, shown)  # Enter that sent a form to a slow server
+            return {
+                **pressed,
+                **said,
+                "url": shown.url,
+                "title": await settled.title(shown),
+                **({"notice": notice} if notice else {}),
+            }
 
     @verb(
         "Wait until a text or selector appears (or, with gone, disappears), up to timeoutS.",
