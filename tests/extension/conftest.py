@@ -165,9 +165,10 @@ def extension(loaded: Loaded, server: LiveServer) -> Iterator[Loaded]:
 
 
 def act(
-    http: httpx.Client, action: str, session: str | None = None, **parameters: object
+    http: httpx.Client, action: str, /, session: str | None = None, **parameters: object
 ) -> httpx.Response:
-    """One action through the HTTP API; ``session`` names the agent session it is for."""
+    """One action through the HTTP API; ``session`` names the agent session it is for (the
+    verb ``mouse`` has a parameter named ``action`` of its own)."""
     body: dict[str, object] = {"action": action, "parameters": parameters}
     if session is not None:
         body["context"] = {"sessionId": session}

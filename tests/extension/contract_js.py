@@ -17,7 +17,7 @@ from browserhost.config import DEFAULT_PORT
 from browserhost.contract import bridge, data, limits
 from browserhost.contract.actions import ACTIONS
 from browserhost.contract.errors import ErrorCode
-from browserhost.providers import key_verbs, session_verbs
+from browserhost.providers import key_verbs, pointer_verbs, session_verbs
 from browserhost.providers.chromium import (
     INSPECT_STYLES,
     addresses,
@@ -27,7 +27,12 @@ from browserhost.providers.chromium import (
     pagescript,
     targets,
 )
-from browserhost.providers.pointer_verbs import DragArguments, SelectTextArguments
+from browserhost.providers.pointer_verbs import (
+    DragArguments,
+    HoverArguments,
+    MouseArguments,
+    SelectTextArguments,
+)
 from browserhost.providers.session_verbs import CookiesArguments, SetCookiesArguments
 
 CONTRACT_JS = Path(__file__).parents[2] / "src" / "browserhost" / "extension" / "contract.js"
@@ -94,6 +99,10 @@ def _values() -> dict[str, tuple[object, str]]:
         "OWN_REFUSED": (addresses.OWN_REFUSED, "chromium/addresses.py"),
         "BLOCKED_SCHEMES_HELP": (errors.BLOCKED_SCHEMES_HELP, "chromium/errors.py"),
         "DRAG_SCHEMA": (DragArguments.model_json_schema(), "providers/pointer_verbs.py"),
+        "HOVER_SCHEMA": (HoverArguments.model_json_schema(), "providers/pointer_verbs.py"),
+        "HOVER_HELP": (pointer_verbs.HOVER_HELP, "providers/pointer_verbs.py"),
+        "MOUSE_SCHEMA": (MouseArguments.model_json_schema(), "providers/pointer_verbs.py"),
+        "MOUSE_HELP": (pointer_verbs.MOUSE_HELP, "providers/pointer_verbs.py"),
         "SELECT_TEXT_SCHEMA": (
             SelectTextArguments.model_json_schema(),
             "providers/pointer_verbs.py",

@@ -77,8 +77,10 @@ def test_browserhost_providers_says_the_extension_is_connected(
         "    browser connected: Chrome extension",
     ]
     assert [line.strip().split("  ")[0] for line in listed[2:]] == [
+        "call hover",
         "call drag",
         "call select_text",
+        "call mouse",
         "call press_key",
         "call cookies",
         "call set_cookies",

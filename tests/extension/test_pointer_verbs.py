@@ -1,22 +1,120 @@
-"""The extension's verbs beyond the ten, end to end: ``drag`` and ``select_text`` declared with
-the chromium provider's schemas, run in a real Chromium through the host's HTTP API, each
-checked by what the page itself recorded."""
+"""The extension's pointer verbs, end to end: ``hover``, ``drag``, ``select_text`` and
+``mouse`` declared with the chromium provider's schemas, run in a real Chromium through the
+host's HTTP API, each checked by what the page itself recorded."""
 
 from __future__ import annotations
 
-from browserhost.providers.pointer_verbs import DragArguments, SelectTextArguments
+from browserhost.providers.chromium.inputs import STILL_LOADING
+from browserhost.providers.pointer_verbs import (
+    HOVER_HELP,
+    MOUSE_HELP,
+    DragArguments,
+    HoverArguments,
+    MouseArguments,
+    SelectTextArguments,
+)
 from tests.conftest import LiveServer
 from tests.extension.conftest import Loaded, act, data, declared_verbs
 from tests.providers.chromium.site import Site
 
 
-def test_the_extension_declares_drag_and_select_text_with_the_pointer_verbs_schemas(
+def test_the_extension_declares_the_pointer_verbs_with_their_schemas(
     extension: Loaded, server: LiveServer
 ) -> None:
     verbs = declared_verbs(server)
     assert verbs["drag"]["inputSchema"] == DragArguments.model_json_schema()
     assert verbs["select_text"]["inputSchema"] == SelectTextArguments.model_json_schema()
-    assert (verbs["drag"]["changesPage"], verbs["select_text"]["changesPage"]) == (True, True)
+    assert verbs["hover"]["inputSchema"] == HoverArguments.model_json_schema()
+    assert verbs["mouse"]["inputSchema"] == MouseArguments.model_json_schema()
+    assert (verbs["hover"]["description"], verbs["mouse"]["description"]) == (
+        HOVER_HELP,
+        MOUSE_HELP,
+    )
+    for name in ("hover", "drag", "select_text", "mouse"):
+        assert verbs[name]["changesPage"] is True, name
+
+
+def test_hover_by_text_moves_the_pointer_from_where_it_was(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    url = site.url("/w/tabs.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        first = data(act(http, "verb.hover", text="Proin dolor"))
+        assert (first["hovered"], first["label"]) == ('li[aria-controls="tabs-2"]', "Proin dolor")
+        assert first["start"] == first["end"]  # nothing had moved the pointer on this page yet
+        second = data(act(http, "verb.hover", text="Aenean lacinia"))
+    assert (second["start"]["x"], second["start"]["y"]) == (first["end"]["x"], first["end"]["y"])
+    assert second["end"]["under"]["label"] == "Aenean lacinia"
+    assert second["title"] == "Tabs"
+    hovered = "[...document.querySelectorAll('li.ui-state-hover')].map((li) => li.textContent)"
+    assert extension.page(url).evaluate(hovered) == ["Aenean lacinia"]
+
+
+LAST_OUT = "window.log.filter((line) => line.startsWith('out:')).at(-1)"
+"""The last event the canvas page told of (its other lines are what it drew)."""
+
+
+def test_mouse_clicks_double_clicks_and_right_clicks_at_points_of_a_canvas(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    url = site.url("/w/canvas.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        clicked = data(act(http, "verb.mouse", action="click", x=120, y=80))
+        page = extension.page(url)
+        assert page.evaluate(LAST_OUT) == "out: click 120,80 detail 1"
+        assert "stamp 120,80" in page.evaluate("window.log")  # waited for
+        board = {"selector": "#board", "tag": "canvas"}
+        assert clicked["start"] == clicked["end"] == {"x": 120, "y": 80, "under": board}
+        double = data(act(http, "verb.mouse", action="click", x=60, y=40, clickCount=2))
+        assert page.evaluate(LAST_OUT) == "out: dblclick 60,40"
+        assert (double["start"]["x"], double["start"]["y"]) == (120, 80)
+        data(act(http, "verb.mouse", action="click", x=10, y=20, button="right"))
+        assert page.evaluate("window.log.slice(-3)") == [
+            "out: down 10,20 button 2",
+            "out: contextmenu 10,20",
+            "out: up 10,20",
+        ]
+
+
+def test_mouse_down_move_and_up_draw_a_stroke_and_a_wheel_scrolls(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    url = site.url("/w/canvas.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        data(act(http, "verb.mouse", action="down", x=20, y=20))
+        data(act(http, "verb.mouse", action="move", x=200, y=150))
+        data(act(http, "verb.mouse", action="up", x=300, y=150))
+        page = extension.page(url)
+        log = page.evaluate("window.log")
+        assert "draw 200,150" in log
+        assert [line for line in log if line.startswith("out:")] == [
+            "out: down 20,20 button 0",
+            "out: up 300,150",
+            "out: click 300,150 detail 1",  # pressed and released on the canvas: a click
+        ]
+        page.evaluate("window.log.length = 0")
+        turned = data(act(http, "verb.mouse", action="wheel", x=200, y=200, deltaY=400))
+        assert page.evaluate("[window.log, scrollY]") == [["wheel 400"], 400]
+        assert turned["end"]["under"]["tag"] == "div"  # the canvas scrolled away from the point
+
+
+def test_mouse_refuses_a_point_outside_the_viewport_and_one_place_too_many(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    url = site.url("/w/canvas.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        width = extension.page(url).evaluate("innerWidth")
+        outside = act(http, "verb.mouse", action="click", x=width, y=10)
+        assert outside.status_code == 400, outside.text
+        assert outside.json()["error"].startswith(f"({width}, 10) is outside the viewport")
+        both = act(http, "verb.mouse", action="click", x=10, y=10, selector="#board")
+        assert both.status_code == 400, both.text
+        assert "one place" in both.json()["error"]
+    assert extension.page(url).evaluate("window.log") == []
 
 
 def test_a_drag_onto_a_column_runs_the_pages_html5_drag_and_drop(
@@ -142,3 +240,32 @@ def test_a_click_by_text_on_one_word_of_a_row_presses_that_word(
     assert clicked["label"] == "Forward"
     assert clicked["clicked"] == "#actions-1 > span:nth-of-type(2)"
     assert extension.page(url).evaluate("window.log") == ["out: forward mail-1"]
+
+
+def test_mouse_holds_modifiers_while_it_clicks_and_lets_them_go(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    url = site.url("/w/files.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        page = extension.page(url)
+        data(act(http, "verb.mouse", action="click", text="notes.txt"))
+        data(act(http, "verb.mouse", action="click", text="photo.png", modifiers=["Shift"]))
+        assert page.evaluate(LAST_OUT) == "out: selected notes.txt,budget.xlsx,photo.png"
+        data(act(http, "verb.mouse", action="click", text="budget.xlsx", modifiers=["Control"]))
+        assert page.evaluate(LAST_OUT) == "out: selected notes.txt,photo.png"
+        data(act(http, "browser.click", text="report.pdf"))  # no key held any more
+        assert page.evaluate(LAST_OUT) == "out: selected report.pdf"
+
+
+def test_a_mouse_click_on_a_link_to_a_slow_server_says_the_page_is_still_loading(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/to-held"))
+        with site.holding() as held:
+            pressed = data(act(http, "verb.mouse", action="click", text="Held page"))
+            assert held.is_set()
+            assert (pressed["url"], pressed["notice"]) == (f"{site.origin}/to-held", STILL_LOADING)
+            assert pressed["end"]["under"] is None  # the page runs nothing until it arrives
+        assert data(act(http, "browser.snapshot"))["title"] == "Held"

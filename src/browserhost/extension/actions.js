@@ -11,7 +11,7 @@ import { link } from "./link.js";
 import { evaluate, location, page, QUIET_MS, settle, stillLoading } from "./page.js";
 import { pressKey } from "./key_verbs.js";
 import { drainProblems, takeDialogs } from "./page_events.js";
-import { drag, drawing, selectText } from "./pointer_verbs.js";
+import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import { checkFound, checkTakesText, optionValue, Refusal, refusalToOpen, UNREACHABLE } from "./refusals.js";
 import { byText, target } from "./targets.js";
@@ -163,6 +163,8 @@ export const ACTIONS_BY_NAME = {
     return { viewport: viewport(tabId) };
   },
 
+  "verb.hover": hover,
+  "verb.mouse": (tabId, args) => drawing(tabId, () => mouse(tabId, args)),
   "verb.drag": (tabId, args) => drawing(tabId, () => drag(tabId, args)),
   "verb.select_text": (tabId, args) => drawing(tabId, () => selectText(tabId, args)),
   "verb.press_key": pressKey,

@@ -19,6 +19,8 @@ export const loading = new Set();
 export const awaiting = new Map();
 // Each frame's page-world execution context: tab id|frame id -> {session, context}.
 export const contexts = new Map();
+// Where the agent's hover and mouse left the pointer in each tab: {x, y}, viewport pixels.
+export const pointers = new Map();
 
 export async function attach(tabId) {
   if (attached.has(tabId)) return;
@@ -59,6 +61,7 @@ export function forget(tabId) {
   loading.delete(tabId);
   awaiting.delete(tabId);
   mainFrames.delete(tabId);
+  pointers.delete(tabId);
   for (const key of contexts.keys()) if (key.startsWith(`${tabId}|`)) contexts.delete(key);
 }
 

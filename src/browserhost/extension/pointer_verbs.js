@@ -1,19 +1,22 @@
-// The verbs beyond the ten: drag and select_text, as the chromium provider answers them, with
-// the mouse as a person does (CDP Input events, trusted).
+// The verbs beyond the ten: hover, drag, select_text and mouse, as the chromium provider
+// answers them, with the mouse as a person does (CDP Input events, trusted).
 
-import { cdp, fatal, mainPlace } from "./cdp.js";
-import { DRAG_SCHEMA, HOP, SELECT_TEXT_SCHEMA } from "./contract.js";
+import { awaiting, cdp, fatal, mainPlace, pointers } from "./cdp.js";
+import {
+  DRAG_SCHEMA, HOP, HOVER_HELP, HOVER_SCHEMA, MOUSE_HELP, MOUSE_SCHEMA, SELECT_TEXT_SCHEMA,
+} from "./contract.js";
 import { childFrames } from "./frames.js";
 import { pageDragStarted, pageSelected, pageTextRange, pageUnder, pageWatchDragStart } from "./in_page.js";
 import { link } from "./link.js";
-import { evaluate, location, settle, stillLoading } from "./page.js";
+import { evaluate, location, page, settle, stillLoading } from "./page.js";
 import { drags, takeDialogs } from "./page_events.js";
-import { DRAGGING, DROPPING, Refusal } from "./refusals.js";
+import { DRAGGING, DROPPING, HOVERING, POINTING, Refusal } from "./refusals.js";
 import { sleep, stops, until } from "./stopping.js";
 import { byText, target } from "./targets.js";
 
 // Their arguments are the Python ones (providers/pointer_verbs.py, through contract.js).
 export const VERBS = [
+  { name: "hover", description: HOVER_HELP, inputSchema: HOVER_SCHEMA, changesPage: true },
   {
     name: "drag",
     description: "Drag an element (selector or text) onto another (toSelector or toText) or by " +
@@ -29,6 +32,7 @@ export const VERBS = [
     inputSchema: SELECT_TEXT_SCHEMA,
     changesPage: true,
   },
+  { name: "mouse", description: MOUSE_HELP, inputSchema: MOUSE_SCHEMA, changesPage: true },
 ];
 // Moves between the press and the release: libraries that start a drag past a threshold, or
 // on the second move, see the pointer travel.
@@ -247,4 +251,111 @@ export async function selectText(tabId, { text, selector }) {
     end: { ...rounded(to), under: named(located, done.end) },
     url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
   };
+}
+
+// CDP's bits for the modifier keys an event carries, and for the buttons held.
+const MODIFIER_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+const BUTTON_BITS = { left: 1, right: 2, middle: 4 };
+
+/** What is under each viewport point of the tab's top document, and the viewport's size
+ * (the page script's `pointer`); `watch` starts watching the page's timers for the wait
+ * after the input, so it must be the last question before it. */
+const pointed = (tabId, points, watch = false) => page(tabId, "pointer", { points, watch });
+
+const at = ({ x, y }, under) => ({ ...rounded({ x, y }), under });
+const heldButton = (buttons) =>
+  Object.keys(BUTTON_BITS).find((name) => buttons & BUTTON_BITS[name]) || "none";
+
+/** The element `selector` or `text` names, checked as a click's target (shown, enabled, not
+ * covered), and where a click on it lands. */
+async function aimedAt(tabId, selector, text, words) {
+  const chosen = given(selector) ? selector : await byText(tabId, text, words);
+  const { info, located } = await target(tabId, chosen, "click", {
+    fresh: !given(selector), done: words.done, byText: given(selector) ? null : text,
+  });
+  const point = { x: located.x + Number(info.aim.x), y: located.y + Number(info.aim.y) };
+  return { selector: chosen, label: info.label, point };
+}
+
+/** The answer once the page settled after the input: the pointer's start and end with what
+ * was under it there, the page shown, the dialogs the input caused, and whether the page is
+ * still loading a document the input led to. */
+async function pointerAnswer(tabId, start, before, end, buttons = 0) {
+  pointers.set(tabId, { x: end.x, y: end.y, buttons });
+  const settled = await settle(tabId);
+  const now = settled.url ? settled : await location(tabId);
+  // A tab waiting for its next document runs no script: what is under the pointer is unread.
+  const after = awaiting.has(tabId) ? null : (await pointed(tabId, [end])).under[0];
+  return {
+    start: at(start, before), end: at(end, after),
+    url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
+  };
+}
+
+export async function hover(tabId, { selector, text }) {
+  if (given(selector) === given(text)) {
+    throw new Refusal("Give selector or text (one of them) for what to hover; nothing was done.");
+  }
+  const aimed = await aimedAt(tabId, selector, text, HOVERING);
+  const last = pointers.get(tabId);
+  const start = last || aimed.point;
+  const before = (await pointed(tabId, [start], true)).under[0];
+  const buttons = last ? last.buttons : 0; // a button the mouse verb holds down stays down
+  await cdp(tabId, "Input.dispatchMouseEvent",
+    { type: "mouseMoved", ...aimed.point, buttons, button: heldButton(buttons) });
+  return {
+    hovered: aimed.selector, label: aimed.label,
+    ...await pointerAnswer(tabId, start, before, aimed.point, buttons),
+  };
+}
+
+export async function mouse(tabId, args) {
+  const { action, x, y, selector, text, button = "left", clickCount = 1 } = args;
+  const { modifiers = [], deltaX = 0, deltaY = 0 } = args;
+  if (given(x) !== given(y)) {
+    throw new Refusal("Give both x and y for a point of the viewport; nothing was done.");
+  }
+  if (given(x) + given(selector) + given(text) !== 1) {
+    throw new Refusal("Give one place: x and y, selector, or text; nothing was done.");
+  }
+  if (action === "wheel" && !deltaX && !deltaY) {
+    throw new Refusal("wheel needs deltaX or deltaY, the pixels to scroll; nothing was done.");
+  }
+  let point = given(x) ? { x: Number(x), y: Number(y) } : null;
+  let named = {};
+  if (!point) {
+    const aimed = await aimedAt(tabId, selector, text, POINTING);
+    ({ point } = aimed);
+    named = { selector: aimed.selector, label: aimed.label };
+  }
+  const last = pointers.get(tabId);
+  const start = last || point;
+  const before = await pointed(tabId, [start], true);
+  if (!(point.x >= 0 && point.y >= 0 && point.x < before.width && point.y < before.height)) {
+    throw new Refusal(`(${point.x}, ${point.y}) is outside the viewport, which is ` +
+      `${before.width}x${before.height} CSS pixels (x and y from 0 up to those); nothing was done.`);
+  }
+  const bits = modifiers.reduce((sum, name) => sum | MODIFIER_BITS[name], 0);
+  // The buttons an earlier `down` left pressed: moves carry them, as a person's drag does.
+  let buttons = last ? last.buttons : 0;
+  const event = (type, more = {}) => cdp(tabId, "Input.dispatchMouseEvent",
+    { type, ...point, modifiers: bits, buttons, button: heldButton(buttons), ...more });
+  const bit = BUTTON_BITS[button];
+  await event("mouseMoved");
+  if (action === "click") {
+    // As a person's double click: a press and release for each click, counted up.
+    for (let count = 1; count <= clickCount; count += 1) {
+      await event("mousePressed", { button, buttons: buttons | bit, clickCount: count });
+      await event("mouseReleased", { button, buttons, clickCount: count });
+    }
+  } else if (action === "down") {
+    buttons |= bit;
+    await event("mousePressed", { button, clickCount });
+  } else if (action === "up") {
+    buttons &= ~bit;
+    await event("mouseReleased", { button, clickCount });
+  } else if (action === "wheel") {
+    await event("mouseWheel", { deltaX: Number(deltaX), deltaY: Number(deltaY) });
+  }
+  return { ...named, ...await pointerAnswer(tabId, start, before.under[0], point, buttons) };
 }

@@ -153,6 +153,8 @@ export function optionValue(selector, options, wanted) {
 // What a refusal to find an element by its text tells the agent to do instead.
 export const CLICKING = { done: "clicked", instead: "click by selector", pick: "click one by its selector" };
 export const DRAGGING = { done: "dragged", instead: "drag by selector", pick: "drag one by its selector" };
+export const HOVERING = { done: "hovered", instead: "hover by selector", pick: "hover one by its selector" };
+export const POINTING = { done: "done", instead: "pick by selector", pick: "pick one by its selector" };
 export const DROPPING = {
   done: "dragged", instead: "name where to drop it by toSelector", pick: "name one by toSelector",
 };

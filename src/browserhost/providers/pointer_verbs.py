@@ -21,6 +21,22 @@ SELECT_TEXT_MAX = 1_000
 COORDINATE_MAX = 100_000.0
 """A bound on coordinates and offsets, in CSS pixels: far past any viewport."""
 
+HOVER_HELP = (
+    "Move the mouse over an element, named by selector or by its visible text (as a click "
+    "by text finds it): menus and tooltips that open on hover. Answers what was under the "
+    "pointer before (start) and after (end)."
+)
+MOUSE_HELP = (
+    "Use the mouse at a point of the viewport, or on an element (selector, or its visible "
+    "text) where a click on it would land: move, click (clickCount 2 for a double click, "
+    "button right for a context menu), down and up (press and release apart, with moves "
+    "between, to draw or drag by hand), or wheel (deltaX, deltaY: scroll what is under "
+    "the point), holding modifiers (Shift, Control, Alt, Meta) meanwhile. x and y are CSS "
+    "pixels from the viewport's top left corner, the pixels of a browser.capture (taken at "
+    "scale 1 of the viewport). Answers what was under the pointer before (start) and after "
+    "(end), and the element named, if one was."
+)
+
 
 class HoverArguments(VerbArguments):
     selector: str | None = Field(

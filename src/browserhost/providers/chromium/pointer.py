@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import Context
 from browserhost.providers.pointer_verbs import (
+    HOVER_HELP,
+    MOUSE_HELP,
     DragArguments,
     HoverArguments,
     MouseArguments,
@@ -44,11 +46,7 @@ class PointerVerbs(Provider):
     access: TabAccess
     """The tabs the verbs run on: the provider's."""
 
-    @verb(
-        "Move the mouse over an element, named by selector or by its visible text (as a click "
-        "by text finds it): menus and tooltips that open on hover. Answers what was under the "
-        "pointer before (start) and after (end)."
-    )
+    @verb(HOVER_HELP)
     async def hover(self, arguments: HoverArguments, context: Context) -> dict[str, Any]:
         async with self.access.using(context, "verb.hover") as tab:
             page = await tab.page()
@@ -135,16 +133,7 @@ class PointerVerbs(Provider):
                 **await self._ended(tab, page, (start, before), end, shown, settled, by_mouse),
             }
 
-    @verb(
-        "Use the mouse at a point of the viewport, or on an element (selector, or its visible "
-        "text) where a click on it would land: move, click (clickCount 2 for a double click, "
-        "button right for a context menu), down and up (press and release apart, with moves "
-        "between, to draw or drag by hand), or wheel (deltaX, deltaY: scroll what is under "
-        "the point), holding modifiers (Shift, Control, Alt, Meta) meanwhile. x and y are CSS "
-        "pixels from the viewport's top left corner, the pixels of a browser.capture (taken at "
-        "scale 1 of the viewport). Answers what was under the pointer before (start) and after "
-        "(end), and the element named, if one was."
-    )
+    @verb(MOUSE_HELP)
     async def mouse(self, arguments: MouseArguments, context: Context) -> dict[str, Any]:
         action = arguments.action
         if action == "wheel" and not (arguments.delta_x or arguments.delta_y):
