@@ -242,6 +242,12 @@ def test_a_click_by_text_on_one_word_of_a_row_presses_that_word(
     assert extension.page(url).evaluate("window.log") == ["out: forward mail-1"]
 
 
+KEYS_HEARD = """window.keys = [];
+for (const type of ["keydown", "keyup"]) {
+  addEventListener(type, (e) => keys.push(`${type.slice(3)} ${e.key}`), true);
+}"""
+
+
 def test_mouse_holds_modifiers_while_it_clicks_and_lets_them_go(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:
@@ -250,8 +256,10 @@ def test_mouse_holds_modifiers_while_it_clicks_and_lets_them_go(
         data(act(http, "browser.open", url=url))
         page = extension.page(url)
         data(act(http, "verb.mouse", action="click", text="notes.txt"))
+        page.evaluate(KEYS_HEARD)
         data(act(http, "verb.mouse", action="click", text="photo.png", modifiers=["Shift"]))
         assert page.evaluate(LAST_OUT) == "out: selected notes.txt,budget.xlsx,photo.png"
+        assert page.evaluate("window.keys") == ["down Shift", "up Shift"]  # held as a key
         data(act(http, "verb.mouse", action="click", text="budget.xlsx", modifiers=["Control"]))
         assert page.evaluate(LAST_OUT) == "out: selected notes.txt,photo.png"
         data(act(http, "browser.click", text="report.pdf"))  # no key held any more

@@ -27,7 +27,7 @@ const NAMED = {
   ...Object.fromEntries(Array.from({ length: 12 }, (_, n) => [`F${n + 1}`, [`F${n + 1}`, 112 + n]])),
 };
 // CDP's modifiers bit for each modifier key held.
-const MODIFIER_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+export const MODIFIER_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
 
 // The characters of the US layout: each with its key's code and key code, and the character
 // the same key types with Shift held.
@@ -115,6 +115,23 @@ async function press(tabId, chord) {
     // Released even when a press failed: a held Control would change the person's own keys.
     for (const { name, description } of keys.slice(0, -1).reverse()) {
       if (held.delete(name)) await send(tabId, "keyUp", description, held).catch(() => {});
+    }
+  }
+}
+
+/** `work`, with the modifier keys `names` (Shift, Control, Alt, Meta) held down meanwhile, as
+ * a person holds them while using the mouse; released after, even when it fails. */
+export async function holding(tabId, names, work) {
+  const held = new Set();
+  try {
+    for (const name of names) {
+      held.add(name);
+      await send(tabId, "keyDown", described(name, false), held);
+    }
+    return await work();
+  } finally {
+    for (const name of [...names].reverse()) {
+      if (held.delete(name)) await send(tabId, "keyUp", described(name, false), held).catch(() => {});
     }
   }
 }

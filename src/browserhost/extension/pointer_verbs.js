@@ -9,6 +9,7 @@ import { childFrames } from "./frames.js";
 import { pageDragStarted, pageSelected, pageTextRange, pageUnder, pageWatchDragStart } from "./in_page.js";
 import { link } from "./link.js";
 import { evaluate, location, page, settle, stillLoading } from "./page.js";
+import { holding, MODIFIER_BITS } from "./key_verbs.js";
 import { drags, takeDialogs } from "./page_events.js";
 import { DRAGGING, DROPPING, HOVERING, POINTING, Refusal } from "./refusals.js";
 import { sleep, stops, until } from "./stopping.js";
@@ -253,8 +254,7 @@ export async function selectText(tabId, { text, selector }) {
   };
 }
 
-// CDP's bits for the modifier keys an event carries, and for the buttons held.
-const MODIFIER_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+// CDP's bits for the mouse buttons an event says are held.
 const BUTTON_BITS = { left: 1, right: 2, middle: 4 };
 
 /** What is under each viewport point of the tab's top document, and the viewport's size
@@ -341,21 +341,23 @@ export async function mouse(tabId, args) {
   const event = (type, more = {}) => cdp(tabId, "Input.dispatchMouseEvent",
     { type, ...point, modifiers: bits, buttons, button: heldButton(buttons), ...more });
   const bit = BUTTON_BITS[button];
-  await event("mouseMoved");
-  if (action === "click") {
-    // As a person's double click: a press and release for each click, counted up.
-    for (let count = 1; count <= clickCount; count += 1) {
-      await event("mousePressed", { button, buttons: buttons | bit, clickCount: count });
-      await event("mouseReleased", { button, buttons, clickCount: count });
+  await holding(tabId, modifiers, async () => {
+    await event("mouseMoved");
+    if (action === "click") {
+      // As a person's double click: a press and release for each click, counted up.
+      for (let count = 1; count <= clickCount; count += 1) {
+        await event("mousePressed", { button, buttons: buttons | bit, clickCount: count });
+        await event("mouseReleased", { button, buttons, clickCount: count });
+      }
+    } else if (action === "down") {
+      buttons |= bit;
+      await event("mousePressed", { button, clickCount });
+    } else if (action === "up") {
+      buttons &= ~bit;
+      await event("mouseReleased", { button, clickCount });
+    } else if (action === "wheel") {
+      await event("mouseWheel", { deltaX: Number(deltaX), deltaY: Number(deltaY) });
     }
-  } else if (action === "down") {
-    buttons |= bit;
-    await event("mousePressed", { button, clickCount });
-  } else if (action === "up") {
-    buttons &= ~bit;
-    await event("mouseReleased", { button, clickCount });
-  } else if (action === "wheel") {
-    await event("mouseWheel", { deltaX: Number(deltaX), deltaY: Number(deltaY) });
-  }
+  });
   return { ...named, ...await pointerAnswer(tabId, start, before.under[0], point, buttons) };
 }
