@@ -19,7 +19,8 @@ export const loading = new Set();
 export const awaiting = new Map();
 // Each frame's page-world execution context: tab id|frame id -> {session, context}.
 export const contexts = new Map();
-// Where the agent's hover and mouse left the pointer in each tab: {x, y}, viewport pixels.
+// Where the agent's hover and mouse left the pointer in each tab, in viewport pixels, and the
+// buttons a mouse `down` left held: {x, y, buttons}.
 export const pointers = new Map();
 
 export async function attach(tabId) {
