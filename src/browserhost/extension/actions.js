@@ -8,7 +8,7 @@ import {
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
-import { evaluate, location, page, QUIET_MS, settle, stillLoading } from "./page.js";
+import { evaluate, location, page, QUIET_MS, settle, shownAfter } from "./page.js";
 import { pressKey } from "./key_verbs.js";
 import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
@@ -90,13 +90,12 @@ export const ACTIONS_BY_NAME = {
     await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...mouse });
     await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...mouse });
     const settled = await settle(tabId);
-    const now = settled.url ? settled : await location(tabId);
+    const shown = await shownAfter(tabId, settled);
     // A click on part of an element's text names the element it landed on, and that text.
     const part = info.aim.text !== undefined;
     const clicked = part && info.aim.hit ? located.prefix + info.aim.hit : chosen;
     return {
-      clicked, label: part ? info.aim.text : info.label, url: now.url, title: now.title,
-      ...takeDialogs(tabId), ...stillLoading(settled), ...formRefused(settled),
+      clicked, label: part ? info.aim.text : info.label, ...shown, ...formRefused(settled),
       ...await stateAfter(located, settled),
     };
   },
@@ -119,10 +118,8 @@ export const ACTIONS_BY_NAME = {
     }
     if (submit) await key(tabId, "Enter", "Enter", 13, "\r");
     const settled = submit ? await settle(tabId) : { quiet: true };
-    const now = settled.url ? settled : await location(tabId);
     return {
-      selector, url: now.url, title: now.title, ...takeDialogs(tabId),
-      ...stillLoading(settled), ...(submit ? formRefused(settled) : {}),
+      selector, ...await shownAfter(tabId, settled), ...(submit ? formRefused(settled) : {}),
       ...await stateAfter(located, settled),
     };
   },

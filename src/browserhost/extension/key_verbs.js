@@ -6,8 +6,7 @@
 import { cdp } from "./cdp.js";
 import { KEY_NAMES, NOT_A_KEY, PRESS_KEY_HELP, PRESS_KEY_SCHEMA } from "./contract.js";
 import { link } from "./link.js";
-import { evaluate, location, settle, stillLoading } from "./page.js";
-import { takeDialogs } from "./page_events.js";
+import { evaluate, settle, shownAfter } from "./page.js";
 import { Refusal } from "./refusals.js";
 import { target } from "./targets.js";
 
@@ -154,11 +153,9 @@ export async function pressKey(tabId, { key, text, selector }) {
     else await cdp(tabId, "Input.insertText", { text: character }); // é, 中, an emoji
   }
   if (names) await press(tabId, names);
-  const settled = await settle(tabId);
-  const now = settled.url ? settled : await location(tabId);
   return {
     ...(names ? { key: names.join("+") } : {}),
     ...(text ? { typed: text } : {}),
-    url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
+    ...await shownAfter(tabId, await settle(tabId)),
   };
 }

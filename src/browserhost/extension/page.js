@@ -5,6 +5,7 @@
 import { awaiting, cdp, contexts, fatal, loading, asPlace } from "./cdp.js";
 import { PAGE_ANSWER_MS, STILL_LOADING } from "./contract.js";
 import { link } from "./link.js";
+import { takeDialogs } from "./page_events.js";
 import { checkStopped, sleep } from "./stopping.js";
 
 const LOAD_WAIT_MS = 10000;
@@ -112,11 +113,16 @@ export async function settle(tabId, budgetMs = SETTLE_MS) {
   return { quiet: false, loading: true }; // the load did not end in time
 }
 
-/** What an answer after input says when the settle ended with the tab still loading the
- * document the input led to: its address and title are of that moment (as the chromium
- * provider's providers/chromium/inputs.py, still_loading). */
-export function stillLoading(settled) {
-  return settled.loading ? { notice: STILL_LOADING } : {};
+/** What an answer after input tells of the page the input led to, once `settled`: its address
+ * and title (the settle's last reading, else asked), the dialogs the input caused, and, when
+ * the settle ended with the tab still loading that page, that its address and title are of
+ * that moment (as the chromium provider's providers/chromium/inputs.py, still_loading). */
+export async function shownAfter(tabId, settled) {
+  const now = settled.url ? settled : await location(tabId);
+  return {
+    url: now.url, title: now.title, ...takeDialogs(tabId),
+    ...(settled.loading ? { notice: STILL_LOADING } : {}),
+  };
 }
 
 /** The address and title the tab shows: while it waits for its next document, the browser's

@@ -8,9 +8,9 @@ import {
 import { childFrames } from "./frames.js";
 import { pageDragStarted, pageSelected, pageTextRange, pageUnder, pageWatchDragStart } from "./in_page.js";
 import { link } from "./link.js";
-import { evaluate, location, page, settle, stillLoading } from "./page.js";
+import { evaluate, page, settle, shownAfter } from "./page.js";
 import { holding, MODIFIER_BITS } from "./key_verbs.js";
-import { drags, takeDialogs } from "./page_events.js";
+import { drags } from "./page_events.js";
 import { DRAGGING, DROPPING, HOVERING, POINTING, Refusal } from "./refusals.js";
 import { sleep, stops, until } from "./stopping.js";
 import { byText, target } from "./targets.js";
@@ -130,13 +130,12 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   if (offset) to = { x: to.x + press.x - from.x, y: to.y + press.y - from.y };
   from = press;
   await dragAlong(tabId, located, from, to);
-  const settled = await settle(tabId);
-  const now = settled.url ? settled : await location(tabId);
+  const shown = await shownAfter(tabId, await settle(tabId));
   return {
     dragged: chosen, label: info.label,
     start: { ...rounded(from), under: startUnder },
     end: { ...rounded(to), under: await underAt(toPlace, to) },
-    url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
+    ...shown,
   };
 }
 
@@ -244,13 +243,12 @@ export async function selectText(tabId, { text, selector }) {
   const inFrame = (point) => ({ x: point.x - located.x, y: point.y - located.y });
   const done = await inPage(located, pageSelected, pageUnder, inFrame(from), inFrame(to));
   if (!done) throw new Error("The page was replaced as its text was selected; it may have run.");
-  const settled = await settle(tabId);
-  const now = settled.url ? settled : await location(tabId);
+  const shown = await shownAfter(tabId, await settle(tabId));
   return {
     selected: done.selected, selector: done.selector && located.prefix + done.selector,
     start: { ...rounded(from), under: named(located, done.start) },
     end: { ...rounded(to), under: named(located, done.end) },
-    url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
+    ...shown,
   };
 }
 
@@ -282,14 +280,10 @@ async function aimedAt(tabId, selector, text, words) {
  * still loading a document the input led to. */
 async function pointerAnswer(tabId, start, before, end, buttons = 0) {
   pointers.set(tabId, { x: end.x, y: end.y, buttons });
-  const settled = await settle(tabId);
-  const now = settled.url ? settled : await location(tabId);
+  const shown = await shownAfter(tabId, await settle(tabId));
   // A tab waiting for its next document runs no script: what is under the pointer is unread.
   const after = awaiting.has(tabId) ? null : (await pointed(tabId, [end])).under[0];
-  return {
-    start: at(start, before), end: at(end, after),
-    url: now.url, title: now.title, ...takeDialogs(tabId), ...stillLoading(settled),
-  };
+  return { start: at(start, before), end: at(end, after), ...shown };
 }
 
 export async function hover(tabId, { selector, text }) {
