@@ -166,6 +166,30 @@ def test_a_page_waiting_for_its_server_is_said_loading_not_stuck(
         assert data(act(http, "browser.snapshot"))["title"] == "Held"
 
 
+@pytest.mark.parametrize(
+    ("verb", "arguments"),
+    [
+        ("verb.press_key", {"selector": "a[href='/held']", "key": "Enter"}),
+        ("verb.mouse", {"action": "click", "text": "Held page"}),
+    ],
+)
+def test_a_verbs_press_on_a_link_to_a_slow_server_says_the_page_is_still_loading(
+    extension: Loaded, server: LiveServer, site: Site, verb: str, arguments: dict[str, Any]
+) -> None:
+    """A key or a mouse press on a link whose server holds its page answers once the wait
+    after it ends, with the page it left and word that the page is still loading, as a
+    click does."""
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/to-held"))
+        with site.holding() as held:
+            pressed = data(act(http, verb, **arguments))
+            assert held.is_set()
+            assert (pressed["url"], pressed["notice"]) == (f"{site.origin}/to-held", STILL_LOADING)
+            if verb == "verb.mouse":
+                assert pressed["end"]["under"] is None  # the page runs nothing until it arrives
+        assert data(act(http, "browser.snapshot"))["title"] == "Held"
+
+
 def test_a_tab_the_user_did_not_share_is_never_touched(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

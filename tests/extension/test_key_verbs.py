@@ -4,7 +4,6 @@ heard (each key's name, code and modifiers, and that the browser sent it)."""
 
 from __future__ import annotations
 
-from browserhost.providers.chromium.inputs import STILL_LOADING
 from browserhost.providers.key_verbs import PressKeyArguments, not_a_key
 from tests.conftest import LiveServer
 from tests.extension.conftest import Loaded, act, data, declared_verbs
@@ -51,17 +50,3 @@ def test_press_key_types_a_command_key_by_key_and_presses_chords(
     assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text
     assert refused.json()["error"] == not_a_key("NoSuchKey")
     assert page.evaluate("term.textContent") == "$ ", "the text was typed before the refusal"
-
-
-def test_enter_on_a_link_to_a_slow_server_says_the_page_is_still_loading(
-    extension: Loaded, server: LiveServer, site: Site
-) -> None:
-    """Enter on a link whose server holds its page answers once the wait after it ends, with
-    the page it left and word that the page is still loading, as a click does."""
-    with server.client() as http:
-        data(act(http, "browser.open", url=f"{site.origin}/to-held"))
-        with site.holding() as held:
-            pressed = data(act(http, "verb.press_key", selector="a[href='/held']", key="Enter"))
-            assert held.is_set()
-            assert (pressed["url"], pressed["notice"]) == (f"{site.origin}/to-held", STILL_LOADING)
-        assert data(act(http, "browser.snapshot"))["title"] == "Held"
