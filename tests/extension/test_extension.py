@@ -416,6 +416,28 @@ def test_typing_replaces_a_fields_text_and_picks_a_select_option_by_label(
     assert refused.json()["error"] == 'select has no option "Green"; its options are "Red", "Blue".'
 
 
+def test_typing_says_when_the_field_did_not_take_the_text(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """In the chromium provider's words: a field whose page cancels the typing still holds
+    what it held, a field the page disables once focused took nothing, and a page that keeps
+    only the digits typed took them (no notice)."""
+    with server.client() as http:
+        data(act(http, "browser.open", url=site.url("/reworks")))
+        guarded = data(act(http, "browser.type", selector="#guarded", value="8"))
+        data(act(http, "browser.open", url=site.url("/keys")))
+        secret = data(act(http, "browser.type", selector="#secret", value="hunter2"))
+        amount = data(act(http, "browser.type", selector="#amount", value="1,250"))
+    assert guarded["value"] == "3"
+    assert guarded["notice"] == (
+        "The page did not take what was typed into #guarded: it holds '3', not '8'. It may "
+        "turn keys away there, or be set by its own controls (arrows, buttons, a picker); take "
+        "a snapshot to see them."
+    )
+    assert secret["notice"].startswith("The page disabled #secret as the text was typed")
+    assert (amount["value"], "notice" in amount) == ("1250", False)
+
+
 def test_a_snapshot_tells_the_pages_console_problems_once(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

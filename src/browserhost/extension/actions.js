@@ -15,6 +15,7 @@ import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import { checkFound, checkTakesText, optionValue, Refusal, refusalToOpen, UNREACHABLE } from "./refusals.js";
 import { byText, target } from "./targets.js";
+import { notTaken } from "./typing.js";
 
 const NAVIGATE_WAIT_MS = 30000;
 const viewports = new Map(); // tab id -> mode, for the answers' viewport field
@@ -118,9 +119,11 @@ export const ACTIONS_BY_NAME = {
     }
     if (submit) await key(tabId, "Enter", "Enter", 13, "\r");
     const settled = submit ? await settle(tabId) : { quiet: true };
+    const state = await stateAfter(located, settled);
+    const refused = !submit && info.tag !== "select" && notTaken(selector, value, state);
     return {
       selector, ...await shownAfter(tabId, settled), ...(submit ? formRefused(settled) : {}),
-      ...await stateAfter(located, settled),
+      ...(refused ? { notice: refused } : {}), ...state,
     };
   },
 

@@ -624,15 +624,24 @@ PAGES: dict[str, str] = {
         ' background: #fdd">Not its label</label><input id="other" style="height: 30px"></div>',
     ),
     # Fields whose page listens for keys: one refuses what is not a small letter on
-    # keypress, one refuses digits on keydown, and an autocomplete lists words on keyup; and
-    # a field nobody listens on.
+    # keypress, one refuses digits on keydown, and an autocomplete lists words on keyup; a
+    # spinner that refuses every key and is set by its arrows, a field whose page keeps only
+    # the digits typed, and a password field the page disables once focused (as a login that
+    # asks something first); and a field nobody listens on.
     "/keys": _page(
         "Keys",
         '<input id="letters"><input id="no-digits"><input id="search"><ul id="words"></ul>'
         '<textarea id="plain"></textarea><input id="locked"><input id="shout">'
-        "<script>letters.addEventListener('keypress', (e) => { if (!/[a-z]/.test(e.key))"
+        '<input id="spin" value="3"><button id="up" type="button">+</button>'
+        '<input id="amount"><input id="secret" type="password">'
+        "<script>secret.addEventListener('focus', () => { secret.disabled = true; });"
+        "letters.addEventListener('keypress', (e) => { if (!/[a-z]/.test(e.key))"
         " e.preventDefault(); });"
         "locked.addEventListener('keydown', (e) => e.preventDefault());"
+        "spin.addEventListener('keydown', (e) => e.preventDefault());"
+        "up.addEventListener('click', () => { spin.value = +spin.value + 1; });"
+        "amount.addEventListener('input', () => { amount.value = amount.value.replace(/\\D/g, '');"
+        " });"
         "shout.addEventListener('input', () => { shout.value = shout.value.toUpperCase(); });"
         "shout.addEventListener('keydown', () => {});"
         "document.getElementById('no-digits').addEventListener('keydown', (e) => {"
@@ -645,12 +654,13 @@ PAGES: dict[str, str] = {
     # work queued right after the input event (as a framework updates), in place of the
     # browser (an editor that cancels the input and writes the text itself), and at the
     # document, after an input event of its own on another field (as a framework that
-    # listens at its root, and mirrors a field).
+    # listens at its root, and mirrors a field); and one whose page cancels the input.
     "/reworks": _page(
         "Reworks",
         '<input id="upper"><input id="later"><div id="editor" contenteditable>draft</div>'
-        '<input id="copied"><input id="copy">'
-        "<script>upper.addEventListener('input', () => {"
+        '<input id="copied"><input id="copy"><input id="guarded" value="3">'
+        "<script>guarded.addEventListener('beforeinput', (e) => e.preventDefault());"
+        "upper.addEventListener('input', () => {"
         " upper.value = upper.value.toUpperCase(); });"
         "later.addEventListener('input', () => Promise.resolve().then(() => {"
         " later.value = later.value + '!'; }));"

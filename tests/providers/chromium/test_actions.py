@@ -645,6 +645,32 @@ async def test_type_presses_each_key_where_the_page_listens_for_keys(
     assert plain["value"] == "one\ntwo"
 
 
+async def test_type_says_when_the_field_did_not_take_the_text(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A spinner whose page refuses every key still holds what it held: the answer says the
+    text was not taken and points at the page's own controls, through type and fill_form
+    alike, and a password field the page disabled as it was focused says so. A page that
+    keeps only the digits typed took them: no notice."""
+    await ok(provider, ctx, "browser.open", url=site.url("/keys"))
+    spin = await ok(provider, ctx, "browser.type", selector="#spin", value="8")
+    assert spin["value"] == "3"
+    assert spin["notice"] == (
+        "The page did not take what was typed into #spin: it holds '3', not '8'. It may turn "
+        "keys away there, or be set by its own controls (arrows, buttons, a picker); take a "
+        "snapshot to see them."
+    )
+    filled = await ok(provider, ctx, "verb.fill_form", fields=[{"selector": "#spin", "value": "8"}])
+    assert filled["filled"][0]["notice"].startswith("The page did not take what was typed")
+    amount = await ok(provider, ctx, "browser.type", selector="#amount", value="1,250")
+    assert (amount["value"], "notice" in amount) == ("1250", False)
+    secret = await ok(provider, ctx, "browser.type", selector="#secret", value="hunter2")
+    assert secret["notice"].startswith("The page disabled #secret as the text was typed")
+    assert await in_page(provider, ctx, "secret.value") == ""
+    await ok(provider, ctx, "browser.click", selector="#up")
+    assert await in_page(provider, ctx, "spin.value") == "4"
+
+
 async def test_type_answers_what_the_field_holds_once_the_page_reworked_the_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
@@ -664,6 +690,9 @@ async def test_type_answers_what_the_field_holds_once_the_page_reworked_the_text
     copied = await ok(provider, ctx, "browser.type", selector="#copied", value="twice")
     assert copied["value"] == "twice."
     assert await in_page(provider, ctx, "copy.value") == "twice"
+    guarded = await ok(provider, ctx, "browser.type", selector="#guarded", value="8")
+    assert guarded["value"] == "3"
+    assert guarded["notice"].startswith("The page did not take what was typed into #guarded")
 
 
 async def test_words_a_page_forges_on_the_typing_binding_are_not_taken_for_its_state(

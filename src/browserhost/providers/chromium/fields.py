@@ -12,7 +12,8 @@ Playwright's own page script is needed, nor its injection into each new document
 A text longer than its field keeps (``maxlength``) is cut there by the browser, as for a
 person. A page that moves the focus to the next field as one fills (a code in one-character
 boxes) gets the rest typed into the field it focused, as a person typing on would; the
-answer's notice says where the text went, and what no field took.
+answer's notice says where the text went, and what no field took. A text the page turned
+away or did not take is told in the notice too (:func:`not_taken`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class Filled:
     read: dict[str, Any] | None = None
     """The page script's ``state`` after the text went in (``afterInput``), where the page
     told it (:func:`_inserted`); ``None`` where it is still to be read."""
+    typed: bool = False
+    """Whether text was typed (not a choice set, as a select's); what the field holds after
+    it is then checked against the text (:func:`not_taken`)."""
 
 
 async def fill(tab: Tab, page: Page, aimed: Target, selector: str, value: str) -> Filled:
@@ -73,15 +77,17 @@ async def fill(tab: Tab, page: Page, aimed: Target, selector: str, value: str) -
         await pagescript.answering(page.keyboard.press("Delete"))
     elif keyed(ready, value):
         await pagescript.answering(page.keyboard.type(value))
-        return Filled(notice=await _turned_away(aimed, selector, value))
+        return Filled(read=await inputs.read_state(aimed, after_input=True), typed=True)
     elif ready.get("keeps") is not None:
         await pagescript.answering(page.keyboard.insert_text(value))
-        return Filled(notice=await type_on(page, aimed, selector, value, ready["keeps"]))
+        notice = await type_on(page, aimed, selector, value, ready["keeps"])
+        return Filled(notice=notice, typed=True)
     elif ready.get("typing") is not None:
-        return Filled(read=await _inserted(tab, page, aimed, value, ready["typing"]))
+        read = await _inserted(tab, page, aimed, value, ready["typing"])
+        return Filled(read=read, typed=True)
     else:
         await pagescript.answering(page.keyboard.insert_text(value))
-    return Filled()
+    return Filled(typed=True)
 
 
 async def _inserted(
@@ -106,24 +112,56 @@ async def _inserted(
     return heard.result() if heard.done() else reading.result()
 
 
-async def _turned_away(aimed: Target, selector: str, value: str) -> str | None:
-    """What the notice says of keys the page turned away as ``value`` was typed key by key
-    (a field that takes only letters, a form that takes none until a box is ticked): said
-    when the field holds fewer characters than were typed. A page that formats what it takes
-    (a phone number's brackets, capitals) holds as many or more."""
-    read = await pagescript.run(aimed.located.frame, "state")
-    held = (read.get("state") or {}).get("value")
-    if not isinstance(held, str) or len(held) >= len(value):
+def not_taken(selector: str, value: str, state: dict[str, Any]) -> str | None:
+    """What the answer's notice says when the field does not hold the text typed into it:
+    the page turned keys away (a field that takes only letters, a form that takes none until
+    a box is ticked) or cancelled the typing (a spinner that is set by its arrows). Said
+    when the typed text, read without spaces and case, is not in order in what the field
+    holds, nor its letters and digits (a page that formats what it takes, with a phone
+    number's brackets, capitals or a thousands separator, holds them all). ``state`` is the
+    page script's state of the field; one too long to read whole took more than was turned
+    away, and is not checked. A field the page disabled as it was focused (a popup asking
+    for something first) is said to be so, a password too, whose value is never read."""
+    if state.get("disabled") and value:
+        return (
+            f"The page disabled {selector} as the text was typed into it, so the field may not "
+            "hold it; take a snapshot to see why (a popup, a message)."
+        )
+    held = state.get("value")
+    if not isinstance(held, str) or "valueTotalChars" in state or not value.strip():
         return None
-    if not held:
+    typed, kept = _bare(value), _bare(held)
+    if _in_order(typed, kept) or (_letters(typed) and _in_order(_letters(typed), _letters(kept))):
+        return None
+    if not kept:
         return (
             f"The page turned away every key typed into {selector}: it holds nothing. Take a "
             "snapshot to see why (a message, a control to set first)."
         )
+    if _in_order(kept, typed):
+        return (
+            f"The page turned away some keys typed into {selector}: it holds {held!r} of "
+            f"{value!r}. Type only what it takes."
+        )
     return (
-        f"The page turned away some keys typed into {selector}: it holds {held!r} of "
-        f"{value!r}. Type only what it takes."
+        f"The page did not take what was typed into {selector}: it holds {held!r}, not "
+        f"{value!r}. It may turn keys away there, or be set by its own controls (arrows, "
+        "buttons, a picker); take a snapshot to see them."
     )
+
+
+def _bare(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def _letters(text: str) -> str:
+    return "".join(filter(str.isalnum, text))
+
+
+def _in_order(part: str, whole: str) -> bool:
+    """Whether every character of ``part`` is in ``whole``, in order (not always together)."""
+    rest = iter(whole)
+    return all(character in rest for character in part)
 
 
 def keyed(ready: dict[str, Any], value: str) -> bool:

@@ -435,14 +435,22 @@ class ChromiumProvider(
                     shown, submitted = page, None
             finally:
                 popup.close()
+            state = await state_after(aimed, settled, shown)
+            # After a submit the field may be emptied or gone: what it held as the text went in.
+            held = ((filled.read or {}).get("state") or {}) if parameters.submit else state
+            refused = (
+                fields.not_taken(selector, value, held)
+                if filled.typed and not filled.notice
+                else None
+            )
             return data.TypeData(
                 selector=selector,
                 url=shown.url,
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=" ".join(filter(None, (filled.notice, submitted))) or None,
-                **await state_after(aimed, settled, shown),
+                notice=" ".join(filter(None, (filled.notice or refused, submitted))) or None,
+                **state,
             )
 
     async def scroll(

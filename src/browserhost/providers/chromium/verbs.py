@@ -238,6 +238,10 @@ class PageVerbs(Provider):
                         aimed = await targets.target(page, field.selector, "type", text=field.value)
                         typed = await fields.fill(tab, page, aimed, field.selector, field.value)
                         notice, state = typed.notice, typed.read
+                        if state is None:
+                            state = await pagescript.run(aimed.located.frame, "state")
+                        held = state.get("state") or {}
+                        notice = notice or fields.not_taken(field.selector, field.value, held)
                     else:
                         raise ActionError(f"{field.selector} is not a field; nothing more set.")
                 if state is None:
