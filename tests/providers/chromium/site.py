@@ -111,6 +111,25 @@ def _huge() -> str:
 
 PAGES: dict[str, str] = {
     # What an action starts and finishes later: the answer and the next snapshot show its end.
+    # Icons the pointer's arrival changes, in a row that records what each click reached: one
+    # that shrinks away for a moment (as a hover rule swaps in a picture still loading), and
+    # one that jumps aside each time the pointer comes.
+    "/hover-moves": _page(
+        "Hover moves",
+        "<h1>Icons</h1>"
+        '<div id="row" style="position: relative; height: 80px">'
+        '<span id="more" style="position: absolute; left: 20px; top: 20px; width: 40px;'
+        ' height: 40px; background: #888; cursor: pointer"></span>'
+        '<span id="jumpy" style="position: absolute; left: 200px; top: 20px; width: 40px;'
+        ' height: 40px; background: #c88; cursor: pointer"></span></div>'
+        "<script>window.log = [];"
+        "row.addEventListener('click', (e) => log.push(e.target.id));"
+        "more.addEventListener('mouseenter', () => { more.style.width = '0px';"
+        " setTimeout(() => { more.style.width = '40px'; }, 150); }, { once: true });"
+        "jumpy.addEventListener('mouseenter', () => {"
+        " jumpy.style.left = jumpy.style.left === '200px' ? '400px' : '200px'; });"
+        "</script>",
+    ),
     "/later": _page(
         "Later",
         '<p id="out">idle</p>'
@@ -534,7 +553,8 @@ PAGES: dict[str, str] = {
         '<button><img src="/static/8f3e9c2d1b.png" alt="" width="16" height="16"></button>',
     ),
     # Shapes to pick by colour: SVG shapes with handlers and no name, and swatches of a
-    # palette; and icons on one common grey backdrop, which their colour does not name.
+    # palette (magenta beside purple, pale tints that are no grey); and icons on one common
+    # grey backdrop, which their colour does not name.
     "/shapes": _page(
         "Shapes",
         '<p id="out">none</p><svg width="300" height="80">'
@@ -546,7 +566,11 @@ PAGES: dict[str, str] = {
         "<style>.sw, .ic { display: inline-block; width: 24px; height: 24px; cursor: pointer }"
         " .ic { background: #999 }</style>"
         '<div><span class="sw" style="background: #8b4513"></span>'
-        '<span class="sw" style="background: pink"></span></div>'
+        '<span class="sw" style="background: pink"></span>'
+        '<span class="sw" style="background: magenta"></span>'
+        '<span class="sw" style="background: purple"></span>'
+        '<span class="sw" style="background: #edd4d4"></span>'
+        '<span class="sw" style="background: #cce8cc"></span></div>'
         '<div><span class="ic"></span><span class="ic"></span></div>',
     ),
     # A donut chart: each slice is a ring segment whose box's middle is the hole.

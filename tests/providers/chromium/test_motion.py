@@ -124,3 +124,22 @@ async def test_a_dialog_that_renders_its_contents_later_is_waited_for_until_it_h
     assert "covered" not in seen["Save"]
     await ok(provider, ctx, "browser.click", selector=seen["Save"]["selector"])
     assert await out_line(provider, ctx) == "out: saved Ann"
+
+
+async def test_a_click_whose_element_the_pointer_moves_is_aimed_again_and_never_lands_elsewhere(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An icon that shrinks away for a moment as the pointer comes (a hover rule that swaps
+    in a picture still loading) is clicked once it is back, and the row under it never gets
+    the press; one that jumps aside each time is refused after three tries, the page having
+    got no press at all."""
+    await ok(provider, ctx, "browser.open", url=site.url("/hover-moves"))
+    clicked = await ok(provider, ctx, "browser.click", selector="#more")
+    assert clicked["clicked"] == "#more"
+    assert await in_page(provider, ctx, "window.log") == ["more"]
+    refusal = await refused(provider, ctx, "browser.click", selector="#jumpy")
+    assert refusal.startswith(
+        "#jumpy was not clicked: each time the pointer came over it (3 tries), the page "
+        "changed under it, and the press would have reached #row (div) instead"
+    ), refusal
+    assert await in_page(provider, ctx, "window.log") == ["more"]

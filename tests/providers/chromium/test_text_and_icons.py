@@ -172,6 +172,10 @@ async def test_shapes_and_swatches_with_no_name_are_named_by_their_colour(
         ("polygon", "green", True),
         ("span", "sw brown", True),
         ("span", "sw pink", True),
+        ("span", "sw magenta", True),
+        ("span", "sw purple", True),
+        ("span", "sw pink", True),
+        ("span", "sw light green", True),
         ("span", "ic", True),
         ("span", "ic", True),
     ]

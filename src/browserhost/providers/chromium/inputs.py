@@ -13,6 +13,7 @@ from . import driver, navigation, pagescript
 from .addresses import ERROR_PAGE_SCHEME
 from .errors import BrowserGoneError, net_reason, playwright_errors
 from .records import Settled
+from .targets import named
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -196,6 +197,33 @@ async def after_typing(
     if not started and not (read and read.get("waiting")):
         return Settled(done=True, read=read)
     return await access.settle(tab, page)
+
+
+PRESS_ATTEMPTS = 3
+"""How many times a click is aimed and pressed while the page keeps changing under the
+pointer as it comes (:func:`missed_press`); each press the page would have got elsewhere
+was kept from it."""
+
+
+def missed_all(clicked: str, missed: dict[str, Any], attempts: int) -> str:
+    """What a click answers when every press would have landed elsewhere."""
+    return (
+        f"{clicked} was not clicked: each time the pointer came over it ({attempts} tries), "
+        f"the page changed under it, and the press would have reached {named(missed)} instead "
+        "(a hover effect, an image still loading, a menu opening over it). The page got no "
+        "press; take a new snapshot, then try again."
+    )
+
+
+async def missed_press(aimed: Target, settled: Settled, shown: Page) -> dict[str, Any] | None:
+    """What a click's press would have reached instead of its element, where the page
+    changed under the pointer as it came (``snapshot.js``'s press guard then kept the press
+    from the page); ``None`` for a press that landed, or whose document is gone."""
+    read = settled.read
+    if aimed.located.frame is not shown.main_frame:
+        read = await read_state(aimed) if aimed.located.frame.page is shown else None
+    missed = read.get("missed") if read else None
+    return missed if isinstance(missed, dict) else None
 
 
 async def read_state(aimed: Target, *, after_input: bool = False) -> dict[str, Any] | None:

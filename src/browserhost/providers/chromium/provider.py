@@ -47,12 +47,15 @@ from .futures import retrieve_exception
 from .grid import Grid
 from .held import held_answer
 from .inputs import (
+    PRESS_ATTEMPTS,
     NextPopup,
     after_input,
     after_typing,
     declared_fields,
     form_refused,
     led_to,
+    missed_all,
+    missed_press,
     press,
     state_after,
 )
@@ -380,23 +383,36 @@ class ChromiumProvider(
             with before_input():
                 if selector is None:
                     selector, plain = await targets.by_text_how(page, parameters.text or "")
+
+            async def aim() -> targets.Target:
                 # A selector found by text names what the agent means, whatever a snapshot said.
-                aimed = await targets.target(
+                return await targets.target(
                     page,
                     selector,
                     "click",
                     fresh=parameters.text is not None,
                     watch=True,
                     by_text=parameters.text,
+                    guard=True,
                 )
-            inner, label = aimed.clicked
-            clicked = inner or selector
-            tab.partial = {"clicked": clicked, "label": label}
+
+            with before_input():
+                aimed = await aim()
             popup = NextPopup(tab, page, expected=aimed.info["opensWindow"])
             since = tab.downloads.mark()
             try:
-                await press(tab, page, aimed)
-                shown, settled = await after_input(self.access, tab, page, popup)
+                for attempt in range(1, PRESS_ATTEMPTS + 1):
+                    inner, label = aimed.clicked
+                    clicked = inner or selector
+                    tab.partial = {"clicked": clicked, "label": label}
+                    await press(tab, page, aimed)
+                    shown, settled = await after_input(self.access, tab, page, popup)
+                    missed = await missed_press(aimed, settled, shown)
+                    if missed is None:
+                        break
+                    if attempt == PRESS_ATTEMPTS:
+                        raise ActionError(missed_all(clicked, missed, PRESS_ATTEMPTS))
+                    aimed = await aim()  # as the page shows it now, the pointer over it
             finally:
                 popup.close()
             return data.ClickData(

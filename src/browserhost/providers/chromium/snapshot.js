@@ -7,9 +7,11 @@
 //                                                 interactive elements with their state, frames
 //   target    {selector, purpose, styles?,    -> the one element a selector names, checked for
 //              fresh?, watch?, text?,             the purpose (click: where to press it, or
-//              valueMax?, byText?, told?}         the part of its text byText names; type
-//                                                with text: a text field readied for it, its
-//                                                state after the text told through `told`)
+//              valueMax?, byText?, told?,         the part of its text byText names, and
+//              guard?}                            with `guard` a press elsewhere kept from the
+//                                                page; type with text: a text field readied
+//                                                for it, its state after the text told
+//                                                through `told`)
 //   stashed   {}                              -> that element, as a handle for Playwright
 //   hop       {selector}                      -> where a selector steps into an iframe, if it does
 //   frames    {elements, within?}             -> selector and content box of iframe elements
@@ -381,12 +383,17 @@ async (request) => {
     const low = Math.min(r, g, b);
     const light = (high + low) / 2;
     const chroma = high - low;
-    if (chroma < 0.12) return light < 0.15 ? "black" : light > 0.9 ? "white" : "gray";
+    const saturation = chroma / (1 - Math.abs(2 * light - 1)) || 0;
+    // A pale tint has little chroma but is no grey to a person (a light red, a mint green).
+    if (chroma < 0.12 && (saturation < 0.25 || light < 0.12 || light > 0.93)) {
+      return light < 0.15 ? "black" : light > 0.9 ? "white" : "gray";
+    }
     let hue = high === r ? ((g - b) / chroma) % 6 : high === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
     hue = (hue * 60 + 360) % 360;
     let name = HUES.find(([end]) => hue < end)[1];
-    const saturation = chroma / (1 - Math.abs(2 * light - 1));
     if (hue < 45 && light < 0.45 && saturation < 0.85) name = "brown";
+    // A bright, full purple is the magenta a person names (CSS magenta, fuchsia).
+    if (name === "purple" && hue >= 285 && light >= 0.4 && saturation >= 0.6) name = "magenta";
     if (name === "red" && light > 0.75) name = "pink";
     const shade = light < 0.25 ? "dark " : light > 0.75 && name !== "pink" ? "light " : "";
     return shade + name;
@@ -2142,7 +2149,7 @@ async (request) => {
     return best;
   }
 
-  async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText, told }) {
+  async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText, told, guard }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -2181,7 +2188,10 @@ async (request) => {
         const part = purpose === "click" && byText ? textPart(el, face, byText) : null;
         Object.assign(out, { aim: part ? await aimAtText(el, part) : await aim(el, face, purpose) });
       }
-      if (watch && out.aim && out.aim.x !== undefined) watchTimers();
+      if (watch && out.aim && out.aim.x !== undefined) {
+        watchTimers();
+        if (purpose === "click" && guard) guardPress(el, face);
+      }
     }
     // Text to type into a field nothing stands in the way of: readied in this same call. The
     // conditions are the ones targets.py refuses a type on, so a field readied here is never
@@ -2193,6 +2203,46 @@ async (request) => {
       if (out.ready.typeIt && told) out.ready.typing = tellTyped(told);
     }
     return out;
+  }
+
+  // Between the check of where a click lands and its press, the pointer's arrival can change
+  // the page under it (a hover rule that swaps an icon for one still loading, a menu that
+  // opens over it). A press whose first event would reach anything else is stopped, with its
+  // release and click (until the click, GUARD_MS at most), before any of the page's handlers,
+  // and said in stateNow's `missed` until the next click's guard: the provider aims again,
+  // and the page never sees a click where none was asked for. Only the first event is
+  // judged: a page may redraw the element as it is pressed, and its release then lands on
+  // the new one.
+  const GUARDED = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
+  const GUARD_MS = 3000;
+
+  function guardPress(el, face) {
+    if (store.pressGuard) store.pressGuard.stop();
+    const guard = (store.pressGuard = { missed: null });
+    let judged = false;
+    const check = (event) => {
+      if (!event.isTrusted) return;
+      if (!judged) {
+        judged = true;
+        const first = event.composedPath()[0];
+        const hit = first instanceof Element ? first : first?.parentElement || null;
+        if (!landsOn(hit, face || el) && !landsOn(hit, el) && !labelsIt(hit, el)) {
+          guard.missed = hit ? describeCover(hit) : { selector: "", tag: "" };
+        }
+      }
+      if (guard.missed) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+      if (event.type === "click") guard.stop();
+    };
+    const clear = store.timers ? store.timers.original.clear : window.clearTimeout;
+    const timer = later(() => guard.stop(), GUARD_MS);
+    guard.stop = () => {
+      for (const type of GUARDED) removeEventListener(type, check, true);
+      clear.call(window, timer);
+    };
+    for (const type of GUARDED) addEventListener(type, check, true);
   }
 
   // Whether a disabled element is enabled within ms: its own attributes or those of what
@@ -2216,6 +2266,7 @@ async (request) => {
       out.state = state(el);
       out.label = cap(labelOf(el, faceOf(el))); // a toggle's new words (Like, then Liked)
     }
+    if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
     // Kept until the next action that watches for it.
     const refused = store.refused;
     if (refused && refused.length) {

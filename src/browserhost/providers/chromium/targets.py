@@ -117,6 +117,7 @@ async def target(
     text: str | None = None,
     value_max: int | None = None,
     by_text: str | None = None,
+    guard: bool = False,
 ) -> Target:
     """The one element ``selector`` names, checked for ``purpose``; refuses with what to do.
 
@@ -133,7 +134,8 @@ async def target(
     ``by_text``, to click: the text the element was found by; when it is only part of the
     element's text (one file of a folder whose files have no element of their own), the click
     is aimed at that text's own box (:attr:`Target.clicked`), and refused when a press there
-    would not reach it.
+    would not reach it. ``guard``, to click: until the click, a press that would reach
+    anything else is kept from the page and said (:func:`.inputs.missed_press`).
     """
     located = await locate(page, selector)
     top = located.frame is page.main_frame
@@ -148,6 +150,7 @@ async def target(
         text=text,
         valueMax=value_max,
         byText=by_text,
+        guard=guard,
         told=pagescript.TYPED_BINDING if text is not None and top else None,
     )
     check_found(info, selector)
