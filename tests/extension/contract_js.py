@@ -25,6 +25,7 @@ from browserhost.providers.chromium import (
     inputs,
     page_watch,
     pagescript,
+    snapshots,
     targets,
 )
 from browserhost.providers.pointer_verbs import (
@@ -88,6 +89,7 @@ def _values() -> dict[str, tuple[object, str]]:
             "chromium/pagescript.py WAITING_ANSWER_S",
         ),
         "STILL_LOADING": (inputs.STILL_LOADING, "chromium/inputs.py"),
+        "DRAWN_SEEN": (snapshots.SEEN, "chromium/snapshots.py SEEN"),
         "HOP": (targets.HOP, "chromium/targets.py"),
         "FRAME_DEPTH_MAX": (targets.FRAME_DEPTH_MAX, "chromium/targets.py"),
         "TEXT_CANDIDATES_MAX": (targets.TEXT_CANDIDATES_MAX, "chromium/targets.py"),

@@ -438,6 +438,18 @@ def test_typing_says_when_the_field_did_not_take_the_text(
     assert (amount["value"], "notice" in amount) == ("1250", False)
 
 
+def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=site.url("/drawings")))
+        page = data(act(http, "browser.snapshot"))
+    assert page["notice"] == (
+        "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160). "
+        "browser.capture shows it; verb.mouse clicks it by x and y."
+    )
+
+
 def test_a_snapshot_tells_the_pages_console_problems_once(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -114,6 +114,28 @@ PAGES: dict[str, str] = {
     # Icons the pointer's arrival changes, in a row that records what each click reached: one
     # that shrinks away for a moment (as a hover rule swaps in a picture still loading), and
     # one that jumps aside each time the pointer comes.
+    # Pictures with nothing to read: a canvas with a shape on it and an SVG of shapes, named
+    # by a snapshot; an SVG icon too small, and a chart whose SVG has words, not named.
+    "/drawings": _page(
+        "Drawings",
+        "<h1>Count the sides</h1>"
+        '<canvas id="board" width="200" height="150"></canvas>'
+        '<svg id="grid" width="160" height="160"><circle cx="40" cy="40" r="6"/>'
+        '<line x1="40" y1="40" x2="120" y2="120" stroke="black"/></svg>'
+        '<svg id="icon" width="24" height="24"><circle cx="12" cy="12" r="10"/></svg>'
+        '<svg id="chart" width="200" height="100"><rect width="50" height="80"/>'
+        '<text x="60" y="50">Sales</text></svg>'
+        "<script>const pen = board.getContext('2d'); pen.beginPath(); pen.moveTo(20, 130);"
+        " pen.lineTo(100, 20); pen.lineTo(180, 130); pen.closePath(); pen.fill();</script>",
+    ),
+    # A select drawn open as a list of rows: its options are pressed on the page.
+    "/listbox": _page(
+        "Listbox",
+        '<select id="countries" size="4"><option>France</option><option>Sudan</option>'
+        '<option>Spain</option></select><p id="out">none</p>'
+        "<script>countries.addEventListener('change', () => {"
+        " out.textContent = countries.value; });</script>",
+    ),
     "/hover-moves": _page(
         "Hover moves",
         "<h1>Icons</h1>"

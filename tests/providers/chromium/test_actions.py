@@ -306,6 +306,17 @@ async def test_click_by_text_prefers_the_exact_label(
     assert "saves: draft" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_click_by_text_picks_an_option_of_a_list_drawn_open_as_a_control(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An option of a select of several rows is a control the page draws: pressed, with no
+    notice that no control has the text."""
+    await ok(provider, ctx, "browser.open", url=site.url("/listbox"))
+    clicked = await ok(provider, ctx, "browser.click", text="Sudan")
+    assert "notice" not in clicked, clicked
+    assert await out_line(provider, ctx) == "Sudan"
+
+
 async def test_an_ambiguous_text_click_is_refused_and_nothing_is_clicked(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -268,3 +268,24 @@ async def test_an_open_custom_select_is_named_by_what_it_shows_not_its_options(
         "Pick one",
         True,
     )
+
+
+async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A canvas and an SVG of bare shapes hold nothing a snapshot can read: it names them,
+    so the agent knows to capture them (or press them by point); an icon and a chart with
+    words are not named. A snapshot of the SVG alone says it is only drawing, not that the
+    page may still be loading."""
+    await ok(provider, ctx, "browser.open", url=site.url("/drawings"))
+    page = await ok(provider, ctx, "browser.snapshot")
+    assert page["text"] == "Count the sides\nSales"
+    assert page["notice"] == (
+        "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160). "
+        "browser.capture shows it; verb.mouse clicks it by x and y."
+    )
+    grid = await ok(provider, ctx, "browser.snapshot", selector="#grid")
+    assert grid["notice"] == (
+        "This shows no text and no interactive elements, only drawing: #grid (svg 160x160). "
+        "browser.capture shows it; verb.mouse clicks it by x and y."
+    )

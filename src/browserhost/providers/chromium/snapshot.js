@@ -997,6 +997,27 @@ async (request) => {
   const SEALED_MAX = 3;
   const SEALED_AREA_MIN = 400; // CSS pixels: a widget, not a spacer
 
+  // Pictures drawn in view that hold nothing to read and are not listed (a canvas, an SVG of
+  // shapes and no words: a chart, a shape to count, a board), so the agent knows they are
+  // there: a capture shows them, and verb.mouse presses them by point. By their selectors
+  // and sizes, the first DRAWN_MAX of at least DRAWN_MIN pixels a side; an SVG scope too.
+  function drawings(root, shown) {
+    const listed = new Set(shown.map(({ el }) => el));
+    const found = [];
+    for (const el of [root, ...root.querySelectorAll("canvas, svg")]) {
+      if (found.length >= DRAWN_MAX) break;
+      const tag = tagOf(el);
+      if ((tag !== "canvas" && tag !== "svg") || listed.has(el) || el.ownerSVGElement) continue;
+      if (tag === "svg" && (clean(el.textContent) || shown.some((item) => el.contains(item.el)))) continue;
+      const rect = rendered(el);
+      if (!rect || rect.width < DRAWN_MIN || rect.height < DRAWN_MIN || !inViewport(rect)) continue;
+      found.push(`${selectorFor(el)} (${tag} ${Math.round(rect.width)}x${Math.round(rect.height)})`);
+    }
+    return found;
+  }
+  const DRAWN_MAX = 3;
+  const DRAWN_MIN = 48; // CSS pixels: a picture, not an icon
+
   // Of `hosts` (elements with a shadow root) and the hosts in their shadow trees and theirs,
   // those whose own shadow tree holds text to read (a web component's heading, a price),
   // which innerText leaves out; with every element that holds one, up to `top`, across
@@ -1656,6 +1677,7 @@ async (request) => {
       elementsBelow: left.filter((item) => item.rect.bottom > 0).length,
       loading: doc.readyState !== "complete",
       sealed: sealedComponents(layout.sealed, unseen),
+      drawn: drawings(root, shown),
     };
   }
 
@@ -2499,6 +2521,9 @@ async (request) => {
     }
     // A match inside another match is the same target: keep the innermost.
     matches = matches.filter((el) => !matches.some((other) => other !== el && el.contains(other)));
+    // The options of a list drawn open on the page (a select of several rows) are its
+    // controls, not text that only shows the words.
+    if (how === "text" && matches.length && matches.every((el) => tagOf(el) === "option")) how = "option";
     // The option of a select a person opens and picks from: the browser draws its list
     // itself, outside the page, so no press on the page reaches it.
     let option = null;

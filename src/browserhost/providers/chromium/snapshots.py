@@ -100,7 +100,10 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
     if read.get("url") == "about:blank":
         # Said already when the session was reset under the agent.
         return None if tab.notices else "Nothing is open: the page is blank; use browser.open."
+    drawn = ", ".join(read.get("drawn") or ())
     if not elements and not read["text"]:
+        if drawn:
+            return f"This shows no text and no interactive elements, only drawing: {drawn}. {SEEN}"
         return (
             "The page shows no text and no interactive elements; it may still be loading. Take "
             "another snapshot in a moment, or a capture to see it."
@@ -110,10 +113,16 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
     if read.get("sealed"):
         return (
             f"{', '.join(read['sealed'])} draw{'s' if len(read['sealed']) == 1 else ''} "
-            "content no script can read (a closed shadow root, most likely): its text and "
-            "controls are not listed. browser.capture shows it; verb.mouse clicks it by x and y."
+            f"content no script can read (a closed shadow root, most likely): its text and "
+            f"controls are not listed. {SEEN}"
         )
+    if drawn:
+        return f"Drawn, with nothing to read in it: {drawn}. {SEEN}"
     return None
+
+
+SEEN = "browser.capture shows it; verb.mouse clicks it by x and y."
+"""How an agent sees and presses what a page draws rather than writes."""
 
 
 async def _read_frames(located: Located, read: dict[str, Any], caps: Caps, depth: int = 0) -> None:
