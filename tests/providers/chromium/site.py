@@ -124,7 +124,7 @@ PAGES: dict[str, str] = {
         '<line x1="40" y1="40" x2="120" y2="120" stroke="black"/></svg>'
         '<svg id="icon" width="24" height="24"><circle cx="12" cy="12" r="10"/></svg>'
         '<svg id="chart" width="200" height="100"><rect width="50" height="80"/>'
-        '<text x="60" y="50">Sales</text></svg>'
+        '<text x="60" y="50" fill="green">Sales</text></svg>'
         "<script>const pen = board.getContext('2d'); pen.beginPath(); pen.moveTo(20, 130);"
         " pen.lineTo(100, 20); pen.lineTo(180, 130); pen.closePath(); pen.fill();</script>",
     ),

@@ -275,8 +275,8 @@ async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
 ) -> None:
     """A canvas and an SVG of bare shapes hold nothing a snapshot can read: it names them,
     so the agent knows to capture them (or press them by point); an icon and a chart with
-    words are not named. A snapshot of the SVG alone says it is only drawing, not that the
-    page may still be loading."""
+    words are not named (inspect gives an SVG word's fill: its colour). A snapshot of the SVG
+    alone says it is only drawing, not that the page may still be loading."""
     await ok(provider, ctx, "browser.open", url=site.url("/drawings"))
     page = await ok(provider, ctx, "browser.snapshot")
     assert page["text"] == "Count the sides\nSales"
@@ -284,6 +284,8 @@ async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
         "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160). "
         "browser.capture shows it; verb.mouse clicks it by x and y."
     )
+    sales = (await ok(provider, ctx, "browser.inspect", selector="#chart > text"))["styles"]
+    assert (sales["fill"], sales["stroke"]) == ("rgb(0, 128, 0)", "none")  # painted green
     grid = await ok(provider, ctx, "browser.snapshot", selector="#grid")
     assert grid["notice"] == (
         "This shows no text and no interactive elements, only drawing: #grid (svg 160x160). "

@@ -97,7 +97,8 @@ INSPECT_STYLES = (
     "cursor",
     "pointer-events",
 )
-"""The computed styles ``browser.inspect`` reports, by CSS property name, as strings."""
+"""The computed styles ``browser.inspect`` reports, by CSS property name, as strings; an SVG
+element's ``fill`` and ``stroke`` too (``snapshot.js``'s ``SVG_PAINT``)."""
 REPORT_MARGIN_S = 3.0
 """How long before the host's deadline an action that has not finished stops to answer."""
 

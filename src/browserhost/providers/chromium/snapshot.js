@@ -1015,6 +1015,7 @@ async (request) => {
     }
     return found;
   }
+  const SVG_PAINT = ["fill", "stroke"];
   const DRAWN_MAX = 3;
   const DRAWN_MIN = 48; // CSS pixels: a picture, not an icon
 
@@ -2199,7 +2200,9 @@ async (request) => {
     if (purpose !== "inspect" && !fresh && changed(selector, el)) out.changed = true;
     if (styles) {
       const computed = getComputedStyle(el);
-      out.styles = Object.fromEntries(styles.map((name) => [name, computed.getPropertyValue(name)]));
+      // An SVG element is painted by its fill and stroke, not its colour: a green letter.
+      const asked = el instanceof SVGElement ? [...styles, ...SVG_PAINT] : styles;
+      out.styles = Object.fromEntries(asked.map((name) => [name, computed.getPropertyValue(name)]));
     }
     if (purpose === "click" || purpose === "type") {
       // A control the page enables a moment later (after a timer, a check of its own) is
