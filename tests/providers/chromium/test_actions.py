@@ -660,8 +660,8 @@ async def test_type_says_when_the_field_did_not_take_the_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """A spinner whose page refuses every key still holds what it held: the answer says the
-    text was not taken and points at the page's own controls, through type and fill_form
-    alike, and a password field the page disabled as it was focused says so. A page that
+    text was not taken and points at the page's own controls, through type, fill_form and
+    press_key alike, and a password field the page disabled as it was focused says so. A page that
     keeps only the digits typed took them: no notice."""
     await ok(provider, ctx, "browser.open", url=site.url("/keys"))
     spin = await ok(provider, ctx, "browser.type", selector="#spin", value="8")
@@ -673,6 +673,10 @@ async def test_type_says_when_the_field_did_not_take_the_text(
     )
     filled = await ok(provider, ctx, "verb.fill_form", fields=[{"selector": "#spin", "value": "8"}])
     assert filled["filled"][0]["notice"].startswith("The page did not take what was typed")
+    keys = await ok(provider, ctx, "verb.press_key", selector="#spin", text="8")
+    assert keys["notice"].startswith("The page did not take the keys typed into #spin: it still")
+    typed_on = await ok(provider, ctx, "verb.press_key", selector="#letters", text="x")
+    assert "notice" not in typed_on, typed_on
     amount = await ok(provider, ctx, "browser.type", selector="#amount", value="1,250")
     assert (amount["value"], "notice" in amount) == ("1250", False)
     secret = await ok(provider, ctx, "browser.type", selector="#secret", value="hunter2")

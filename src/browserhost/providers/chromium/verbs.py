@@ -34,11 +34,12 @@ from .errors import playwright_errors
 from .inputs import led_to
 
 if TYPE_CHECKING:
-    from playwright.async_api import Locator
+    from playwright.async_api import Locator, Page
 
     from .access import TabAccess
     from .contexts import Tab
     from .launch import ChromiumConfig
+    from .records import Settled
 
 FIND_LIMIT_MAX = 100
 WAIT_MAX_S = 15.0
@@ -168,6 +169,8 @@ class PageVerbs(Provider):
             said = {"typed": arguments.text} if arguments.text is not None else {}
             pressed = {"key": key} if key is not None else {}
             notice = led_to(tab, settled, shown)  # Enter that sent a form to a slow server
+            if arguments.selector is not None and arguments.text and key is None:
+                notice = notice or _keys_not_taken(aimed, settled, shown, arguments)
             return {
                 **pressed,
                 **said,
@@ -382,3 +385,22 @@ def _checked(field: FormField, kind: str) -> bool:
             "unchecking it; nothing more set."
         )
     return said in _YES
+
+
+def _keys_not_taken(
+    aimed: targets.Target, settled: Settled, shown: Page, arguments: PressKeyArguments
+) -> str | None:
+    """What press_key's notice says when the field its text was typed into holds what it held
+    before (the page turned every key away: a spinner set by its arrows); ``None`` where it
+    changed, or is no field with a value (a terminal that reads keys)."""
+    if aimed.located.frame is not shown.main_frame or settled.read is None:
+        return None
+    before = aimed.info.get("value")
+    after = (settled.read.get("state") or {}).get("value")
+    if not isinstance(before, str) or after != before:
+        return None
+    return (
+        f"The page did not take the keys typed into {arguments.selector}: it still holds "
+        f"{before!r}. It may turn keys away there, or be set by its own controls (arrows, "
+        "buttons, a picker); take a snapshot to see them."
+    )
