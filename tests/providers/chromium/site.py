@@ -128,6 +128,15 @@ PAGES: dict[str, str] = {
         "<script>const pen = board.getContext('2d'); pen.beginPath(); pen.moveTo(20, 130);"
         " pen.lineTo(100, 20); pen.lineTo(180, 130); pen.closePath(); pen.fill();</script>",
     ),
+    # Fields whose labels are written before them but tied to nothing (no `for`, no control
+    # inside), one across a line break; and a label tied to another field, which names only
+    # that one.
+    "/loose-labels": _page(
+        "Loose labels",
+        '<label>Username</label><input id="user"><label>Password</label><br>'
+        '<input id="pass" type="password"><label for="mail">Mail</label><input id="note">'
+        '<input id="mail">',
+    ),
     # A select drawn open as a list of rows: its options are pressed on the page.
     "/listbox": _page(
         "Listbox",

@@ -291,3 +291,19 @@ async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
         "This shows no text and no interactive elements, only drawing: #grid (svg 160x160). "
         "browser.capture shows it; verb.mouse clicks it by x and y."
     )
+
+
+async def test_a_field_is_named_by_the_loose_label_written_before_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A <label> tied to nothing, just before a field, is what a person reads as its name:
+    the snapshot guesses it (and says it guessed). A label tied to another field names only
+    that one."""
+    await ok(provider, ctx, "browser.open", url=site.url("/loose-labels"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["selector"], e.get("label"), e.get("labelGuessed")) for e in elements] == [
+        ("#user", "Username", True),
+        ("#pass", "Password", True),
+        ("#note", None, None),
+        ("#mail", "Mail", None),
+    ]

@@ -351,10 +351,21 @@ async (request) => {
   }
   const PICTURE_WORD = /^(?:ic|ico|icon|icons|img|image|btn|button|sprite|svg|png|px)$/i;
 
-  // The name a snapshot guesses for an element the page names nowhere (drawn `rect`): its
-  // icon's, with the colour it is filled with where it is a swatch.
+  // The name a snapshot guesses for an element the page names nowhere (drawn `rect`): a
+  // field's loose label, else its icon's, with the colour it is filled with where it is a
+  // swatch.
   const guessedName = (el, rect = el.getBoundingClientRect()) =>
-    [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
+    looseLabel(el) || [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
+
+  // A label the page wrote just before a field but tied to nothing (a <label> with no `for`
+  // and no control inside): a person reads it as the field's name ("Password", then its box).
+  function looseLabel(el) {
+    if (!["input", "select", "textarea"].includes(tagOf(el))) return "";
+    let before = el.previousElementSibling;
+    while (before && tagOf(before) === "br") before = before.previousElementSibling;
+    if (!before || tagOf(before) !== "label" || before.hasAttribute("for") || before.control) return "";
+    return textOf(before);
+  }
 
   // For a colour swatch, a small empty box filled with one colour beside others like it in
   // another (a palette; not icons on a common backdrop), or an SVG shape filled otherwise
