@@ -114,8 +114,9 @@ PAGES: dict[str, str] = {
     # Icons the pointer's arrival changes, in a row that records what each click reached: one
     # that shrinks away for a moment (as a hover rule swaps in a picture still loading), and
     # one that jumps aside each time the pointer comes.
-    # Pictures with nothing to read: a canvas with a shape on it and an SVG of shapes, named
-    # by a snapshot; an SVG icon too small, and a chart whose SVG has words, not named.
+    # Pictures with nothing to read: a canvas with a shape on it, an SVG of shapes and one
+    # the page listens on (listed, with no name), named by a snapshot; an SVG icon too small,
+    # and a chart whose SVG has words, not named.
     "/drawings": _page(
         "Drawings",
         "<h1>Count the sides</h1>"
@@ -125,6 +126,8 @@ PAGES: dict[str, str] = {
         '<svg id="icon" width="24" height="24"><circle cx="12" cy="12" r="10"/></svg>'
         '<svg id="chart" width="200" height="100"><rect width="50" height="80"/>'
         '<text x="60" y="50" fill="green">Sales</text></svg>'
+        '<svg id="pad" width="100" height="100" onclick="this.dataset.hit = 1">'
+        '<rect x="10" y="10" width="30" height="30"/></svg>'
         "<script>const pen = board.getContext('2d'); pen.beginPath(); pen.moveTo(20, 130);"
         " pen.lineTo(100, 20); pen.lineTo(180, 130); pen.closePath(); pen.fill();</script>",
     ),
@@ -136,6 +139,18 @@ PAGES: dict[str, str] = {
         '<label>Username</label><input id="user"><label>Password</label><br>'
         '<input id="pass" type="password"><label for="mail">Mail</label><input id="note">'
         '<input id="mail">',
+    ),
+    # A list at the top of the page that scrolls in a box of its own, scrolled to its end as
+    # it loads: its first items are above the page's top until the box is scrolled back.
+    "/scrolled-box": _page(
+        "Scrolled box",
+        '<div id="box" style="height: 100px; overflow-y: scroll">'
+        + "".join(
+            f'<button id="b{n}" style="display: block; height: 40px"'
+            f" onclick=\"out.textContent = 'b{n}'\">Item {n}</button>"
+            for n in range(10)
+        )
+        + '</div><p id="out">none</p><script>box.scrollTop = box.scrollHeight;</script>',
     ),
     # A select drawn open as a list of rows: its options are pressed on the page.
     "/listbox": _page(
@@ -584,8 +599,9 @@ PAGES: dict[str, str] = {
         '<button><img src="/static/8f3e9c2d1b.png" alt="" width="16" height="16"></button>',
     ),
     # Shapes to pick by colour: SVG shapes with handlers and no name, and swatches of a
-    # palette (magenta beside purple, pale tints that are no grey); and icons on one common
-    # grey backdrop, which their colour does not name.
+    # palette (magenta beside purple, pale tints that are no grey, a colour by its CSS name, a
+    # strong dark red, a dark yellow near olive); and icons on one common grey backdrop,
+    # which their colour does not name.
     "/shapes": _page(
         "Shapes",
         '<p id="out">none</p><svg width="300" height="80">'
@@ -601,7 +617,10 @@ PAGES: dict[str, str] = {
         '<span class="sw" style="background: magenta"></span>'
         '<span class="sw" style="background: purple"></span>'
         '<span class="sw" style="background: #edd4d4"></span>'
-        '<span class="sw" style="background: #cce8cc"></span></div>'
+        '<span class="sw" style="background: #cce8cc"></span>'
+        '<span class="sw" style="background: olive"></span>'
+        '<span class="sw" style="background: #bb1111"></span>'
+        '<span class="sw" style="background: #8a8a00"></span></div>'
         '<div><span class="ic"></span><span class="ic"></span></div>',
     ),
     # A donut chart: each slice is a ring segment whose box's middle is the hole.

@@ -10,7 +10,7 @@ import pytest
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumProvider
 
-from .driving import ok
+from .driving import ok, out_line
 from .site import Site
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -281,9 +281,10 @@ async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
     page = await ok(provider, ctx, "browser.snapshot")
     assert page["text"] == "Count the sides\nSales"
     assert page["notice"] == (
-        "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160). "
-        "browser.capture shows it; verb.mouse clicks it by x and y."
+        "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160), "
+        "#pad (svg 100x100). browser.capture shows it; verb.mouse clicks it by x and y."
     )
+    assert [e["selector"] for e in page["elements"]] == ["#pad"]
     sales = (await ok(provider, ctx, "browser.inspect", selector="#chart > text"))["styles"]
     assert (sales["fill"], sales["stroke"]) == ("rgb(0, 128, 0)", "none")  # painted green
     grid = await ok(provider, ctx, "browser.snapshot", selector="#grid")
@@ -307,3 +308,16 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
         ("#note", None, None),
         ("#mail", "Mail", None),
     ]
+
+
+async def test_items_above_the_top_of_a_box_scrolled_down_are_listed_and_clicked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A list scrolled down in a box of its own at the top of the page puts its first items
+    above the page's top; scrolling the box back reaches them, so they are listed, and a
+    click scrolls them into view and presses them."""
+    await ok(provider, ctx, "browser.open", url=site.url("/scrolled-box"))
+    listed = [e["selector"] for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]]
+    assert listed == [f"#b{n}" for n in range(10)]
+    await ok(provider, ctx, "browser.click", selector="#b0")
+    assert await out_line(provider, ctx) == "b0"

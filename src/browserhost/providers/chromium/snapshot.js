@@ -72,7 +72,17 @@ async (request) => {
     }
     const rect = el.getBoundingClientRect();
     if (rect.width <= 0 || rect.height <= 0) return null;
-    if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0) return null;
+    if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0) {
+      // Above or left of a box scrolled along (a list scrolled down) is where scrolling the
+      // box back reaches.
+      let [x, y] = [rect.right + scrollX, rect.bottom + scrollY];
+      for (let up = el.parentElement || el.getRootNode().host; up && (x <= 0 || y <= 0);
+        up = up.parentElement || up.getRootNode().host) {
+        x += Math.abs(up.scrollLeft);
+        y += up.scrollTop;
+      }
+      if (x <= 0 || y <= 0) return null;
+    }
     return rect;
   }
 
@@ -389,6 +399,8 @@ async (request) => {
       ? SVG_SHAPES.has(tagOf(other))
       : tagOf(other) === tagOf(el) && other.className === el.className && !other.firstElementChild));
     if (!alike.some((other) => fill(other) && fill(other) !== colour)) return "";
+    const named = NAMED_COLOURS.get(rgba.slice(1, 4).join(","));
+    if (named) return named;
     const [r, g, b] = rgba.slice(1, 4).map((n) => Number(n) / 255);
     const high = Math.max(r, g, b);
     const low = Math.min(r, g, b);
@@ -397,22 +409,38 @@ async (request) => {
     const saturation = chroma / (1 - Math.abs(2 * light - 1)) || 0;
     // A pale tint has little chroma but is no grey to a person (a light red, a mint green).
     if (chroma < 0.12 && (saturation < 0.25 || light < 0.12 || light > 0.93)) {
-      return light < 0.15 ? "black" : light > 0.9 ? "white" : "gray";
+      if (light < 0.15) return "black";
+      if (light > 0.9) return "white";
+      return light < DARK ? "dark gray" : light > 0.7 ? "light gray" : "gray";
     }
     let hue = high === r ? ((g - b) / chroma) % 6 : high === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
     hue = (hue * 60 + 360) % 360;
     let name = HUES.find(([end]) => hue < end)[1];
-    if (hue < 45 && light < 0.45 && saturation < 0.85) name = "brown";
+    // Brown: a dark orange, or a dull dark red (CSS brown); a strong dark red stays red.
+    if (hue < 45 && light < 0.45 && saturation < (hue < 10 || hue > 345 ? 0.65 : 0.85)) name = "brown";
     // A bright, full purple is the magenta a person names (CSS magenta, fuchsia).
     if (name === "purple" && hue >= 285 && light >= 0.4 && saturation >= 0.6) name = "magenta";
     if (name === "red" && light > 0.75) name = "pink";
-    const shade = light < 0.25 ? "dark " : light > 0.75 && name !== "pink" ? "light " : "";
+    const shade = light < DARK ? "dark " : light > 0.75 && name !== "pink" ? "light " : "";
     return shade + name;
   }
   const SWATCH_MAX = 80; // CSS pixels: a swatch, not a panel or a banner
   const SVG_SHAPES = new Set(["circle", "ellipse", "rect", "polygon", "path"]);
   const HUES = [[15, "red"], [45, "orange"], [70, "yellow"], [165, "green"], [190, "cyan"],
     [255, "blue"], [310, "purple"], [345, "pink"], [361, "red"]];
+  // A colour the page wrote by its CSS name (`fill="olive"`) goes by that name: the page's
+  // own word for it, and the one its text uses ("the olive box").
+  const NAMED_COLOURS = new Map([
+    ["0,0,0", "black"], ["192,192,192", "silver"], ["128,128,128", "gray"],
+    ["255,255,255", "white"], ["128,0,0", "maroon"], ["255,0,0", "red"], ["128,0,128", "purple"],
+    ["255,0,255", "magenta"], ["0,128,0", "green"], ["0,255,0", "lime"], ["128,128,0", "olive"],
+    ["255,255,0", "yellow"], ["0,0,128", "navy"], ["0,0,255", "blue"], ["0,128,128", "teal"],
+    ["0,255,255", "aqua"], ["255,165,0", "orange"], ["255,215,0", "gold"],
+    ["255,192,203", "pink"], ["165,42,42", "brown"],
+  ]);
+  // Lightness under which a colour is dark: CSS's half-strength colours (maroon, navy, olive,
+  // teal, green beside lime) are just over a quarter.
+  const DARK = 0.3;
 
   // Last: what the plain classes of the element's own say it is (`<span class="reply">`,
   // `btn-like`; `spinner-button spinner-up`: "spinner up", told apart from its "spinner
@@ -1008,9 +1036,9 @@ async (request) => {
   const SEALED_MAX = 3;
   const SEALED_AREA_MIN = 400; // CSS pixels: a widget, not a spacer
 
-  // Pictures drawn in view that hold nothing to read and are not listed (a canvas, an SVG of
-  // shapes and no words: a chart, a shape to count, a board), so the agent knows they are
-  // there: a capture shows them, and verb.mouse presses them by point. By their selectors
+  // Pictures drawn in view that hold nothing to read (a canvas, an SVG of shapes and no
+  // words: a chart, a shape to count, a board; listed unnamed, or not listed), so the agent
+  // knows what they are: a capture shows them, and verb.mouse presses them by point. By their selectors
   // and sizes, the first DRAWN_MAX of at least DRAWN_MIN pixels a side; an SVG scope too.
   function drawings(root, shown) {
     const listed = new Set(shown.map(({ el }) => el));
@@ -1018,8 +1046,10 @@ async (request) => {
     for (const el of [root, ...root.querySelectorAll("canvas, svg")]) {
       if (found.length >= DRAWN_MAX) break;
       const tag = tagOf(el);
-      if ((tag !== "canvas" && tag !== "svg") || listed.has(el) || el.ownerSVGElement) continue;
-      if (tag === "svg" && (clean(el.textContent) || shown.some((item) => el.contains(item.el)))) continue;
+      if ((tag !== "canvas" && tag !== "svg") || el.ownerSVGElement) continue;
+      // Listed with a name of its own, it is read; unnamed (`svg ""`), only a picture shows it.
+      if (listed.has(el) ? nameOf(el) : tag === "svg" &&
+          (clean(el.textContent) || shown.some((item) => el.contains(item.el)))) continue;
       const rect = rendered(el);
       if (!rect || rect.width < DRAWN_MIN || rect.height < DRAWN_MIN || !inViewport(rect)) continue;
       found.push(`${selectorFor(el)} (${tag} ${Math.round(rect.width)}x${Math.round(rect.height)})`);
