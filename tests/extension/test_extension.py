@@ -438,6 +438,27 @@ def test_typing_says_when_the_field_did_not_take_the_text(
     assert (amount["value"], "notice" in amount) == ("1250", False)
 
 
+def test_a_click_whose_element_the_pointer_moves_is_aimed_again_and_never_lands_elsewhere(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: an icon that shrinks away for a moment as the
+    pointer comes is clicked once it is back, its row never getting the press; one that
+    jumps aside each time is refused after three tries, the page having got no press."""
+    url = site.url("/hover-moves")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        clicked = data(act(http, "browser.click", selector="#more"))
+        page = extension.page(url)
+        assert page.evaluate("window.log") == ["more"]
+        refused = act(http, "browser.click", selector="#jumpy")
+        assert page.evaluate("window.log") == ["more"]
+    assert clicked["clicked"] == "#more"
+    assert refused.json()["error"].startswith(
+        "#jumpy was not clicked: each time the pointer came over it (3 tries), the page "
+        "changed under it, and the press would have reached #row (div) instead"
+    ), refused.text
+
+
 def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

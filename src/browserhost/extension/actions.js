@@ -3,8 +3,8 @@
 
 import { awaiting, cdp, fatal, mainPlace } from "./cdp.js";
 import {
-  DRAWN_SEEN, ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES, STILL_LOADING, TEXT_MAX,
-  VIEWPORT_SIZES,
+  DRAWN_SEEN, ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES,
+  PRESS_ATTEMPTS, STILL_LOADING, TEXT_MAX, VIEWPORT_SIZES,
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
@@ -13,7 +13,9 @@ import { pressKey } from "./key_verbs.js";
 import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
-import { checkFound, checkTakesText, optionValue, Refusal, refusalToOpen, UNREACHABLE } from "./refusals.js";
+import {
+  checkFound, checkTakesText, missedAll, optionValue, Refusal, refusalToOpen, UNREACHABLE,
+} from "./refusals.js";
 import { byText, target } from "./targets.js";
 import { notTaken } from "./typing.js";
 
@@ -85,20 +87,32 @@ export const ACTIONS_BY_NAME = {
 
   "browser.click": async (tabId, { selector, text }) => {
     const chosen = selector || await byText(tabId, text || "");
-    const { info, located } = await target(tabId, chosen, "click", {
-      fresh: !selector, watch: true, byText: selector ? null : text,
+    // With the press guard: a press the page would get anywhere else is kept from it, and
+    // the click aimed again as the page now shows it (the chromium provider's PRESS_ATTEMPTS).
+    const aim = () => target(tabId, chosen, "click", {
+      fresh: !selector, watch: true, byText: selector ? null : text, guard: true,
     });
-    const x = located.x + Number(info.aim.x);
-    const y = located.y + Number(info.aim.y);
-    const mouse = { x, y, button: "left", clickCount: 1 };
-    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
-    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...mouse });
-    await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...mouse });
-    const settled = await settle(tabId);
+    let { info, located } = await aim();
+    let settled;
+    let clicked;
+    let part;
+    for (let attempt = 1; ; attempt++) {
+      // A click on part of an element's text names the element it landed on, and that text.
+      part = info.aim.text !== undefined;
+      clicked = part && info.aim.hit ? located.prefix + info.aim.hit : chosen;
+      const x = located.x + Number(info.aim.x);
+      const y = located.y + Number(info.aim.y);
+      const mouse = { x, y, button: "left", clickCount: 1 };
+      await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
+      await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...mouse });
+      await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...mouse });
+      settled = await settle(tabId);
+      const missed = await missedPress(located, settled);
+      if (!missed) break;
+      if (attempt === PRESS_ATTEMPTS) throw new Refusal(missedAll(clicked, missed, PRESS_ATTEMPTS));
+      ({ info, located } = await aim());
+    }
     const shown = await shownAfter(tabId, settled);
-    // A click on part of an element's text names the element it landed on, and that text.
-    const part = info.aim.text !== undefined;
-    const clicked = part && info.aim.hit ? located.prefix + info.aim.hit : chosen;
     return {
       clicked, label: part ? info.aim.text : info.label, ...shown, ...formRefused(settled),
       ...await stateAfter(located, settled),
@@ -230,6 +244,19 @@ async function choose(located, selector, info, value) {
     el.dispatchEvent(new Event("input", { bubbles: true }));
     el.dispatchEvent(new Event("change", { bubbles: true }));
   })()`);
+}
+
+/** What a click's press would have reached instead of its element (the page script's press
+ * guard kept it from the page), from the settle's reading of the main frame or else a
+ * reading of its own; null for a press that landed, or whose document is gone. */
+async function missedPress(located, settled) {
+  if (awaiting.has(located.tabId)) return null;
+  const read = located.context === undefined && settled.url !== undefined ? settled
+    : await page(located, "state").catch((error) => {
+      if (fatal(error)) throw error;
+      return null;
+    });
+  return (read && read.missed) || null;
 }
 
 // How long an action waits for the iframe it acted in to stop changing.

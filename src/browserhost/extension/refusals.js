@@ -121,6 +121,14 @@ export function checkUsable(selector, info, verb) {
   }
 }
 
+/** What a click answers when every press would have landed elsewhere, in the chromium
+ * provider's words (providers/chromium/inputs.py missed_all): the page got none of them. */
+export const missedAll = (clicked, missed, attempts) =>
+  `${clicked} was not clicked: each time the pointer came over it (${attempts} tries), the page ` +
+  `changed under it, and the press would have reached ${missed.selector} (${described(missed)}) ` +
+  "instead (a hover effect, an image still loading, a menu opening over it). The page got no " +
+  "press; take a new snapshot, then try again.";
+
 /** Whether browser.type can type into the element. */
 export function checkTakesText(selector, info) {
   if (!info.typable) {

@@ -12,10 +12,10 @@ import { CLICKING, checkCount, checkFound, checkFoundText, checkUsable, Refusal 
  * `byText`, to click: the text the element was found by; when it is only part of the
  * element's text, the click is aimed at that text's own box (as the chromium provider does). */
 export async function target(tabId, selector, purpose, { styles = null, fresh = false, watch = false,
-  done = null, byText = null } = {}) {
+  done = null, byText = null, guard = false } = {}) {
   const located = await locate(tabId, selector);
   const info = await page(located, "target", {
-    selector: located.selector, purpose, styles, fresh, watch, byText,
+    selector: located.selector, purpose, styles, fresh, watch, byText, guard,
   });
   checkFound(info, selector);
   checkCount(Number(info.count), selector);
