@@ -152,6 +152,17 @@ PAGES: dict[str, str] = {
         )
         + '</div><p id="out">none</p><script>box.scrollTop = box.scrollHeight;</script>',
     ),
+    # Fields in no form: one nothing listens on, sent by its page's button; one whose page
+    # sends it on Enter itself; one whose page sends it on change.
+    "/formless": _page(
+        "Formless",
+        '<input id="q"><button id="go" type="button"'
+        " onclick=\"out.textContent = 'sent ' + q.value\">Search</button>"
+        '<input id="k"><input id="c" onchange="out.textContent = \'changed \' + c.value">'
+        '<p id="out">none</p>'
+        "<script>k.addEventListener('keydown', (e) => {"
+        " if (e.key === 'Enter') out.textContent = 'entered ' + k.value; });</script>",
+    ),
     # A select drawn open as a list of rows: its options are pressed on the page.
     "/listbox": _page(
         "Listbox",

@@ -656,6 +656,28 @@ async def test_type_presses_each_key_where_the_page_listens_for_keys(
     assert plain["value"] == "one\ntwo"
 
 
+async def test_a_submit_by_enter_where_enter_does_nothing_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Enter in a field in no form, with nothing listening for keys or a change there, sets
+    nothing off: the answer says so and points at the page's own button. Where the page
+    handles Enter itself, or the change it commits, no such word."""
+    await ok(provider, ctx, "browser.open", url=site.url("/formless"))
+    idle = await ok(provider, ctx, "browser.type", selector="#q", value="hats", submit=True)
+    assert idle["notice"] == (
+        "Enter was pressed in #q, but it is in no form and the page listens for no key or "
+        "change there: nothing was sent. Click the page's own button to send it (Submit, a "
+        "search icon)."
+    )
+    assert await out_line(provider, ctx) == "none"
+    keyed = await ok(provider, ctx, "browser.type", selector="#k", value="caps", submit=True)
+    assert "notice" not in keyed, keyed
+    assert await out_line(provider, ctx) == "entered caps"
+    changed = await ok(provider, ctx, "browser.type", selector="#c", value="gloves", submit=True)
+    assert "notice" not in changed, changed
+    assert await out_line(provider, ctx) == "changed gloves"
+
+
 async def test_type_says_when_the_field_did_not_take_the_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

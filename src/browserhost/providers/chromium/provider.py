@@ -103,6 +103,16 @@ REPORT_MARGIN_S = 3.0
 """How long before the host's deadline an action that has not finished stops to answer."""
 
 
+def enter_idle(selector: str) -> str:
+    """What a type's notice says of an Enter that could set nothing off: a field in no form,
+    with nothing listening for keys, a change or a search there."""
+    return (
+        f"Enter was pressed in {selector}, but it is in no form and the page listens for no key "
+        "or change there: nothing was sent. Click the page's own button to send it (Submit, "
+        "a search icon)."
+    )
+
+
 def _plain_text(clicked: str, text: str | None) -> str:
     """What a click's notice says when no control has the text it was asked by."""
     return (
@@ -445,6 +455,8 @@ class ChromiumProvider(
                 if parameters.submit:
                     shown, settled = await after_input(self.access, tab, page, popup)
                     submitted = form_refused(settled) or led_to(tab, settled, shown)
+                    if (aimed.info.get("ready") or {}).get("enterIdle"):
+                        submitted = submitted or enter_idle(selector)
                 else:
                     settled = await after_typing(
                         self.access, tab, page, aimed, in_flight, filled.read

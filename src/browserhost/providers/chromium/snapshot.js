@@ -2775,7 +2775,8 @@ async (request) => {
   // Focus the field and select what it holds, for typed text to replace it. A text longer
   // than the field keeps (its maxlength) is cut there by the browser: `keeps` says so.
   // `keys`: the page listens for keys on the field or around it, so the text is typed key
-  // by key (see keyListened).
+  // by key (see keyListened); `enterIdle`: a one-line field in no form, with nothing that
+  // listens for what Enter sets off.
   function readyForText(el, value) {
     const tag = tagOf(el);
     const keeps = el.maxLength >= 0 && value.length > el.maxLength ? { keeps: el.maxLength } : {};
@@ -2784,7 +2785,9 @@ async (request) => {
       if (el.type === "number" && Number.isNaN(Number(value.trim()))) return { error: "number" };
       el.select();
       el.focus();
-      return { typeIt: true, ...keeps, ...keys };
+      // Known for sure (DevTools' listeners at hand): Enter here would do nothing at all.
+      const idle = listeners && !el.form && !keyListened(el, ENTER_EVENTS) ? { enterIdle: true } : {};
+      return { typeIt: true, ...keeps, ...keys, ...idle };
     } else if (tag === "textarea") {
       el.selectionStart = 0;
       el.selectionEnd = el.value.length;
@@ -2808,10 +2811,9 @@ async (request) => {
   // keys on keypress, an app that listens at its root). Text inserted at once makes the
   // input events alone; such a page needs each key pressed. Unknown (false) where DevTools'
   // listeners are not at hand (an iframe's document).
-  function keyListened(el) {
+  function keyListened(el, types = KEY_EVENTS) {
     if (!listeners) return false;
-    const on = (target) => target.onkeydown || target.onkeypress || target.onkeyup ||
-      KEY_EVENTS.some((type) => listeners(target)[type]?.length);
+    const on = (target) => types.some((type) => target["on" + type] || listeners(target)[type]?.length);
     for (let node = el; node; node = node.parentNode || node.host) {
       if (node.nodeType === Node.ELEMENT_NODE || node === doc) {
         if (on(node)) return true;
@@ -2820,6 +2822,9 @@ async (request) => {
     return Boolean(on(window));
   }
   const KEY_EVENTS = ["keydown", "keypress", "keyup"];
+  // What Enter in a one-line field can set off besides a form it submits: a key handler, a
+  // change handler (Enter commits the value), a search field's own event.
+  const ENTER_EVENTS = [...KEY_EVENTS, "change", "search"];
 
   // After a text its field kept only the start of: a page that moves the focus on as a box
   // fills (a code in one-character boxes) takes the rest in the field it focused, as from a
