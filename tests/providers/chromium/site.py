@@ -631,7 +631,8 @@ PAGES: dict[str, str] = {
         '<span class="sw" style="background: #cce8cc"></span>'
         '<span class="sw" style="background: olive"></span>'
         '<span class="sw" style="background: #bb1111"></span>'
-        '<span class="sw" style="background: #8a8a00"></span></div>'
+        '<span class="sw" style="background: #8a8a00"></span>'
+        '<span class="sw" style="background: #8a3d3d"></span></div>'
         '<div><span class="ic"></span><span class="ic"></span></div>',
     ),
     # A donut chart: each slice is a ring segment whose box's middle is the hole.

@@ -174,11 +174,12 @@ async def test_shapes_and_swatches_with_no_name_are_named_by_their_colour(
         ("span", "sw pink", True),
         ("span", "sw magenta", True),
         ("span", "sw purple", True),
-        ("span", "sw pink", True),
+        ("span", "sw light red", True),
         ("span", "sw light green", True),
         ("span", "sw olive", True),
         ("span", "sw red", True),
         ("span", "sw dark yellow", True),
+        ("span", "sw red", True),
         ("span", "ic", True),
         ("span", "ic", True),
     ]

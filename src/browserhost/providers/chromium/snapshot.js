@@ -416,12 +416,12 @@ async (request) => {
     let hue = high === r ? ((g - b) / chroma) % 6 : high === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
     hue = (hue * 60 + 360) % 360;
     let name = HUES.find(([end]) => hue < end)[1];
-    // Brown: a dark orange, or a dull dark red (CSS brown); a strong dark red stays red.
-    if (hue < 45 && light < 0.45 && saturation < (hue < 10 || hue > 345 ? 0.65 : 0.85)) name = "brown";
+    // Brown: a dark orange. A red of any lightness stays a red (light, dark), as blues do: the
+    // shades of one colour go by one word.
+    if (hue >= 15 && hue < 45 && light < 0.45 && saturation < 0.85) name = "brown";
     // A bright, full purple is the magenta a person names (CSS magenta, fuchsia).
     if (name === "purple" && hue >= 285 && light >= 0.4 && saturation >= 0.6) name = "magenta";
-    if (name === "red" && light > 0.75) name = "pink";
-    const shade = light < DARK ? "dark " : light > 0.75 && name !== "pink" ? "light " : "";
+    const shade = light < DARK ? "dark " : light > 0.75 ? "light " : "";
     return shade + name;
   }
   const SWATCH_MAX = 80; // CSS pixels: a swatch, not a panel or a banner
