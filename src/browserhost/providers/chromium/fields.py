@@ -166,7 +166,7 @@ def _in_order(part: str, whole: str) -> bool:
 
 def keyed(ready: dict[str, Any], value: str) -> bool:
     """Whether ``value`` is typed key by key: where the page listens for keys (``keys``,
-    see ``snapshot.js``'s ``keyListened``), for a text of at most :data:`KEYED_MAX`
+    see ``snapshot.js``'s ``listenedFor``), for a text of at most :data:`KEYED_MAX`
     characters that the field keeps whole, with no key that would act instead of typing (a
     new line that submits, a tab that moves on). Otherwise it is inserted at once."""
     return (

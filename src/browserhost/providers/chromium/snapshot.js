@@ -2775,18 +2775,19 @@ async (request) => {
   // Focus the field and select what it holds, for typed text to replace it. A text longer
   // than the field keeps (its maxlength) is cut there by the browser: `keeps` says so.
   // `keys`: the page listens for keys on the field or around it, so the text is typed key
-  // by key (see keyListened); `enterIdle`: a one-line field in no form, with nothing that
+  // by key (see listenedFor); `enterIdle`: a one-line field in no form, with nothing that
   // listens for what Enter sets off.
   function readyForText(el, value) {
     const tag = tagOf(el);
     const keeps = el.maxLength >= 0 && value.length > el.maxLength ? { keeps: el.maxLength } : {};
-    const keys = keyListened(el) ? { keys: true } : {};
+    const heard = listenedFor(el, ENTER_EVENTS);
+    const keys = KEY_EVENTS.some((type) => heard.has(type)) ? { keys: true } : {};
     if (tag === "input") {
       if (el.type === "number" && Number.isNaN(Number(value.trim()))) return { error: "number" };
       el.select();
       el.focus();
       // Known for sure (DevTools' listeners at hand): Enter here would do nothing at all.
-      const idle = listeners && !el.form && !keyListened(el, ENTER_EVENTS) ? { enterIdle: true } : {};
+      const idle = listeners && !el.form && !heard.size ? { enterIdle: true } : {};
       return { typeIt: true, ...keeps, ...keys, ...idle };
     } else if (tag === "textarea") {
       el.selectionStart = 0;
@@ -2806,20 +2807,23 @@ async (request) => {
     return { typeIt: true, ...keys };
   }
 
-  // Whether the page listens for keys where `el` gets them: on it, a container of it, the
-  // document or the window (an autocomplete that reads keyup, a field that refuses some
-  // keys on keypress, an app that listens at its root). Text inserted at once makes the
-  // input events alone; such a page needs each key pressed. Unknown (false) where DevTools'
-  // listeners are not at hand (an iframe's document).
-  function keyListened(el, types = KEY_EVENTS) {
-    if (!listeners) return false;
-    const on = (target) => types.some((type) => target["on" + type] || listeners(target)[type]?.length);
+  // Which of `types` the page listens for where `el` gets them: on it, a container of it, the
+  // document or the window (an autocomplete that reads keyup, a field that refuses some keys
+  // on keypress, an app that listens at its root). Text inserted at once makes the input
+  // events alone; a page that listens for keys needs each key pressed. None known where
+  // DevTools' listeners are not at hand (an iframe's document).
+  function listenedFor(el, types) {
+    const heard = new Set();
+    if (!listeners) return heard;
+    const look = (target) => {
+      const all = listeners(target);
+      for (const type of types) if (target["on" + type] || all[type]?.length) heard.add(type);
+    };
     for (let node = el; node; node = node.parentNode || node.host) {
-      if (node.nodeType === Node.ELEMENT_NODE || node === doc) {
-        if (on(node)) return true;
-      }
+      if (node.nodeType === Node.ELEMENT_NODE || node === doc) look(node);
     }
-    return Boolean(on(window));
+    look(window);
+    return heard;
   }
   const KEY_EVENTS = ["keydown", "keypress", "keyup"];
   // What Enter in a one-line field can set off besides a form it submits: a key handler, a
