@@ -93,13 +93,11 @@ export const ACTIONS_BY_NAME = {
       fresh: !selector, watch: true, byText: selector ? null : text, guard: true,
     });
     let { info, located } = await aim();
+    // A click on part of an element's text names the element it landed on, and that text.
+    const part = () => info.aim.text !== undefined;
+    const clicked = () => (part() && info.aim.hit ? located.prefix + info.aim.hit : chosen);
     let settled;
-    let clicked;
-    let part;
     for (let attempt = 1; ; attempt++) {
-      // A click on part of an element's text names the element it landed on, and that text.
-      part = info.aim.text !== undefined;
-      clicked = part && info.aim.hit ? located.prefix + info.aim.hit : chosen;
       const x = located.x + Number(info.aim.x);
       const y = located.y + Number(info.aim.y);
       const mouse = { x, y, button: "left", clickCount: 1 };
@@ -109,12 +107,15 @@ export const ACTIONS_BY_NAME = {
       settled = await settle(tabId);
       const missed = await missedPress(located, settled);
       if (!missed) break;
-      if (attempt === PRESS_ATTEMPTS) throw new Refusal(missedAll(clicked, missed, PRESS_ATTEMPTS));
+      if (attempt === PRESS_ATTEMPTS) {
+        throw new Refusal(missedAll(clicked(), missed, PRESS_ATTEMPTS));
+      }
       ({ info, located } = await aim());
     }
     const shown = await shownAfter(tabId, settled);
     return {
-      clicked, label: part ? info.aim.text : info.label, ...shown, ...formRefused(settled),
+      clicked: clicked(), label: part() ? info.aim.text : info.label, ...shown,
+      ...formRefused(settled),
       ...await stateAfter(located, settled),
     };
   },

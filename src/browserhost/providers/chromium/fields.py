@@ -145,9 +145,15 @@ def not_taken(selector: str, value: str, state: dict[str, Any]) -> str | None:
         )
     return (
         f"The page did not take what was typed into {selector}: it holds {held!r}, not "
-        f"{value!r}. It may turn keys away there, or be set by its own controls (arrows, "
-        "buttons, a picker); take a snapshot to see them."
+        f"{value!r}. {OWN_CONTROLS}"
     )
+
+
+OWN_CONTROLS = (
+    "It may turn keys away there, or be set by its own controls (arrows, buttons, a picker); "
+    "take a snapshot to see them."
+)
+"""What a notice of text a field did not take says to do instead."""
 
 
 def _bare(text: str) -> str:

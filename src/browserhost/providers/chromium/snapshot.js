@@ -190,6 +190,10 @@ async (request) => {
   // (a floating label drawn over its field, a styled box over its hidden checkbox).
   const labelsIt = (hit, el) => Boolean(el.labels?.length && hit?.closest?.("label")?.control === el);
 
+  // Whether a press where `hit` is drawn is a press on `el`: on it, on the face drawn for it
+  // (faceOf), or on one of its labels. The check before a click and its press guard alike.
+  const pressLands = (hit, el, face) => landsOn(hit, face || el) || landsOn(hit, el) || labelsIt(hit, el);
+
   // --- naming: what a person reads on an element, and what it is --------------------------
 
   // Icon fonts name their picture in a class (`fa fa-star`, `icon-reply`, `glyphicon
@@ -428,8 +432,9 @@ async (request) => {
   const SVG_SHAPES = new Set(["circle", "ellipse", "rect", "polygon", "path"]);
   const HUES = [[15, "red"], [45, "orange"], [70, "yellow"], [165, "green"], [190, "cyan"],
     [255, "blue"], [310, "purple"], [345, "pink"], [361, "red"]];
-  // A colour the page wrote by its CSS name (`fill="olive"`) goes by that name: the page's
-  // own word for it, and the one its text uses ("the olive box").
+  // A colour that is one of CSS's named colours (`fill="olive"`) goes by that name, most
+  // likely the page's own word for it ("the olive box"); of synonyms, one (aqua for cyan,
+  // magenta for fuchsia, gray for grey).
   const NAMED_COLOURS = new Map([
     ["0,0,0", "black"], ["192,192,192", "silver"], ["128,128,128", "gray"],
     ["255,255,255", "white"], ["128,0,0", "maroon"], ["255,0,0", "red"], ["128,0,128", "purple"],
@@ -1038,8 +1043,9 @@ async (request) => {
 
   // Pictures drawn in view that hold nothing to read (a canvas, an SVG of shapes and no
   // words: a chart, a shape to count, a board; listed unnamed, or not listed), so the agent
-  // knows what they are: a capture shows them, and verb.mouse presses them by point. By their selectors
-  // and sizes, the first DRAWN_MAX of at least DRAWN_MIN pixels a side; an SVG scope too.
+  // knows what they are: a capture shows them, and verb.mouse presses them by point. By
+  // their selectors and sizes, the first DRAWN_MAX of at least DRAWN_MIN pixels a side; an
+  // SVG scope too.
   function drawings(root, shown) {
     const listed = new Set(shown.map(({ el }) => el));
     const found = [];
@@ -1056,7 +1062,6 @@ async (request) => {
     }
     return found;
   }
-  const SVG_PAINT = ["fill", "stroke"];
   const DRAWN_MAX = 3;
   const DRAWN_MIN = 48; // CSS pixels: a picture, not an icon
 
@@ -2130,7 +2135,7 @@ async (request) => {
       const its = control.getBoundingClientRect();
       return its.width * its.height < OWN_CONTROL_SHARE * own.width * own.height ? control : null;
     };
-    const onItself = (hit) => landsOn(hit, target) || landsOn(hit, el) || labelsIt(hit, el);
+    const onItself = (hit) => pressLands(hit, el, face);
     // The centre, or the point nearest it on the element and on no control inside it; null
     // when the centre lands on something else.
     const clearAt = (box) => {
@@ -2213,6 +2218,9 @@ async (request) => {
     return best;
   }
 
+  // What paints an SVG element, which `styles` are given for too: its colour does not.
+  const SVG_PAINT = ["fill", "stroke"];
+
   async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText, told, guard }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
@@ -2292,7 +2300,7 @@ async (request) => {
         judged = true;
         const first = event.composedPath()[0];
         const hit = first instanceof Element ? first : first?.parentElement || null;
-        if (!landsOn(hit, face || el) && !landsOn(hit, el) && !labelsIt(hit, el)) {
+        if (!pressLands(hit, el, face)) {
           guard.missed = hit ? describeCover(hit) : { selector: "", tag: "" };
         }
       }

@@ -222,6 +222,7 @@ class PageVerbs(Provider):
             for field in arguments.fields:
                 notice = None  # what the field did not keep of a text (fields.type_on)
                 state = None  # the field's state, where it was read as its text went in
+                text = False  # whether text was typed, to be found in the field after
                 aimed = await targets.target(page, field.selector, "inspect")
                 info = aimed.info
                 with playwright_errors("verb.fill_form", selector=field.selector):
@@ -240,18 +241,17 @@ class PageVerbs(Provider):
                         # Checked as browser.type checks it: shown, enabled, not covered.
                         aimed = await targets.target(page, field.selector, "type", text=field.value)
                         typed = await fields.fill(tab, page, aimed, field.selector, field.value)
-                        notice, state = typed.notice, typed.read
-                        if state is None:
-                            state = await pagescript.run(aimed.located.frame, "state")
-                        held = state.get("state") or {}
-                        notice = notice or fields.not_taken(field.selector, field.value, held)
+                        notice, state, text = typed.notice, typed.read, typed.typed
                     else:
                         raise ActionError(f"{field.selector} is not a field; nothing more set.")
                 if state is None:
                     state = await pagescript.run(aimed.located.frame, "state")
+                held = state.get("state") or {}
+                if text and not notice:
+                    notice = fields.not_taken(field.selector, str(field.value), held)
                 said = {"notice": notice} if notice else {}
                 # Each field is focused as it is filled: the last one filled keeps the focus.
-                read = {k: v for k, v in (state.get("state") or {}).items() if k != "focused"}
+                read = {k: v for k, v in held.items() if k != "focused"}
                 filled.append({"selector": field.selector, **read, **said})
             return {"filled": filled}
 
@@ -401,6 +401,5 @@ def _keys_not_taken(
         return None
     return (
         f"The page did not take the keys typed into {arguments.selector}: it still holds "
-        f"{before!r}. It may turn keys away there, or be set by its own controls (arrows, "
-        "buttons, a picker); take a snapshot to see them."
+        f"{before!r}. {fields.OWN_CONTROLS}"
     )
