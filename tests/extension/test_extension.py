@@ -459,6 +459,17 @@ def test_a_click_whose_element_the_pointer_moves_is_aimed_again_and_never_lands_
     ), refused.text
 
 
+def test_words_a_page_forges_where_the_press_guard_tells_a_miss_are_not_taken(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    url = site.url("/forged-guard")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        clicked = data(act(http, "browser.click", selector="#go"))
+        assert extension.page(url).evaluate("out.textContent") == "pressed"
+    assert clicked["clicked"] == "#go"
+
+
 def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

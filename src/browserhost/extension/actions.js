@@ -257,7 +257,10 @@ async function missedPress(located, settled) {
       if (fatal(error)) throw error;
       return null;
     });
-  return (read && read.missed) || null;
+  const missed = read && read.missed;
+  // Words the page itself put in the guard's place, naming no element, are not taken.
+  const named = missed && typeof missed.selector === "string" && typeof missed.tag === "string";
+  return named ? missed : null;
 }
 
 // How long an action waits for the iframe it acted in to stop changing.

@@ -163,6 +163,16 @@ PAGES: dict[str, str] = {
         "<script>k.addEventListener('keydown', (e) => {"
         " if (e.key === 'Enter') out.textContent = 'entered ' + k.value; });</script>",
     ),
+    # A page that writes words of its own where the press guard tells what a press missed:
+    # one that name nothing (as soon as the guard is set, and again and again).
+    "/forged-guard": _page(
+        "Forged guard",
+        '<button id="go" type="button" onclick="out.textContent = \'pressed\'">Go</button>'
+        '<p id="out">none</p>'
+        "<script>const forge = () => { const store = window[Symbol.for('browserhost')];"
+        " if (store) store.pressGuard = { missed: { selector: 7, tag: ['x'] }, stop() {} }; };"
+        " addEventListener('pointerdown', forge, true); setInterval(forge, 5);</script>",
+    ),
     # A select drawn open as a list of rows: its options are pressed on the page.
     "/listbox": _page(
         "Listbox",

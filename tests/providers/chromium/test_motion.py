@@ -143,3 +143,14 @@ async def test_a_click_whose_element_the_pointer_moves_is_aimed_again_and_never_
         "changed under it, and the press would have reached #row (div) instead"
     ), refusal
     assert await in_page(provider, ctx, "window.log") == ["more"]
+
+
+async def test_words_a_page_forges_where_the_press_guard_tells_a_miss_are_not_taken(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The page can write in the place the press guard tells what a press missed: words that
+    name no element are left unread, the click answers as pressed, and the page got it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/forged-guard"))
+    clicked = await ok(provider, ctx, "browser.click", selector="#go")
+    assert clicked["clicked"] == "#go"
+    assert await out_line(provider, ctx) == "pressed"

@@ -223,7 +223,20 @@ async def missed_press(aimed: Target, settled: Settled, shown: Page) -> dict[str
     if aimed.located.frame is not shown.main_frame:
         read = await read_state(aimed) if aimed.located.frame.page is shown else None
     missed = read.get("missed") if read else None
-    return missed if isinstance(missed, dict) else None
+    if not isinstance(missed, dict) or not all(
+        isinstance(missed.get(key), str) for key in ("selector", "tag")
+    ):
+        return None  # none, or words the page itself put in the guard's place
+    return {
+        key: value[:MISSED_MAX]
+        for key, value in missed.items()
+        if key in ("selector", "tag", "label") and isinstance(value, str)
+    }
+
+
+MISSED_MAX = 200
+"""The longest selector, tag or label of what a press missed for that is told: the page
+script names it in fewer, and a page that writes its own words there is cut short."""
 
 
 async def read_state(aimed: Target, *, after_input: bool = False) -> dict[str, Any] | None:
