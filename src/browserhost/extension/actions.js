@@ -16,7 +16,7 @@ import { cookies, setCookies } from "./session_verbs.js";
 import {
   checkFound, checkTakesText, missedAll, optionValue, Refusal, refusalToOpen, UNREACHABLE,
 } from "./refusals.js";
-import { byText, target } from "./targets.js";
+import { byText, leaveRest, target } from "./targets.js";
 import { notTaken } from "./typing.js";
 
 const NAVIGATE_WAIT_MS = 30000;
@@ -101,6 +101,7 @@ export const ACTIONS_BY_NAME = {
       const x = located.x + Number(info.aim.x);
       const y = located.y + Number(info.aim.y);
       const mouse = { x, y, button: "left", clickCount: 1 };
+      await leaveRest(tabId, { info, located }, { x, y });
       await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
       await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...mouse });
       await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...mouse });

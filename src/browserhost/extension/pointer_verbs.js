@@ -13,7 +13,7 @@ import { holding, MODIFIER_BITS } from "./key_verbs.js";
 import { drags } from "./page_events.js";
 import { DRAGGING, DROPPING, HOVERING, POINTING, Refusal } from "./refusals.js";
 import { sleep, stops, until } from "./stopping.js";
-import { byText, target } from "./targets.js";
+import { byText, leaveRest, target } from "./targets.js";
 
 // Their arguments are the Python ones (providers/pointer_verbs.py, through contract.js).
 export const VERBS = [
@@ -268,11 +268,12 @@ const heldButton = (buttons) =>
  * covered), and where a click on it lands. */
 async function aimedAt(tabId, selector, text, words) {
   const chosen = given(selector) ? selector : await byText(tabId, text, words);
-  const { info, located } = await target(tabId, chosen, "click", {
+  const aimed = await target(tabId, chosen, "click", {
     fresh: !given(selector), done: words.done, byText: given(selector) ? null : text,
   });
+  const { info, located } = aimed;
   const point = { x: located.x + Number(info.aim.x), y: located.y + Number(info.aim.y) };
-  return { selector: chosen, label: info.label, point };
+  return { selector: chosen, label: info.label, point, leaveRest: (held) => leaveRest(tabId, aimed, point, held) };
 }
 
 /** The answer once the page settled after the input: the pointer's start and end with what
@@ -295,8 +296,9 @@ export async function hover(tabId, { selector, text }) {
   const start = last || aimed.point;
   const before = (await pointed(tabId, [start], true)).under[0];
   const buttons = last ? last.buttons : 0; // a button the mouse verb holds down stays down
-  await cdp(tabId, "Input.dispatchMouseEvent",
-    { type: "mouseMoved", ...aimed.point, buttons, button: heldButton(buttons) });
+  const held = { buttons, button: heldButton(buttons) };
+  await aimed.leaveRest(held);
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...aimed.point, ...held });
   return {
     hovered: aimed.selector, label: aimed.label,
     ...await pointerAnswer(tabId, start, before, aimed.point, buttons),

@@ -1,7 +1,7 @@
 // The element an agent names, found and checked before anything is done to it, as the
 // chromium provider's targets.py does (the checks and their words are in refusals.js).
 
-import { fatal, mainPlace } from "./cdp.js";
+import { cdp, fatal, mainPlace } from "./cdp.js";
 import { TEXT_CANDIDATES_MAX } from "./contract.js";
 import { childFrames, locate } from "./frames.js";
 import { page } from "./page.js";
@@ -27,6 +27,19 @@ export async function target(tabId, selector, purpose, { styles = null, fresh = 
     checkUsable(selector, info, done || (purpose === "click" ? "clicked" : "typed"));
   }
   return { info, located };
+}
+
+/** Start the mouse on its way to `to` where it rests, if something came under it there since
+ * it last moved (the target's `rest`, in its frame): a move of one pixel toward `to` first, as
+ * the chromium provider's leave_rest does, answered once the page has handled it; with the
+ * buttons `held` down. */
+export async function leaveRest(tabId, { info, located }, to, held = {}) {
+  if (!info.rest) return;
+  const rest = { x: located.x + Number(info.rest.x), y: located.y + Number(info.rest.y) };
+  const far = Math.hypot(to.x - rest.x, to.y - rest.y);
+  if (far <= 1) return;
+  const step = { x: rest.x + (to.x - rest.x) / far, y: rest.y + (to.y - rest.y) / far };
+  await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...step, ...held });
 }
 
 /** The selector of the one element an agent means by `text`, looking into iframes when the

@@ -160,6 +160,21 @@ async def test_click_by_text_picks_the_menu_item_not_the_menu(
     assert (await _by_label(provider, ctx))["Tags:"]["value"] == "Java"
 
 
+async def test_a_click_on_a_menu_opened_under_the_resting_pointer_picks_the_item_clicked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The menu opens under the pointer where a click left it: the page takes the item
+    there only at the pointer's next move (jQuery UI's menus), which a jump straight to
+    another item would make the one chosen."""
+    await _open(provider, site, ctx, "autocomplete.html")
+    await ok(provider, ctx, "browser.click", text="Start")
+    await ok(provider, ctx, "browser.type", selector="#tags", value="ja")
+    clicked = await ok(provider, ctx, "browser.click", text="JavaScript")
+    assert clicked["label"] == "JavaScript"
+    assert await out_line(provider, ctx) == "out: chose JavaScript"
+    assert await in_page(provider, ctx, "document.getElementById('tags').value") == "JavaScript"
+
+
 async def test_elements_that_behave_as_buttons_are_listed_and_clicked_by_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -4,6 +4,7 @@ did so answers: the page shown once it settled, and the acted-on element's state
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ async def press(tab: Tab, page: Page, aimed: Target) -> None:
     tab.pointer = (page, x, y)
     try:
         with playwright_errors("browser.click"):
+            await leave_rest(page, aimed)
             # The press is answered once the page has handled it: a handler that never
             # returns leaves it unanswered.
             await pagescript.answering(page.mouse.click(x, y))
@@ -42,6 +44,26 @@ async def press(tab: Tab, page: Page, aimed: Target) -> None:
         # having happened; anything else went away under it.
         if not (page.is_closed() and _connected(tab)):
             raise
+
+
+async def leave_rest(page: Page, aimed: Target) -> None:
+    """Start the mouse on its way to ``aimed``'s point where it rests, if something came
+    under it there since it last moved (:attr:`.Target.rest`): a move of one pixel toward
+    the point, before the move there. A hand's pointer leaves what is under it before it
+    comes over anything else; a jump does not. A page that takes the pointer's first move
+    after it drew something under a resting pointer for a move over that (a menu opened
+    beneath it: jQuery UI's autocomplete then picks the item under the pointer, not the one
+    clicked) sees the first move where the pointer was, as it would from a person. The move
+    is answered once the page has handled it, at its next frame, before the move on: two
+    moves sent together would reach it as one."""
+    rest = aimed.rest
+    if rest is None:
+        return
+    x, y = aimed.point
+    far = math.hypot(x - rest[0], y - rest[1])
+    if far > 1:
+        step = rest[0] + (x - rest[0]) / far, rest[1] + (y - rest[1]) / far
+        await pagescript.answering(page.mouse.move(*step))
 
 
 async def after_input(

@@ -20,7 +20,7 @@ from browserhost.sdk import ActionError, Provider, verb
 
 from . import driver, navigation, pagescript, targets
 from .errors import playwright_errors
-from .inputs import led_to
+from .inputs import leave_rest, led_to
 from .targets import Located
 
 if TYPE_CHECKING:
@@ -55,6 +55,7 @@ class PointerVerbs(Provider):
             start = _last_pointer(tab, page) or end
             before = await _under(page, [start], watch=True)
             with playwright_errors("verb.hover"):
+                await leave_rest(page, aimed)
                 await pagescript.answering(page.mouse.move(*end))
             answer = await self._pointed(tab, page, (start, before), end)
             return {"hovered": selector, "label": aimed.info["label"], **answer}

@@ -9,9 +9,10 @@
 //              fresh?, watch?, text?,             the purpose (click: where to press it, or
 //              valueMax?, byText?, told?,         the part of its text byText names, and
 //              guard?}                            with `guard` a press elsewhere kept from the
-//                                                page; type with text: a text field readied
-//                                                for it, its state after the text told
-//                                                through `told`)
+//                                                page, and where the pointer rests if something
+//                                                came under it; type with text: a text field
+//                                                readied for it, its state after the text
+//                                                told through `told`)
 //   stashed   {}                              -> that element, as a handle for Playwright
 //   hop       {selector}                      -> where a selector steps into an iframe, if it does
 //   frames    {elements, within?}             -> selector and content box of iframe elements
@@ -2247,6 +2248,7 @@ async (request) => {
       out.choices = [...el.options].map((option) => ({ value: option.value, label: clean(option.label) }));
     }
     if (purpose !== "inspect" && !fresh && changed(selector, el)) out.changed = true;
+    if (store.rest.cameUnder) out.rest = { x: store.rest.x, y: store.rest.y };
     if (styles) {
       const computed = getComputedStyle(el);
       // An SVG element is painted by its fill and stroke, not its colour: a green letter.
@@ -2865,6 +2867,22 @@ async (request) => {
 
   // --- the pointer: what is under it, where a drag drops, text to select ------------------
 
+  // Where the pointer rests in this document, and whether something came under it since it
+  // last moved (drawn there: the browser tells a mouseover, and no move). A page may take
+  // the pointer's next move for one over what came (jQuery UI's menus do: the item a menu
+  // opened under is chosen at the next move, wherever it goes), so a press elsewhere starts
+  // the pointer's way where it rests (target's `rest`). Watched from the document's first call.
+  function watchRest() {
+    if (store.rest) return;
+    const rest = (store.rest = {});
+    const moved = (event) => {
+      if (!event.isTrusted) return;
+      Object.assign(rest, { x: event.clientX, y: event.clientY, cameUnder: event.type === "mouseover" });
+    };
+    addEventListener("mouseover", moved, { capture: true, passive: true });
+    addEventListener("mousemove", moved, { capture: true, passive: true });
+  }
+
   // The element drawn at a viewport point, named as a snapshot names elements (the page
   // itself without its text as a label); null outside the viewport or over nothing.
   function under(x, y) {
@@ -3156,6 +3174,8 @@ async (request) => {
   if (!doc.documentElement && doc.readyState === "loading") {
     throw new Error("browserhost: the document is still arriving");
   }
+
+  watchRest();
 
   // A timer watch that no wait ended (the action was refused) ends at the next question.
   const keepsWatch = ["quiet", "state", "stashed", "position", "fill", "typeOn"];

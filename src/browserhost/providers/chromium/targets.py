@@ -61,6 +61,15 @@ class Target:
         return self.located.x + float(aim["x"]), self.located.y + float(aim["y"])
 
     @property
+    def rest(self) -> tuple[float, float] | None:
+        """Where the pointer rests, in page coordinates, if something came under it there
+        since it last moved (see :func:`.inputs.leave_rest`)."""
+        rest = self.info.get("rest")
+        if rest is None:
+            return None
+        return self.located.x + float(rest["x"]), self.located.y + float(rest["y"])
+
+    @property
     def clicked(self) -> tuple[str | None, str]:
         """What a click at :attr:`point` presses: for a click on part of an element's text, the
         element it lands on inside (``None``: the element itself) and that text as the page
