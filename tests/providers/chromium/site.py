@@ -131,6 +131,20 @@ PAGES: dict[str, str] = {
         "<script>const pen = board.getContext('2d'); pen.beginPath(); pen.moveTo(20, 130);"
         " pen.lineTo(100, 20); pen.lineTo(180, 130); pen.closePath(); pen.fill();</script>",
     ),
+    # Slices of a ring with their labels drawn on their middles (a pie menu), listening for
+    # clicks; and a button a banner smaller than it is drawn over the middle of.
+    "/labelled-slices": _page(
+        "Labelled slices",
+        '<svg width="220" height="120"><path id="left" d="M10,10 L100,10 L100,110 L10,110 Z"'
+        ' fill="#e84c3d"/><text x="55" y="70" font-size="40" text-anchor="middle">A</text>'
+        '<path id="right" d="M110,10 L200,10 L200,110 L110,110 Z" fill="#f06a30"/>'
+        '<text x="155" y="70" font-size="40" text-anchor="middle">B</text></svg>'
+        '<div style="position: relative; width: 200px"><button id="wide" style="width: 200px;'
+        ' height: 40px">Wide</button><span style="position: absolute; left: 80px; top: 10px;'
+        ' background: gold">NEW</span></div><p id="out">out: none</p>'
+        "<script>for (const el of document.querySelectorAll('path, button')) el.onclick = () =>"
+        " out.textContent = 'out: ' + el.id;</script>",
+    ),
     # Fields whose labels are written before them but tied to nothing (no `for`, no control
     # inside), one across a line break; and a label tied to another field, which names only
     # that one.

@@ -133,6 +133,20 @@ async def test_svg_shapes_with_handlers_are_listed_and_hovered(
     assert await out_line(provider, ctx) == "out: tip Tuesday: 5 visits"
 
 
+async def test_an_element_with_something_smaller_drawn_over_its_middle_is_pressed_where_it_shows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A pie menu's slice under its label, a button under a badge: not covered, and
+    clicked beside what is drawn over it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/labelled-slices"))
+    listed = {e["selector"]: e for e in await _elements(provider, ctx)}
+    assert [listed[s].get("covered") for s in ("#left", "#right", "#wide")] == [None] * 3
+    for selector in ("#right", "#left", "#wide"):
+        clicked = await ok(provider, ctx, "browser.click", selector=selector)
+        assert clicked["clicked"] == selector
+        assert await out_line(provider, ctx) == f"out: {selector[1:]}"
+
+
 async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -953,6 +953,23 @@ async (request) => {
     return ha === a && hb === b ? 0 : order(ha, hb);
   }
 
+  // Whether an element whose middle something smaller than it is drawn over (a slice's
+  // label, a badge) shows elsewhere, where a press lands on it: a person presses it there.
+  // Something as big as it or bigger (an overlay, a dialog) hides it all.
+  const ASIDE = [[0.3, 0.3], [0.7, 0.3], [0.3, 0.7], [0.7, 0.7], [0.5, 0.15], [0.5, 0.85], [0.15, 0.5], [0.85, 0.5]];
+  const smaller = (hit, rect) => {
+    const over = coverOf(hit).getBoundingClientRect();
+    return over.width * over.height < rect.width * rect.height;
+  };
+  function clearAside(el, face, rect, hit) {
+    if (!smaller(hit, rect)) return false;
+    return ASIDE.some(([fx, fy]) => {
+      const x = rect.x + rect.width * fx;
+      const y = rect.y + rect.height * fy;
+      return inViewport({ left: x, top: y, right: x, bottom: y }) && pressLands(hitAt(x, y), el, face);
+    });
+  }
+
   function element({ el, rect, face }, valueMax = VALUE_MAX) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
     out.inViewport = inViewport(rect);
@@ -963,7 +980,8 @@ async (request) => {
       // Drawn over by something that is not its own container (a clipped element, one that
       // lets clicks through with pointer-events: none, is not "covered").
       if (hit && !landsOn(hit, el) && !(face && landsOn(hit, face)) && !reaches(el, hit) &&
-          !labelsIt(hit, el) && getComputedStyle(el).pointerEvents !== "none") {
+          !labelsIt(hit, el) && getComputedStyle(el).pointerEvents !== "none" &&
+          !clearAside(el, face, rect, hit)) {
         out.covered = true;
       }
     }
@@ -2138,11 +2156,12 @@ async (request) => {
     };
     const onItself = (hit) => pressLands(hit, el, face);
     // The centre, or the point nearest it on the element and on no control inside it; null
-    // when the centre lands on something else.
+    // when the centre lands on something else, unless that is smaller than the element (a
+    // slice's label, a badge): then the point nearest the centre where it shows.
     const clearAt = (box) => {
       const point = centre(box);
       const hit = hitAt(point.x, point.y);
-      if (!onItself(hit)) return null;
+      if (!onItself(hit)) return hit && !reaches(target, hit) && smaller(hit, box) ? besideControls(box) : null;
       return innerControl(hit) ? besideControls(box) || point : point;
     };
     const besideControls = (box) => {
