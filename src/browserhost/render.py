@@ -54,6 +54,8 @@ def element_notes(element: Answer) -> list[str]:
             notes.append(f"{name}=mixed" if value == "mixed" else yes if value else no)
     if "current" in element:
         notes.append("current" if element["current"] == "true" else f"current {element['current']}")
+    if element.get("marked"):
+        notes.append(f"marked {element['marked']}")
     if "sort" in element:
         notes.append(f"sorted {element['sort']}")
     if element.get("options"):

@@ -103,6 +103,19 @@ class ElementState(Data):
     readonly: bool | None = None
     focused: bool | None = None
     disabled: bool | None = None
+    marked: str | None = Field(
+        None,
+        description="Where no state above says so: the word of a class the page marks it "
+        'with as on or picked ("active", "selected", "clicked": a toggle, a chosen card, the '
+        'current tab shown only by its look); listed as "marked active".',
+    )
+
+
+LABEL_GUESSED = (
+    "The page names the element nowhere: label is a guess, not its name (the text written "
+    "just before a field, a row's header; an icon's class or picture: fa-star is \"star\"; a "
+    'swatch\'s colour); listed as "(guessed label)".'
+)
 
 
 class Element(ElementState):
@@ -120,12 +133,7 @@ class Element(ElementState):
     role: str | None = None
     label: str | None = None
     missing_accessible_name: bool | None = None
-    label_guessed: bool | None = Field(
-        None,
-        description="The page names the element nowhere: label is a guess from its icon's "
-        'class or sprite (fa-star: "star"), not text a person reads; listed as "(guessed '
-        'label)".',
-    )
+    label_guessed: bool | None = Field(None, description=LABEL_GUESSED)
     group: str | None = Field(
         None,
         description="The named group a radio, checkbox or switch answers (its fieldset's "
@@ -294,6 +302,7 @@ class InspectData(ElementState):
     selector: str
     tag: str
     label: str
+    label_guessed: bool | None = Field(None, description=LABEL_GUESSED)
     bounds: Bounds
     in_viewport: bool
     styles: dict[str, str]

@@ -152,7 +152,12 @@ PAGES: dict[str, str] = {
         "Loose labels",
         '<label>Username</label><input id="user"><label>Password</label><br>'
         '<input id="pass" type="password"><label for="mail">Mail</label><input id="note">'
-        '<input id="mail">',
+        '<input id="mail"><p>Date: <input id="date"></p><div>Color:<br><input id="colour"></div>'
+        '<table><tr><th>Genre</th><td><input id="genre"></td></tr></table>'
+        '<div>Departure date</div><div><input id="depart"></div>'
+        # Not labels: the text before a checkbox (its label comes after it), a sentence.
+        '<p>Apple <input type="checkbox" id="apple"></p>'
+        '<p>Type the code we sent you. <input id="code"></p>',
     ),
     # A list at the top of the page that scrolls in a box of its own, scrolled to its end as
     # it loads: its first items are above the page's top until the box is scrolled back.
@@ -619,7 +624,9 @@ PAGES: dict[str, str] = {
     "/drawn-icons": _page(
         "Drawn icons",
         '<style>.ico::before { content: "\\2605" } .fa-trash::before { content: "\\f1f8" }'
-        " .spinner-button { display: inline-block; width: 20px; height: 20px }</style>"
+        " .spinner-button { display: inline-block; width: 20px; height: 20px }"
+        " .star, .reply { display: inline-block; width: 16px; height: 16px; cursor: pointer }"
+        "</style>"
         '<p id="out">none</p><button class="ico" onclick="out.textContent = '
         "'starred'\"></button> <button onclick=\"out.textContent = 'deleted'\">"
         '<i class="fa fa-trash"></i></button>'
@@ -631,7 +638,13 @@ PAGES: dict[str, str] = {
         ' alt="" width="16" height="16"></button>'
         '<button style="width: 24px; height: 24px; background: url(/icons/chevron-right.svg)"'
         " onclick=\"out.textContent = 'next'\"></button>"
-        '<button><img src="/static/8f3e9c2d1b.png" alt="" width="16" height="16"></button>',
+        '<button><img src="/static/8f3e9c2d1b.png" alt="" width="16" height="16"></button>'
+        # A picture a stylesheet draws in the element's place (content: url(...)); toggles
+        # whose state is only a class (clicked, active).
+        '<span id="send" style="content: url(/icons/send.svg); cursor: pointer" onclick='
+        "\"out.textContent = 'sent'\"></span>"
+        '<span id="star" class="star" onclick="this.classList.toggle(\'clicked\')"></span>'
+        '<span id="reply" class="reply" onclick="this.classList.toggle(\'is-active\')"></span>',
     ),
     # Shapes to pick by colour: SVG shapes with handlers and no name, and swatches of a
     # palette (magenta beside purple, pale tints that are no grey, a colour by its CSS name, a
@@ -935,6 +948,10 @@ class Site:
             self.held.set()
             self.release.wait(HOLD_MAX_S)
             self._send(request, 200, _page("Held", "<p>held page</p>"))
+        elif parts.path.startswith("/icons/") and parts.path.endswith(".svg"):
+            # Any icon a page names by its file: a small grey square.
+            square = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="grey"/></svg>'  # noqa: E501
+            self._send(request, 200, square, {"Content-Type": "image/svg+xml"})
         elif parts.path.startswith(WIDGETS_PREFIX):
             name = parts.path.removeprefix(WIDGETS_PREFIX)
             page = widget_page(name)

@@ -297,9 +297,10 @@ async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
 async def test_a_field_is_named_by_the_loose_label_written_before_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """A <label> tied to nothing, just before a field, is what a person reads as its name:
-    the snapshot guesses it (and says it guessed). A label tied to another field names only
-    that one."""
+    """A <label> tied to nothing just before a field, the text before it, the caption above
+    the box it is alone in, its row's header: what a person reads as its name, which the
+    snapshot guesses (and says it guessed). A label tied to another field names only that
+    one; the text before a checkbox, or a sentence, names nothing."""
     await ok(provider, ctx, "browser.open", url=site.url("/loose-labels"))
     elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     assert [(e["selector"], e.get("label"), e.get("labelGuessed")) for e in elements] == [
@@ -307,7 +308,20 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
         ("#pass", "Password", True),
         ("#note", None, None),
         ("#mail", "Mail", None),
+        ("#date", "Date:", True),
+        ("#colour", "Color:", True),
+        ("#genre", "Genre", True),
+        ("#depart", "Departure date", True),
+        ("#apple", None, None),
+        ("#code", None, None),
     ]
+    inspected = await ok(provider, ctx, "browser.inspect", selector="#genre")
+    assert (inspected["label"], inspected["labelGuessed"]) == ("Genre", True)
+    await ok(provider, ctx, "browser.type", selector="#genre", value="Drama")
+    typed = await ok(provider, ctx, "browser.snapshot")
+    assert {"selector": "#genre", "label": "Genre", "value": "Drama"}.items() <= next(
+        e for e in typed["elements"] if e["selector"] == "#genre"
+    ).items()
 
 
 async def test_items_above_the_top_of_a_box_scrolled_down_are_listed_and_clicked(

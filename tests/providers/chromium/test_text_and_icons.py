@@ -163,14 +163,43 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
         ("arrow left", True),
         ("chevron right", True),
         (None, None),
+        ("send", True),
+        ("star", True),
+        ("reply", True),
     ]
-    assert buttons[-1]["missingAccessibleName"] is True
+    assert buttons[-4]["missingAccessibleName"] is True
     await ok(provider, ctx, "browser.click", text="arrow left")
     assert await out_line(provider, ctx) == "back"
     await ok(provider, ctx, "browser.click", text="\u2605")
     assert await out_line(provider, ctx) == "starred"
     await ok(provider, ctx, "browser.click", text="spinner down")
     assert await out_line(provider, ctx) == "down"
+    await ok(provider, ctx, "browser.click", text="send")  # its picture is send.svg
+    assert await out_line(provider, ctx) == "sent"
+
+
+async def test_a_toggle_whose_state_is_only_a_class_shows_it_as_marked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A star the page marks `clicked`, a reply icon it marks `is-active`: their names stay
+    theirs, and the mark is their state, in the click's answer and the snapshot."""
+    await ok(provider, ctx, "browser.open", url=site.url("/drawn-icons"))
+    star = await ok(provider, ctx, "browser.click", selector="#star")
+    reply = await ok(provider, ctx, "browser.click", selector="#reply")
+    assert (star["label"], star["marked"], reply["label"], reply["marked"]) == (
+        "star",
+        "clicked",
+        "reply",
+        "active",
+    )
+    listed = {e["selector"]: e for e in await _elements(provider, ctx)}
+    assert [(listed[s]["label"], listed[s].get("marked")) for s in ("#star", "#reply")] == [
+        ("star", "clicked"),
+        ("reply", "active"),
+    ]
+    assert "marked active" in element_notes(listed["#reply"])
+    unmarked = await ok(provider, ctx, "browser.click", selector="#reply")
+    assert "marked" not in unmarked
 
 
 async def test_shapes_and_swatches_with_no_name_are_named_by_their_colour(

@@ -215,7 +215,7 @@ async (request) => {
     "shown|in|out|pressed|loading|loaded|error|invalid|valid|dirty|pristine|touched|" +
     "untouched|empty|filled|on|off|state|is|has|was|first|last|odd|even|completed|complete|" +
     "done|editing|dragging|sorted|asc|desc|ascending|descending|unread|pending|busy|success|" +
-    "failed|warning|current-page|toggled|animating|entering|leaving)($|[-_])", "i");
+    "failed|warning|current-page|toggled|animating|entering|leaving|clicked|chosen|picked)($|[-_])", "i");
   const INPUT_ROLES = {
     checkbox: "checkbox", radio: "radio", button: "button", submit: "button", reset: "button",
     image: "button", range: "slider", number: "spinbutton", search: "searchbox",
@@ -350,13 +350,18 @@ async (request) => {
     return pictureWord(el) || classWord(el);
   }
 
-  // The words in the file name of the picture an element shows, an image in it or its own
-  // background (`icons/trash.svg`: "trash", `ic_arrow_left_24px.png`: "arrow left"); a
+  // The words in the file name of the picture an element shows, an image in it, its own
+  // background or the picture a stylesheet draws in its place (`content: url(...)`, on it
+  // or before it) (`icons/trash.svg`: "trash", `ic_arrow_left_24px.png`: "arrow left"); a
   // hashed or numbered name says nothing.
   function pictureWord(el) {
     const img = tagOf(el) === "img" ? el : el.querySelector("img");
     let url = img ? img.currentSrc || img.src : "";
-    if (!url) url = (/url\("?([^")]*)"?\)/.exec(getComputedStyle(el).backgroundImage) || [])[1] || "";
+    const urlIn = (value) => (/url\("?([^")]*)"?\)/.exec(value) || [])[1] || "";
+    if (!url) {
+      const style = getComputedStyle(el);
+      url = urlIn(style.backgroundImage) || urlIn(style.content) || urlIn(getComputedStyle(el, "::before").content);
+    }
     if (!url || url.startsWith("data:")) return "";
     const stem = url.split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
     const words = stem.split(/[-_.\s@]+/);
@@ -372,15 +377,40 @@ async (request) => {
   const guessedName = (el, rect = el.getBoundingClientRect()) =>
     looseLabel(el) || [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
 
-  // A label the page wrote just before a field but tied to nothing (a <label> with no `for`
-  // and no control inside): a person reads it as the field's name ("Password", then its box).
+  // A label the page wrote just before a field but tied to nothing, as a person reads it:
+  // the text before it (`Date: [box]`, `Color:<br>[box]`, a <label> with no `for` and no
+  // control inside), or, where the field is the first thing in a box of its own, the text
+  // before that box (a caption above it, the row's header cell). Not text that holds a
+  // control or names one, nor a sentence.
+  const LOOSE_LABEL_MAX = 50;
+  const LOOSE_LABEL_DEPTH = 3;
+  const UNLABELLED_LOOSE = new Set(["checkbox", "radio", "button", "submit", "reset", "image"]);
+  const FIELDS = "input:not([type=hidden]), select, textarea";
   function looseLabel(el) {
-    if (!["input", "select", "textarea"].includes(tagOf(el))) return "";
-    let before = el.previousElementSibling;
-    while (before && tagOf(before) === "br") before = before.previousElementSibling;
-    if (!before || tagOf(before) !== "label" || before.hasAttribute("for") || before.control) return "";
-    return textOf(before);
+    if (!["input", "select", "textarea"].includes(tagOf(el)) || UNLABELLED_LOOSE.has(el.type)) return "";
+    let at = el;
+    for (let depth = 0; depth < LOOSE_LABEL_DEPTH && at.parentElement; depth++) {
+      for (let before = at.previousSibling; before; before = before.previousSibling) {
+        if (before.nodeType === Node.TEXT_NODE) {
+          if (clean(before.data)) return shortLabel(clean(before.data));
+          continue;
+        }
+        if (before.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(before))) continue;
+        const controls = before.matches(INTERACTIVE) || before.querySelector(INTERACTIVE);
+        const tied = tagOf(before) === "label" && (before.hasAttribute("for") || before.control);
+        if (controls || tied) return "";
+        const text = textOf(before);
+        if (text) return shortLabel(text);
+        // Nothing to read (a line break, an icon, a message not shown): what comes before it.
+      }
+      // The first thing in its box: the box's own label, where the box holds nothing else.
+      at = at.parentElement;
+      if (["form", "body", "fieldset", "table"].includes(tagOf(at)) || at.querySelectorAll(FIELDS).length > 1 ||
+          clean(at.textContent) !== clean(el.textContent)) return "";
+    }
+    return "";
   }
+  const shortLabel = (text) => (text.length <= LOOSE_LABEL_MAX && !/[.!?]$/.test(text) ? text : "");
 
   // For a colour swatch, a small empty box filled with one colour beside others like it in
   // another (a palette; not icons on a common backdrop), or an SVG shape filled otherwise
@@ -515,6 +545,22 @@ async (request) => {
   // What a person sees of a control's state: its value, checked, selected, expanded, pressed,
   // and whether it is required, invalid, read-only or focused. Only what applies is set.
   // A password's value is never read. A value longer than valueMax is cut, and says its length.
+  // A class that says an element is on or picked where no state of its own does (`active`,
+  // `is-selected`, `ql-active`, `clicked`), on it or on the list item holding it: a page that
+  // shows a toggle, a chosen card or the current tab only by its look marks it so.
+  const MARK_CLASS = /(?:^|[-_])(active|selected|checked|pressed|clicked|toggled|current|chosen|picked)(?:$|[-_])/i;
+  const UNMARKED = /(?:^|[-_])(?:not|non|un)[-_]/i;
+  function markOf(el) {
+    for (const node of [el, el.parentElement]) {
+      if (!node || (node !== el && tagOf(node) !== "li")) continue;
+      for (const name of node.classList) {
+        const found = MARK_CLASS.exec(name);
+        if (found && !UNMARKED.test(name)) return found[1].toLowerCase();
+      }
+    }
+    return "";
+  }
+
   function state(el, valueMax = VALUE_MAX) {
     const out = {};
     const tag = tagOf(el);
@@ -556,6 +602,11 @@ async (request) => {
     if (sort === "ascending" || sort === "descending") out.sort = sort;
     const pressed = el.getAttribute("aria-pressed");
     if (pressed !== null && pressed !== "undefined") out.pressed = tristate(pressed);
+    if (out.checked === undefined && out.selected === undefined && out.pressed === undefined &&
+        out.current === undefined) {
+      const mark = markOf(el);
+      if (mark) out.marked = mark;
+    }
     if (el.required || el.getAttribute("aria-required") === "true") out.required = true;
     const invalid = el.getAttribute("aria-invalid");
     if ((invalid !== null && invalid !== "false") || safeMatches(el, ":user-invalid")) {
@@ -2251,8 +2302,9 @@ async (request) => {
     store.typedOn = null;
     const face = faceOf(el);
     const rect = (face || el).getBoundingClientRect();
+    const named = labelOf(el, face);
     const out = {
-      count: 1, tag: tagOf(el), label: cap(labelOf(el, face) || guessedName(el, rect)),
+      count: 1, tag: tagOf(el), label: cap(named || guessedName(el, rect)),
       bounds: bounds(rect),
       inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
       typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
@@ -2260,6 +2312,7 @@ async (request) => {
       opensWindow: opensWindow(el),
       ...state(el, valueMax || VALUE_MAX),
     };
+    if (!named && out.label) out.labelGuessed = true;
     const role = roleOf(el);
     if (role && role !== out.tag) out.role = role;
     if (typeOf(el)) out.type = typeOf(el);
