@@ -91,7 +91,10 @@ INSTRUCTIONS = (
 )
 RequestContext = ServerRequestContext[Any, Any]
 _READ_ONLY = frozenset({"browser.snapshot", "browser.inspect"})
-_action_name = re.compile(r"\bbrowser\.([a-z]+)\b")
+_own_name = re.compile(
+    # Not part of an address or a file name (verb.example.com, /browser.js, mail@browser.dev).
+    r"(?<![\w.\-/:@])(?:browser|verb)\.([a-z][a-z_]*)(?![\w\-/]|\.\w)"
+)
 
 
 @dataclass
@@ -153,9 +156,7 @@ def tool_schema(spec: ActionSpec) -> dict[str, Any]:
             prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **options[0]}
             if prop.get("default", ...) is None:
                 del prop["default"]
-        if "description" in prop:
-            prop = {**prop, "description": _mcp_names(prop["description"])}
-        properties[name] = {k: v for k, v in prop.items() if k != "title"}
+        properties[name] = {k: v for k, v in _described_in_mcp_names(prop).items() if k != "title"}
     trimmed: dict[str, Any] = {"type": "object", "properties": properties}
     if schema.get("required"):
         trimmed["required"] = schema["required"]
@@ -234,8 +235,9 @@ def verb_tool(name: str, verb: VerbSpec) -> types.Tool:
         name=name,
         title=verb.name.replace("_", " ").capitalize(),
         # A verb that only reads the page answers what it shows: say how it is marked.
-        description=verb.description + ("" if verb.changes_page else " " + PAGE_CONTENT_NOTE),
-        input_schema=with_timeout(verb.input_schema),
+        description=_mcp_names(verb.description)
+        + ("" if verb.changes_page else " " + PAGE_CONTENT_NOTE),
+        input_schema=with_timeout(_described_in_mcp_names(verb.input_schema)),
         annotations=types.ToolAnnotations(
             read_only_hint=not verb.changes_page, open_world_hint=True
         ),
@@ -246,6 +248,8 @@ def verb_success(answer: Any) -> types.CallToolResult:
     """A verb's answer, any JSON value, as text; as structured content too, which MCP takes
     as an object only: another value is wrapped as ``{"result": value}`` (as the MCP SDK
     wraps a tool's non-object output)."""
+    if isinstance(answer, dict):
+        answer = _notices_in_mcp_names(answer)
     text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
     structured = dict(answer) if isinstance(answer, dict) else {"result": answer}
     return types.CallToolResult(
@@ -316,7 +320,7 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
                 return failure(exc)
             return types.CallToolResult(
                 content=[types.TextContent(text=providers_text(listing))],
-                structured_content=listing,
+                structured_content=_verbs_in_mcp_names(listing),
             )
         spec = by_name.get(params.name)
         verbs = None if spec is not None else await selected_verbs()
@@ -467,7 +471,7 @@ def _first_directory(roots: list[types.Root]) -> str | None:
 
 def success(spec: ActionSpec, answer: Mapping[str, Any]) -> types.CallToolResult:
     """The answer as structured content and compact text; a capture adds its image."""
-    shown = {key: value for key, value in answer.items() if key != "base64"}
+    shown = {key: value for key, value in _notices_in_mcp_names(answer).items() if key != "base64"}
     text = _answer_text(spec, shown)
     if spec.name != "browser.resize":  # a viewport's size is all it says
         text = page_content(text)
@@ -486,7 +490,7 @@ def failure(error: BrowserhostError) -> types.CallToolResult:
         content=[types.TextContent(text=_mcp_names(describe(error)))],
         structured_content={
             "code": error.code.value,
-            "error": error.message,
+            "error": _mcp_names(error.message),
             "mayHaveRun": error.may_have_run,
         },
         is_error=True,
@@ -500,8 +504,58 @@ def _answer_text(spec: ActionSpec, shown: Mapping[str, Any]) -> str:
 
 
 def _mcp_names(text: str) -> str:
-    """``browser.snapshot`` → ``browser_snapshot``: the names an MCP agent calls."""
-    return _action_name.sub(lambda match: f"browser_{match.group(1)}", text)
+    """``browser.snapshot`` → ``browser_snapshot``, ``verb.mouse`` → ``browser_mouse``: the
+    tools an MCP agent calls, where the project's own words (descriptions, refusals, notices)
+    name an action or a verb as HTTP and providers do."""
+    return _own_name.sub(lambda match: f"browser_{match.group(1)}", text)
+
+
+def _described_in_mcp_names(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A JSON Schema with every ``description`` in it in MCP names (:func:`_mcp_names`)."""
+
+    def named(value: Any, key: str | None = None) -> Any:
+        if key == "description" and isinstance(value, str):
+            return _mcp_names(value)
+        if isinstance(value, Mapping):
+            return {k: named(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [named(item) for item in value]
+        return value
+
+    described: dict[str, Any] = named(schema)
+    return described
+
+
+def _verbs_in_mcp_names(listing: Mapping[str, Any]) -> dict[str, Any]:
+    """A providers listing whose verbs are described in MCP names, as their tools are."""
+
+    def row_named(row: Any) -> Any:
+        if not isinstance(row, Mapping) or not isinstance(row.get("verbs"), list):
+            return row
+        return {**row, "verbs": [_described_in_mcp_names(verb) for verb in row["verbs"]]}
+
+    return {
+        **listing,
+        "providers": [row_named(row) for row in listing.get("providers") or []],
+    }
+
+
+def _notices_in_mcp_names(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """``answer`` with its notices in MCP names (:func:`_mcp_names`): its own, and those of
+    the objects it lists (fill_form's fields). Notices are the provider's words to the agent;
+    nothing else is touched, for the rest is the page's (its text, labels, values, addresses),
+    and so is evaluate's ``value``, whatever keys it holds."""
+
+    def noticed(item: Any) -> Any:
+        notice = item.get("notice") if isinstance(item, Mapping) else None
+        return {**item, "notice": _mcp_names(notice)} if isinstance(notice, str) else item
+
+    return {
+        key: [noticed(item) for item in value]
+        if isinstance(value, list) and key != "value"
+        else value
+        for key, value in noticed(answer).items()
+    }
 
 
 def _version() -> str:

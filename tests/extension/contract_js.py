@@ -106,6 +106,7 @@ def _values() -> dict[str, tuple[object, str]]:
         "HOVER_HELP": (pointer_verbs.HOVER_HELP, "providers/pointer_verbs.py"),
         "MOUSE_SCHEMA": (MouseArguments.model_json_schema(), "providers/pointer_verbs.py"),
         "MOUSE_HELP": (pointer_verbs.MOUSE_HELP, "providers/pointer_verbs.py"),
+        "MOUSE_DONE": (pointer_verbs.MOUSE_DONE, "providers/pointer_verbs.py"),
         "SELECT_TEXT_SCHEMA": (
             SelectTextArguments.model_json_schema(),
             "providers/pointer_verbs.py",

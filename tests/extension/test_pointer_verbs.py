@@ -155,6 +155,21 @@ def test_a_drag_reorders_a_sortable_list_driven_by_mouse_events(
     assert round(down["end"]["y"] - down["start"]["y"], 1) == 100
 
 
+def test_a_refused_mouse_says_what_its_action_did_not_do(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As the chromium provider says it: a mouse move refused is no click."""
+    url = site.url("/w/dragdrop.html")
+    covered = '#archive is covered by #notice (div "Archive is closed today"), so nothing was'
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        for action, done in (("move", "moved"), ("down", "pressed")):
+            refused = act(http, "verb.mouse", action=action, selector="#archive")
+            assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text
+            assert refused.json()["error"].startswith(f"{covered} {done}. ")
+    assert extension.page(url).evaluate("window.log") == []
+
+
 def test_a_drag_without_one_destination_is_refused_and_nothing_moves(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, Route, sync_playwright
 
 from browserhost.providers.chromium import fields, targets
+from browserhost.providers.pointer_verbs import MOUSE_DONE
 from browserhost.sdk import ActionError
 from tests.extension.conftest import EXTENSION
 
@@ -100,11 +101,13 @@ def said_in_js(page: Page, call: str, args: list[Any]) -> list[str | None]:
 
 
 def test_the_usability_refusals_are_the_chromium_providers(page: Page) -> None:
-    purposes: list[tuple[targets.Purpose, str]] = [("click", "clicked"), ("type", "typed")]
-    for purpose, verb in purposes:
-        python = [said(partial(targets._check_usable, "#go", info, purpose)) for info in USABLE]
-        assert said_in_js(page, "checkUsable", [["#go", i, verb] for i in USABLE]) == python
-    assert sum(refused is not None for refused in python) == len(USABLE) - 1
+    # What each refusal says was not done: a click's, a typing's, and each other input aimed
+    # as a click is (hover, drag, the mouse's actions).
+    for done in dict.fromkeys(["clicked", "typed", "hovered", "dragged", *MOUSE_DONE.values()]):
+        python = [said(partial(targets._check_usable, "#go", info, done)) for info in USABLE]
+        assert said_in_js(page, "checkUsable", [["#go", i, done] for i in USABLE]) == python
+        assert sum(refused is not None for refused in python) == len(USABLE) - 1
+        assert all(f"nothing was {done}" in refused for refused in python if refused)
 
 
 def test_the_selector_refusals_are_the_chromium_providers(page: Page) -> None:

@@ -56,6 +56,13 @@ PAGES: dict[str, tuple[str, str]] = {
         "Recall",
         "<p id=out></p><script>out.textContent = 'cookie=[' + document.cookie + ']';</script>",
     ),
+    # A canvas the snapshot's notice points at, on a page that writes the project's names
+    # itself: the notice is the provider's words, the rest the page's.
+    "/drawing": (
+        "verb.mouse and browser.capture",
+        "<p>Press verb.mouse, then browser.capture.</p>"
+        "<canvas id=board width=200 height=150></canvas>",
+    ),
 }
 
 

@@ -19,7 +19,15 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import LiveServer, start_server
-from tests.mcp.conftest import Setup, call_ok, http_mcp, image_of, page_text, stdio_mcp
+from tests.mcp.conftest import (
+    Setup,
+    call_ok,
+    http_mcp,
+    image_of,
+    page_text,
+    stdio_mcp,
+    structured,
+)
 
 BROWSER_WAIT_S = 120
 
@@ -91,6 +99,40 @@ async def test_open_read_click_by_text_and_capture(
     assert captured.structured_content["title"] == "About page"
     width = int.from_bytes(png[16:20], "big")
     assert width == captured.structured_content["width"]
+
+
+async def test_a_notice_names_the_tools_an_agent_calls_and_the_page_keeps_its_own_words(
+    connect: Connect, site: str
+) -> None:
+    """The provider's notice says browser.capture and verb.mouse, as over HTTP; an MCP agent
+    reads the tools it can call. What the page writes, the same names included, is not its
+    words to change."""
+    with anyio.fail_after(BROWSER_WAIT_S):
+        async with connect("agent") as client:
+            described = {tool.name: tool.description for tool in (await client.list_tools()).tools}
+            listing = await call_ok(client, "browser_providers")
+            await call_ok(client, "browser_open", {"url": f"{site}/drawing"})
+            snapshot = await client.call_tool("browser_snapshot", {})
+
+    notice = (
+        "Drawn, with nothing to read in it: #board (canvas 200x150). browser_capture shows it; "
+        "browser_mouse clicks it by x and y."
+    )
+    answer = structured(snapshot)
+    assert answer["notice"] == notice
+    assert (answer["title"], answer["text"]) == (
+        "verb.mouse and browser.capture",
+        "Press verb.mouse, then browser.capture.",
+    )
+    text = page_text(snapshot)
+    assert f"({notice})" in text.split("\n")
+    assert text.startswith(f"verb.mouse and browser.capture — {site}/drawing")
+    assert "\nPress verb.mouse, then browser.capture.\n" in text
+    # A verb's own description too, as a tool and in the providers listing.
+    assert "the pixels of a browser_capture (taken" in (described["browser_mouse"] or "")
+    [chromium] = [row for row in listing["providers"] if row["id"] == "chromium"]
+    [mouse] = [verb for verb in chromium["verbs"] if verb["name"] == "mouse"]
+    assert "the pixels of a browser_capture (taken" in mouse["description"]
 
 
 async def _cookie_seen(client: Client, site: str, remember: str | None) -> str:

@@ -18,7 +18,7 @@ from browserhost import mcp_server
 from browserhost.contract import ACTIONS, ProviderRequest
 from browserhost.host import Host
 from tests.mcp.conftest import page_text, roots_answer, text_of
-from tests.recording import Recorder
+from tests.recording import Recorder, fitting
 
 
 @pytest.fixture
@@ -169,6 +169,44 @@ async def test_a_provider_refusal_and_a_lost_answer_read_as_codes(
     assert text_of(lost).startswith("REQUEST_FAILED: browser_back was sent")
     assert lost.structured_content is not None
     assert lost.structured_content["mayHaveRun"] is True
+
+
+async def test_the_providers_own_words_name_mcp_tools_and_the_pages_words_stay_as_written(
+    host: Host, recorder: Recorder
+) -> None:
+    """A notice and a refusal name the tools an MCP agent calls; a label, a URL and an
+    address in a refusal are left as written, whatever they hold."""
+
+    async def answer(request: ProviderRequest) -> object:
+        if request.action == "browser.click":
+            said = fitting(
+                "browser.click",
+                label="Try browser.open",
+                url="https://verb.example/browser.open",
+                notice="Nothing changed; use verb.press_key, or browser.snapshot again.",
+            )
+            return {"ok": True, "data": said}
+        return {
+            "ok": False,
+            "error": "https://verb.example/browser.open did not load; try verb.wait_for.",
+        }
+
+    recorder.reply = answer
+    async with connected(host) as client:
+        clicked = await client.call_tool("browser_click", {"selector": "#it"})
+        refused = await client.call_tool("browser_back", {})
+    assert clicked.structured_content is not None
+    assert clicked.structured_content["notice"] == (
+        "Nothing changed; use browser_press_key, or browser_snapshot again."
+    )
+    assert clicked.structured_content["label"] == "Try browser.open"
+    assert clicked.structured_content["url"] == "https://verb.example/browser.open"
+    assert "use browser_press_key, or browser_snapshot again" in page_text(clicked)
+    assert '"Try browser.open"' in page_text(clicked)
+    said = "https://verb.example/browser.open did not load; try browser_wait_for."
+    assert text_of(refused) == f"PROVIDER_REJECTED: {said}"
+    assert refused.structured_content is not None
+    assert refused.structured_content["error"] == said
 
 
 def test_page_text_is_marked_untrusted_and_a_page_cannot_close_the_marking_itself() -> None:

@@ -53,7 +53,9 @@ async def test_the_selected_providers_verbs_are_tools_that_reach_it(host: Host) 
 
             refused = await client.call_tool("browser_press_key", {"key": ""})
             assert refused.is_error
-            assert text_of(refused).startswith("INVALID_ACTION: verb.press_key was refused: ")
+            assert text_of(refused).startswith("INVALID_ACTION: browser_press_key was refused: ")
+            assert refused.structured_content is not None
+            assert refused.structured_content["error"].startswith("browser_press_key was refused")
 
             host.select("rec")  # the user picks a provider with no verbs
             await client.call_tool("browser_press_key", {"key": "Enter"})

@@ -74,3 +74,12 @@ def caller_timeout_s(timeout_ms: object) -> float | None:
             "wait. Nothing was sent."
         )
     return timeout_ms / 1000
+
+
+def seconds_said(duration_s: float) -> str:
+    """A wait worked out from a deadline, as a message says it: ``0.11 s``, ``3.8 s``,
+    ``15 s``. Two significant digits under a second, tenths above, no trailing zeros (as
+    ``:g`` writes a set limit); ``:g`` alone would say ``0.112217 s``."""
+    if duration_s < 1:
+        return f"{duration_s:.2g} s"
+    return f"{round(duration_s, 1):g} s"

@@ -11,7 +11,7 @@ import { link } from "./link.js";
 import { evaluate, page, settle, shownAfter } from "./page.js";
 import { holding, MODIFIER_BITS } from "./key_verbs.js";
 import { drags } from "./page_events.js";
-import { DRAGGING, DROPPING, HOVERING, POINTING, Refusal } from "./refusals.js";
+import { DRAGGING, DROPPING, HOVERING, Refusal, mouseWords } from "./refusals.js";
 import { sleep, stops, until } from "./stopping.js";
 import { byText, leaveRest, target } from "./targets.js";
 
@@ -320,7 +320,7 @@ export async function mouse(tabId, args) {
   let point = given(x) ? { x: Number(x), y: Number(y) } : null;
   let named = {};
   if (!point) {
-    const aimed = await aimedAt(tabId, selector, text, POINTING);
+    const aimed = await aimedAt(tabId, selector, text, mouseWords(action));
     ({ point } = aimed);
     named = { selector: aimed.selector, label: aimed.label };
   }

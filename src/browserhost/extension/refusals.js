@@ -3,7 +3,7 @@
 // _by_text), so an agent reads the same whichever browser serves it. No chrome API here:
 // tests/extension/test_refusals.py runs these beside the Python ones and compares.
 
-import { BLOCKED_SCHEMES_HELP, OWN_REFUSED, WIDGET_ADVICE } from "./contract.js";
+import { BLOCKED_SCHEMES_HELP, MOUSE_DONE, OWN_REFUSED, WIDGET_ADVICE } from "./contract.js";
 
 /** An answer the agent reads ("ok: false" with what to do), not a failure of the bridge. */
 export class Refusal extends Error {}
@@ -98,16 +98,16 @@ export function checkUsable(selector, info, verb) {
   const part = aim.text;
   if (aim.repeated) {
     throw new Refusal(`"${part}" appears ${aim.repeated} times in the text of ${selector}, so ` +
-      "nothing was clicked; take a new snapshot and click by selector.");
+      `nothing was ${verb}; take a new snapshot and use its selector.`);
   }
   if (aim.noText) {
     throw new Refusal(`"${part}" is not drawn as text inside ${selector}, so nothing was ` +
-      "clicked; take a new snapshot and click by selector.");
+      `${verb}; take a new snapshot and use its selector.`);
   }
   if (aim.offText) {
     throw new Refusal(`A press in the middle of "${part}" in ${selector} would reach ` +
       `${aim.offText.selector} (${described(aim.offText)}) and not that text, so nothing was ` +
-      "clicked; take a new snapshot and click by selector.");
+      `${verb}; take a new snapshot and use its selector.`);
   }
   if (aim.outside) {
     throw new Refusal(`${selector} is outside the visible part of its container, so nothing was ` +
@@ -163,6 +163,9 @@ export const CLICKING = { done: "clicked", instead: "click by selector", pick: "
 export const DRAGGING = { done: "dragged", instead: "drag by selector", pick: "drag one by its selector" };
 export const HOVERING = { done: "hovered", instead: "hover by selector", pick: "hover one by its selector" };
 export const POINTING = { done: "done", instead: "pick by selector", pick: "pick one by its selector" };
+/** A mouse verb's words: what its refusals say was not done follows its action (a move
+ * refused is no click). */
+export const mouseWords = (action) => ({ ...POINTING, done: MOUSE_DONE[action] || POINTING.done });
 export const DROPPING = {
   done: "dragged", instead: "name where to drop it by toSelector", pick: "name one by toSelector",
 };

@@ -110,6 +110,15 @@ class SelectTextArguments(VerbArguments):
     )
 
 
+MOUSE_DONE = {
+    "move": "moved",
+    "click": "clicked",
+    "down": "pressed",
+    "up": "released",
+    "wheel": "scrolled",
+}
+"""What a refusal of ``mouse`` says was not done, by its action: a move refused is no click."""
+
 MODIFIER_KEYS = ("Alt", "Control", "Meta", "Shift")
 """The keys a mouse verb may hold down while it acts (``modifiers``)."""
 

@@ -3,6 +3,7 @@ them, and the download verb (a real Chromium and a real site)."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -240,3 +241,27 @@ async def test_an_action_stops_at_the_deadline_the_request_carries(
     )
     with pytest.raises(MayHaveRunError, match=r"verb\.wait_for did not finish within \d"):
         await provider.answer(request)
+
+
+async def test_a_short_deadline_is_said_in_a_few_digits_of_seconds(
+    provider: ChromiumProvider, downloads_site: DownloadSite, project: Context
+) -> None:
+    """A caller's timeoutMs of 150 leaves the provider about 0.11 s of its own, worked out
+    from the deadline: said as that, not as 0.112217 s."""
+    await ok(provider, project, "browser.open", url=downloads_site.url("/links"))
+    request = ProviderRequest(
+        "short-deadline-test",
+        "verb.wait_for",
+        {"selector": "#never", "timeoutS": 10},
+        project,
+        deadline_ms=int(time.time() * 1000) + 150,
+    )
+    with pytest.raises(MayHaveRunError) as stopped:
+        await provider.answer(request)
+    said = re.fullmatch(
+        r"verb\.wait_for did not finish within (0\.\d+) s, so it may or may not have happened; "
+        r"take a new snapshot to see where things stand\.",
+        str(stopped.value),
+    )
+    assert said is not None, str(stopped.value)
+    assert said.group(1) == f"{float(said.group(1)):.2g}"  # two significant digits at most

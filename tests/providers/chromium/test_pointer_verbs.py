@@ -306,6 +306,21 @@ async def test_mouse_refuses_a_point_outside_the_viewport(
     assert await in_page(provider, ctx, "[window.log, scrollY]") == [[], 0]
 
 
+async def test_a_refused_mouse_says_what_its_action_did_not_do(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A mouse move refused is no click: the refusal says nothing was moved (pressed, for a
+    button held down; hovered, for a hover), and the page got nothing."""
+    await _open(provider, site, ctx, "dragdrop.html")
+    covered = '#archive is covered by #notice (div "Archive is closed today"), so nothing was'
+    for action, done in (("move", "moved"), ("down", "pressed"), ("click", "clicked")):
+        refusal = await refused(provider, ctx, "verb.mouse", action=action, selector="#archive")
+        assert refusal.startswith(f"{covered} {done}. Close or dismiss what covers it first")
+    hover = await refused(provider, ctx, "verb.hover", selector="#archive")
+    assert hover.startswith(f"{covered} hovered. ")
+    assert await in_page(provider, ctx, "window.log") == []
+
+
 async def test_mouse_on_an_element_double_and_right_clicks_where_a_click_would(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

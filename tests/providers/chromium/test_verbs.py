@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
 
 from browserhost.contract import Context
+from browserhost.host.verb_schemas import read_schema
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
+from browserhost.providers.chromium.verbs import WAIT_MAX_S
 from browserhost.providers.key_verbs import KEY_NAMES, OTHER_KEYS, is_key, not_a_key
 
 from .driving import TEST_TIMEOUTS, in_page, ok, out_line, refused
@@ -76,7 +79,7 @@ async def test_press_key_hover_and_wait_for(
     late = await refused(provider, ctx, "verb.wait_for", text="Never shown", timeout_s=0.3)
     assert late == "'Never shown' did not appear within 0.3 s; take a snapshot to see the page."
     neither = await refused(provider, ctx, "verb.wait_for")
-    assert neither == "wait_for takes text or selector (one of them)."
+    assert neither == "wait_for takes text, selector or seconds (one of them)."
 
 
 async def test_press_key_types_a_text_where_the_focus_is_then_the_key(
@@ -146,6 +149,48 @@ async def test_wait_for_waits_for_the_match_a_person_sees_and_says_what_it_was(
     gone = await ok(provider, ctx, "verb.wait_for", selector=".toast", gone=True, timeout_s=5)
     assert gone["state"] == "hidden"
     assert "matched" not in gone
+
+
+async def test_wait_for_seconds_waits_that_long_then_answers_the_page(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A page that changes after a delay, with nothing named to wait for: wait_for seconds."""
+    await ok(provider, ctx, "browser.open", url=site.url("/w/timing.html"))
+    await in_page(provider, ctx, "setTimeout(() => { out.textContent = 'out: later'; }, 200)")
+    started = time.monotonic()
+    waited = await ok(provider, ctx, "verb.wait_for", seconds=0.6)
+    assert time.monotonic() - started >= 0.6
+    assert waited == {"waitedS": 0.6, "url": site.url("/w/timing.html")}
+    assert await out_line(provider, ctx) == "out: later"
+
+
+async def test_wait_for_seconds_is_one_mode_bounded_before_anything_is_sent(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    [declared] = [
+        v for v in provider.registration()["verbs"] if v["name"] == "wait_for"
+    ]  # the schema the host checks arguments against before sending them
+    checker = read_schema(declared["inputSchema"])
+    assert checker.problems({"seconds": WAIT_MAX_S}) == []
+    [too_long] = checker.problems({"seconds": WAIT_MAX_S + 1})
+    assert (list(too_long.path), too_long.message) == (
+        ["seconds"],
+        f"{WAIT_MAX_S + 1} is greater than the maximum of {WAIT_MAX_S}",
+    )
+    assert checker.problems({"seconds": 0})  # no wait at all is no wait to ask for
+
+    await ok(provider, ctx, "browser.open", url=site.url("/w/timing.html"))
+    started = time.monotonic()
+    over = await refused(provider, ctx, "verb.wait_for", seconds=WAIT_MAX_S + 1)
+    assert over == f"seconds: Input should be less than or equal to {WAIT_MAX_S:g}."
+    both = await refused(provider, ctx, "verb.wait_for", text="Blue Mug", seconds=1)
+    assert both == "wait_for takes text, selector or seconds (one of them)."
+    gone = await refused(provider, ctx, "verb.wait_for", seconds=1, gone=True)
+    assert gone == (
+        "gone waits for a text or selector to disappear, not for seconds; give text or "
+        "selector with it. Nothing was waited for."
+    )
+    assert time.monotonic() - started < 1, "refused without waiting"
 
 
 async def test_fill_form_sets_fields_selects_and_styled_checkboxes(

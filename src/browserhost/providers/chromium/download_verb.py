@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 
 from browserhost.contract import Context
+from browserhost.contract.deadlines import seconds_said
 from browserhost.contract.limits import ACTION_TIMEOUT_S, TEXT_MAX
 from browserhost.sdk import ActionError, Provider, VerbArguments, seconds_left, verb
 
@@ -72,8 +73,8 @@ class DownloadVerb(Provider):
             done = "The click was done but no" if clicked is not None else "No"
             if started is None:
                 raise ActionError(
-                    f"{done} download started within {wait_s:g} s; take a snapshot to see "
-                    "the page (nothing was clicked again)."
+                    f"{done} download started within {seconds_said(wait_s)}; take a snapshot "
+                    "to see the page (nothing was clicked again)."
                 )
             saved = await tab.downloads.finished(started, max(0.0, deadline - loop.time()))
             if saved.path is None:

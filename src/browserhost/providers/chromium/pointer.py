@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from browserhost.contract import Context
 from browserhost.providers.pointer_verbs import (
     HOVER_HELP,
+    MOUSE_DONE,
     MOUSE_HELP,
     DragArguments,
     HoverArguments,
@@ -145,7 +146,8 @@ class PointerVerbs(Provider):
             page = await tab.page()
             point, named = arguments.point, {}
             if point is None:
-                selector, aimed = await _checked_source(page, arguments, ("pick", "done"))
+                doing = ("pick", MOUSE_DONE[action])
+                selector, aimed = await _checked_source(page, arguments, doing)
                 point, named = aimed.point, {"selector": selector, "label": aimed.info["label"]}
             start = _last_pointer(tab, page) or point
             before = await _under(page, [start], watch=True)
@@ -224,13 +226,16 @@ async def _checked_source(
     page: Page, named: HoverArguments | DragArguments | MouseArguments, doing: tuple[str, str]
 ) -> tuple[str, targets.Target]:
     """The element ``named`` by its selector or by its visible text (as a click by text finds
-    it), checked as a click's target: shown, enabled, not covered where it is pressed."""
+    it), checked as a click's target: shown, enabled, not covered where it is pressed.
+    ``doing``: the verb, and what its refusals say was not done."""
     selector, text = named.selector, named.text
     if selector is None:
         selector = await targets.by_text(page, text or "", doing)
     # A text that is only part of the element's (a file in a list the page listens on as
     # a whole) is aimed at itself, as a click by text aims.
-    aimed = await targets.target(page, selector, "click", fresh=text is not None, by_text=text)
+    aimed = await targets.target(
+        page, selector, "click", fresh=text is not None, by_text=text, done=doing[1]
+    )
     return selector, aimed
 
 

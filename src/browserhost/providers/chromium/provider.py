@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import ACTIONS, Context, ProviderRequest, data
 from browserhost.contract import actions as params
+from browserhost.contract.deadlines import seconds_said
 from browserhost.contract.limits import SNAPSHOT_TEXT_MAX
 from browserhost.contract.verbs import VERB_TIMEOUT_S
 from browserhost.sdk import ActionError, refusal
@@ -286,7 +287,7 @@ class ChromiumProvider(
                 await tab.close_current()
             raise PageStuckError(action) from None
         raise MayHaveRunError(
-            f"{action} did not finish within {budget_s:g} s, so it may or may not have "
+            f"{action} did not finish within {seconds_said(budget_s)}, so it may or may not have "
             "happened; take a new snapshot to see where things stand."
         )
 

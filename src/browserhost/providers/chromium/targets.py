@@ -127,6 +127,7 @@ async def target(
     value_max: int | None = None,
     by_text: str | None = None,
     guard: bool = False,
+    done: str | None = None,
 ) -> Target:
     """The one element ``selector`` names, checked for ``purpose``; refuses with what to do.
 
@@ -144,7 +145,9 @@ async def target(
     element's text (one file of a folder whose files have no element of their own), the click
     is aimed at that text's own box (:attr:`Target.clicked`), and refused when a press there
     would not reach it. ``guard``, to click: until the click, a press that would reach
-    anything else is kept from the page and said (:func:`.inputs.missed_press`).
+    anything else is kept from the page and said (:func:`.inputs.missed_press`). ``done``:
+    what a refusal says was not done, where the input is not the purpose's own (a hover or a
+    mouse move aimed as a click is: ``hovered``, ``moved``); by default clicked or typed.
     """
     located = await locate(page, selector)
     top = located.frame is page.main_frame
@@ -170,7 +173,7 @@ async def target(
             "changed); take a new snapshot."
         )
     if purpose != "inspect":
-        _check_usable(selector, info, purpose)
+        _check_usable(selector, info, done or ("clicked" if purpose == "click" else "typed"))
     if text is not None:
         _check_takes_text(selector, info)
     return Target(located, info)
@@ -351,18 +354,18 @@ _UNUSABLE: Refusals = (
     ),
     (
         "repeated",
-        '"{part}" appears {repeated} times in the text of {selector}, so nothing was clicked; '
-        "take a new snapshot and click by selector.",
+        '"{part}" appears {repeated} times in the text of {selector}, so nothing was {verb}; '
+        "take a new snapshot and use its selector.",
     ),
     (
         "noText",
-        '"{part}" is not drawn as text inside {selector}, so nothing was clicked; take a new '
-        "snapshot and click by selector.",
+        '"{part}" is not drawn as text inside {selector}, so nothing was {verb}; take a new '
+        "snapshot and use its selector.",
     ),
     (
         "offText",
         'A press in the middle of "{part}" in {selector} would reach {off} and not that text, '
-        "so nothing was clicked; take a new snapshot and click by selector.",
+        "so nothing was {verb}; take a new snapshot and use its selector.",
     ),
     (
         "outside",
@@ -385,13 +388,13 @@ def first_refusal(refusals: Refusals, flags: dict[str, Any], **facts: object) ->
     return None
 
 
-def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None:
+def _check_usable(selector: str, info: dict[str, Any], done: str) -> None:
     aim: dict[str, Any] = info.get("aim") or {}
     why = first_refusal(
         _UNUSABLE,
         {"disabled": info.get("disabled"), **aim},
         selector=selector,
-        verb="clicked" if purpose == "click" else "typed",
+        verb=done,
         part=aim.get("text"),
         repeated=aim.get("repeated"),
         off=named(aim.get("offText")),

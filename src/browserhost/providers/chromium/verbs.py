@@ -15,9 +15,9 @@ import asyncio
 import contextlib
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
 from browserhost.contract import Context
 from browserhost.providers.key_verbs import (
@@ -58,7 +58,20 @@ class WaitForArguments(VerbArguments):
     text: str | None = Field(None, min_length=1, description="Visible text to wait for.")
     selector: str | None = Field(None, min_length=1, description="A CSS selector to wait for.")
     gone: bool = Field(False, description="Wait for it to disappear instead.")
-    timeout_s: float = Field(10.0, gt=0, le=WAIT_MAX_S, description="How long to wait.")
+    timeout_s: float = Field(
+        10.0, gt=0, le=WAIT_MAX_S, description="How long to wait for the text or selector."
+    )
+    seconds: Annotated[
+        float | None,
+        # A plain number in the schema the host checks: under anyOf with null, its refusal
+        # past the bound would say only "not valid under any of the given schemas".
+        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "maximum": WAIT_MAX_S}),
+    ] = Field(
+        None,
+        gt=0,
+        le=WAIT_MAX_S,
+        description="Or wait just this many seconds (a page that changes after a delay).",
+    )
 
 
 _MATCHED_MAX = 100
@@ -180,14 +193,26 @@ class PageVerbs(Provider):
             }
 
     @verb(
-        "Wait until a text or selector appears (or, with gone, disappears), up to timeoutS.",
+        "Wait until a text or selector appears (or, with gone, disappears), up to timeoutS; "
+        f"or just wait the given seconds (at most {WAIT_MAX_S:g}), for a page that changes "
+        "after a delay. Answers the page's url.",
         changes_page=False,
     )
     async def wait_for(self, arguments: WaitForArguments, context: Context) -> dict[str, Any]:
-        if (arguments.text is None) == (arguments.selector is None):
-            raise ActionError("wait_for takes text or selector (one of them).")
+        given = [arguments.text, arguments.selector, arguments.seconds]
+        if sum(mode is not None for mode in given) != 1:
+            raise ActionError("wait_for takes text, selector or seconds (one of them).")
+        if arguments.seconds is not None and arguments.gone:
+            raise ActionError(
+                "gone waits for a text or selector to disappear, not for seconds; give text or "
+                "selector with it. Nothing was waited for."
+            )
         async with self.access.using(context, "verb.wait_for") as tab:
             page = await tab.page()
+            if arguments.seconds is not None:
+                await asyncio.sleep(arguments.seconds)
+                # The page shown now: the delay may have been a navigation's.
+                return {"waitedS": arguments.seconds, "url": (tab.current() or page).url}
             what = arguments.text if arguments.text is not None else arguments.selector
             # The first match a person sees: a hidden one first in the page (a toast's
             # template, a closed menu) would be waited on instead of the one that appears.
