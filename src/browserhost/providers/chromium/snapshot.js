@@ -175,6 +175,61 @@ async (request) => {
     return false;
   }
 
+  // Why a press at `point`, inside `el`'s box, reaches `hit` and not `el`: a box around `el`
+  // that shows only part of what it holds cuts the point off, one a person scrolls (outside)
+  // or one they cannot (clipped); or `el` lets the pointer through there (through), to what
+  // holds it or, in a drawing, to a shape drawn under it: a shape drawn as an outline, a
+  // slice around a hole, an element whose style turns the pointer off; or `hit` covers it.
+  function missedAt(el, point, hit) {
+    const cut = cutOff(el, point);
+    if (cut) return cut;
+    if (!hit) return { outside: true };
+    if (reaches(el, hit) || drawnUnder(el, hit)) return { through: describeCover(hit) };
+    return { coveredBy: describeCover(coverOf(hit)) };
+  }
+
+  // Whether a box that clips what it holds (overflow other than visible) leaves `point` out
+  // of `el`'s part it shows: `{outside}` when a person can scroll that box, `{clipped}` when
+  // not. Only the boxes an element is positioned in clip it: an absolute one escapes boxes
+  // that are not positioned, a fixed one all but a transformed one. The page's own scrolling
+  // (body, html) is the viewport's.
+  function cutOff(el, point) {
+    let position = getComputedStyle(el).position;
+    for (let up = el.parentElement || el.getRootNode().host; up && up !== doc.body &&
+      up !== doc.documentElement; up = up.parentElement || up.getRootNode().host) {
+      const style = getComputedStyle(up);
+      const transformed = style.transform !== "none";
+      if (position === "fixed" && !transformed) continue;
+      if (position === "absolute" && style.position === "static" && !transformed) continue;
+      position = style.position;
+      const box = up.getBoundingClientRect();
+      if (style.overflowX !== "visible" && (point.x < box.left || point.x >= box.right)) {
+        return unscrolled(style.overflowX) ? { clipped: true } : { outside: true };
+      }
+      if (style.overflowY !== "visible" && (point.y < box.top || point.y >= box.bottom)) {
+        return unscrolled(style.overflowY) ? { clipped: true } : { outside: true };
+      }
+    }
+    return null;
+  }
+
+  // Whether `hit` is drawn under `el` in the drawing (svg) both are in: a drawing paints its
+  // shapes in document order, so what `el` holds or what comes before it is under it.
+  function drawnUnder(el, hit) {
+    const drawing = drawingOf(el);
+    return Boolean(drawing && drawing === drawingOf(hit) &&
+      hit.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }
+
+  // The outermost svg a node is drawn in, through svgs nested in it; null outside one.
+  function drawingOf(node) {
+    let drawing = null;
+    for (let at = node; at instanceof SVGElement; at = at.parentElement) {
+      if (tagOf(at) === "svg") drawing = at;
+    }
+    return drawing;
+  }
+
   // Whether a press at a point where `hit` is drawn lands on `el`. Over text a shadow host
   // shows through a slot, the hit test answers the host itself: that lands on `el` when `el`
   // is in the host's shadow tree and holds a slot with something assigned.
@@ -2201,10 +2256,10 @@ async (request) => {
       if (tries >= 4) break;
     }
     if (getComputedStyle(target).pointerEvents === "none") return { inert: true };
-    // The point is on one of its own containers: the element is clipped away there, or not
-    // drawn at its middle (a ring of a donut chart, an L-shaped box): pressed where it is.
-    if (!hit || reaches(target, hit)) return besideControls(rect) || { outside: true };
-    return { coveredBy: describeCover(coverOf(hit)) };
+    // Not covered at its middle but cut off there, or not drawn there (a ring of a donut
+    // chart, an L-shaped box, an outline): pressed where it is, if anywhere.
+    const missed = missedAt(target, centre(rect), hit);
+    return missed.coveredBy ? missed : besideControls(rect) || missed;
   }
 
   // The element to name as a cover: the outermost ancestor that is fixed or absolute (an
@@ -2496,12 +2551,13 @@ async (request) => {
       await frame();
     }
     let hit = null;
+    let x, y;
     for (let tries = 0; tries < 5; tries++) {
       if (tries) await frame();
       rect = box();
       if (!rect) return { hidden: true };
-      const x = Math.min(Math.max(rect.x + rect.width / 2, 1), innerWidth - 1);
-      const y = Math.min(Math.max(rect.y + rect.height / 2, 1), innerHeight - 1);
+      x = Math.min(Math.max(rect.x + rect.width / 2, 1), innerWidth - 1);
+      y = Math.min(Math.max(rect.y + rect.height / 2, 1), innerHeight - 1);
       hit = hitAt(x, y);
       const holds = hit && landsOn(hit, el) &&
         (reaches(range.startContainer, hit) || reaches(range.endContainer, hit));
@@ -2516,8 +2572,8 @@ async (request) => {
     }
     if (hit && landsOn(hit, el)) return { offText: describeCover(hit), text: part.text };
     if (getComputedStyle(el).pointerEvents === "none") return { inert: true };
-    if (!hit || reaches(el, hit)) return { outside: true };
-    return { coveredBy: describeCover(coverOf(hit)) };
+    // The text's own holder may sit in a box of its own inside `el` that cuts it off.
+    return cutOff(range.startContainer.parentElement || el, { x, y }) || missedAt(el, { x, y }, hit);
   }
 
   // --- find: what an agent names by its visible text --------------------------------------
@@ -2930,8 +2986,10 @@ async (request) => {
     store.dropOn = el;
     const hit = hitAt(to.x, to.y);
     if (!landsOn(hit, el) && !(hit && reaches(hit, dragged))) {
-      if (!hit || reaches(el, hit)) return { outside: true };
-      return { coveredBy: describeCover(coverOf(hit)) };
+      const missed = missedAt(el, to, hit);
+      // A shape's see-through inside shows the drawing under it, which takes the drop there
+      // as it takes a person's: a page that moves shapes by hand judges where they land.
+      if (!missed.through || !drawnUnder(el, hit)) return missed;
     }
     return { count: 1, tag: tagOf(el), label: cap(labelOf(el, null)), to, from, via, across };
   }

@@ -361,6 +361,12 @@ _UNUSABLE: Refusals = (
         "scroll to it with browser.scroll, or take a new snapshot.",
     ),
     (
+        "through",
+        "A press inside {selector} reaches {through} under it: {selector} lets the pointer "
+        "through there (drawn as an outline, say), so nothing was {verb}; press a point on its "
+        "drawn part with verb.mouse (x and y as a capture shows them).",
+    ),
+    (
         "coveredBy",
         "{selector} is covered by {cover}, so nothing was {verb}. Close or dismiss what covers "
         "it first (a dialog's close button, a banner's accept button), then try again.",
@@ -386,6 +392,7 @@ def _check_usable(selector: str, info: dict[str, Any], purpose: Purpose) -> None
         part=aim.get("text"),
         repeated=aim.get("repeated"),
         off=named(aim.get("offText")),
+        through=named(aim.get("through")),
         cover=named(aim.get("coveredBy")),
     )
     if why is not None:
