@@ -111,6 +111,19 @@ async def test_drag_drops_before_or_after_the_item_it_is_dropped_on(
     assert "at places the drop on an element: give toSelector or toText" in refusal
 
 
+async def test_drag_by_text_drops_on_the_middle_of_the_tile_the_text_labels(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A tile's name is a small label at its top: dropped there, the pointer never passes the
+    tile's middle, and a sortable grid that waits for that (jQuery UI's) moves nothing."""
+    await ok(provider, ctx, "browser.open", url=site.url("/tiles"))
+    dragged = await ok(provider, ctx, "verb.drag", text="A", to_text="D")
+    assert await out_line(provider, ctx) == "out: order B,C,D,A,E,F"
+    assert dragged["end"]["under"]["tag"] == "li"  # the tile, below its label
+    await ok(provider, ctx, "verb.drag", text="E", to_text="C", at="before")
+    assert await out_line(provider, ctx) == "out: order B,E,C,D,A,F"
+
+
 async def test_drag_drops_into_a_shape_drawn_as_an_outline(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -241,7 +241,7 @@ async def _drop_point(
     release once there; refuses a drop a person could not make."""
     to = arguments.to_selector
     if to is None:
-        to = await targets.by_text(page, arguments.to_text or "", ("drag", "dragged"))
+        to = await targets.by_text(page, arguments.to_text or "", ("drag", "dragged"), drop=True)
     located = await targets.locate(page, to)
     if located.frame is not dragged.located.frame:
         raise ActionError(

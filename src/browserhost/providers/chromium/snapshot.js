@@ -15,7 +15,8 @@
 //   stashed   {}                              -> that element, as a handle for Playwright
 //   hop       {selector}                      -> where a selector steps into an iframe, if it does
 //   frames    {elements, within?}             -> selector and content box of iframe elements
-//   findText  {text, limit}                   -> the elements an agent means by a visible label
+//   findText  {text, limit, drop?}            -> the elements an agent means by a visible label
+//                                                (with `drop`, the items those label: dropItem)
 //   find      {text, regex, limit}            -> interactive elements whose text matches, and
 //                                                other visible text with the elements near it
 //   scroll    {direction?, selector?}         -> the new scroll position
@@ -2578,13 +2579,45 @@ async (request) => {
 
   // --- find: what an agent names by its visible text --------------------------------------
 
+  // What a drop aimed at a text lands on: the item the text names in a list or grid (a tile
+  // whose name is a small label at its top, a card, a row), dropped on at its middle as a
+  // person drops on the thing and not on its label; a sortable list that waits for the
+  // pointer to pass an item's middle (jQuery UI's) moves nothing for a drop on the label.
+  // The nearest of the element and the boxes that hold it, ITEM_DEPTH up at most, that is a
+  // list item, a row or cell, a draggable element, or one of siblings alike (the same tag and
+  // classes); never one that holds what is dragged (the latest `target`), which cannot be
+  // dropped inside itself. None such: the element itself.
+  const ITEM = "li, tr, td, th, [draggable=true], [role=listitem], [role=option], [role=row], " +
+    "[role=gridcell], [role=cell], [role=treeitem]";
+  const ITEM_DEPTH = 4;
+
+  function dropItem(el) {
+    const dragged = store.target && store.target.isConnected ? store.target : null;
+    let at = el;
+    for (let depth = 0; at && depth <= ITEM_DEPTH; depth++, at = at.parentElement) {
+      if (at === doc.body || at === doc.documentElement || (dragged && at.contains(dragged))) break;
+      if (rendered(at) && (at.matches(ITEM) || hasAlike(at))) return at;
+    }
+    return el;
+  }
+
+  // Whether a sibling of `el` is of its kind: its tag and its classes, but for those that say
+  // what state it is in (the one hovered, the one dragged).
+  function hasAlike(el) {
+    const kind = (node) => tagOf(node) + "." +
+      [...node.classList].filter((name) => !STATE_CLASS.test(name)).sort().join(".");
+    const own = kind(el);
+    return Boolean(el.parentElement) &&
+      [...el.parentElement.children].some((other) => other !== el && kind(other) === own);
+  }
+
   const FOUND_TEXT_MAX = 160;
   const NEAR_MAX = 3;
   // What a text found on the page belongs with: its list item, row, section or form.
   const NEAR_SCOPE = "li, tr, [role=row], [role=listitem], section, article, form, fieldset, " +
     "dialog, [role=dialog], details";
 
-  function findText({ text, limit }) {
+  function findText({ text, limit, drop }) {
     const wanted = clean(text);
     const lower = wanted.toLowerCase();
     const items = interactive(doc.body || doc.documentElement).map(({ el, face }) => {
@@ -2644,6 +2677,7 @@ async (request) => {
         }
       }
     }
+    if (drop) matches = [...new Set(matches.map(dropItem))];
     return {
       how,
       ...(option ? { option } : {}),
