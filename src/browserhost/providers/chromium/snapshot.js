@@ -191,14 +191,17 @@ async (request) => {
 
   // Whether a box that clips what it holds (overflow other than visible) leaves `point` out
   // of `el`'s part it shows: `{outside}` when a person can scroll that box, `{clipped}` when
-  // not. Only the boxes an element is positioned in clip it: an absolute one escapes boxes
-  // that are not positioned, a fixed one all but a transformed one. The page's own scrolling
-  // (body, html) is the viewport's.
+  // not. The boxes are those `el` is drawn in (through the slots of shadow trees), and only
+  // those it is positioned in clip it: an absolute one escapes boxes that are not
+  // positioned, a fixed one all but a transformed one. What has no box of its own (display
+  // contents, a slot) or is inline clips nothing; the page's own scrolling (body, html) is
+  // the viewport's.
   function cutOff(el, point) {
+    const drawnIn = (node) => node.assignedSlot || node.parentElement || node.getRootNode().host;
     let position = getComputedStyle(el).position;
-    for (let up = el.parentElement || el.getRootNode().host; up && up !== doc.body &&
-      up !== doc.documentElement; up = up.parentElement || up.getRootNode().host) {
+    for (let up = drawnIn(el); up && up !== doc.body && up !== doc.documentElement; up = drawnIn(up)) {
       const style = getComputedStyle(up);
+      if (style.display === "contents" || style.display === "inline") continue;
       const transformed = style.transform !== "none";
       if (position === "fixed" && !transformed) continue;
       if (position === "absolute" && style.position === "static" && !transformed) continue;
