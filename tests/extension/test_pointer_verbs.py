@@ -170,6 +170,18 @@ def test_a_refused_mouse_says_what_its_action_did_not_do(
     assert extension.page(url).evaluate("window.log") == []
 
 
+def test_a_drag_by_text_drops_on_the_middle_of_the_tile_the_text_labels(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """The page script finds the tile a text labels for the extension too (dropItem)."""
+    url = site.url("/tiles")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        dragged = data(act(http, "verb.drag", text="A", toText="D"))
+    assert extension.page(url).evaluate("out.textContent") == "out: order B,C,D,A,E,F"
+    assert dragged["end"]["under"]["tag"] == "li"
+
+
 def test_a_drag_without_one_destination_is_refused_and_nothing_moves(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -29,6 +29,7 @@ AIMS: list[dict[str, Any]] = [
     {"text": "report.pdf", "offText": COVER},
     {"text": "report.pdf", "offText": {"selector": "#icon", "tag": "svg"}},
     {"outside": True},
+    {"through": {"selector": "#drawing", "tag": "svg"}},
     {"coveredBy": COVER},
     {"coveredBy": {"selector": "#veil", "tag": "div"}},
 ]

@@ -119,7 +119,8 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
         "dragged; use a smaller offset, or scroll first.");
     }
   } else {
-    const destination = toSelector || await byText(tabId, toText, DROPPING);
+    // A text names the item it labels (a tile, not its label): snapshot.js's dropItem.
+    const destination = toSelector || await byText(tabId, toText, DROPPING, { drop: true });
     ({ point: to, place: toPlace } = await dropPoint(tabId, destination, view));
   }
   const startUnder = await underAt(located, from);

@@ -113,6 +113,13 @@ export function checkUsable(selector, info, verb) {
     throw new Refusal(`${selector} is outside the visible part of its container, so nothing was ` +
       `${verb}; scroll to it with browser.scroll, or take a new snapshot.`);
   }
+  const through = aim.through;
+  if (through) {
+    throw new Refusal(`A press inside ${selector} reaches ${through.selector} ` +
+      `(${described(through)}) under it: ${selector} lets the pointer through there (drawn as ` +
+      `an outline, say), so nothing was ${verb}; press a point on its drawn part with ` +
+      "verb.mouse (x and y as a capture shows them).");
+  }
   const cover = aim.coveredBy;
   if (cover) {
     throw new Refusal(`${selector} is covered by ${cover.selector} (${described(cover)}), so ` +

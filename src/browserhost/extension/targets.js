@@ -43,13 +43,14 @@ export async function leaveRest(tabId, { info, located }, to, held = {}) {
 }
 
 /** The selector of the one element an agent means by `text`, looking into iframes when the
- * page itself has none. */
-export async function byText(tabId, text, words = CLICKING) {
-  const found = await page(tabId, "findText", { text, limit: TEXT_CANDIDATES_MAX });
+ * page itself has none; with `drop`, the item the text labels, to drop on (snapshot.js's
+ * dropItem). */
+export async function byText(tabId, text, words = CLICKING, { drop = false } = {}) {
+  const found = await page(tabId, "findText", { text, limit: TEXT_CANDIDATES_MAX, drop });
   if (found.total === 0) {
     for (const inner of await childFrames(mainPlace(tabId))) {
       if (inner.unreachable) continue;
-      const more = await page(inner, "findText", { text, limit: TEXT_CANDIDATES_MAX })
+      const more = await page(inner, "findText", { text, limit: TEXT_CANDIDATES_MAX, drop })
         .catch((error) => {
           if (fatal(error)) throw error;
           return { matches: [], total: 0 }; // a frame that went away has nothing to click

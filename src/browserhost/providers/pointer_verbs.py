@@ -62,7 +62,11 @@ class DragArguments(VerbArguments):
         None, min_length=1, description="Drop it on this element, as listed by a snapshot."
     )
     to_text: str | None = Field(
-        None, min_length=1, description="Or on the element with this visible text."
+        None,
+        min_length=1,
+        description="Or on the element with this visible text: the item it labels in a list "
+        "or grid (a tile or card whose name is a small label in it, a row), dropped on at its "
+        "middle.",
     )
     offset_x: float | None = Field(
         None,

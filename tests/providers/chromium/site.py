@@ -672,6 +672,71 @@ PAGES: dict[str, str] = {
         '<span class="sw" style="background: #8a3d3d"></span></div>'
         '<div><span class="ic"></span><span class="ic"></span></div>',
     ),
+    # A drawing whose shapes are outlines, one over the drawing itself and one over a shape
+    # drawn under it: a triangle moved by hand (mouse events, as an editor) says which it was
+    # dropped in. Below it, a scrolled list and a clipped card, each with an item cut off at
+    # its middle.
+    "/outlines": _page(
+        "Outlines",
+        '<svg id="drawing" width="300" height="160">'
+        '<rect id="panel" x="170" y="30" width="120" height="100" fill="#eee"/>'
+        '<rect id="box" x="50" y="40" width="100" height="80" fill="none" stroke="black"'
+        ' stroke-width="2"/>'
+        '<rect id="frame" x="180" y="40" width="100" height="80" fill="none" stroke="navy"'
+        ' stroke-width="2"/>'
+        '<polygon id="tri" points="10,30 20,10 30,30" fill="black"/></svg>'
+        '<div id="list" style="width: 200px; height: 60px; overflow: auto">'
+        '<p style="height: 50px; margin: 0">First</p><p id="far" style="height: 50px;'
+        ' margin: 0">Far</p></div>'
+        '<div id="card" style="width: 200px; height: 60px; overflow: hidden">'
+        '<p style="height: 50px; margin: 0">Shown</p><p id="cut" style="height: 50px;'
+        ' margin: 0">Cut</p></div><p id="out">out: none</p>'
+        "<script>let down = null;"
+        " tri.addEventListener('mousedown', (e) => { down = { x: e.clientX, y: e.clientY }; });"
+        " addEventListener('mousemove', (e) => { if (down) tri.setAttribute('transform',"
+        " `translate(${e.clientX - down.x},${e.clientY - down.y})`); });"
+        " addEventListener('mouseup', () => { if (!down) return; down = null;"
+        " const t = tri.getBoundingClientRect();"
+        " const into = ['box', 'frame'].find((id) => { const b = document.getElementById(id)"
+        ".getBoundingClientRect(); return t.left >= b.left && t.right <= b.right"
+        " && t.top >= b.top && t.bottom <= b.bottom; });"
+        " out.textContent = 'out: ' + (into ? 'in ' + into : 'dropped elsewhere');"
+        " tri.removeAttribute('transform'); });</script>",
+    ),
+    # A grid of tiles sorted by hand, each named by a small label at its top: as jQuery UI's
+    # sortable, the grid listens for the press, and a tile dragged over another takes its
+    # place only once the pointer is past that one's middle in the way it moves; the order is
+    # written at the release.
+    "/tiles": _page(
+        "Tiles",
+        "<style>#grid { list-style: none; margin: 0; padding: 0; width: 160px }"
+        " #grid li { float: left; width: 40px; height: 40px; margin: 3px;"
+        " border: 1px solid #ccc; background: #f6f6f6; font-size: 9px }</style>"
+        '<ul id="grid">'
+        + "".join(f"<li><div>{name}</div></li>" for name in "ABCDEF")
+        + '</ul><p id="out" style="clear: both">out: none</p>'
+        "<script>let held = null;"
+        " grid.addEventListener('mousedown', (e) => { const tile = e.target.closest('li');"
+        " if (!tile) return; e.preventDefault();"
+        " held = { tile, x: e.clientX, y: e.clientY, moving: false, place: null }; });"
+        " addEventListener('mousemove', (e) => { if (!held) return;"
+        " const [dx, dy] = [e.clientX - held.x, e.clientY - held.y];"
+        " if (!held.moving && Math.max(Math.abs(dx), Math.abs(dy)) < 5) return;"
+        " held.moving = true; [held.x, held.y] = [e.clientX, e.clientY];"
+        " for (const other of grid.children) { if (other === held.tile) continue;"
+        " const b = other.getBoundingClientRect();"
+        " if (e.clientX < b.left || e.clientX >= b.right || e.clientY < b.top"
+        " || e.clientY >= b.bottom) continue;"
+        " const [midX, midY] = [b.left + b.width / 2, b.top + b.height / 2];"
+        " if ((dy > 0 && e.clientY >= midY) || (dx > 0 && e.clientX >= midX))"
+        " held.place = [other, 'after'];"
+        " else if ((dy < 0 && e.clientY < midY) || (dx < 0 && e.clientX < midX))"
+        " held.place = [other, 'before']; } });"
+        " addEventListener('mouseup', () => { if (!held) return;"
+        " if (held.place) held.place[0][held.place[1]](held.tile); held = null;"
+        " out.textContent = 'out: order ' + [...grid.children].map((li) => li.textContent)"
+        ".join(','); });</script>",
+    ),
     # A donut chart: each slice is a ring segment whose box's middle is the hole.
     "/donut": _page(
         "Donut",

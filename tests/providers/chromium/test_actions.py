@@ -796,6 +796,20 @@ async def test_a_click_presses_a_shape_where_it_is_drawn_not_at_its_boxs_middle(
     assert await out_line(provider, ctx) == "small slice"
 
 
+async def test_a_click_inside_a_shape_drawn_as_an_outline_says_the_press_goes_through_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Its inside lets the pointer through to the drawing that holds it: the shape is in view,
+    and no scrolling would change that."""
+    await ok(provider, ctx, "browser.open", url=site.url("/outlines"))
+    error = await refused(provider, ctx, "browser.click", selector="#box")
+    assert error == (
+        "A press inside #box reaches #drawing (svg) under it: #box lets the pointer through "
+        "there (drawn as an outline, say), so nothing was clicked; press a point on its drawn "
+        "part with verb.mouse (x and y as a capture shows them)."
+    )
+
+
 async def test_scroll_says_which_box_it_moved_where_the_page_does_not_scroll(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

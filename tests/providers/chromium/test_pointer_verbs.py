@@ -111,6 +111,53 @@ async def test_drag_drops_before_or_after_the_item_it_is_dropped_on(
     assert "at places the drop on an element: give toSelector or toText" in refusal
 
 
+async def test_drag_by_text_drops_on_the_middle_of_the_tile_the_text_labels(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A tile's name is a small label at its top: dropped there, the pointer never passes the
+    tile's middle, and a sortable grid that waits for that (jQuery UI's) moves nothing."""
+    await ok(provider, ctx, "browser.open", url=site.url("/tiles"))
+    dragged = await ok(provider, ctx, "verb.drag", text="A", to_text="D")
+    assert await out_line(provider, ctx) == "out: order B,C,D,A,E,F"
+    assert dragged["end"]["under"]["tag"] == "li"  # the tile, below its label
+    await ok(provider, ctx, "verb.drag", text="E", to_text="C", at="before")
+    assert await out_line(provider, ctx) == "out: order B,E,C,D,A,F"
+
+
+async def test_drag_drops_into_a_shape_drawn_as_an_outline(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A hollow shape's inside shows the drawing it is in, or a shape drawn under it: the
+    pointer goes through to those, as a person's does, and the page takes the drop by where
+    it is."""
+    await ok(provider, ctx, "browser.open", url=site.url("/outlines"))
+    into_box = await ok(provider, ctx, "verb.drag", selector="#tri", to_selector="#box")
+    assert await out_line(provider, ctx) == "out: in box"
+    assert into_box["end"]["under"]["selector"] == "#drawing"
+    into_frame = await ok(provider, ctx, "verb.drag", selector="#tri", to_selector="#frame")
+    assert await out_line(provider, ctx) == "out: in frame"
+    assert into_frame["end"]["under"]["selector"] == "#panel"
+
+
+async def test_drag_onto_an_item_cut_off_by_its_box_says_whether_scrolling_helps(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Each item's middle lies below the box that holds it, where the next element is drawn:
+    that one does not cover it, and only the list a person scrolls can show it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/outlines"))
+    scrolled = await refused(provider, ctx, "verb.drag", selector="#tri", to_selector="#far")
+    assert scrolled == (
+        "#far is outside the visible part of its container, so nothing was dragged; scroll to "
+        "it with browser.scroll, or take a new snapshot."
+    )
+    clipped = await refused(provider, ctx, "verb.drag", selector="#tri", to_selector="#cut")
+    assert clipped.startswith(
+        "#cut is cut off where the drop would go by a box that shows only part of what it holds "
+        "and that a person cannot scroll"
+    )
+    assert await out_line(provider, ctx) == "out: none"
+
+
 async def test_drag_by_offset_moves_a_draggable_box_by_that_much(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

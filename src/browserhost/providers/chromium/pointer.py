@@ -247,7 +247,7 @@ async def _drop_point(
     release once there; refuses a drop a person could not make."""
     to = arguments.to_selector
     if to is None:
-        to = await targets.by_text(page, arguments.to_text or "", ("drag", "dragged"))
+        to = await targets.by_text(page, arguments.to_text or "", ("drag", "dragged"), drop=True)
     located = await targets.locate(page, to)
     if located.frame is not dragged.located.frame:
         raise ActionError(
@@ -263,7 +263,12 @@ async def _drop_point(
     )
     targets.check_found(found, to)
     why = targets.first_refusal(
-        _NO_DROP, found, selector=selector, to=to, cover=targets.named(found.get("coveredBy"))
+        _NO_DROP,
+        found,
+        selector=selector,
+        to=to,
+        through=targets.named(found.get("through")),
+        cover=targets.named(found.get("coveredBy")),
     )
     if why is not None:
         raise ActionError(why)
@@ -309,6 +314,19 @@ _NO_DROP: targets.Refusals = (
         "outside",
         "{to} is outside the visible part of its container, so nothing was dragged; scroll to "
         "it with browser.scroll, or take a new snapshot.",
+    ),
+    (
+        "clipped",
+        "{to} is cut off where the drop would go by a box that shows only part of what it "
+        "holds and that a person cannot scroll (a clipped card or list), so nothing was "
+        "dragged; open or expand what holds it first, or drag by an offset to a part of it "
+        "that shows.",
+    ),
+    (
+        "through",
+        "A drop inside {to} reaches {through} under it: {to} lets the pointer through there "
+        "(pointer-events: none, say), so nothing was dragged; drop it on {through} instead, or "
+        "by an offset (offsetX, offsetY).",
     ),
     (
         "coveredBy",

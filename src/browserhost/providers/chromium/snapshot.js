@@ -16,7 +16,8 @@
 //   stashed   {}                              -> that element, as a handle for Playwright
 //   hop       {selector}                      -> where a selector steps into an iframe, if it does
 //   frames    {elements, within?}             -> selector and content box of iframe elements
-//   findText  {text, limit}                   -> the elements an agent means by a visible label
+//   findText  {text, limit, drop?}            -> the elements an agent means by a visible label
+//                                                (with `drop`, the items those label: dropItem)
 //   find      {text, regex, limit}            -> interactive elements whose text matches, and
 //                                                other visible text with the elements near it
 //   scroll    {direction?, selector?}         -> the new scroll position
@@ -174,6 +175,64 @@ async (request) => {
       if (at === el) return true;
     }
     return false;
+  }
+
+  // Why a press at `point`, inside `el`'s box, reaches `hit` and not `el`: a box around `el`
+  // that shows only part of what it holds cuts the point off, one a person scrolls (outside)
+  // or one they cannot (clipped); or `el` lets the pointer through there (through), to what
+  // holds it or, in a drawing, to a shape drawn under it: a shape drawn as an outline, a
+  // slice around a hole, an element whose style turns the pointer off; or `hit` covers it.
+  function missedAt(el, point, hit) {
+    const cut = cutOff(el, point);
+    if (cut) return cut;
+    if (!hit) return { outside: true };
+    if (reaches(el, hit) || drawnUnder(el, hit)) return { through: describeCover(hit) };
+    return { coveredBy: describeCover(coverOf(hit)) };
+  }
+
+  // Whether a box that clips what it holds (overflow other than visible) leaves `point` out
+  // of `el`'s part it shows: `{outside}` when a person can scroll that box, `{clipped}` when
+  // not. The boxes are those `el` is drawn in (through the slots of shadow trees), and only
+  // those it is positioned in clip it: an absolute one escapes boxes that are not
+  // positioned, a fixed one all but a transformed one. What has no box of its own (display
+  // contents, a slot) or is inline clips nothing; the page's own scrolling (body, html) is
+  // the viewport's.
+  function cutOff(el, point) {
+    const drawnIn = (node) => node.assignedSlot || node.parentElement || node.getRootNode().host;
+    let position = getComputedStyle(el).position;
+    for (let up = drawnIn(el); up && up !== doc.body && up !== doc.documentElement; up = drawnIn(up)) {
+      const style = getComputedStyle(up);
+      if (style.display === "contents" || style.display === "inline") continue;
+      const transformed = style.transform !== "none";
+      if (position === "fixed" && !transformed) continue;
+      if (position === "absolute" && style.position === "static" && !transformed) continue;
+      position = style.position;
+      const box = up.getBoundingClientRect();
+      if (style.overflowX !== "visible" && (point.x < box.left || point.x >= box.right)) {
+        return unscrolled(style.overflowX) ? { clipped: true } : { outside: true };
+      }
+      if (style.overflowY !== "visible" && (point.y < box.top || point.y >= box.bottom)) {
+        return unscrolled(style.overflowY) ? { clipped: true } : { outside: true };
+      }
+    }
+    return null;
+  }
+
+  // Whether `hit` is drawn under `el` in the drawing (svg) both are in: a drawing paints its
+  // shapes in document order, so what `el` holds or what comes before it is under it.
+  function drawnUnder(el, hit) {
+    const drawing = drawingOf(el);
+    return Boolean(drawing && drawing === drawingOf(hit) &&
+      hit.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }
+
+  // The outermost svg a node is drawn in, through svgs nested in it; null outside one.
+  function drawingOf(node) {
+    let drawing = null;
+    for (let at = node; at instanceof SVGElement; at = at.parentElement) {
+      if (tagOf(at) === "svg") drawing = at;
+    }
+    return drawing;
   }
 
   // Whether a press at a point where `hit` is drawn lands on `el`. Over text a shadow host
@@ -2272,10 +2331,10 @@ async (request) => {
       if (tries >= 4) break;
     }
     if (getComputedStyle(target).pointerEvents === "none") return { inert: true };
-    // The point is on one of its own containers: the element is clipped away there, or not
-    // drawn at its middle (a ring of a donut chart, an L-shaped box): pressed where it is.
-    if (!hit || reaches(target, hit)) return besideControls(rect) || { outside: true };
-    return { coveredBy: describeCover(coverOf(hit)) };
+    // Not covered at its middle but cut off there, or not drawn there (a ring of a donut
+    // chart, an L-shaped box, an outline): pressed where it is, if anywhere.
+    const missed = missedAt(target, centre(rect), hit);
+    return missed.coveredBy ? missed : besideControls(rect) || missed;
   }
 
   // The element to name as a cover: the outermost ancestor that is fixed or absolute (an
@@ -2570,12 +2629,13 @@ async (request) => {
       await frame();
     }
     let hit = null;
+    let x, y;
     for (let tries = 0; tries < 5; tries++) {
       if (tries) await frame();
       rect = box();
       if (!rect) return { hidden: true };
-      const x = Math.min(Math.max(rect.x + rect.width / 2, 1), innerWidth - 1);
-      const y = Math.min(Math.max(rect.y + rect.height / 2, 1), innerHeight - 1);
+      x = Math.min(Math.max(rect.x + rect.width / 2, 1), innerWidth - 1);
+      y = Math.min(Math.max(rect.y + rect.height / 2, 1), innerHeight - 1);
       hit = hitAt(x, y);
       const holds = hit && landsOn(hit, el) &&
         (reaches(range.startContainer, hit) || reaches(range.endContainer, hit));
@@ -2590,11 +2650,43 @@ async (request) => {
     }
     if (hit && landsOn(hit, el)) return { offText: describeCover(hit), text: part.text };
     if (getComputedStyle(el).pointerEvents === "none") return { inert: true };
-    if (!hit || reaches(el, hit)) return { outside: true };
-    return { coveredBy: describeCover(coverOf(hit)) };
+    // The text's own holder may sit in a box of its own inside `el` that cuts it off.
+    return cutOff(range.startContainer.parentElement || el, { x, y }) || missedAt(el, { x, y }, hit);
   }
 
   // --- find: what an agent names by its visible text --------------------------------------
+
+  // What a drop aimed at a text lands on: the item the text names in a list or grid (a tile
+  // whose name is a small label at its top, a card, a row), dropped on at its middle as a
+  // person drops on the thing and not on its label; a sortable list that waits for the
+  // pointer to pass an item's middle (jQuery UI's) moves nothing for a drop on the label.
+  // The nearest of the element and the boxes that hold it, ITEM_DEPTH up at most, that is a
+  // list item, a row or cell, a draggable element, or one of siblings alike (the same tag and
+  // classes); never one that holds what is dragged (the latest `target`), which cannot be
+  // dropped inside itself. None such: the element itself.
+  const ITEM = "li, tr, td, th, [draggable=true], [role=listitem], [role=option], [role=row], " +
+    "[role=gridcell], [role=cell], [role=treeitem]";
+  const ITEM_DEPTH = 4;
+
+  function dropItem(el) {
+    const dragged = store.target && store.target.isConnected ? store.target : null;
+    let at = el;
+    for (let depth = 0; at && depth <= ITEM_DEPTH; depth++, at = at.parentElement) {
+      if (at === doc.body || at === doc.documentElement || (dragged && at.contains(dragged))) break;
+      if (rendered(at) && (at.matches(ITEM) || hasAlike(at))) return at;
+    }
+    return el;
+  }
+
+  // Whether a sibling of `el` is of its kind: its tag and its classes, but for those that say
+  // what state it is in (the one hovered, the one dragged).
+  function hasAlike(el) {
+    const kind = (node) => tagOf(node) + "." +
+      [...node.classList].filter((name) => !STATE_CLASS.test(name)).sort().join(".");
+    const own = kind(el);
+    return Boolean(el.parentElement) &&
+      [...el.parentElement.children].some((other) => other !== el && kind(other) === own);
+  }
 
   const FOUND_TEXT_MAX = 160;
   const NEAR_MAX = 3;
@@ -2602,7 +2694,7 @@ async (request) => {
   const NEAR_SCOPE = "li, tr, [role=row], [role=listitem], section, article, form, fieldset, " +
     "dialog, [role=dialog], details";
 
-  function findText({ text, limit }) {
+  function findText({ text, limit, drop }) {
     const wanted = clean(text);
     const lower = wanted.toLowerCase();
     const items = interactive(doc.body || doc.documentElement).map(({ el, face }) => {
@@ -2662,6 +2754,7 @@ async (request) => {
         }
       }
     }
+    if (drop) matches = [...new Set(matches.map(dropItem))];
     return {
       how,
       ...(option ? { option } : {}),
@@ -3020,8 +3113,10 @@ async (request) => {
     store.dropOn = el;
     const hit = hitAt(to.x, to.y);
     if (!landsOn(hit, el) && !(hit && reaches(hit, dragged))) {
-      if (!hit || reaches(el, hit)) return { outside: true };
-      return { coveredBy: describeCover(coverOf(hit)) };
+      const missed = missedAt(el, to, hit);
+      // A shape's see-through inside shows the drawing under it, which takes the drop there
+      // as it takes a person's: a page that moves shapes by hand judges where they land.
+      if (!missed.through || !drawnUnder(el, hit)) return missed;
     }
     return { count: 1, tag: tagOf(el), label: cap(labelOf(el, null)), to, from, via, across };
   }

@@ -207,27 +207,32 @@ async def child_frames(located: Located) -> list[Located]:
     ]
 
 
-async def by_text(page: Page, text: str, doing: tuple[str, str] = ("click", "clicked")) -> str:
+async def by_text(
+    page: Page, text: str, doing: tuple[str, str] = ("click", "clicked"), *, drop: bool = False
+) -> str:
     """The selector of the one element an agent means by ``text``, looking into iframes when
-    the page itself has none. ``doing``: the action, and what it did, for the refusals."""
-    selector, _ = await by_text_how(page, text, doing)
+    the page itself has none. ``doing``: the action, and what it did, for the refusals.
+    ``drop``: the text names where to drop what is dragged, so the element is the item the
+    text labels in a list or grid (a tile, not the small label at its top: ``dropItem`` in
+    ``snapshot.js``)."""
+    selector, _ = await by_text_how(page, text, doing, drop=drop)
     return selector
 
 
 async def by_text_how(
-    page: Page, text: str, doing: tuple[str, str] = ("click", "clicked")
+    page: Page, text: str, doing: tuple[str, str] = ("click", "clicked"), *, drop: bool = False
 ) -> tuple[str, bool]:
     """:func:`by_text`, and whether the element is no control at all: no control has the
     text, and it is the innermost element that shows it (an instruction that names a button
     yet to appear, or an item of a list the page listens on as a whole)."""
-    found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX)
+    found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX, drop=drop)
     matches: list[dict[str, Any]] = found["matches"]
     total: int = found["total"]
     if total == 0:
         for inner in await child_frames(Located(page.main_frame, "")):
             try:
                 more = await pagescript.run(
-                    inner.frame, "findText", text=text, limit=TEXT_CANDIDATES_MAX
+                    inner.frame, "findText", text=text, limit=TEXT_CANDIDATES_MAX, drop=drop
                 )
             except driver.PlaywrightError:
                 continue  # a frame that went away has nothing to click
@@ -373,6 +378,12 @@ _UNUSABLE: Refusals = (
         "scroll to it with browser.scroll, or take a new snapshot.",
     ),
     (
+        "through",
+        "A press inside {selector} reaches {through} under it: {selector} lets the pointer "
+        "through there (drawn as an outline, say), so nothing was {verb}; press a point on its "
+        "drawn part with verb.mouse (x and y as a capture shows them).",
+    ),
+    (
         "coveredBy",
         "{selector} is covered by {cover}, so nothing was {verb}. Close or dismiss what covers "
         "it first (a dialog's close button, a banner's accept button), then try again.",
@@ -398,6 +409,7 @@ def _check_usable(selector: str, info: dict[str, Any], done: str) -> None:
         part=aim.get("text"),
         repeated=aim.get("repeated"),
         off=named(aim.get("offText")),
+        through=named(aim.get("through")),
         cover=named(aim.get("coveredBy")),
     )
     if why is not None:
