@@ -36,6 +36,8 @@ export const WAITING_ANSWER_MS = 2000;
 export const STILL_LOADING = "The page is still loading; what it shows may change.";
 // chromium/snapshots.py SEEN
 export const DRAWN_SEEN = "browser.capture shows it; verb.mouse clicks it by x and y.";
+// chromium/snapshots.py
+export const SHAPES_SEEN = "An svg's shapes are elements: a selector names one (#chart > rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse.";
 // chromium/inputs.py
 export const PRESS_ATTEMPTS = 3;
 // chromium/targets.py

@@ -644,7 +644,11 @@ PAGES: dict[str, str] = {
         '<span id="send" style="content: url(/icons/send.svg); cursor: pointer" onclick='
         "\"out.textContent = 'sent'\"></span>"
         '<span id="star" class="star" onclick="this.classList.toggle(\'clicked\')"></span>'
-        '<span id="reply" class="reply" onclick="this.classList.toggle(\'is-active\')"></span>',
+        '<span id="reply" class="reply" onclick="this.classList.toggle(\'is-active\')"></span>'
+        # A library's classes: many on a slider's handle, one naming its part; a short prefix.
+        '<span class="ui-slider-handle ui-corner-all ui-state-default" tabindex="0"'
+        ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='
+        ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>',
     ),
     # Shapes to pick by colour: SVG shapes with handlers and no name, and swatches of a
     # palette (magenta beside purple, pale tints that are no grey, a colour by its CSS name, a

@@ -10,7 +10,7 @@ import pytest
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumProvider
 
-from .driving import ok, out_line
+from .driving import in_page, ok, out_line
 from .site import Site
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -281,16 +281,20 @@ async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
     page = await ok(provider, ctx, "browser.snapshot")
     assert page["text"] == "Count the sides\nSales"
     assert page["notice"] == (
-        "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160), "
-        "#pad (svg 100x100). browser.capture shows it; verb.mouse clicks it by x and y."
+        "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160: 1 "
+        "circle, 1 line), #pad (svg 100x100: 1 rect). browser.capture shows it; verb.mouse "
+        "clicks it by x and y. An svg's shapes are elements: a selector names one (#chart > "
+        "rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse."
     )
     assert [e["selector"] for e in page["elements"]] == ["#pad"]
     sales = (await ok(provider, ctx, "browser.inspect", selector="#chart > text"))["styles"]
     assert (sales["fill"], sales["stroke"]) == ("rgb(0, 128, 0)", "none")  # painted green
     grid = await ok(provider, ctx, "browser.snapshot", selector="#grid")
     assert grid["notice"] == (
-        "This shows no text and no interactive elements, only drawing: #grid (svg 160x160). "
-        "browser.capture shows it; verb.mouse clicks it by x and y."
+        "This shows no text and no interactive elements, only drawing: #grid (svg 160x160: "
+        "1 circle, 1 line). browser.capture shows it; verb.mouse clicks it by x and y. An "
+        "svg's shapes are elements: a selector names one (#chart > rect:nth-of-type(2)) for "
+        "browser.inspect, verb.drag and verb.mouse."
     )
 
 
@@ -322,6 +326,25 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
     assert {"selector": "#genre", "label": "Genre", "value": "Drama"}.items() <= next(
         e for e in typed["elements"] if e["selector"] == "#genre"
     ).items()
+
+
+async def test_items_scrolled_out_of_their_box_are_listed_off_screen_until_scrolled_to(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A list in a box of its own shows its first items; the rest are drawn below the box's
+    end, where no person sees them: off-screen, though the page's own view holds them. A
+    click scrolls the box to one, which is then in view."""
+    await ok(provider, ctx, "browser.open", url=site.url("/scrolled-box"))
+    await in_page(provider, ctx, "box.scrollTop = 0")
+    shown = {
+        e["selector"]: e["inViewport"]
+        for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    }
+    assert (shown["#b0"], shown["#b1"], shown["#b9"]) == (True, True, False)
+    assert (await ok(provider, ctx, "browser.inspect", selector="#b9"))["inViewport"] is False
+    await ok(provider, ctx, "browser.click", selector="#b9")
+    assert await out_line(provider, ctx) == "b9"
+    assert (await ok(provider, ctx, "browser.inspect", selector="#b9"))["inViewport"] is True
 
 
 async def test_items_above_the_top_of_a_box_scrolled_down_are_listed_and_clicked(

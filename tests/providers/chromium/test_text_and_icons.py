@@ -166,8 +166,10 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
         ("send", True),
         ("star", True),
         ("reply", True),
+        ("slider handle", True),
+        ("bold", True),
     ]
-    assert buttons[-4]["missingAccessibleName"] is True
+    assert buttons[-6]["missingAccessibleName"] is True
     await ok(provider, ctx, "browser.click", text="arrow left")
     assert await out_line(provider, ctx) == "back"
     await ok(provider, ctx, "browser.click", text="\u2605")
@@ -176,6 +178,8 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
     assert await out_line(provider, ctx) == "down"
     await ok(provider, ctx, "browser.click", text="send")  # its picture is send.svg
     assert await out_line(provider, ctx) == "sent"
+    await ok(provider, ctx, "browser.click", text="slider handle")
+    assert await out_line(provider, ctx) == "held"
 
 
 async def test_a_toggle_whose_state_is_only_a_class_shows_it_as_marked(

@@ -111,6 +111,30 @@ async (request) => {
     return false;
   }
 
+  // Whether `rect` lies wholly outside a box around `el` that shows only part of what it
+  // holds (a list scrolled in a box of its own): drawn, but not where a person sees it until
+  // that box is scrolled. Only the boxes `el` is positioned in clip it (as cutOff); each
+  // box's style is kept in `styles` for the next element of the same snapshot.
+  function scrolledAway(el, rect, styles = new Map()) {
+    let position = getComputedStyle(el).position;
+    for (let up = el.parentElement; up && up !== doc.body && up !== doc.documentElement; up = up.parentElement) {
+      let style = styles.get(up);
+      if (!style) {
+        const { overflowX, overflowY, display, transform, position: placed } = getComputedStyle(up);
+        styles.set(up, (style = { overflowX, overflowY, display, transform, position: placed }));
+      }
+      const transformed = style.transform !== "none";
+      if (position === "fixed" && !transformed) continue;
+      if (position === "absolute" && style.position === "static" && !transformed) continue;
+      position = style.position;
+      if (style.display === "contents" || style.display === "inline") continue;
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const { across, along } = outside(rect, (style.box ||= up.getBoundingClientRect()));
+      if ((across && style.overflowX !== "visible") || (along && style.overflowY !== "visible")) return true;
+    }
+    return false;
+  }
+
   // An overflow that shows part of what the box holds and lets no person scroll to the rest.
   const unscrolled = (overflow) => overflow === "hidden" || overflow === "clip";
 
@@ -539,13 +563,17 @@ async (request) => {
 
   // Last: what the plain classes of the element's own say it is (`<span class="reply">`,
   // `btn-like`; `spinner-button spinner-up`: "spinner up", told apart from its "spinner
-  // down"), past generic and state words. Only for an element of one or two classes:
-  // utility classes (`flex p-2 rounded`) and generated ones (`sc-bdVaJa`) name no picture.
+  // down"), past generic and state words and a library's short prefix (`ql-bold`: "bold").
+  // Of an element of one or two classes; of more, only a class that names a control's part
+  // (`ui-spinner-up`, `ui-slider-handle`): utility classes (`flex p-2 rounded`) and
+  // generated ones (`sc-bdVaJa`) name no picture.
   function classWord(el) {
-    if (el.classList.length > 2) return "";
+    const names = el.classList.length > 2 ? [...el.classList].filter((name) => CONTROL_PART.test(name)).slice(0, 1) : el.classList;
     const words = new Set();
-    for (const name of el.classList) {
-      for (const word of name.split(/[-_]+/)) {
+    for (const name of names) {
+      const parts = name.split(/[-_]+/);
+      if (parts.length > 1 && /^[a-z]{1,3}$/.test(parts[0]) && !CONTROL_PART.test(parts[0])) parts.shift();
+      for (const word of parts) {
         if (/^[a-z]{2,}$/.test(word) && !GENERIC_CLASS.test(word) && !STATE_CLASS.test(word)) {
           words.add(word);
         }
@@ -553,6 +581,9 @@ async (request) => {
     }
     return [...words].join(" ");
   }
+  const CONTROL_PART = new RegExp("(?:^|[-_])(?:up|down|next|prev|previous|close|plus|minus|" +
+    "increment|decrement|increase|decrease|add|remove|delete|edit|search|menu|more|expand|" +
+    "collapse|handle|toggle|play|pause|clear|send|reply|share|like|star)(?:$|[-_])", "i");
 
   // What an element is called; a control hidden behind its label goes by the label's text.
   function labelOf(el, face) {
@@ -1080,9 +1111,10 @@ async (request) => {
     });
   }
 
+  const boxStyles = new Map(); // scrolledAway's, for the elements of one snapshot
   function element({ el, rect, face }, valueMax = VALUE_MAX) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
-    out.inViewport = inViewport(rect);
+    out.inViewport = inViewport(rect) && !scrolledAway(face || el, rect, boxStyles);
     if (out.inViewport) {
       const x = Math.min(Math.max(rect.x + rect.width / 2, 0), innerWidth - 1);
       const y = Math.min(Math.max(rect.y + rect.height / 2, 0), innerHeight - 1);
@@ -1187,10 +1219,21 @@ async (request) => {
           (clean(el.textContent) || shown.some((item) => el.contains(item.el)))) continue;
       const rect = rendered(el);
       if (!rect || rect.width < DRAWN_MIN || rect.height < DRAWN_MIN || !inViewport(rect)) continue;
-      found.push(`${selectorFor(el)} (${tag} ${Math.round(rect.width)}x${Math.round(rect.height)})`);
+      found.push(`${selectorFor(el)} (${tag} ${Math.round(rect.width)}x${Math.round(rect.height)}${shapesIn(el)})`);
     }
     return found;
   }
+
+  // What an svg draws, by kind (`: 2 rects, 1 circle`): its shapes are elements a selector
+  // names, to inspect, drag and press, which a canvas's are not.
+  function shapesIn(el) {
+    if (tagOf(el) !== "svg") return "";
+    const counts = new Map();
+    for (const shape of el.querySelectorAll(DRAWN_SHAPES)) counts.set(tagOf(shape), (counts.get(tagOf(shape)) || 0) + 1);
+    const kinds = [...counts].slice(0, 4).map(([kind, count]) => `${count} ${kind}${count > 1 ? "s" : ""}`);
+    return kinds.length ? `: ${kinds.join(", ")}` : "";
+  }
+  const DRAWN_SHAPES = "rect, circle, ellipse, line, polyline, polygon, path";
   const DRAWN_MAX = 3;
   const DRAWN_MIN = 48; // CSS pixels: a picture, not an icon
 
@@ -2365,7 +2408,7 @@ async (request) => {
     const out = {
       count: 1, tag: tagOf(el), label: cap(named || guessedName(el, rect)),
       bounds: bounds(rect),
-      inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0,
+      inViewport: inViewport(rect) && rect.width > 0 && rect.height > 0 && !scrolledAway(face || el, rect),
       typable: !(tagOf(el) === "input" && NOT_TYPABLE.has(el.type)) &&
         (["input", "textarea", "select"].includes(tagOf(el)) || el.isContentEditable),
       opensWindow: opensWindow(el),

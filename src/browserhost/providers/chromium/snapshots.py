@@ -101,9 +101,10 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
         # Said already when the session was reset under the agent.
         return None if tab.notices else "Nothing is open: the page is blank; use browser.open."
     drawn = ", ".join(read.get("drawn") or ())
+    seen = f"{SEEN} {SHAPES_SEEN}" if "(svg " in drawn else SEEN
     if not elements and not read["text"]:
         if drawn:
-            return f"This shows no text and no interactive elements, only drawing: {drawn}. {SEEN}"
+            return f"This shows no text and no interactive elements, only drawing: {drawn}. {seen}"
         return (
             "The page shows no text and no interactive elements; it may still be loading. Take "
             "another snapshot in a moment, or a capture to see it."
@@ -117,12 +118,17 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
             f"controls are not listed. {SEEN}"
         )
     if drawn:
-        return f"Drawn, with nothing to read in it: {drawn}. {SEEN}"
+        return f"Drawn, with nothing to read in it: {drawn}. {seen}"
     return None
 
 
 SEEN = "browser.capture shows it; verb.mouse clicks it by x and y."
 """How an agent sees and presses what a page draws rather than writes."""
+SHAPES_SEEN = (
+    "An svg's shapes are elements: a selector names one (#chart > rect:nth-of-type(2)) for "
+    "browser.inspect, verb.drag and verb.mouse."
+)
+"""What a snapshot that names an svg drawing adds: how to reach its shapes."""
 
 
 async def _read_frames(located: Located, read: dict[str, Any], caps: Caps, depth: int = 0) -> None:
