@@ -28,13 +28,13 @@ NOT_AFTER_ACTION = frozenset({"options", "focused", "multiple"})
 STILL_LOADING = "The page is still loading; what it shows may change."
 
 
-async def press(tab: Tab, page: Page, aimed: Target) -> None:
+async def press(tab: Tab, page: Page, aimed: Target, action: str = "browser.click") -> None:
     """Press the mouse where a person would: the point :func:`.targets.target` checked is
-    not covered by anything else."""
+    not covered by anything else. ``action`` names what pressed it, in errors."""
     x, y = aimed.point
     tab.pointer = (page, x, y)
     try:
-        with playwright_errors("browser.click"):
+        with playwright_errors(action):
             await leave_rest(page, aimed)
             # The press is answered once the page has handled it: a handler that never
             # returns leaves it unanswered.

@@ -88,51 +88,60 @@ async (request) => {
     return rect;
   }
 
-  // Wholly outside a box that shows only part of what it holds and that a person cannot
-  // scroll (overflow hidden or clip: a collapsed section, a clipped card, a carousel's
-  // track), below the page itself. Script can scroll such a box; a person cannot. A box
-  // between them that a person scrolls may bring it in, and ends the search.
-  // `overflows`: each box's overflow, kept for the next element of the same snapshot.
-  function clippedAway(el, rect, overflows = new Map()) {
-    const top = doc.body;
-    for (let up = el.parentElement; up && up !== top && up !== doc.documentElement; up = up.parentElement) {
-      let style = overflows.get(up);
-      if (!style) {
-        const { overflowX, overflowY } = getComputedStyle(up);
-        overflows.set(up, (style = { overflowX, overflowY }));
-      }
-      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const { across, along } = outside(rect, up.getBoundingClientRect());
-      if ((across && unscrolled(style.overflowX)) || (along && unscrolled(style.overflowY))) {
-        return true;
-      }
+  // The boxes read while a snapshot lists the elements (see clippers): the page does not
+  // change under that read.
+  const listedBoxes = new Map();
+
+  // Wholly outside a box that clips `el` (clippers) and that a person cannot scroll
+  // (overflow hidden or clip: a collapsed section, a clipped card, a carousel's track), below
+  // the page itself. Script can scroll such a box; a person cannot. A box between them that a
+  // person scrolls may bring it in, and ends the search.
+  function clippedAway(el, rect, boxes) {
+    for (const { overflowX, overflowY, box } of clippers(el, boxes)) {
+      const { across, along } = outside(rect, box);
+      if ((across && unscrolled(overflowX)) || (along && unscrolled(overflowY))) return true;
       if (across || along) return false; // outside a box a person scrolls
     }
     return false;
   }
 
-  // Whether `rect` lies wholly outside a box around `el` that shows only part of what it
-  // holds (a list scrolled in a box of its own): drawn, but not where a person sees it until
-  // that box is scrolled. Only the boxes `el` is positioned in clip it (as cutOff); each
-  // box's style is kept in `styles` for the next element of the same snapshot.
-  function scrolledAway(el, rect, styles = new Map()) {
-    let position = getComputedStyle(el).position;
-    for (let up = el.parentElement; up && up !== doc.body && up !== doc.documentElement; up = up.parentElement) {
-      let style = styles.get(up);
-      if (!style) {
-        const { overflowX, overflowY, display, transform, position: placed } = getComputedStyle(up);
-        styles.set(up, (style = { overflowX, overflowY, display, transform, position: placed }));
+  // Wholly outside a box that clips `el` (clippers): drawn, but not where a person sees it
+  // until that box is scrolled (a list scrolled in a box of its own).
+  function scrolledAway(el, rect, boxes) {
+    for (const { overflowX, overflowY, box } of clippers(el, boxes)) {
+      const { across, along } = outside(rect, box);
+      if ((across && overflowX !== "visible") || (along && overflowY !== "visible")) return true;
+    }
+    return false;
+  }
+
+  // The boxes that clip `el`, nearest first, each with its overflow and its place: those it
+  // is drawn in (through the slots of shadow trees) with an overflow other than visible, and
+  // only those it is positioned in (an absolute one escapes boxes that are not positioned, a
+  // fixed one all but a transformed one). What has no box of its own (display contents, a
+  // slot) or is inline clips nothing; the page's own scrolling (body, html) is the viewport's.
+  // `boxes` keeps what was read of each box for the next element of the same snapshot.
+  function* clippers(el, boxes = new Map()) {
+    const drawnIn = (node) => node.assignedSlot || node.parentElement || node.getRootNode().host;
+    const read = (up) => {
+      if (!boxes.has(up)) {
+        const { overflowX, overflowY, display, transform, position } = getComputedStyle(up);
+        const clips = overflowX !== "visible" || overflowY !== "visible";
+        const box = clips ? up.getBoundingClientRect() : null;
+        boxes.set(up, { overflowX, overflowY, display, transform, position, clips, box });
       }
+      return boxes.get(up);
+    };
+    let position = getComputedStyle(el).position;
+    for (let up = drawnIn(el); up && up !== doc.body && up !== doc.documentElement; up = drawnIn(up)) {
+      const style = read(up);
+      if (style.display === "contents" || style.display === "inline") continue;
       const transformed = style.transform !== "none";
       if (position === "fixed" && !transformed) continue;
       if (position === "absolute" && style.position === "static" && !transformed) continue;
       position = style.position;
-      if (style.display === "contents" || style.display === "inline") continue;
-      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const { across, along } = outside(rect, (style.box ||= up.getBoundingClientRect()));
-      if ((across && style.overflowX !== "visible") || (along && style.overflowY !== "visible")) return true;
+      if (style.clips) yield style;
     }
-    return false;
   }
 
   // An overflow that shows part of what the box holds and lets no person scroll to the rest.
@@ -214,29 +223,15 @@ async (request) => {
     return { coveredBy: describeCover(coverOf(hit)) };
   }
 
-  // Whether a box that clips what it holds (overflow other than visible) leaves `point` out
-  // of `el`'s part it shows: `{outside}` when a person can scroll that box, `{clipped}` when
-  // not. The boxes are those `el` is drawn in (through the slots of shadow trees), and only
-  // those it is positioned in clip it: an absolute one escapes boxes that are not
-  // positioned, a fixed one all but a transformed one. What has no box of its own (display
-  // contents, a slot) or is inline clips nothing; the page's own scrolling (body, html) is
-  // the viewport's.
+  // Whether a box that clips `el` (clippers) leaves `point` out of the part of it it shows:
+  // `{outside}` when a person can scroll that box, `{clipped}` when not.
   function cutOff(el, point) {
-    const drawnIn = (node) => node.assignedSlot || node.parentElement || node.getRootNode().host;
-    let position = getComputedStyle(el).position;
-    for (let up = drawnIn(el); up && up !== doc.body && up !== doc.documentElement; up = drawnIn(up)) {
-      const style = getComputedStyle(up);
-      if (style.display === "contents" || style.display === "inline") continue;
-      const transformed = style.transform !== "none";
-      if (position === "fixed" && !transformed) continue;
-      if (position === "absolute" && style.position === "static" && !transformed) continue;
-      position = style.position;
-      const box = up.getBoundingClientRect();
-      if (style.overflowX !== "visible" && (point.x < box.left || point.x >= box.right)) {
-        return unscrolled(style.overflowX) ? { clipped: true } : { outside: true };
+    for (const { overflowX, overflowY, box } of clippers(el)) {
+      if (overflowX !== "visible" && (point.x < box.left || point.x >= box.right)) {
+        return unscrolled(overflowX) ? { clipped: true } : { outside: true };
       }
-      if (style.overflowY !== "visible" && (point.y < box.top || point.y >= box.bottom)) {
-        return unscrolled(style.overflowY) ? { clipped: true } : { outside: true };
+      if (overflowY !== "visible" && (point.y < box.top || point.y >= box.bottom)) {
+        return unscrolled(overflowY) ? { clipped: true } : { outside: true };
       }
     }
     return null;
@@ -1054,10 +1049,9 @@ async (request) => {
     const faces = new Map();
     const shown = [];
     // Drawn, and not cut away by a box a person cannot scroll to it (a collapsed section).
-    const overflows = new Map();
     const seen = (el) => {
       const rect = rendered(el);
-      return rect && !clippedAway(el, rect, overflows) ? rect : null;
+      return rect && !clippedAway(el, rect, listedBoxes) ? rect : null;
     };
     for (const el of found) {
       const face = faceOf(el);
@@ -1111,10 +1105,9 @@ async (request) => {
     });
   }
 
-  const boxStyles = new Map(); // scrolledAway's, for the elements of one snapshot
   function element({ el, rect, face }, valueMax = VALUE_MAX) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
-    out.inViewport = inViewport(rect) && !scrolledAway(face || el, rect, boxStyles);
+    out.inViewport = inViewport(rect) && !scrolledAway(face || el, rect, listedBoxes);
     if (out.inViewport) {
       const x = Math.min(Math.max(rect.x + rect.width / 2, 0), innerWidth - 1);
       const y = Math.min(Math.max(rect.y + rect.height / 2, 0), innerHeight - 1);

@@ -31,7 +31,7 @@ from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 from . import driver, fields, pagescript, targets
 from .errors import playwright_errors
-from .inputs import led_to
+from .inputs import led_to, press
 
 if TYPE_CHECKING:
     from playwright.async_api import Locator, Page
@@ -255,7 +255,7 @@ class PageVerbs(Provider):
                         wanted = _checked(field, info["type"])
                         if info["checked"] != wanted:  # a click where a person would toggle it
                             pressed = await targets.target(page, field.selector, "click")
-                            await page.mouse.click(*pressed.point)
+                            await press(tab, page, pressed, "verb.fill_form")
                     elif not isinstance(field.value, str):
                         raise ActionError(
                             f"{field.selector} takes text, not {field.value}; nothing more set."
