@@ -169,7 +169,8 @@ PAGES: dict[str, str] = {
             f" onclick=\"out.textContent = 'b{n}'\">Item {n}</button>"
             for n in range(10)
         )
-        + '</div><p id="out">none</p><script>box.scrollTop = box.scrollHeight;</script>',
+        + '</div><p id="out" style="margin: 0">none</p>'
+        "<script>box.scrollTop = box.scrollHeight;</script>",
     ),
     # Fields in no form: one nothing listens on, sent by its page's button; one whose page
     # sends it on Enter itself; one whose page sends it on change.

@@ -1112,11 +1112,12 @@ async (request) => {
       const x = Math.min(Math.max(rect.x + rect.width / 2, 0), innerWidth - 1);
       const y = Math.min(Math.max(rect.y + rect.height / 2, 0), innerHeight - 1);
       const hit = hitAt(x, y);
-      // Drawn over by something that is not its own container (a clipped element, one that
-      // lets clicks through with pointer-events: none, is not "covered").
+      // Drawn over by something that is not its own container (a clipped element, one half
+      // scrolled out of its box, one that lets clicks through with pointer-events: none, is
+      // not "covered").
       if (hit && !landsOn(hit, el) && !(face && landsOn(hit, face)) && !reaches(el, hit) &&
           !labelsIt(hit, el) && getComputedStyle(el).pointerEvents !== "none" &&
-          !clearAside(el, face, rect, hit)) {
+          !clearAside(el, face, rect, hit) && !cutOff(face || el, { x, y })) {
         out.covered = true;
       }
     }
