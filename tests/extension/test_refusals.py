@@ -22,6 +22,8 @@ COVER = {"selector": "#cookies", "tag": "div", "label": "We use cookies"}
 AIMS: list[dict[str, Any]] = [
     {},
     {"hidden": True},
+    {"hidden": True, "standIn": {"selector": "#speed-button", "tag": "span", "label": "Fast"}},
+    {"clipped": True, "standIn": {"selector": "button.dropdown-toggle", "tag": "button"}},
     {"inert": True},
     {"moving": True},
     {"text": "report.pdf", "repeated": 2},

@@ -77,6 +77,11 @@ export function checkUsable(selector, info, verb) {
       "(fill the required fields, pick an option), then take a new snapshot.");
   }
   const aim = info.aim || {};
+  if (aim.standIn) {
+    throw new Refusal(`${selector} is hidden, so nothing was ${verb}: the page shows its own ` +
+      `control in its place, ${aim.standIn.selector} (${described(aim.standIn)}); use that ` +
+      "instead (click it, then the option it shows).");
+  }
   if (aim.hidden) {
     throw new Refusal(`${selector} is not visible (hidden, or inside a closed menu, tab or ` +
       `dialog), so nothing was ${verb}; open what contains it, or take a new snapshot.`);

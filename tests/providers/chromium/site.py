@@ -145,6 +145,17 @@ PAGES: dict[str, str] = {
         "<script>for (const el of document.querySelectorAll('path, button')) el.onclick = () =>"
         " out.textContent = 'out: ' + el.id;</script>",
     ),
+    # A select a library hides in a box of no size, drawing its own control after it (as
+    # Selectric does); and a hidden select followed by another field, which stands in for
+    # nothing.
+    "/custom-select": _page(
+        "Custom select",
+        '<div><div style="overflow: hidden; width: 0; height: 0"><select id="speed">'
+        "<option>Slow</option><option>Fast</option></select></div>"
+        '<div class="fancy" style="cursor: pointer" onclick="out.textContent = \'opened\'">'
+        'Slow</div></div><p id="out">none</p>'
+        '<select id="plain" style="display: none"><option>A</option></select><input id="after">',
+    ),
     # Fields whose labels are written before them but tied to nothing (no `for`, no control
     # inside), one across a line break; and a label tied to another field, which names only
     # that one.

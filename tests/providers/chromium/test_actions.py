@@ -1081,3 +1081,21 @@ async def test_the_catalog_record_declares_all_ten_actions(provider: ChromiumPro
     assert sorted(record["actions"]) == sorted(ACTIONS)
     answer = await act(provider, Context(), "browser.resize", viewport="desktop")
     assert answer["ok"] is True
+
+
+async def test_a_hidden_select_names_the_control_the_page_draws_in_its_place(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A select a library hides behind a control of its own is not chosen behind the page's
+    back: the refusal names that control, and it opens the list; a hidden select with no
+    control of its own after it is refused as hidden."""
+    await ok(provider, ctx, "browser.open", url=site.url("/custom-select"))
+    error = await refused(provider, ctx, "browser.type", selector="#speed", value="Fast")
+    assert error == (
+        "#speed is hidden, so nothing was typed: the page shows its own control in its place, "
+        'div.fancy (div "Slow"); use that instead (click it, then the option it shows).'
+    )
+    await ok(provider, ctx, "browser.click", selector="div.fancy")
+    assert await out_line(provider, ctx) == "opened"
+    plain = await refused(provider, ctx, "browser.type", selector="#plain", value="A")
+    assert plain.startswith("#plain is not visible (hidden, or inside a closed menu")

@@ -2279,12 +2279,33 @@ async (request) => {
   const SPOTS = [0.5, 0.3, 0.7, 0.15, 0.85, 0.04, 0.96];
   const OWN_CONTROL_SHARE = 0.5;
 
+  // The control a page draws in place of a form control of its own that it hides (a
+  // styled select over the real one: Select2, Chosen, bootstrap-select): the first element
+  // shown after it, or after the boxes it is alone in, where a person presses it; the one to
+  // use instead. Nothing for other elements, or where the next thing shown is another field
+  // or nothing to press.
+  const STAND_IN_DEPTH = 3;
+  function standIn(el) {
+    if (!["select", "input", "textarea"].includes(tagOf(el))) return {};
+    let at = el;
+    for (let depth = 0; depth < STAND_IN_DEPTH && at !== doc.body; depth++, at = at.parentElement) {
+      if (at !== el && at.querySelectorAll(FIELDS).length > 1) break; // not its box alone
+      let next = at.nextElementSibling;
+      while (next && !rendered(next)) next = next.nextElementSibling;
+      if (!next) continue;
+      if (next.matches(FIELDS)) break;
+      const pressed = next.matches(INTERACTIVE) || pointerTarget(next) ? next : next.querySelector(INTERACTIVE);
+      return pressed && rendered(pressed) ? { standIn: describeCover(pressed) } : {};
+    }
+    return {};
+  }
+
   async function aim(el, face, purpose) {
     const target = face || el;
     let rect = rendered(target);
-    if (!rect) return { hidden: true };
+    if (!rect) return { hidden: true, ...standIn(el) };
     // Scrolled into view, it would be shown where no person can scroll it to.
-    if (clippedAway(target, rect)) return { clipped: true };
+    if (clippedAway(target, rect)) return { clipped: true, ...standIn(el) };
     const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
     const centre = (box) => ({
       x: Math.min(Math.max(box.x + box.width / 2, 1), innerWidth - 1),

@@ -336,6 +336,11 @@ _UNUSABLE: Refusals = (
         "required fields, pick an option), then take a new snapshot.",
     ),
     (
+        "standIn",
+        "{selector} is hidden, so nothing was {verb}: the page shows its own control in its "
+        "place, {stand_in}; use that instead (click it, then the option it shows).",
+    ),
+    (
         "hidden",
         "{selector} is not visible (hidden, or inside a closed menu, tab or dialog), so nothing "
         "was {verb}; open what contains it, or take a new snapshot.",
@@ -409,6 +414,7 @@ def _check_usable(selector: str, info: dict[str, Any], done: str) -> None:
         part=aim.get("text"),
         repeated=aim.get("repeated"),
         off=named(aim.get("offText")),
+        stand_in=named(aim.get("standIn")),
         through=named(aim.get("through")),
         cover=named(aim.get("coveredBy")),
     )
