@@ -4,7 +4,7 @@
 import { awaiting, cdp, fatal, mainPlace } from "./cdp.js";
 import {
   DRAWN_SEEN, ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES,
-  PRESS_ATTEMPTS, SHAPES_SEEN, STILL_LOADING, TEXT_MAX, VIEWPORT_SIZES,
+  PRESS_ATTEMPTS, SHAPES_SEEN, STILL_LOADING, TEXT_MAX, UNLISTED_SHAPES, VIEWPORT_SIZES,
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
@@ -68,7 +68,8 @@ export const ACTIONS_BY_NAME = {
       });
     }
     const drawn = (read.drawn || []).join(", ");
-    const seen = drawn.includes("(svg ") ? `${DRAWN_SEEN} ${SHAPES_SEEN}` : DRAWN_SEEN;
+    const shapes = (read.shapes || []).join(", ");
+    const seen = drawn.includes("(svg ") || shapes ? `${DRAWN_SEEN} ${SHAPES_SEEN}` : DRAWN_SEEN;
     if (read.url === "about:blank") answer.notice = "Nothing is open: the page is blank; use browser.open.";
     else if (!read.elements.length && !read.text) {
       answer.notice = drawn
@@ -76,7 +77,11 @@ export const ACTIONS_BY_NAME = {
         : "The page shows no text and no interactive elements; it may still be " +
           "loading. Take another snapshot in a moment, or a capture to see it.";
     } else if (read.loading) answer.notice = STILL_LOADING;
-    else if (drawn) answer.notice = `Drawn, with nothing to read in it: ${drawn}. ${seen}`;
+    else if (drawn || shapes) {
+      const said = [drawn && `Drawn, with nothing to read in it: ${drawn}.`,
+        shapes && `${UNLISTED_SHAPES}: ${shapes}.`];
+      answer.notice = `${said.filter(Boolean).join(" ")} ${seen}`;
+    }
     if (missed.length) {
       const which = missed.join(", ");
       const said = `The iframe${missed.length > 1 ? "s" : ""} ${which} could not be read: ` +

@@ -156,6 +156,16 @@ PAGES: dict[str, str] = {
         'Slow</div></div><p id="out">none</p>'
         '<select id="plain" style="display: none"><option>A</option></select><input id="after">',
     ),
+    # Shapes to drag into a box drawn as an outline, which nothing handles: the circles are
+    # listed, the box is not.
+    "/drop-shapes": _page(
+        "Drop shapes",
+        '<p>Drag the circle into the box.</p><svg id="area" width="200" height="160">'
+        '<rect x="10" y="10" width="80" height="50" fill="none" stroke="black"/>'
+        '<circle cx="150" cy="120" r="10" fill="blue" onmousedown="0"/>'
+        '<circle cx="120" cy="120" r="10" fill="red" onmousedown="0"/>'
+        '<line x1="0" y1="150" x2="200" y2="150" stroke="grey"/></svg>',
+    ),
     # Fields whose labels are written before them but tied to nothing (no `for`, no control
     # inside), one across a line break; and a label tied to another field, which names only
     # that one.

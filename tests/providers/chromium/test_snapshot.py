@@ -328,6 +328,30 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
     ).items()
 
 
+async def test_shapes_drawn_beside_listed_ones_are_named_as_where_to_drop(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Circles the page handles are listed; the outline box they go into, which nothing
+    handles, is named in the notice by selector (a line is too thin to drop on)."""
+    await ok(provider, ctx, "browser.open", url=site.url("/drop-shapes"))
+    page = await ok(provider, ctx, "browser.snapshot")
+    assert [e["tag"] for e in page["elements"]] == ["circle", "circle"]
+    assert page["notice"] == (
+        "Drawn beside the shapes listed, with no name or handler of their own (a box or a mark "
+        "to drop on): #area > rect (rect 80x50). browser.capture shows it; verb.mouse clicks "
+        "it by x and y. An svg's shapes are elements: a selector names one (#chart > "
+        "rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse."
+    )
+    dropped = await ok(
+        provider,
+        ctx,
+        "verb.drag",
+        selector=page["elements"][0]["selector"],
+        toSelector="#area > rect",
+    )
+    assert dropped["end"]["under"]["tag"] in ("rect", "svg")
+
+
 async def test_items_scrolled_out_of_their_box_are_listed_off_screen_until_scrolled_to(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

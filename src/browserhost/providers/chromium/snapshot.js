@@ -1228,6 +1228,28 @@ async (request) => {
     return kinds.length ? `: ${kinds.join(", ")}` : "";
   }
   const DRAWN_SHAPES = "rect, circle, ellipse, line, polyline, polygon, path";
+
+  // The shapes of a drawing that has some listed (shapes the page handles, to drag or press)
+  // drawn beside those with nothing to list them by: where a drag drops them, what they are
+  // sorted into (an outline box, a target circle). The first SHAPES_MAX of at least
+  // SHAPE_MIN pixels a side, in view, by their selectors and sizes.
+  function unlistedShapes(root, shown) {
+    const listed = new Set(shown.map(({ el }) => el));
+    const found = [];
+    for (const svg of root.querySelectorAll("svg")) {
+      if (svg.ownerSVGElement || !shown.some((item) => svg.contains(item.el))) continue;
+      for (const shape of svg.querySelectorAll(DRAWN_SHAPES)) {
+        if (found.length >= SHAPES_MAX) return found;
+        if (listed.has(shape) || [...listed].some((el) => el.contains(shape))) continue;
+        const rect = rendered(shape);
+        if (!rect || rect.width < SHAPE_MIN || rect.height < SHAPE_MIN || !inViewport(rect)) continue;
+        found.push(`${selectorFor(shape)} (${tagOf(shape)} ${Math.round(rect.width)}x${Math.round(rect.height)})`);
+      }
+    }
+    return found;
+  }
+  const SHAPES_MAX = 3;
+  const SHAPE_MIN = 16; // CSS pixels: a box to drop in, not a line or a dot
   const DRAWN_MAX = 3;
   const DRAWN_MIN = 48; // CSS pixels: a picture, not an icon
 
@@ -1891,6 +1913,7 @@ async (request) => {
       loading: doc.readyState !== "complete",
       sealed: sealedComponents(layout.sealed, unseen),
       drawn: drawings(root, shown),
+      shapes: unlistedShapes(root, shown),
     };
   }
 

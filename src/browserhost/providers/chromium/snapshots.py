@@ -100,8 +100,8 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
     if read.get("url") == "about:blank":
         # Said already when the session was reset under the agent.
         return None if tab.notices else "Nothing is open: the page is blank; use browser.open."
-    drawn = ", ".join(read.get("drawn") or ())
-    seen = f"{SEEN} {SHAPES_SEEN}" if "(svg " in drawn else SEEN
+    drawn, shapes = ", ".join(read.get("drawn") or ()), ", ".join(read.get("shapes") or ())
+    seen = f"{SEEN} {SHAPES_SEEN}" if "(svg " in drawn or shapes else SEEN
     if not elements and not read["text"]:
         if drawn:
             return f"This shows no text and no interactive elements, only drawing: {drawn}. {seen}"
@@ -117,9 +117,9 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
             f"content no script can read (a closed shadow root, most likely): its text and "
             f"controls are not listed. {SEEN}"
         )
-    if drawn:
-        return f"Drawn, with nothing to read in it: {drawn}. {seen}"
-    return None
+    said = [f"Drawn, with nothing to read in it: {drawn}." if drawn else ""]
+    said.append(f"{UNLISTED_SHAPES}: {shapes}." if shapes else "")
+    return f"{' '.join(filter(None, said))} {seen}" if drawn or shapes else None
 
 
 SEEN = "browser.capture shows it; verb.mouse clicks it by x and y."
@@ -129,6 +129,11 @@ SHAPES_SEEN = (
     "browser.inspect, verb.drag and verb.mouse."
 )
 """What a snapshot that names an svg drawing adds: how to reach its shapes."""
+UNLISTED_SHAPES = (
+    "Drawn beside the shapes listed, with no name or handler of their own (a box or a mark "
+    "to drop on)"
+)
+"""How a snapshot names the shapes of a drawing it lists some shapes of, that it does not list."""
 
 
 async def _read_frames(located: Located, read: dict[str, Any], caps: Caps, depth: int = 0) -> None:
