@@ -648,6 +648,8 @@ PAGES: dict[str, str] = {
         '<style>.ico::before { content: "\\2605" } .fa-trash::before { content: "\\f1f8" }'
         " .spinner-button { display: inline-block; width: 20px; height: 20px }"
         " .star, .reply { display: inline-block; width: 16px; height: 16px; cursor: pointer }"
+        " #heart { content: url(/icons/heart.svg); cursor: pointer }"
+        " #heart.clicked { content: url(/icons/heart-clicked.svg) }"
         "</style>"
         '<p id="out">none</p><button class="ico" onclick="out.textContent = '
         "'starred'\"></button> <button onclick=\"out.textContent = 'deleted'\">"
@@ -667,6 +669,8 @@ PAGES: dict[str, str] = {
         "\"out.textContent = 'sent'\"></span>"
         '<span id="star" class="star" onclick="this.classList.toggle(\'clicked\')"></span>'
         '<span id="reply" class="reply" onclick="this.classList.toggle(\'is-active\')"></span>'
+        # A picture swapped for another as it is toggled (heart.svg, heart-clicked.svg).
+        '<span id="heart" onclick="this.classList.toggle(\'clicked\')"></span>'
         # A library's classes: many on a slider's handle, one naming its part; a short prefix.
         '<span class="ui-slider-handle ui-corner-all ui-state-default" tabindex="0"'
         ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='

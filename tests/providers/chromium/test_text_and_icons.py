@@ -166,10 +166,11 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
         ("send", True),
         ("star", True),
         ("reply", True),
+        ("heart", True),
         ("slider handle", True),
         ("bold", True),
     ]
-    assert buttons[-6]["missingAccessibleName"] is True
+    assert buttons[-7]["missingAccessibleName"] is True
     await ok(provider, ctx, "browser.click", text="arrow left")
     assert await out_line(provider, ctx) == "back"
     await ok(provider, ctx, "browser.click", text="\u2605")
@@ -185,8 +186,9 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
 async def test_a_toggle_whose_state_is_only_a_class_shows_it_as_marked(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """A star the page marks `clicked`, a reply icon it marks `is-active`: their names stay
-    theirs, and the mark is their state, in the click's answer and the snapshot."""
+    """A star the page marks `clicked`, a reply icon it marks `is-active`, a heart whose
+    picture it swaps for heart-clicked.svg: their names stay theirs, and the mark is their
+    state, in the click's answer and the snapshot."""
     await ok(provider, ctx, "browser.open", url=site.url("/drawn-icons"))
     star = await ok(provider, ctx, "browser.click", selector="#star")
     reply = await ok(provider, ctx, "browser.click", selector="#reply")
@@ -196,11 +198,11 @@ async def test_a_toggle_whose_state_is_only_a_class_shows_it_as_marked(
         "reply",
         "active",
     )
+    heart = await ok(provider, ctx, "browser.click", selector="#heart")
+    assert (heart["label"], heart["marked"]) == ("heart", "clicked")
     listed = {e["selector"]: e for e in await _elements(provider, ctx)}
-    assert [(listed[s]["label"], listed[s].get("marked")) for s in ("#star", "#reply")] == [
-        ("star", "clicked"),
-        ("reply", "active"),
-    ]
+    marks = [(listed[s]["label"], listed[s].get("marked")) for s in ("#star", "#reply", "#heart")]
+    assert marks == [("star", "clicked"), ("reply", "active"), ("heart", "clicked")]
     assert "marked active" in element_notes(listed["#reply"])
     unmarked = await ok(provider, ctx, "browser.click", selector="#reply")
     assert "marked" not in unmarked

@@ -444,7 +444,10 @@ async (request) => {
     const stem = url.split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
     const words = stem.split(/[-_.\s@]+/);
     if (words.some((word) => /\d/.test(word) && !/^\d+(px|x)?$/.test(word))) return ""; // a hash
-    const named = words.filter((word) => /^[a-z]{2,}$/i.test(word) && !PICTURE_WORD.test(word));
+    // A picture the page swaps in for a state (`star-clicked.png`, `like-hover.png`) names
+    // the same thing: the state is no word of the name.
+    const named = words.filter((word) => /^[a-z]{2,}$/i.test(word) && !PICTURE_WORD.test(word) &&
+      !STATE_CLASS.test(word));
     return named.length && named.length <= 4 ? named.join(" ").toLowerCase() : "";
   }
   const PICTURE_WORD = /^(?:ic|ico|icon|icons|img|image|btn|button|sprite|svg|png|px)$/i;
