@@ -92,6 +92,7 @@ def _values() -> dict[str, tuple[object, str]]:
         "DRAWN_SEEN": (snapshots.SEEN, "chromium/snapshots.py SEEN"),
         "SHAPES_SEEN": (snapshots.SHAPES_SEEN, "chromium/snapshots.py"),
         "UNLISTED_SHAPES": (snapshots.UNLISTED_SHAPES, "chromium/snapshots.py"),
+        "NAMED_PICTURES": (snapshots.NAMED_PICTURES, "chromium/snapshots.py"),
         "PRESS_ATTEMPTS": (inputs.PRESS_ATTEMPTS, "chromium/inputs.py"),
         "HOP": (targets.HOP, "chromium/targets.py"),
         "FRAME_DEPTH_MAX": (targets.FRAME_DEPTH_MAX, "chromium/targets.py"),

@@ -4,7 +4,8 @@
 import { awaiting, cdp, fatal, mainPlace } from "./cdp.js";
 import {
   DRAWN_SEEN, ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES,
-  PRESS_ATTEMPTS, SHAPES_SEEN, STILL_LOADING, TEXT_MAX, UNLISTED_SHAPES, VIEWPORT_SIZES,
+  NAMED_PICTURES, PRESS_ATTEMPTS, SHAPES_SEEN, STILL_LOADING, TEXT_MAX, UNLISTED_SHAPES,
+  VIEWPORT_SIZES,
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
@@ -77,10 +78,12 @@ export const ACTIONS_BY_NAME = {
         : "The page shows no text and no interactive elements; it may still be " +
           "loading. Take another snapshot in a moment, or a capture to see it.";
     } else if (read.loading) answer.notice = STILL_LOADING;
-    else if (drawn || shapes) {
+    else {
+      const pictures = (read.pictures || []).join(", ");
       const said = [drawn && `Drawn, with nothing to read in it: ${drawn}.`,
-        shapes && `${UNLISTED_SHAPES}: ${shapes}.`];
-      answer.notice = `${said.filter(Boolean).join(" ")} ${seen}`;
+        shapes && `${UNLISTED_SHAPES}: ${shapes}.`, (drawn || shapes) && seen,
+        pictures && `${NAMED_PICTURES}: ${pictures}.`];
+      if (said.some(Boolean)) answer.notice = said.filter(Boolean).join(" ");
     }
     if (missed.length) {
       const which = missed.join(", ");

@@ -39,6 +39,7 @@ export const DRAWN_SEEN = "browser.capture shows it; verb.mouse clicks it by x a
 // chromium/snapshots.py
 export const SHAPES_SEEN = "An svg's shapes are elements: a selector names one (#chart > rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse.";
 export const UNLISTED_SHAPES = "Drawn beside the shapes listed, with no name or handler of their own (a box or a mark to drop on)";
+export const NAMED_PICTURES = "Pictures among the text, named where no text says it";
 // chromium/inputs.py
 export const PRESS_ATTEMPTS = 3;
 // chromium/targets.py

@@ -166,6 +166,16 @@ PAGES: dict[str, str] = {
         '<circle cx="120" cy="120" r="10" fill="red" onmousedown="0"/>'
         '<line x1="0" y1="150" x2="200" y2="150" stroke="grey"/></svg>',
     ),
+    # Dishes marked by icons whose names only their alt and title give; a photo (too big to
+    # be a symbol) and an icon in a button (which it names) are not among them.
+    "/pictures": _page(
+        "Pictures",
+        '<p>Caesar salad <img src="/icons/leaf.svg" alt="vegan" width="16" height="16">'
+        '<img src="/icons/wheat.svg" title="gluten-free" width="16" height="16"></p>'
+        '<p>Chicken wings <img src="/icons/meat.svg" alt="meat" width="16" height="16"></p>'
+        '<img src="/icons/photo.svg" alt="A plate of wings" width="200" height="120">'
+        '<button><img src="/icons/cart.svg" alt="Add to cart" width="16" height="16"></button>',
+    ),
     # Fields whose labels are written before them but tied to nothing (no `for`, no control
     # inside), one across a line break; and a label tied to another field, which names only
     # that one.
@@ -648,7 +658,7 @@ PAGES: dict[str, str] = {
         '<style>.ico::before { content: "\\2605" } .fa-trash::before { content: "\\f1f8" }'
         " .spinner-button { display: inline-block; width: 20px; height: 20px }"
         " .star, .reply { display: inline-block; width: 16px; height: 16px; cursor: pointer }"
-        " #heart { content: url(/icons/heart.svg); cursor: pointer }"
+        " #heart { content: url(/icons/heart.svg); cursor: pointer; width: 16px; height: 16px }"
         " #heart.clicked { content: url(/icons/heart-clicked.svg) }"
         "</style>"
         '<p id="out">none</p><button class="ico" onclick="out.textContent = '

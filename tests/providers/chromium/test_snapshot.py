@@ -328,6 +328,22 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
     ).items()
 
 
+async def test_small_pictures_named_only_by_alt_or_title_are_named_and_found(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Icons set among the text whose names no text holds are named in the notice, each
+    after the words before it, and found by name; a photo and a button's icon are not."""
+    await ok(provider, ctx, "browser.open", url=site.url("/pictures"))
+    page = await ok(provider, ctx, "browser.snapshot")
+    assert page["notice"] == (
+        'Pictures among the text, named where no text says it: "vegan" after "Caesar salad", '
+        '"gluten-free" after "Caesar salad", "meat" after "Chicken wings".'
+    )
+    assert [e["label"] for e in page["elements"]] == ["Add to cart"]
+    found = await ok(provider, ctx, "verb.find", text="gluten")
+    assert [(hit["tag"], hit["text"]) for hit in found["elements"]] == [("img", "gluten-free")]
+
+
 async def test_shapes_drawn_beside_listed_ones_are_named_as_where_to_drop(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1232,6 +1232,44 @@ async (request) => {
   }
   const DRAWN_SHAPES = "rect, circle, ellipse, line, polyline, polygon, path";
 
+  // Pictures a page names (an image's alt or title, an element drawn as an image with a
+  // label) whose names no text holds: small ones set among the text, as symbols (a dish's
+  // "vegan" icon, a "verified" badge), each by its name and the words before it, the first
+  // NAMED_PICTURES_MAX in view; none inside a listed element, which it names.
+  const PICTURES = "img[alt], img[title], [role=img][aria-label], svg[aria-label]";
+  const NAMED_PICTURES_MAX = 8;
+  const SYMBOL_MAX = 48; // CSS pixels a side: an icon or a badge, not a photo
+
+  function pictureName(el) {
+    return clean(el.getAttribute("alt") || el.getAttribute("aria-label") || el.getAttribute("title"));
+  }
+
+  function namedPictures(root, shown) {
+    const found = [];
+    for (const picture of root.querySelectorAll(PICTURES)) {
+      if (found.length >= NAMED_PICTURES_MAX) break;
+      const name = pictureName(picture);
+      if (!name || shown.some(({ el }) => el.contains(picture))) continue;
+      const rect = rendered(picture);
+      if (!rect || rect.width > SYMBOL_MAX || rect.height > SYMBOL_MAX || !inViewport(rect) ||
+          scrolledAway(picture, rect, listedBoxes)) continue;
+      const before = wordsBefore(picture);
+      found.push(before ? `"${name}" after "${before}"` : `"${name}"`);
+    }
+    return found;
+  }
+
+  // The last few words written before `el` in the box that holds it.
+  function wordsBefore(el) {
+    let text = "";
+    for (let at = el; at && !text && at !== doc.body; at = at.parentElement) {
+      for (let node = at.previousSibling; node && !text; node = node.previousSibling) {
+        text = clean(node.nodeType === Node.TEXT_NODE ? node.data : node.nodeType === Node.ELEMENT_NODE ? textOf(node) : "");
+      }
+    }
+    return text.split(" ").slice(-4).join(" ");
+  }
+
   // The shapes of a drawing that has some listed (shapes the page handles, to drag or press)
   // drawn beside those with nothing to list them by: where a drag drops them, what they are
   // sorted into (an outline box, a target circle). The first SHAPES_MAX of at least
@@ -1917,6 +1955,7 @@ async (request) => {
       sealed: sealedComponents(layout.sealed, unseen),
       drawn: drawings(root, shown),
       shapes: unlistedShapes(root, shown),
+      pictures: namedPictures(root, shown),
     };
   }
 
@@ -2917,6 +2956,12 @@ async (request) => {
     for (const root of roots) {
       if (root === top) visit(top);
       else for (const child of root.children) visit(child);
+    }
+    // A picture is found by its name, which no text on the page holds (an icon "vegan").
+    for (const picture of top.querySelectorAll(PICTURES)) {
+      const name = pictureName(picture);
+      const rect = name && test(name) && !within(picture, theirs) && rendered(picture);
+      if (rect) hits.push({ el: picture, rect, text: name });
     }
     hits.sort((a, b) => order(a.el, b.el));
     const found = hits.slice(0, limit).map((hit) => {

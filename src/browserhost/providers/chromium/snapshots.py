@@ -117,9 +117,13 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
             f"content no script can read (a closed shadow root, most likely): its text and "
             f"controls are not listed. {SEEN}"
         )
+    pictures = ", ".join(read.get("pictures") or ())
     said = [f"Drawn, with nothing to read in it: {drawn}." if drawn else ""]
     said.append(f"{UNLISTED_SHAPES}: {shapes}." if shapes else "")
-    return f"{' '.join(filter(None, said))} {seen}" if drawn or shapes else None
+    if drawn or shapes:
+        said.append(seen)
+    said.append(f"{NAMED_PICTURES}: {pictures}." if pictures else "")
+    return " ".join(filter(None, said)) or None
 
 
 SEEN = "browser.capture shows it; verb.mouse clicks it by x and y."
@@ -134,6 +138,8 @@ UNLISTED_SHAPES = (
     "to drop on)"
 )
 """How a snapshot names the shapes of a drawing it lists some shapes of, that it does not list."""
+NAMED_PICTURES = "Pictures among the text, named where no text says it"
+"""How a snapshot names small pictures a page names (alt, title) that its text does not hold."""
 
 
 async def _read_frames(located: Located, read: dict[str, Any], caps: Caps, depth: int = 0) -> None:
