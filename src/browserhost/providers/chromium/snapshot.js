@@ -132,6 +132,15 @@ async (request) => {
       }
       return boxes.get(up);
     };
+    // Whether `up` or a box it is drawn in clips: kept with each box, for an element in no
+    // such box (most) is then known at its parent's.
+    const clipsFrom = (up) => {
+      if (!up || up === doc.body || up === doc.documentElement) return false;
+      const style = read(up);
+      if (style.clipsFrom === undefined) style.clipsFrom = style.clips || clipsFrom(drawnIn(up));
+      return style.clipsFrom;
+    };
+    if (!clipsFrom(drawnIn(el))) return;
     let position = getComputedStyle(el).position;
     for (let up = drawnIn(el); up && up !== doc.body && up !== doc.documentElement; up = drawnIn(up)) {
       const style = read(up);
