@@ -331,13 +331,15 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
 async def test_small_pictures_named_only_by_alt_or_title_are_named_and_found(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """Icons set among the text whose names no text holds are named in the notice, each
-    after the words before it, and found by name; a photo and a button's icon are not."""
+    """Icons set among the text whose names no text holds, and a box the page calls a
+    swatch, are named in the notice (by name, by colour), each after the words before it, and
+    found by name; a photo and a button's icon are not."""
     await ok(provider, ctx, "browser.open", url=site.url("/pictures"))
     page = await ok(provider, ctx, "browser.snapshot")
     assert page["notice"] == (
         'Pictures among the text, named where no text says it: "vegan" after "Caesar salad", '
-        '"gluten-free" after "Caesar salad", "meat" after "Chicken wings".'
+        '"gluten-free" after "Caesar salad", "meat" after "Chicken wings", a green box after '
+        '"Pick the".'
     )
     assert [e["label"] for e in page["elements"]] == ["Add to cart"]
     found = await ok(provider, ctx, "verb.find", text="gluten")

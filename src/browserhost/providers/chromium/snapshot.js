@@ -506,6 +506,7 @@ async (request) => {
   // another (a palette; not icons on a common backdrop), or an SVG shape filled otherwise
   // than another in its picture (a chart's slices, shapes to pick from): the colour's name,
   // as a person would call it ("red", "light blue"); "" otherwise.
+  const COLOUR_CALLED = /colou?r|swatch/i;
   function colourWord(el, rect) {
     const shape = SVG_SHAPES.has(tagOf(el)) && el instanceof SVGElement;
     if (!shape && (rect.width > SWATCH_MAX || rect.height > SWATCH_MAX || el.firstElementChild ||
@@ -523,7 +524,9 @@ async (request) => {
     const alike = [...around].filter((other) => other !== el && (shape
       ? SVG_SHAPES.has(tagOf(other))
       : tagOf(other) === tagOf(el) && other.className === el.className && !other.firstElementChild));
-    if (!alike.some((other) => fill(other) && fill(other) !== colour)) return "";
+    // Alone, a box the page itself calls a colour (`#query-color`, `.swatch`) shows one.
+    const calledColour = !shape && COLOUR_CALLED.test(`${el.id} ${el.getAttribute("class") || ""}`);
+    if (!calledColour && !alike.some((other) => fill(other) && fill(other) !== colour)) return "";
     const named = NAMED_COLOURS.get(rgba.slice(1, 4).join(","));
     if (named) return named;
     const [r, g, b] = rgba.slice(1, 4).map((n) => Number(n) / 255);
@@ -1242,10 +1245,13 @@ async (request) => {
   const DRAWN_SHAPES = "rect, circle, ellipse, line, polyline, polygon, path";
 
   // Pictures a page names (an image's alt or title, an element drawn as an image with a
-  // label) whose names no text holds: small ones set among the text, as symbols (a dish's
-  // "vegan" icon, a "verified" badge), each by its name and the words before it, the first
+  // label) whose names no text holds, and boxes it calls a colour, which show one: small ones
+  // set among the text, as symbols (a dish's "vegan" icon, a "verified" badge, the colour an
+  // instruction asks for), each by its name or colour and the words before it, the first
   // NAMED_PICTURES_MAX in view; none inside a listed element, which it names.
   const PICTURES = "img[alt], img[title], [role=img][aria-label], svg[aria-label]";
+  const COLOUR_BOXES = "[id*=color i], [class*=color i], [id*=colour i], [class*=colour i], " +
+    "[class*=swatch i]";
   const NAMED_PICTURES_MAX = 8;
   const SYMBOL_MAX = 48; // CSS pixels a side: an icon or a badge, not a photo
 
@@ -1255,15 +1261,18 @@ async (request) => {
 
   function namedPictures(root, shown) {
     const found = [];
-    for (const picture of root.querySelectorAll(PICTURES)) {
+    for (const picture of root.querySelectorAll(`${PICTURES}, ${COLOUR_BOXES}`)) {
       if (found.length >= NAMED_PICTURES_MAX) break;
-      const name = pictureName(picture);
-      if (!name || shown.some(({ el }) => el.contains(picture))) continue;
+      if (shown.some(({ el }) => el.contains(picture))) continue;
       const rect = rendered(picture);
       if (!rect || rect.width > SYMBOL_MAX || rect.height > SYMBOL_MAX || !inViewport(rect) ||
           scrolledAway(picture, rect, listedBoxes)) continue;
+      const named = picture.matches(PICTURES) ? pictureName(picture) : "";
+      const colour = named ? "" : colourWord(picture, rect);
+      if (!named && !colour) continue;
       const before = wordsBefore(picture);
-      found.push(before ? `"${name}" after "${before}"` : `"${name}"`);
+      const what = named ? `"${named}"` : `a ${colour} box`;
+      found.push(before ? `${what} after "${before}"` : what);
     }
     return found;
   }
