@@ -173,6 +173,7 @@ PAGES: dict[str, str] = {
         '<p>Caesar salad <img src="/icons/leaf.svg" alt="vegan" width="16" height="16">'
         '<img src="/icons/wheat.svg" title="gluten-free" width="16" height="16"></p>'
         '<p>Chicken wings <img src="/icons/meat.svg" alt="meat" width="16" height="16"></p>'
+        '<p><img src="/icons/ann.svg" alt="Ann Lee" width="24" height="24"> Ann Lee</p>'
         '<p>Pick the <span class="swatch" style="display: inline-block; width: 10px; height:'
         ' 10px; background: rgb(0, 128, 0)"></span> ones.</p>'
         '<img src="/icons/photo.svg" alt="A plate of wings" width="200" height="120">'

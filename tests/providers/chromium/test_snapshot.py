@@ -333,7 +333,7 @@ async def test_small_pictures_named_only_by_alt_or_title_are_named_and_found(
 ) -> None:
     """Icons set among the text whose names no text holds, and a box the page calls a
     swatch, are named in the notice (by name, by colour), each after the words before it, and
-    found by name; a photo and a button's icon are not."""
+    found by name; a photo, a button's icon and an avatar beside its person's name are not."""
     await ok(provider, ctx, "browser.open", url=site.url("/pictures"))
     page = await ok(provider, ctx, "browser.snapshot")
     assert page["notice"] == (

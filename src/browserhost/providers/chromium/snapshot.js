@@ -1270,6 +1270,10 @@ async (request) => {
       const named = picture.matches(PICTURES) ? pictureName(picture) : "";
       const colour = named ? "" : colourWord(picture, rect);
       if (!named && !colour) continue;
+      // Its name written beside it too (an avatar by its person's name, a flag by its
+      // country's): the text says it.
+      const beside = picture.parentElement ? clean(picture.parentElement.textContent).toLowerCase() : "";
+      if (named && beside.includes(named.toLowerCase())) continue;
       const before = wordsBefore(picture);
       const what = named ? `"${named}"` : `a ${colour} box`;
       found.push(before ? `${what} after "${before}"` : what);
