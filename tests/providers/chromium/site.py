@@ -189,6 +189,8 @@ PAGES: dict[str, str] = {
         '<input id="mail"><p>Date: <input id="date"></p><div>Color:<br><input id="colour"></div>'
         '<table><tr><th>Genre</th><td><input id="genre"></td></tr></table>'
         '<div>Departure date</div><div><input id="depart"></div>'
+        '<div><div><input id="genre2"><div>Genre</div></div><div><input id="year"><br>Year</div>'
+        "</div>"
         # Not labels: the text before a checkbox (its label comes after it), a sentence.
         '<p>Apple <input type="checkbox" id="apple"></p>'
         '<p>Type the code we sent you. <input id="code"></p>',

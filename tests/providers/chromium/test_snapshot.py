@@ -302,9 +302,9 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """A <label> tied to nothing just before a field, the text before it, the caption above
-    the box it is alone in, its row's header: what a person reads as its name, which the
-    snapshot guesses (and says it guessed). A label tied to another field names only that
-    one; the text before a checkbox, or a sentence, names nothing."""
+    the box it is alone in or under it in that box, its row's header: what a person reads as
+    its name, which the snapshot guesses (and says it guessed). A label tied to another field
+    names only that one; the text before a checkbox, or a sentence, names nothing."""
     await ok(provider, ctx, "browser.open", url=site.url("/loose-labels"))
     elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     assert [(e["selector"], e.get("label"), e.get("labelGuessed")) for e in elements] == [
@@ -316,6 +316,8 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
         ("#colour", "Color:", True),
         ("#genre", "Genre", True),
         ("#depart", "Departure date", True),
+        ("#genre2", "Genre", True),
+        ("#year", "Year", True),
         ("#apple", None, None),
         ("#code", None, None),
     ]

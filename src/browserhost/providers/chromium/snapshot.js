@@ -467,11 +467,11 @@ async (request) => {
   const guessedName = (el, rect = el.getBoundingClientRect()) =>
     looseLabel(el) || [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
 
-  // A label the page wrote just before a field but tied to nothing, as a person reads it:
-  // the text before it (`Date: [box]`, `Color:<br>[box]`, a <label> with no `for` and no
-  // control inside), or, where the field is the first thing in a box of its own, the text
-  // before that box (a caption above it, the row's header cell). Not text that holds a
-  // control or names one, nor a sentence.
+  // A label the page wrote beside a field but tied to nothing, as a person reads it: the text
+  // before it (`Date: [box]`, `Color:<br>[box]`, a <label> with no `for` and no control
+  // inside); where it is the first thing in a box of its own, the one caption after it in
+  // that box (its name written under it), or the text before that box (a caption above it,
+  // the row's header cell). Not text that holds a control or names one, nor a sentence.
   const LOOSE_LABEL_MAX = 50;
   const LOOSE_LABEL_DEPTH = 3;
   const UNLABELLED_LOOSE = new Set(["checkbox", "radio", "button", "submit", "reset", "image"]);
@@ -493,12 +493,30 @@ async (request) => {
         if (text) return shortLabel(text);
         // Nothing to read (a line break, an icon, a message not shown): what comes before it.
       }
+      // The first thing in a box of its own that holds, after it, only a caption (a field
+      // with its name written under it): that caption.
+      if (at === el) {
+        const caption = captionAfter(el);
+        if (caption) return caption;
+      }
       // The first thing in its box: the box's own label, where the box holds nothing else.
       at = at.parentElement;
       if (["form", "body", "fieldset", "table"].includes(tagOf(at)) || at.querySelectorAll(FIELDS).length > 1 ||
           clean(at.textContent) !== clean(el.textContent)) return "";
     }
     return "";
+  }
+  function captionAfter(el) {
+    const box = el.parentElement;
+    if (!box || box === doc.body || box.querySelectorAll(FIELDS).length !== 1) return "";
+    const after = [...box.childNodes].slice([...box.childNodes].indexOf(el) + 1).filter((node) =>
+      node.nodeType === Node.TEXT_NODE ? clean(node.data) : node.nodeType === Node.ELEMENT_NODE && tagOf(node) !== "br");
+    if (after.length !== 1) return "";
+    const [caption] = after;
+    if (caption.nodeType === Node.TEXT_NODE) return shortLabel(clean(caption.data));
+    if (caption.matches(INTERACTIVE) || caption.querySelector(INTERACTIVE) ||
+        (tagOf(caption) === "label" && (caption.hasAttribute("for") || caption.control))) return "";
+    return shortLabel(textOf(caption));
   }
   const shortLabel = (text) => (text.length <= LOOSE_LABEL_MAX && !/[.!?]$/.test(text) ? text : "");
 
