@@ -150,10 +150,10 @@ PAGES: dict[str, str] = {
     # nothing.
     "/custom-select": _page(
         "Custom select",
-        '<div><div style="overflow: hidden; width: 0; height: 0"><select id="speed">'
-        "<option>Slow</option><option>Fast</option></select></div>"
-        '<div class="fancy" style="cursor: pointer" onclick="out.textContent = \'opened\'">'
-        'Slow</div></div><p id="out">none</p>'
+        '<div style="cursor: pointer"><div style="overflow: hidden; width: 0; height: 0">'
+        '<select id="speed"><option>Slow</option><option>Fast</option></select></div>'
+        '<div class="fancy" onclick="out.textContent = \'opened\'">Slow</div></div>'
+        '<p id="out">none</p>'
         '<select id="plain" style="display: none"><option>A</option></select><input id="after">',
     ),
     # Shapes to drag into a box drawn as an outline, which nothing handles: the circles are
@@ -178,6 +178,16 @@ PAGES: dict[str, str] = {
         ' 10px; background: rgb(0, 128, 0)"></span> ones.</p>'
         '<img src="/icons/photo.svg" alt="A plate of wings" width="200" height="120">'
         '<button><img src="/icons/cart.svg" alt="Add to cart" width="16" height="16"></button>',
+    ),
+    # A board whose cells say whose mark they hold only by a class's last letter; and lines
+    # of text in a box of their own that shows three of them.
+    "/marks": _page(
+        "Marks",
+        '<span id="c1" class="cell mark-x" onclick="0">&nbsp;</span>'
+        '<span id="c2" class="cell mark-o" onclick="0">&nbsp;</span>'
+        '<div id="lines" style="height: 60px; overflow-y: auto">'
+        + "".join(f"<p style='margin: 0; height: 20px'>Line {n}</p>" for n in range(10))
+        + "</div>",
     ),
     # Fields whose labels are written before them but tied to nothing (no `for`, no control
     # inside), one across a line break; and a label tied to another field, which names only

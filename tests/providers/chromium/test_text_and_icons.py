@@ -234,3 +234,12 @@ async def test_shapes_and_swatches_with_no_name_are_named_by_their_colour(
     ]
     await ok(provider, ctx, "browser.click", text="green")
     assert await out_line(provider, ctx) == "triangle"
+
+
+async def test_a_letter_that_ends_a_class_tells_kinds_apart(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A board's cells marked `mark-x` and `mark-o`: their names say whose mark it is."""
+    await ok(provider, ctx, "browser.open", url=site.url("/marks"))
+    named = {e["selector"]: e.get("label") for e in await _elements(provider, ctx)}
+    assert (named["#c1"], named["#c2"]) == ("cell mark x", "cell mark o")

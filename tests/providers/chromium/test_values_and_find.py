@@ -161,3 +161,15 @@ async def test_find_lists_a_control_once_not_again_as_its_label_or_text(
     assert [e["label"] for e in heading["near"][:2]] == ["abs docs", "all docs"]
     await ok(provider, ctx, "browser.type", selector=field["selector"], value="sum")
     assert await _page_value(provider, ctx, "#q") == "sum"
+
+
+async def test_find_says_text_scrolled_out_of_its_box_is_out_of_view(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/marks"))
+    first = (await ok(provider, ctx, "verb.find", text="Line 0"))["elements"]
+    last = (await ok(provider, ctx, "verb.find", text="Line 9"))["elements"]
+    assert [(hit["text"], hit["inViewport"]) for hit in first + last] == [
+        ("Line 0", True),
+        ("Line 9", False),
+    ]

@@ -485,7 +485,7 @@ async (request) => {
           if (clean(before.data)) return shortLabel(clean(before.data));
           continue;
         }
-        if (before.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(before))) continue;
+        if (before.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(before)) || !rendered(before)) continue;
         const controls = before.matches(INTERACTIVE) || before.querySelector(INTERACTIVE);
         const tied = tagOf(before) === "label" && (before.hasAttribute("for") || before.control);
         if (controls || tied) return "";
@@ -601,11 +601,13 @@ async (request) => {
     for (const name of names) {
       const parts = name.split(/[-_]+/);
       if (parts.length > 1 && /^[a-z]{1,3}$/.test(parts[0]) && !CONTROL_PART.test(parts[0])) parts.shift();
-      for (const word of parts) {
-        if (/^[a-z]{2,}$/.test(word) && !GENERIC_CLASS.test(word) && !STATE_CLASS.test(word)) {
+      parts.forEach((word, at) => {
+        // A letter that ends a class names a kind (`mark-x`, `mark-o`: whose mark it is).
+        const letter = at > 0 && at === parts.length - 1 && /^[a-z]$/.test(word);
+        if ((letter || /^[a-z]{2,}$/.test(word)) && !GENERIC_CLASS.test(word) && !STATE_CLASS.test(word)) {
           words.add(word);
         }
-      }
+      });
     }
     return [...words].join(" ");
   }
@@ -2399,7 +2401,9 @@ async (request) => {
       while (next && !rendered(next)) next = next.nextElementSibling;
       if (!next) continue;
       if (next.matches(FIELDS)) break;
-      const pressed = next.matches(INTERACTIVE) || pointerTarget(next) ? next : next.querySelector(INTERACTIVE);
+      // A pointer cursor marks it, its own or the wrapper's around both (Selectric's).
+      const pressed = next.matches(INTERACTIVE) || getComputedStyle(next).cursor === "pointer"
+        ? next : next.querySelector(INTERACTIVE);
       return pressed && rendered(pressed) ? { standIn: describeCover(pressed) } : {};
     }
     return {};
@@ -3014,7 +3018,8 @@ async (request) => {
       const out = { text: excerpt(hit.text, at(hit.text)), tag: tagOf(hit.el) };
       const selector = selectorFor(hit.el);
       if (selector) out.selector = selector;
-      out.inViewport = inViewport(hit.rect);
+      out.inViewport = Boolean(hit.rect) && inViewport(hit.rect) && !scrolledAway(hit.el, hit.rect, listedBoxes) &&
+        !clippedAway(hit.el, hit.rect, listedBoxes);
       out.near = nearby(hit.el, shown, top).map((item) => element(item));
       return out;
     });
