@@ -276,6 +276,15 @@ def test_scroll_history_inspect_capture_and_resize(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:
     with server.client() as http:
+        # A box of its own, given a direction too, scrolls itself; one that does not, refused.
+        data(act(http, "browser.open", url=f"{site.origin}/marks"))
+        boxed = data(act(http, "browser.scroll", selector="#lines", direction="bottom"))
+        assert (boxed["box"], boxed["atBottom"], boxed["scrollY"] > 0) == ("#lines", True, True)
+        assert act(http, "browser.scroll", selector="#c1", direction="down").json()["error"] == (
+            "#c1 does not scroll (what it holds fits in it), so nothing was scrolled; give "
+            "direction alone to scroll the page, or selector alone to bring #c1 into view."
+        )
+
         data(act(http, "browser.open", url=f"{site.origin}/long"))
         scrolled = data(act(http, "browser.scroll", direction="down"))
         assert scrolled["scrollY"] > 0

@@ -153,15 +153,18 @@ OUTLINES: dict[str, ActionOutline] = {
         ActionOutline(
             "browser.scroll",
             "Scroll the page up or down by one screen, to the top or bottom, or bring an "
-            "element into view, then wait for what the page loads as it scrolls. Returns the "
-            "new scroll position.",
+            "element into view, or scroll a box of its own (a list, a text area) that way, then "
+            "wait for what the page loads as it scrolls. Returns the new scroll position.",
             (
                 ParameterOutline(
                     "direction",
-                    "up or down by one screen, or to the top or bottom of the page.",
+                    "up or down by one screen, or to the top or bottom of the page (of the "
+                    "element selector names, given both).",
                     choices=SCROLL_CHOICES,
                 ),
-                ParameterOutline("selector", "Scroll this element into view instead."),
+                ParameterOutline(
+                    "selector", "Scroll this element into view; given direction too, scroll it."
+                ),
             ),
         ),
         ActionOutline(

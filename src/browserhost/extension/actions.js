@@ -157,16 +157,25 @@ export const ACTIONS_BY_NAME = {
   },
 
   "browser.scroll": async (tabId, { selector, direction }) => {
-    const chosen = selector ? null : direction;
     const where = selector ? await locate(tabId, selector) : mainPlace(tabId);
-    let moved = await page(where, "scroll", { selector: where.selector || null, direction: chosen });
+    let moved = await page(where, "scroll", {
+      selector: where.selector || null, direction: direction || null,
+    });
+    if (moved.error === "noScroll") {
+      throw new Refusal(`${selector} does not scroll (what it holds fits in it), so nothing was ` +
+        `scrolled; give direction alone to scroll the page, or selector alone to bring ` +
+        `${selector} into view.`);
+    }
     checkFound(moved, selector);
+    const box = moved.box || null;
+    // Given both, the element itself scrolled: its position is the answer's.
+    const itself = selector && direction ? where.selector : null;
     // Pages load more as they are scrolled: the answer is the page after that.
-    if ((await settle(tabId, 1000)).quiet) moved = await page(where, "position");
+    if ((await settle(tabId, 1000)).quiet) moved = await page(where, "position", { selector: itself });
     return {
       scrollY: moved.scrollY, maxScrollY: moved.maxScrollY, atTop: moved.scrollY <= 0,
-      atBottom: moved.scrollY >= moved.maxScrollY - 1, scrolledTo: selector || null,
-      direction: chosen || null,
+      atBottom: moved.scrollY >= moved.maxScrollY - 1, scrolledTo: itself ? null : selector || null,
+      direction: direction || null, ...(itself || box ? { box: itself ? selector : box } : {}),
     };
   },
 

@@ -820,6 +820,24 @@ async def test_scroll_says_which_box_it_moved_where_the_page_does_not_scroll(
     assert await in_page(provider, ctx, "scrollY") == 0  # the page itself did not move
 
 
+async def test_scroll_with_a_selector_and_a_direction_scrolls_that_box_itself(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A box of its own given with a direction scrolls that way (where it used to be brought
+    into view, the direction left unsaid); an element that does not scroll is refused."""
+    await ok(provider, ctx, "browser.open", url=site.url("/marks"))
+    down = await ok(provider, ctx, "browser.scroll", selector="#lines", direction="bottom")
+    assert (down["box"], down["direction"], down["atBottom"]) == ("#lines", "bottom", True)
+    assert down["scrollY"] == await in_page(provider, ctx, "lines.scrollTop") > 0
+    up = await ok(provider, ctx, "browser.scroll", selector="#lines", direction="top")
+    assert (up["scrollY"], up["atTop"]) == (0, True)
+    error = await refused(provider, ctx, "browser.scroll", selector="#c1", direction="down")
+    assert error == (
+        "#c1 does not scroll (what it holds fits in it), so nothing was scrolled; give "
+        "direction alone to scroll the page, or selector alone to bring #c1 into view."
+    )
+
+
 async def test_back_and_forward_walk_history_and_refuse_past_its_ends(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

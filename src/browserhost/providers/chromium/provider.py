@@ -486,8 +486,7 @@ class ChromiumProvider(
     async def scroll(
         self, parameters: params.ScrollParameters, context: Context
     ) -> data.ScrollData:
-        selector = parameters.selector
-        direction = None if selector is not None else parameters.direction
+        selector, direction = parameters.selector, parameters.direction
         async with self.access.using(context, "browser.scroll") as tab:
             page = await tab.page()
             located = await targets.locate(page, selector) if selector else None
@@ -495,12 +494,20 @@ class ChromiumProvider(
             moved = await pagescript.run(
                 where, "scroll", selector=located and located.selector, direction=direction
             )
+            if moved.get("error") == "noScroll":
+                raise ActionError(
+                    f"{selector} does not scroll (what it holds fits in it), so nothing was "
+                    f"scrolled; give direction alone to scroll the page, or selector alone to "
+                    f"bring {selector} into view."
+                )
             targets.check_found(moved, selector)
             box = moved.get("box")
+            # The element itself scrolled (both given): its position is the answer's.
+            itself = located.selector if located and direction else None
             # Pages load more as they are scrolled: the answer is the page after that.
             settled = await self.access.settle(tab, page)
             if settled.done:
-                moved = await pagescript.run(where, "position")
+                moved = await pagescript.run(where, "position", selector=itself)
             scroll_y: int = moved["scrollY"]
             max_scroll_y: int = moved["maxScrollY"]
             return data.ScrollData(
@@ -508,9 +515,9 @@ class ChromiumProvider(
                 max_scroll_y=max_scroll_y,
                 at_top=scroll_y <= 0,
                 at_bottom=scroll_y >= max_scroll_y - 1,
-                scrolled_to=selector,
+                scrolled_to=None if itself else selector,
                 direction=direction,
-                box=box,
+                box=selector if itself else box,
             )
 
     async def back(

@@ -20,8 +20,9 @@
 //                                                (with `drop`, the items those label: dropItem)
 //   find      {text, regex, limit}            -> interactive elements whose text matches, and
 //                                                other visible text with the elements near it
-//   scroll    {direction?, selector?}         -> the new scroll position
-//   position  {}                              -> the scroll position
+//   scroll    {direction?, selector?}         -> the new scroll position (of the element, with
+//                                                both)
+//   position  {selector?}                     -> the scroll position (of the element)
 //   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
 //              load?, opened?, early?}           stops changing
 //   state     {afterInput?}                   -> the stashed element's state, the url and title
@@ -3485,6 +3486,9 @@ async (request) => {
 
   // --- scrolling --------------------------------------------------------------------------
 
+  // With a selector alone, brings its element into view; with a direction alone, scrolls the
+  // page (or the box that holds most of it) that way; with both, scrolls the element itself,
+  // a box that scrolls (a list, a text area), that way: `noScroll` when it does not.
   function scroll({ direction, selector }) {
     const box = scroller();
     watchTimers();
@@ -3492,20 +3496,33 @@ async (request) => {
       const found = resolve(selector);
       if (found.error || found.enterFrame) return found;
       if (found.list.length !== 1) return { error: "count", count: found.list.length };
-      found.list[0].scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
-    } else {
-      const page = box === (doc.scrollingElement || doc.documentElement);
-      const screen = Math.max(1, Math.round((page ? innerHeight : box.clientHeight) * 0.9));
-      const top = {
-        up: box.scrollTop - screen, down: box.scrollTop + screen, top: 0, bottom: box.scrollHeight,
-      }[direction];
-      if (page) scrollTo({ top, behavior: "instant" });
-      else {
-        box.scrollTo({ top, behavior: "instant" });
-        return { ...position(box), box: selectorFor(box) }; // not the page: which box moved
+      const el = found.list[0];
+      if (!direction) {
+        el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+        return position(box);
       }
+      if (!scrollsItself(el)) return { error: "noScroll" };
+      scrollAlong(el, direction);
+      return { ...position(el), box: selector };
     }
-    return position(box);
+    scrollAlong(box, direction);
+    // Not the page: which box moved.
+    return box === (doc.scrollingElement || doc.documentElement) ? position(box) : { ...position(box), box: selectorFor(box) };
+  }
+
+  function scrollAlong(box, direction) {
+    const page = box === (doc.scrollingElement || doc.documentElement);
+    const screen = Math.max(1, Math.round((page ? innerHeight : box.clientHeight) * 0.9));
+    const top = {
+      up: box.scrollTop - screen, down: box.scrollTop + screen, top: 0, bottom: box.scrollHeight,
+    }[direction];
+    if (page) scrollTo({ top, behavior: "instant" });
+    else box.scrollTo({ top, behavior: "instant" });
+  }
+
+  function scrollsItself(el) {
+    if (el === doc.scrollingElement || el === doc.documentElement || el === doc.body) return true;
+    return el.scrollHeight - el.clientHeight > 1 && /^(auto|scroll|overlay)$/.test(getComputedStyle(el).overflowY);
   }
 
   // --- the answer: one question a call ----------------------------------------------------
@@ -3531,7 +3548,7 @@ async (request) => {
     case "findText": return findText(request);
     case "find": return find(request);
     case "scroll": return scroll(request);
-    case "position": return position(scroller());
+    case "position": return position(request.selector ? resolve(request.selector).list[0] : scroller());
     case "quiet": return quiet(request);
     case "state": return request.afterInput ? afterInput() : stateNow();
     case "fill": return fill(request);
