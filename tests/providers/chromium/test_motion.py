@@ -48,6 +48,17 @@ async def test_a_panel_stepped_open_by_script_is_open_when_the_click_answers(
     assert await out_line(provider, ctx) == "out: faq opened"
 
 
+async def test_a_panel_stepped_open_by_an_interval_is_open_when_the_click_answers(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """jQuery before 3 steps its animations on a 13 ms interval, not in animation frames."""
+    await ok(provider, ctx, "browser.open", url=site.url("/w/motion.html"))
+    await ok(provider, ctx, "browser.click", text="Older")
+    assert await out_line(provider, ctx) == "out: archive open"
+    listed = {e.get("label") for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]}
+    assert "2019" in listed
+
+
 async def test_a_fading_picker_is_gone_before_the_next_click(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

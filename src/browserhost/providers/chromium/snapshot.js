@@ -2065,6 +2065,7 @@ async (request) => {
 
   const TIMER_MAX = 1000;
   const TIMER_WATCH_MS = 5000;
+  const STEP_INTERVAL_MAX = 50; // ms: an interval this short steps an animation, a longer one polls
   const LEAVE_MS = 1000;
 
   // Timers of up to TIMER_MAX ms that the page sets from now on (a toast shown 300 ms after a
@@ -2075,6 +2076,7 @@ async (request) => {
     const original = {
       set: window.setTimeout, clear: window.clearTimeout,
       frame: window.requestAnimationFrame, cancelFrame: window.cancelAnimationFrame,
+      every: window.setInterval, clearEvery: window.clearInterval,
     };
     const pending = new Map();
     const seen = new Set();
@@ -2095,6 +2097,24 @@ async (request) => {
     window.cancelAnimationFrame = function (id) {
       frames.pending.delete(id);
       return original.cancelFrame.call(window, id);
+    };
+    // A short interval steps as frames do (jQuery before 3 animates on a 13 ms one): its
+    // ticks count as frames the page asked for, until it is cleared.
+    window.setInterval = function (handler, delay, ...rest) {
+      if (typeof handler !== "function" || (Number(delay) || 0) > STEP_INTERVAL_MAX) {
+        return original.every.call(window, handler, delay, ...rest);
+      }
+      const id = original.every.call(window, (...args) => {
+        frames.ran++;
+        frames.lastRan = performance.now();
+        handler(...args);
+      }, delay, ...rest);
+      frames.pending.add(`every ${id}`);
+      return id;
+    };
+    window.clearInterval = function (id) {
+      frames.pending.delete(`every ${id}`);
+      return original.clearEvery.call(window, id);
     };
     const until = performance.now() + TIMER_WATCH_MS;
     window.setTimeout = function (handler, delay, ...rest) {
@@ -2152,6 +2172,8 @@ async (request) => {
     window.clearTimeout = timers.original.clear;
     window.requestAnimationFrame = timers.original.frame;
     window.cancelAnimationFrame = timers.original.cancelFrame;
+    window.setInterval = timers.original.every;
+    window.clearInterval = timers.original.clearEvery;
     if (window.navigation) navigation.removeEventListener("navigate", timers.navigated);
     doc.removeEventListener("invalid", timers.invalid, true);
     store.timers = null;
