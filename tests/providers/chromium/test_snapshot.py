@@ -358,8 +358,8 @@ async def test_shapes_drawn_beside_listed_ones_are_named_as_where_to_drop(
     assert [e["tag"] for e in page["elements"]] == ["circle", "circle"]
     assert page["notice"] == (
         "Drawn beside the shapes listed, with no name or handler of their own (a box or a mark "
-        "to drop on): #area > rect (rect 80x50). browser.capture shows it; verb.mouse clicks "
-        "it by x and y. An svg's shapes are elements: a selector names one (#chart > "
+        "to drop on): #area > rect (rect 80x50 at 18,60). browser.capture shows it; verb.mouse "
+        "clicks it by x and y. An svg's shapes are elements: a selector names one (#chart > "
         "rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse."
     )
     dropped = await ok(

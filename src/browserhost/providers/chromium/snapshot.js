@@ -460,7 +460,8 @@ async (request) => {
       !STATE_CLASS.test(word));
     return named.length && named.length <= 4 ? named.join(" ").toLowerCase() : "";
   }
-  const PICTURE_WORD = /^(?:ic|ico|icon|icons|img|image|btn|button|sprite|svg|png|px)$/i;
+  // Words of a picture's file that name its variant, not what it shows (`left-arrow-white`).
+  const PICTURE_WORD = /^(?:ic|ico|icon|icons|img|image|btn|button|sprite|svg|png|px|white|black|gr[ae]y|dark|light)$/i;
 
   // The name a snapshot guesses for an element the page names nowhere (drawn `rect`): a
   // field's loose label, else its icon's, with the colour it is filled with where it is a
@@ -1316,7 +1317,7 @@ async (request) => {
   // The shapes of a drawing that has some listed (shapes the page handles, to drag or press)
   // drawn beside those with nothing to list them by: where a drag drops them, what they are
   // sorted into (an outline box, a target circle). The first SHAPES_MAX of at least
-  // SHAPE_MIN pixels a side, in view, by their selectors and sizes.
+  // SHAPE_MIN pixels a side, in view, by their selectors, sizes and places (x,y in the view).
   function unlistedShapes(root, shown) {
     const listed = new Set(shown.map(({ el }) => el));
     const found = [];
@@ -1327,7 +1328,8 @@ async (request) => {
         if (listed.has(shape) || [...listed].some((el) => el.contains(shape))) continue;
         const rect = rendered(shape);
         if (!rect || rect.width < SHAPE_MIN || rect.height < SHAPE_MIN || !inViewport(rect)) continue;
-        found.push(`${selectorFor(shape)} (${tagOf(shape)} ${Math.round(rect.width)}x${Math.round(rect.height)})`);
+        const size = `${Math.round(rect.width)}x${Math.round(rect.height)}`;
+        found.push(`${selectorFor(shape)} (${tagOf(shape)} ${size} at ${Math.round(rect.x)},${Math.round(rect.y)})`);
       }
     }
     return found;
