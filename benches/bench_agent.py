@@ -231,9 +231,12 @@ async def spinner(agent: Agent, url: str) -> None:
     page = await agent.snapshot()
     field = find(page, "Select a value:", role="spinbutton")
     after = page.elements[page.elements.index(field) + 1 :]
-    up = next((e for e in after if e.role.startswith("button") and not e.label), None)
+    # Its arrows: named by their classes ("spinner up"), else the first button with no name.
+    buttons = [e for e in after if e.role.startswith("button")]
+    up = next((e for e in buttons if "up" in e.label.split()), None)
+    up = up or next((e for e in buttons if not e.label), None)
     if up is None:
-        raise Failed("no unnamed button listed after the spinbutton")
+        raise Failed("no button named up, nor an unnamed one, listed after the spinbutton")
     for _ in range(7 - int(field.value or 0)):
         await agent.click(up)
     page = await agent.snapshot()
