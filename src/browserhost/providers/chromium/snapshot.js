@@ -488,10 +488,8 @@ async (request) => {
           continue;
         }
         if (before.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(before)) || !rendered(before)) continue;
-        const controls = before.matches(INTERACTIVE) || before.querySelector(INTERACTIVE);
-        const tied = tagOf(before) === "label" && (before.hasAttribute("for") || before.control);
-        if (controls || tied) return "";
-        const text = textOf(before);
+        const text = captionText(before);
+        if (text === null) return "";
         if (text) return shortLabel(text);
         // Nothing to read (a line break, an icon, a message not shown): what comes before it.
       }
@@ -515,10 +513,14 @@ async (request) => {
       node.nodeType === Node.TEXT_NODE ? clean(node.data) : node.nodeType === Node.ELEMENT_NODE && tagOf(node) !== "br");
     if (after.length !== 1) return "";
     const [caption] = after;
-    if (caption.nodeType === Node.TEXT_NODE) return shortLabel(clean(caption.data));
-    if (caption.matches(INTERACTIVE) || caption.querySelector(INTERACTIVE) ||
-        (tagOf(caption) === "label" && (caption.hasAttribute("for") || caption.control))) return "";
-    return shortLabel(textOf(caption));
+    return shortLabel((caption.nodeType === Node.TEXT_NODE ? clean(caption.data) : captionText(caption)) || "");
+  }
+  // What an element beside a field says of it: its text, or null where it holds a control or
+  // is another field's label (it names that, not this one).
+  function captionText(el) {
+    const controls = el.matches(INTERACTIVE) || el.querySelector(INTERACTIVE);
+    const tied = tagOf(el) === "label" && (el.hasAttribute("for") || el.control);
+    return controls || tied ? null : textOf(el);
   }
   const shortLabel = (text) => (text.length <= LOOSE_LABEL_MAX && !/[.!?]$/.test(text) ? text : "");
 
@@ -1277,19 +1279,16 @@ async (request) => {
   const NAMED_PICTURES_MAX = 8;
   const SYMBOL_MAX = 48; // CSS pixels a side: an icon or a badge, not a photo
 
-  function pictureName(el) {
-    return clean(el.getAttribute("alt") || el.getAttribute("aria-label") || el.getAttribute("title"));
-  }
-
   function namedPictures(root, shown) {
+    const listed = new Set(shown.map(({ el }) => el));
     const found = [];
     for (const picture of root.querySelectorAll(`${PICTURES}, ${COLOUR_BOXES}`)) {
       if (found.length >= NAMED_PICTURES_MAX) break;
-      if (shown.some(({ el }) => el.contains(picture))) continue;
+      if (within(picture, listed)) continue;
       const rect = rendered(picture);
       if (!rect || rect.width > SYMBOL_MAX || rect.height > SYMBOL_MAX || !inViewport(rect) ||
           scrolledAway(picture, rect, listedBoxes)) continue;
-      const named = picture.matches(PICTURES) ? pictureName(picture) : "";
+      const named = picture.matches(PICTURES) ? nameOf(picture) : "";
       const colour = named ? "" : colourWord(picture, rect);
       if (!named && !colour) continue;
       // Its name written beside it too (an avatar by its person's name, a flag by its
@@ -1320,12 +1319,13 @@ async (request) => {
   // SHAPE_MIN pixels a side, in view, by their selectors, sizes and places (x,y in the view).
   function unlistedShapes(root, shown) {
     const listed = new Set(shown.map(({ el }) => el));
+    const withListed = new Set(shown.map(({ el }) => drawingOf(el)));
     const found = [];
     for (const svg of root.querySelectorAll("svg")) {
-      if (svg.ownerSVGElement || !shown.some((item) => svg.contains(item.el))) continue;
+      if (svg.ownerSVGElement || !withListed.has(svg)) continue;
       for (const shape of svg.querySelectorAll(DRAWN_SHAPES)) {
         if (found.length >= SHAPES_MAX) return found;
-        if (listed.has(shape) || [...listed].some((el) => el.contains(shape))) continue;
+        if (within(shape, listed)) continue;
         const rect = rendered(shape);
         if (!rect || rect.width < SHAPE_MIN || rect.height < SHAPE_MIN || !inViewport(rect)) continue;
         const size = `${Math.round(rect.width)}x${Math.round(rect.height)}`;
@@ -3028,7 +3028,7 @@ async (request) => {
     }
     // A picture is found by its name, which no text on the page holds (an icon "vegan").
     for (const picture of top.querySelectorAll(PICTURES)) {
-      const name = pictureName(picture);
+      const name = nameOf(picture);
       const rect = name && test(name) && !within(picture, theirs) && rendered(picture);
       if (rect) hits.push({ el: picture, rect, text: name });
     }
