@@ -594,14 +594,23 @@ PAGES: dict[str, str] = {
         ' height: 12px; background: blue; margin: 0 4px 0 12px"></span>Marketing</div>',
     ),
     # A data table with empty cells (in a row, at its end, the corner) and a cell with only an
-    # icon; a table laid out for the page's sake, with an empty spacer cell and no headers.
+    # icon; a table laid out for the page's sake, with an empty spacer cell and no headers; a
+    # calendar whose days are blocks, its first row "1" alone after a date with a 1 in it.
     "/tables": _page(
         "Tables",
         "<table><thead><tr><th></th><th>Phone</th><th>City</th><th>VIP</th></tr></thead>"
         "<tr><td>Ann</td><td></td><td>Oslo</td><td></td></tr>"
         '<tr><td>Bob</td><td>555-1234</td><td>Rome</td><td><img alt="" src="data:,"></td></tr>'
         "</table><table><tr><td>1.</td><td>Story</td></tr><tr><td></td><td>100 points</td></tr>"
-        "</table>",
+        "</table><p>Pay by 10/01/2016</p><table><thead><tr>"
+        + "".join(f"<th>{day}</th>" for day in ("Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"))
+        + "</tr></thead><tr>"
+        + "<td></td>" * 6
+        + "".join(
+            "<tr>" * (day == 2) + f'<td><a style="display:block" href="#">{day}</a></td>'
+            for day in range(1, 9)
+        )
+        + "</tr></table>",
     ),
     # Ordered lists: nested with letters, from 5 in Roman numerals with an item's own value,
     # counting down, drawn without numbers (a menu), two items alike; and a bulleted list.

@@ -204,10 +204,12 @@ async def test_an_empty_cell_of_a_data_table_keeps_its_column(
 ) -> None:
     """innerText reads "Ann", an empty cell, "Oslo" as "Ann Oslo": Oslo moves to the phone's
     column. In a table with headers an empty cell reads as a dash; a cell showing an icon
-    is not empty, and a table with no headers (a layout) reads as before."""
+    is not empty, and a table with no headers (a layout) reads as before. A calendar's days
+    set in blocks read a week a line, the first week's "1" where it is, not in "2016"."""
     await ok(provider, ctx, "browser.open", url=site.url("/tables"))
     assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
-        "\u2014 Phone City VIP\nAnn \u2014 Oslo \u2014\nBob 555-1234 Rome\n1. Story\n100 points"
+        "\u2014 Phone City VIP\nAnn \u2014 Oslo \u2014\nBob 555-1234 Rome\n1. Story\n100 points\n"
+        "\nPay by 10/01/2016\n\nSu Mo Tu We Th Fr Sa\n" + "\u2014 " * 6 + "1\n2 3 4 5 6 7 8"
     )
 
 

@@ -1530,7 +1530,7 @@ async (request) => {
         heard[heard.length - 1] = heard[heard.length - 1].trimEnd();
       }
       const together = rows ? rows.together : heard.join("");
-      const at = together ? text.indexOf(together, from) : -1;
+      const at = together ? foundWhole(text, together, from, Boolean(run.cells)) : -1;
       if (at < 0) continue;
       const end = at + together.length; // struck out already: an item of rows read first
       if (run.struck && text.startsWith("~~", at - 2) && text.startsWith("~~", end)) continue;
@@ -1557,9 +1557,11 @@ async (request) => {
           seen = `${seen.slice(0, found)}${marker} ${seen.slice(found)}`;
           at = found + marker.length + 1 + said.length;
         }
-      } else if (run.cells) {
+      } else if (run.cells) { // a line between the rows, as the blocks in them left none
         seen = run.cells.map((cell) => (emptyCell(cell) ? EMPTY_CELL : tidy(cell.innerText)))
           .filter(Boolean).join(" ");
+        before = before.replace(/\n\n+$/, "\n");
+        after = after.replace(/^\n\n+/, "\n");
       } else if (run.struck) {
         seen = `~~${together}~~`;
       } else {
@@ -1583,6 +1585,19 @@ async (request) => {
       from = before.length; // a run inside one of this run's boxes comes next
     }
     return text.replace(/^\n+|\s+$/g, ""); // an empty select first or last
+  }
+
+  // Where `part` is in `text` from `from` on, as whole words (or, `line`, as whole lines)
+  // where it is so anywhere: a calendar's row reading "1" is the line "1", not the "1" of
+  // "2016" or "1. Story" above it. Else where it first is.
+  function foundWhole(text, part, from, line) {
+    const joins = line ? (char, edge) => char !== undefined && char !== "\n"
+      : (char, edge) => /[\p{L}\p{N}]/u.test(char || "") && /[\p{L}\p{N}]/u.test(edge);
+    const whole = (at) => !joins(text[at - 1], part[0]) &&
+      !joins(text[at + part.length], part[part.length - 1]);
+    const first = text.indexOf(part, from);
+    for (let at = first; at >= 0; at = text.indexOf(part, at + 1)) if (whole(at)) return at;
+    return first;
   }
 
   // Whether `node` has words beside it in its line (`side`: "previousSibling" or
@@ -1667,18 +1682,23 @@ async (request) => {
   const CLIP_DEPTH = 3;
   const KEEPS_INDENTS = /^(pre|pre-wrap|break-spaces)$/; // white-space a page keeps
 
-  // A data table's row (its table has headers) with an empty cell beside one that is not:
-  // its cells drawn. innerText reads "Ann", an empty cell and "Oslo" as "Ann Oslo", and
-  // "Oslo" moves to the column before; an empty cell reads as EMPTY_CELL. A cell holding an
-  // element (an icon, a control) is not empty, and a table laid out for the page's sake
-  // (spacer cells, no headers) reads as before.
+  // A data table's row (its table has headers) read a line, its cells apart, where innerText
+  // would not: an empty cell beside one that is not ("Ann", an empty cell and "Oslo" read
+  // "Ann Oslo", and "Oslo" moves to the column before; an empty cell reads as EMPTY_CELL), or
+  // cells a line each, their text set in blocks (a calendar's days: "2 3 4 5 6 7 8", not a
+  // column of numbers). A cell holding an element (an icon, a control) is not empty, and a
+  // table laid out for the page's sake (spacer cells, no headers) reads as before.
   const EMPTY_CELL = "\u2014";
-  function emptyCells(row) {
+  function cellsApart(row) {
     const cells = [...row.children].filter((cell) => /^(td|th)$/.test(tagOf(cell)) &&
       (!cell.checkVisibility || cell.checkVisibility()));
+    if (cells.length < 2 || !row.closest("table")?.querySelector("th, thead")) return null;
     const blanks = cells.filter(emptyCell).length;
-    if (!blanks || blanks === cells.length) return null;
-    return row.closest("table")?.querySelector("th, thead") ? cells : null;
+    if (blanks && blanks < cells.length) return cells;
+    const said = cells.map((cell) => tidy(cell.innerText));
+    const lined = !blanks && !said.some((text) => text.includes("\n")) &&
+      tidy(row.innerText).includes("\n");
+    return lined ? cells : null;
   }
   // The numbers an ordered list draws before its items ("1.", "c.", "iv."), which innerText
   // leaves out: "the third step" is found by them. Each item with its marker; null for a list
@@ -1822,7 +1842,7 @@ async (request) => {
       let numbered;
       if (closedSelect(el)) {
         inside({ nodes: [el], select: true, inline: el }, el);
-      } else if (style.display === "table-row" && (cells = emptyCells(el))) {
+      } else if (style.display === "table-row" && (cells = cellsApart(el))) {
         inside({ nodes: [el], cells }, el);
       } else if (tagOf(el) === "ol" && (numbered = markers(el))) {
         inside({ nodes: [el], numbered }, el);
