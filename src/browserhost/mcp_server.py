@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import secrets
 import time
 import uuid
@@ -55,6 +54,7 @@ from browserhost.client import describe
 from browserhost.contract import ACTIONS, ActionSpec, Context, VerbSpec, normalize
 from browserhost.contract.deadlines import take_timeout, with_timeout
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
+from browserhost.contract.names import notices_renamed, renamed
 from browserhost.host import Host
 
 # Re-exported: the CLI and the tests take both backends from here.
@@ -91,10 +91,6 @@ INSTRUCTIONS = (
 )
 RequestContext = ServerRequestContext[Any, Any]
 _READ_ONLY = frozenset({"browser.snapshot", "browser.inspect"})
-_own_name = re.compile(
-    # Not part of an address or a file name (verb.example.com, /browser.js, mail@browser.dev).
-    r"(?<![\w.\-/:@])(?:browser|verb)\.([a-z][a-z_]*)(?![\w\-/]|\.\w)"
-)
 
 
 @dataclass
@@ -249,7 +245,7 @@ def verb_success(answer: Any) -> types.CallToolResult:
     as an object only: another value is wrapped as ``{"result": value}`` (as the MCP SDK
     wraps a tool's non-object output)."""
     if isinstance(answer, dict):
-        answer = _notices_in_mcp_names(answer)
+        answer = notices_renamed(answer, _mcp_name)
     text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
     structured = dict(answer) if isinstance(answer, dict) else {"result": answer}
     return types.CallToolResult(
@@ -471,7 +467,9 @@ def _first_directory(roots: list[types.Root]) -> str | None:
 
 def success(spec: ActionSpec, answer: Mapping[str, Any]) -> types.CallToolResult:
     """The answer as structured content and compact text; a capture adds its image."""
-    shown = {key: value for key, value in _notices_in_mcp_names(answer).items() if key != "base64"}
+    shown = {
+        key: value for key, value in notices_renamed(answer, _mcp_name).items() if key != "base64"
+    }
     text = _answer_text(spec, shown)
     if spec.name != "browser.resize":  # a viewport's size is all it says
         text = page_content(text)
@@ -503,11 +501,15 @@ def _answer_text(spec: ActionSpec, shown: Mapping[str, Any]) -> str:
     return json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
 
 
+def _mcp_name(kind: str, name: str) -> str:
+    return f"browser_{name}"
+
+
 def _mcp_names(text: str) -> str:
     """``browser.snapshot`` → ``browser_snapshot``, ``verb.mouse`` → ``browser_mouse``: the
     tools an MCP agent calls, where the project's own words (descriptions, refusals, notices)
     name an action or a verb as HTTP and providers do."""
-    return _own_name.sub(lambda match: f"browser_{match.group(1)}", text)
+    return renamed(text, _mcp_name)
 
 
 def _described_in_mcp_names(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -537,24 +539,6 @@ def _verbs_in_mcp_names(listing: Mapping[str, Any]) -> dict[str, Any]:
     return {
         **listing,
         "providers": [row_named(row) for row in listing.get("providers") or []],
-    }
-
-
-def _notices_in_mcp_names(answer: Mapping[str, Any]) -> dict[str, Any]:
-    """``answer`` with its notices in MCP names (:func:`_mcp_names`): its own, and those of
-    the objects it lists (fill_form's fields). Notices are the provider's words to the agent;
-    nothing else is touched, for the rest is the page's (its text, labels, values, addresses),
-    and so is evaluate's ``value``, whatever keys it holds."""
-
-    def noticed(item: Any) -> Any:
-        notice = item.get("notice") if isinstance(item, Mapping) else None
-        return {**item, "notice": _mcp_names(notice)} if isinstance(notice, str) else item
-
-    return {
-        key: [noticed(item) for item in value]
-        if isinstance(value, list) and key != "value"
-        else value
-        for key, value in noticed(answer).items()
     }
 
 

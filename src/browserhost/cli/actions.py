@@ -29,7 +29,7 @@ from .options import (
     UrlOption,
     object_option,
 )
-from .output import cli_names, print_json, print_lines
+from .output import cli_name, cli_names, print_json, print_lines
 from .pairs import json_object, typed_pairs
 
 if TYPE_CHECKING:
@@ -128,9 +128,10 @@ async def act(
     if target.as_json:
         print_json(answer.to_wire())
     else:
+        from browserhost.contract.names import notices_renamed
         from browserhost.render import terminal_lines
 
-        print_lines(terminal_lines(outline.name, data))
+        print_lines(terminal_lines(outline.name, notices_renamed(data, cli_name)))
 
 
 def _keyword(name: str, annotation: object, default: object) -> Parameter:

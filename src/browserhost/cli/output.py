@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from browserhost.contract.errors import BrowserhostError
-from browserhost.contract.outline import OUTLINES
+from browserhost.contract.names import renamed
 
 EXIT_REFUSED = 3
 """The call was refused before anything ran (including a provider's own refusal)."""
@@ -47,8 +47,11 @@ def exit_status(error: BrowserhostError) -> int:
     return EXIT_MAY_HAVE_RUN if error.may_have_run else EXIT_REFUSED
 
 
+def cli_name(kind: str, name: str) -> str:
+    """``browser.snapshot`` → ``snapshot``, ``verb.mouse`` → ``call mouse``: what a person
+    types (:mod:`browserhost.contract.names`)."""
+    return name if kind == "browser" else f"call {name}"
+
+
 def cli_names(text: str) -> str:
-    """``browser.snapshot`` → ``snapshot``: the verb a person types."""
-    for outline in OUTLINES.values():
-        text = text.replace(outline.name, outline.verb)
-    return text
+    return renamed(text, cli_name)
