@@ -107,7 +107,7 @@ def test_the_usability_refusals_are_the_chromium_providers(page: Page) -> None:
     # What each refusal says was not done: a click's, a typing's, and each other input aimed
     # as a click is (hover, drag, the mouse's actions).
     for done in dict.fromkeys(["clicked", "typed", "hovered", "dragged", *MOUSE_DONE.values()]):
-        python = [said(partial(targets._check_usable, "#go", info, done)) for info in USABLE]
+        python = [said(partial(targets.check_usable, "#go", info, done)) for info in USABLE]
         assert said_in_js(page, "checkUsable", [["#go", i, done] for i in USABLE]) == python
         assert sum(refused is not None for refused in python) == len(USABLE) - 1
         assert all(f"nothing was {done}" in refused for refused in python if refused)

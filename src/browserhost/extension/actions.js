@@ -15,7 +15,7 @@ import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import {
-  checkFound, checkTakesText, missedAll, optionValue, Refusal, refusalToOpen, UNREACHABLE,
+  checkFound, checkTakesText, checkUsable, missedAll, optionValue, Refusal, refusalToOpen, UNREACHABLE,
 } from "./refusals.js";
 import { byText, leaveRest, target } from "./targets.js";
 import { notTaken } from "./typing.js";
@@ -167,6 +167,7 @@ export const ACTIONS_BY_NAME = {
         `${selector} into view.`);
     }
     checkFound(moved, selector);
+    if (selector) checkUsable(selector, moved, "scrolled to");
     const box = moved.box || null;
     // Given both, the element itself scrolled: its position is the answer's.
     const itself = selector && direction ? where.selector : null;

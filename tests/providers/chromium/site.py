@@ -660,6 +660,20 @@ PAGES: dict[str, str] = {
         '<button>Question?</button><div style="height: 0; overflow: hidden">Hidden answer</div>'
         "<p>After</p>",
     ),
+    # A carousel as libraries build it: a track one slide wide, the others overflowing it,
+    # moved along by a transform inside a frame that clips.
+    "/carousel": _page(
+        "Carousel",
+        '<div id="frame" style="width: 300px; overflow: hidden"><div id="track" style="display:'
+        ' flex; width: 300px">'
+        + "".join(
+            f'<div id="slide-{n}" style="flex: 0 0 300px"><h4>Slide {n}</h4>'
+            f"<button onclick=\"out.textContent = 'booked {n}'\">Book {n}</button></div>"
+            for n in "ABC"
+        )
+        + "</div></div><button onclick=\"track.style.transform = 'translateX(-600px)'\">"
+        'Show slide C</button><output id="out"></output>',
+    ),
     # Rows built of plain boxes, each a checkbox above its name: nothing but the row they
     # share ties a name to its box.
     "/box-rows": _page(

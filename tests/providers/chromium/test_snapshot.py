@@ -10,7 +10,7 @@ import pytest
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumProvider
 
-from .driving import in_page, ok, out_line
+from .driving import in_page, ok, out_line, refused
 from .site import Site
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -139,6 +139,26 @@ async def test_text_a_box_that_does_not_scroll_hides_is_left_out(
     await ok(provider, ctx, "browser.open", url=site.url("/clipped-text"))
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert snapshot["text"] == "Shown heading\nSlide one\nQuestion?\nAfter"
+
+
+async def test_a_carousel_shows_the_slide_its_track_was_moved_to(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The track is one slide wide and moved by a transform: the slide on show is drawn past
+    its end, and is what the snapshot reads and lists. Scrolling to a slide the frame hides
+    is refused, as script scrolling the frame would show half of two slides."""
+    await ok(provider, ctx, "browser.open", url=site.url("/carousel"))
+
+    async def shown() -> tuple[str, list[str]]:
+        snapshot = await ok(provider, ctx, "browser.snapshot")
+        return snapshot["text"], [item["label"] for item in snapshot["elements"]]
+
+    assert await shown() == ("Slide A\nBook A\nShow slide C", ["Book A", "Show slide C"])
+    await ok(provider, ctx, "browser.click", text="Show slide C")
+    assert await shown() == ("Slide C\nBook C\nShow slide C", ["Book C", "Show slide C"])
+    error = await refused(provider, ctx, "browser.scroll", selector="#slide-A > h4")
+    assert "a box that shows only part of what it holds" in error
+    assert await shown() == ("Slide C\nBook C\nShow slide C", ["Book C", "Show slide C"])
 
 
 async def test_boxes_side_by_side_read_as_separate_words(

@@ -501,6 +501,8 @@ class ChromiumProvider(
                     f"bring {selector} into view."
                 )
             targets.check_found(moved, selector)
+            if selector is not None:
+                targets.check_usable(selector, moved, "scrolled to")
             box = moved.get("box")
             # The element itself scrolled (both given): its position is the answer's.
             itself = located.selector if located and direction else None

@@ -1660,13 +1660,16 @@ async (request) => {
     const acrossFixed = unscrolled(style.overflowX);
     const alongFixed = unscrolled(style.overflowY);
     if (!(acrossFixed || alongFixed) || el === doc.body || el === doc.documentElement) return false;
-    if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return false;
     if ((alongFixed && el.clientHeight === 0) || (acrossFixed && el.clientWidth === 0)) return true;
+    // What it holds may fit its scrolling and still lie outside it: a track moved along to
+    // its last slide puts the others left of the box, where no scrolling reaches.
+    if (!el.firstElementChild) return false;
     const box = el.getBoundingClientRect();
     const look = (parent, depth) => {
       for (const child of parent.children) {
-        const rect = child.getBoundingClientRect();
+        let rect = child.getBoundingClientRect();
         if (!rect.width && !rect.height) continue;
+        rect = withOverflow(child, rect);
         const { across, along } = outside(rect, box);
         if ((acrossFixed && across) || (alongFixed && along)) {
           cut.add(child);
@@ -1680,6 +1683,18 @@ async (request) => {
     return false;
   }
   const CLIP_DEPTH = 3;
+
+  // `el`'s box (`rect`) with what it lets overflow it: a carousel's track is as wide as one
+  // slide, and the slide on show is drawn past its end (the track moved along by a transform).
+  function withOverflow(el, rect) {
+    const { overflowX, overflowY } = getComputedStyle(el);
+    const wide = overflowX === "visible" && el.scrollWidth > el.clientWidth;
+    const tall = overflowY === "visible" && el.scrollHeight > el.clientHeight;
+    if (!wide && !tall) return rect;
+    const right = wide ? rect.left + el.scrollWidth * (rect.width / el.offsetWidth || 1) : rect.right;
+    const bottom = tall ? rect.top + el.scrollHeight * (rect.height / el.offsetHeight || 1) : rect.bottom;
+    return { left: rect.left, top: rect.top, right, bottom, width: right - rect.left, height: bottom - rect.top };
+  }
   const KEEPS_INDENTS = /^(pre|pre-wrap|break-spaces)$/; // white-space a page keeps
 
   // A data table's row (its table has headers) read a line, its cells apart, where innerText
@@ -1888,7 +1903,8 @@ async (request) => {
         found.push(el);
       } else if (style.transform !== "none") { // moved off the page, or scaled to nothing
         const rect = el.getBoundingClientRect();
-        if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0 ||
+        const { right, bottom } = withOverflow(el, rect);
+        if (right + scrollX <= 0 || bottom + scrollY <= 0 ||
             rect.left + scrollX >= width || rect.top + scrollY >= height ||
             (!rect.width && !rect.height)) found.push(el);
       }
@@ -3542,7 +3558,19 @@ async (request) => {
       if (found.list.length !== 1) return { error: "count", count: found.list.length };
       const el = found.list[0];
       if (!direction) {
+        const rect = el.getBoundingClientRect();
+        if ((el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) ||
+          (!rect.width && !rect.height)) return { aim: { hidden: true } };
+        if (clippedAway(el, rect)) return { aim: { clipped: true } };
+        // A box a person cannot scroll stays as the page drew it: script scrolling a
+        // carousel's frame to a slide would show half of two, and its controls none.
+        const fixed = [];
+        for (let up = el.parentElement; up && up !== doc.body; up = up.parentElement) {
+          const { overflowX, overflowY } = getComputedStyle(up);
+          if (unscrolled(overflowX) || unscrolled(overflowY)) fixed.push([up, up.scrollLeft, up.scrollTop]);
+        }
         el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+        for (const [up, left, top] of fixed) up.scrollTo({ left, top, behavior: "instant" });
         return position(box);
       }
       if (!scrollsItself(el)) return { error: "noScroll" };

@@ -137,7 +137,7 @@ async def target(
     ``text``, to type: a text field that passes every check is readied for it in the same
     call (focused, its text selected; ``info["ready"]``, see :mod:`.fields`), a round trip
     less; a field that does not take text is refused. The page script readies one only on
-    the conditions refused here (:func:`_check_usable`, :func:`_check_takes_text`), so a
+    the conditions refused here (:func:`check_usable`, :func:`_check_takes_text`), so a
     field it readied is never refused after; in the page's top document, one that then tells
     its state once the text is in (:meth:`.Tab.hear_typed`). ``value_max``: the longest
     value reported whole (by default a snapshot's cut, ``VALUE_MAX`` in ``snapshot.js``).
@@ -173,7 +173,7 @@ async def target(
             "changed); take a new snapshot."
         )
     if purpose != "inspect":
-        _check_usable(selector, info, done or ("clicked" if purpose == "click" else "typed"))
+        check_usable(selector, info, done or ("clicked" if purpose == "click" else "typed"))
     if text is not None:
         _check_takes_text(selector, info)
     return Target(located, info)
@@ -404,7 +404,9 @@ def first_refusal(refusals: Refusals, flags: dict[str, Any], **facts: object) ->
     return None
 
 
-def _check_usable(selector: str, info: dict[str, Any], done: str) -> None:
+def check_usable(selector: str, info: dict[str, Any], done: str) -> None:
+    """Refuses, saying why, what the page script found ``selector`` unfit for (``done``:
+    what would have been done): disabled, hidden, clipped, covered..."""
     aim: dict[str, Any] = info.get("aim") or {}
     why = first_refusal(
         _UNUSABLE,
