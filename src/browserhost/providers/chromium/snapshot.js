@@ -3163,9 +3163,13 @@ async (request) => {
     if (tagOf(el) !== "input") return { error: "untypable" };
     const before = el.value;
     el.focus();
-    el.value = value.trim();
+    // Through the browser's own setter, as a picker sets it: a framework that tracks the
+    // value set through the element (React) takes a set through that for its own doing, and
+    // reads the events after it as no change at all.
+    const { set } = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
+    set.call(el, value.trim());
     if (el.value !== value.trim()) {
-      el.value = before;
+      set.call(el, before);
       // A number a range cannot take: out of its bounds, or off its steps.
       if (el.type === "range" && value.trim() !== "" && Number.isFinite(Number(value))) {
         return { error: "range", min: el.min || "0", max: el.max || "100", step: el.step || "1" };
