@@ -487,6 +487,18 @@ def test_a_click_on_a_menu_opened_under_the_resting_pointer_picks_the_item_click
     assert (clicked["label"], out) == ("JavaScript", "out: chose JavaScript")
 
 
+def test_a_submit_into_a_list_filtered_as_typed_picks_from_the_whole_text(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: Enter waits for the suggestions the text set off."""
+    url = site.url("/w/autocomplete.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        data(act(http, "browser.type", selector="#tags", value="Scal", submit=True))
+        out = extension.page(url).evaluate("document.getElementById('out').textContent")
+    assert out == "out: chose Scala"
+
+
 def test_words_a_page_forges_where_the_press_guard_tells_a_miss_are_not_taken(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -131,7 +131,7 @@ export const ACTIONS_BY_NAME = {
   },
 
   "browser.type": async (tabId, { selector, value, submit }) => {
-    const { info, located } = await target(tabId, selector, "type", { watch: Boolean(submit) });
+    const { info, located } = await target(tabId, selector, "type", { watch: true });
     checkTakesText(selector, info);
     if (info.tag === "select") {
       await choose(located, selector, info, value);
@@ -146,8 +146,16 @@ export const ACTIONS_BY_NAME = {
       if (value) await cdp(tabId, "Input.insertText", { text: value });
       else await key(tabId, "Backspace", "Backspace", 8);
     }
-    if (submit) await key(tabId, "Enter", "Enter", 13, "\r");
-    const settled = submit ? await settle(tabId) : { quiet: true };
+    if (submit) {
+      // What the text set off first (a list filtered as it is typed): Enter picks what the
+      // page shows for the whole text.
+      await settle(tabId);
+      await key(tabId, "Enter", "Enter", 13, "\r");
+    }
+    // Text that set the page doing something it shows later (a debounced search for
+    // suggestions): the answer, and the next snapshot, are the page after it.
+    const waiting = !submit && (await page(located, "state", { afterInput: true })).waiting;
+    const settled = submit || waiting ? await settle(tabId) : { quiet: true };
     const state = await stateAfter(located, settled);
     const refused = !submit && info.tag !== "select" && notTaken(selector, value, state);
     return {

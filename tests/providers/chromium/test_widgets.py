@@ -160,6 +160,16 @@ async def test_click_by_text_picks_the_menu_item_not_the_menu(
     assert (await _by_label(provider, ctx))["Tags:"]["value"] == "Java"
 
 
+async def test_a_submit_into_a_list_filtered_as_typed_picks_from_the_whole_text(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The menu suggests once typing pauses, and Enter takes its first item: pressed as the
+    text went in, it found nothing suggested yet."""
+    await _open(provider, site, ctx, "autocomplete.html")
+    await ok(provider, ctx, "browser.type", selector="#tags", value="Scal", submit=True)
+    assert await out_line(provider, ctx) == "out: chose Scala"
+
+
 async def test_a_click_on_a_menu_opened_under_the_resting_pointer_picks_the_item_clicked(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

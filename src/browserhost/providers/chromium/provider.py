@@ -452,6 +452,10 @@ class ChromiumProvider(
                 with playwright_errors("browser.type", selector=selector):
                     filled = await fields.fill(tab, page, aimed, selector, value)
                     if parameters.submit:
+                        # What the text set off first (a list filtered as it is typed,
+                        # suggestions asked for): Enter picks what the page shows for the
+                        # whole text, not what it showed for its first letters.
+                        await after_typing(self.access, tab, page, aimed, in_flight, filled.read)
                         await pagescript.answering(page.keyboard.press("Enter"))
                 if parameters.submit:
                     shown, settled = await after_input(self.access, tab, page, popup)

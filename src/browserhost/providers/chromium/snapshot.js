@@ -2108,7 +2108,7 @@ async (request) => {
 
   // Timers of up to TIMER_MAX ms that the page sets from now on (a toast shown 300 ms after a
   // click, a request sent after a debounce): the wait after an action waits for them too. A
-  // handler scheduled again and again is a loop (a clock, a poll), and is let go.
+  // handler that schedules itself again as it runs is a loop (a clock, a poll), and is let go.
   function watchTimers() {
     unwatchTimers();
     const original = {
@@ -2117,7 +2117,8 @@ async (request) => {
       every: window.setInterval, clearEvery: window.clearInterval,
     };
     const pending = new Map();
-    const seen = new Set();
+    const seen = new Map(); // each timer's handler, and the delay it was last set for
+    const running = new Set(); // the handlers of those running now
     // Animation frames the page asks for from now on: script that animates (jQuery's
     // animations) steps in them, and its first steps may change nothing yet.
     const frames = { pending: new Set(), ran: 0, lastRan: 0 };
@@ -2160,14 +2161,22 @@ async (request) => {
       if (typeof handler !== "function" || ms > TIMER_MAX || performance.now() > until) {
         return original.set.call(window, handler, delay, ...rest);
       }
-      if (seen.has(handler)) {
+      // A handler that sets itself again as it runs is a loop (a clock, a poll): not waited
+      // for, unless for less than before, as a debounce waits out what is left of its delay.
+      // Set again from elsewhere (each key typed puts off a search) it is waited for.
+      if (running.has(handler) && seen.has(handler) && ms >= seen.get(handler)) {
         for (const [id, known] of pending) if (known === handler) pending.delete(id);
         return original.set.call(window, handler, delay, ...rest);
       }
-      seen.add(handler);
+      seen.set(handler, ms);
       const id = original.set.call(window, (...args) => {
         pending.delete(id);
-        handler(...args);
+        running.add(handler);
+        try {
+          handler(...args);
+        } finally {
+          running.delete(handler);
+        }
       }, delay, ...rest);
       pending.set(id, handler);
       return id;
