@@ -20,8 +20,11 @@ export async function target(tabId, selector, purpose, { styles = null, fresh = 
   checkFound(info, selector);
   checkCount(Number(info.count), selector);
   if (info.changed) {
+    const { was, now } = info.changed;
+    const renamed = now === undefined ? "" : `: it reads "${now}" now, listed as "${was}"`;
     throw new Refusal(`${selector} no longer names the element your latest snapshot listed ` +
-      "(the page changed); take a new snapshot.");
+      `(the page changed${renamed}), so nothing was ` +
+      `${done || (purpose === "click" ? "clicked" : "typed")}; take a new snapshot.`);
   }
   if (purpose !== "inspect") {
     checkUsable(selector, info, done || (purpose === "click" ? "clicked" : "typed"));

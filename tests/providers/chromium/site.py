@@ -683,6 +683,24 @@ PAGES: dict[str, str] = {
             for i, name in enumerate(("Apple", "Pear", "Plum"), 1)
         ),
     ),
+    # A list filtered as typed that keeps its option elements and writes each match into
+    # the next one, as React lists keyed by position do.
+    "/reused-options": _page(
+        "Reused options",
+        '<input id="who" role="combobox" aria-controls="people" aria-label="Person">'
+        '<div id="people" role="listbox"></div><output id="out"></output><script>'
+        "const NAMES = ['Margaret Hamilton', 'Marvin Minsky', 'Mary Shaw'];"
+        "who.addEventListener('input', () => {"
+        "  const found = NAMES.filter((name) => name.startsWith(who.value));"
+        "  found.forEach((name, i) => {"
+        "    const option = people.children[i] || people.appendChild(document.createElement('div'));"
+        "    Object.assign(option, { id: 'option-' + i, textContent: name });"
+        "    option.setAttribute('role', 'option');"
+        "    option.onclick = () => { out.textContent = 'chose ' + option.textContent; };"
+        "  });"
+        "  while (people.children.length > found.length) people.lastChild.remove();"
+        "});</script>",
+    ),
     # A custom select drawn open, its options inside itself.
     "/open-combobox": _page(
         "Open combobox",

@@ -160,6 +160,27 @@ async def test_click_by_text_picks_the_menu_item_not_the_menu(
     assert (await _by_label(provider, ctx))["Tags:"]["value"] == "Java"
 
 
+async def test_an_option_drawn_again_as_another_is_not_clicked_by_its_old_selector(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The list keeps its option elements as the text filters it: the first option listed
+    for "Mar" shows another name once "Marv" is typed."""
+    await ok(provider, ctx, "browser.open", url=site.url("/reused-options"))
+    await ok(provider, ctx, "browser.type", selector="#who", value="Mar")
+    assert (await _by_label(provider, ctx))["Margaret Hamilton"]["selector"] == "#option-0"
+    await ok(provider, ctx, "browser.type", selector="#who", value="Marv")
+    error = await refused(provider, ctx, "browser.click", selector="#option-0")
+    assert error == (
+        "#option-0 no longer names the element your latest snapshot listed (the page changed: "
+        'it reads "Marvin Minsky" now, listed as "Margaret Hamilton"), so nothing was clicked; '
+        "take a new snapshot."
+    )
+    assert await in_page(provider, ctx, "out.textContent") == ""
+    assert (await _by_label(provider, ctx))["Marvin Minsky"]["selector"] == "#option-0"
+    await ok(provider, ctx, "browser.click", selector="#option-0")
+    assert await in_page(provider, ctx, "out.textContent") == "chose Marvin Minsky"
+
+
 async def test_a_submit_into_a_list_filtered_as_typed_picks_from_the_whole_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -2042,14 +2042,22 @@ async (request) => {
 
   // An element from an earlier snapshot that the selector no longer names: acting on what the
   // selector names now would act on something else.
+  // An item of a list drawn again may be the same element showing another item (a list
+  // filtered as typed keeps its first nodes): an item's name is what it is. Then where it
+  // was listed as what (`{was, now}`).
   function changed(selector, el) {
     const seen = store.remembered.get(selector);
     if (!seen) return false;
     const before = seen.ref.deref();
-    if (before === el) return false;
+    if (before === el) {
+      const [was] = seen.print.split("\u0000");
+      const now = clean(nameOf(el)).slice(0, LABEL_MAX);
+      return ITEM_ROLES.has(roleOf(el)) && now !== was ? { was: cap(was, 60), now: cap(now, 60) } : false;
+    }
     if (before && before.isConnected) return true;
     return fingerprint(el) !== seen.print;
   }
+  const ITEM_ROLES = new Set(["option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem"]);
 
   function describeCover(el) {
     const out = { selector: selectorFor(el), tag: tagOf(el) };
@@ -2615,7 +2623,7 @@ async (request) => {
     if (tagOf(el) === "select") {
       out.choices = [...el.options].map((option) => ({ value: option.value, label: clean(option.label) }));
     }
-    if (purpose !== "inspect" && !fresh && changed(selector, el)) out.changed = true;
+    if (purpose !== "inspect" && !fresh) out.changed = changed(selector, el) || undefined;
     if (store.rest.cameUnder) out.rest = { x: store.rest.x, y: store.rest.y };
     if (styles) {
       const computed = getComputedStyle(el);

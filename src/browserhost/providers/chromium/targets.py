@@ -167,10 +167,11 @@ async def target(
     )
     check_found(info, selector)
     check_count(int(info["count"]), selector)
-    if info.get("changed"):
+    if changed := info.get("changed"):
         raise ActionError(
             f"{selector} no longer names the element your latest snapshot listed (the page "
-            "changed); take a new snapshot."
+            f"changed{_renamed(changed)}), so nothing was "
+            f"{done or ('clicked' if purpose == 'click' else 'typed')}; take a new snapshot."
         )
     if purpose != "inspect":
         check_usable(selector, info, done or ("clicked" if purpose == "click" else "typed"))
@@ -402,6 +403,13 @@ def first_refusal(refusals: Refusals, flags: dict[str, Any], **facts: object) ->
         if flags.get(flag):
             return message.format(**facts)
     return None
+
+
+def _renamed(changed: object) -> str:
+    """How an item drawn again in the same element reads now (snapshot.js's ``changed``)."""
+    if not isinstance(changed, dict):
+        return ""
+    return f': it reads "{changed["now"]}" now, listed as "{changed["was"]}"'
 
 
 def check_usable(selector: str, info: dict[str, Any], done: str) -> None:
