@@ -140,3 +140,34 @@ def test_the_option_refusal_and_choice_are_the_chromium_providers(page: Page) ->
         [OPTIONS, WANTED],
     )
     assert chosen == [fields.option_value("#colour", OPTIONS, w) for w in WANTED[:3]]
+
+
+HIDDEN: list[dict[str, Any]] = [
+    {"selector": "#p", "tag": "a", "label": "Privacy", **where}
+    for where in (
+        {"opener": {"selector": "#account", "tag": "button", "label": "Account"}},
+        {"within": {"selector": "nav", "tag": "nav", "label": "Account Profile Privacy"}},
+        {},
+    )
+]
+
+
+def test_the_refusal_for_a_control_hidden_in_a_closed_menu_is_the_chromium_providers(
+    page: Page,
+) -> None:
+    for words, doing in (("CLICKING", ("click", "clicked")), ("DRAGGING", ("drag", "dragged"))):
+        python = [targets.hidden_refusal("Privacy", hidden, doing) for hidden in HIDDEN]
+        js = page.evaluate(
+            """async ([words, hiddens]) => {
+              const refusals = await import("./refusals.js");
+              return hiddens.map((hidden) => {
+                try {
+                  refusals.checkFoundText("Privacy", { total: 0, matches: [], hidden }, refusals[words]);
+                } catch (error) {
+                  return error.message;
+                }
+              });
+            }""",
+            [words, HIDDEN],
+        )
+        assert js == python

@@ -171,10 +171,10 @@ export function optionValue(selector, options, wanted) {
 }
 
 // What a refusal to find an element by its text tells the agent to do instead.
-export const CLICKING = { done: "clicked", instead: "click by selector", pick: "click one by its selector" };
-export const DRAGGING = { done: "dragged", instead: "drag by selector", pick: "drag one by its selector" };
-export const HOVERING = { done: "hovered", instead: "hover by selector", pick: "hover one by its selector" };
-export const POINTING = { done: "done", instead: "pick by selector", pick: "pick one by its selector" };
+export const CLICKING = { act: "click", done: "clicked", instead: "click by selector", pick: "click one by its selector" };
+export const DRAGGING = { act: "drag", done: "dragged", instead: "drag by selector", pick: "drag one by its selector" };
+export const HOVERING = { act: "hover", done: "hovered", instead: "hover by selector", pick: "hover one by its selector" };
+export const POINTING = { act: "pick", done: "done", instead: "pick by selector", pick: "pick one by its selector" };
 /** A mouse verb's words: what its refusals say was not done follows its action (a move
  * refused is no click). */
 export const mouseWords = (action) => ({ ...POINTING, done: MOUSE_DONE[action] || POINTING.done });
@@ -189,6 +189,15 @@ export function checkFoundText(text, found, words) {
     throw new Refusal(`"${text}" is an option of the select ${option.select}, whose list the ` +
       `browser draws itself: nothing was ${words.done}. Choose it with browser.type on ` +
       `${option.select} with the value "${option.label}".`);
+  }
+  const hidden = found.hidden;
+  if (found.total === 0 && hidden) {
+    const named = (el) => `${el.selector} (${described(el)})`;
+    const how = hidden.opener ? `open it with ${named(hidden.opener)} first (click it, or hover it)`
+      : hidden.within ? `open ${named(hidden.within)}, which holds it, first (hover it, or click it)`
+        : "open what holds it first";
+    throw new Refusal(`"${text}" is ${named(hidden)}, hidden now (in a closed menu, tab or ` +
+      `section), so nothing was ${words.done}; ${how}, then ${words.act} it.`);
   }
   if (found.total === 0) {
     throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.`);

@@ -702,6 +702,18 @@ PAGES: dict[str, str] = {
         "  while (people.children.length > found.length) people.lastChild.remove();"
         "});</script>",
     ),
+    # Words a control holds, in part or whole, beside a control hidden in a closed menu
+    # that reads them exactly, and plain text that does (a slider's scale) beside a control
+    # that holds them inside a word; the page tells what a press reached.
+    "/hidden-items": _page(
+        "Hidden items",
+        '<div><button id="account" aria-haspopup="true">Account</button><ul id="account-menu"'
+        ' style="display: none"><li><a href="#profile">Profile</a></li><li><a href="#privacy">'
+        'Privacy</a></li></ul></div><p>Read our <a href="#privacy-faq">privacy FAQ</a>.</p>'
+        '<button id="temperature">21.50</button> <span>1</span> <span>5</span>'
+        '<output id="out"></output><script>document.addEventListener("click", (event) => {'
+        ' out.textContent = "pressed " + event.target.textContent; });</script>',
+    ),
     # A custom select drawn open, its options inside itself.
     "/open-combobox": _page(
         "Open combobox",

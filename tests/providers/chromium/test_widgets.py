@@ -181,6 +181,26 @@ async def test_an_option_drawn_again_as_another_is_not_clicked_by_its_old_select
     assert await in_page(provider, ctx, "out.textContent") == "chose Marvin Minsky"
 
 
+async def test_text_names_what_reads_it_exactly_before_what_holds_it_in_part(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A link in a closed menu reads "Privacy": a visible link that only holds the word is
+    not pressed in its place, and the refusal says what opens the menu. Plain text reading
+    "5" is pressed before a button whose name holds a 5 inside a word."""
+    await ok(provider, ctx, "browser.open", url=site.url("/hidden-items"))
+    error = await refused(provider, ctx, "browser.click", text="Privacy")
+    assert error == (
+        '"Privacy" is a[href="#privacy"] (a "Privacy"), hidden now (in a closed menu, tab or '
+        'section), so nothing was clicked; open it with #account (button "Account") first '
+        "(click it, or hover it), then click it."
+    )
+    assert await in_page(provider, ctx, "out.textContent") == ""
+    await ok(provider, ctx, "browser.click", text="5")
+    assert await in_page(provider, ctx, "out.textContent") == "pressed 5"
+    await ok(provider, ctx, "browser.click", text="FAQ")  # no control reads it exactly
+    assert await in_page(provider, ctx, "out.textContent") == "pressed privacy FAQ"
+
+
 async def test_a_submit_into_a_list_filtered_as_typed_picks_from_the_whole_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1591,13 +1591,19 @@ async (request) => {
   // where it is so anywhere: a calendar's row reading "1" is the line "1", not the "1" of
   // "2016" or "1. Story" above it. Else where it first is.
   function foundWhole(text, part, from, line) {
-    const joins = line ? (char, edge) => char !== undefined && char !== "\n"
+    const at = wholeIndex(text, part, from, line);
+    return at >= 0 ? at : text.indexOf(part, from);
+  }
+  // Where `part` is in `text` from `from` on as whole words (or lines); -1 where it is not.
+  function wholeIndex(text, part, from, line) {
+    const joins = line ? (char) => char !== undefined && char !== "\n"
       : (char, edge) => /[\p{L}\p{N}]/u.test(char || "") && /[\p{L}\p{N}]/u.test(edge);
     const whole = (at) => !joins(text[at - 1], part[0]) &&
       !joins(text[at + part.length], part[part.length - 1]);
-    const first = text.indexOf(part, from);
-    for (let at = first; at >= 0; at = text.indexOf(part, at + 1)) if (whole(at)) return at;
-    return first;
+    for (let at = text.indexOf(part, from); at >= 0; at = text.indexOf(part, at + 1)) {
+      if (whole(at)) return at;
+    }
+    return -1;
   }
 
   // Whether `node` has words beside it in its line (`side`: "previousSibling" or
@@ -2950,17 +2956,28 @@ async (request) => {
     // Exact before contained; and an element that merely holds several candidates (a menu,
     // a list) is never the target when something inside it matches. An unnamed icon goes by
     // the name a snapshot guessed for it (`span "trash"`), before a name that only contains
-    // the text ("Empty trash bin").
+    // the text ("Empty trash bin"). A name holding the text as words ("privacy FAQ" for
+    // "Privacy") comes before other text that reads exactly so, and that before a name
+    // holding it inside a word ("21.50" for "5", "Java" for "Jav").
+    let hidden;
     const rules = [
       ["exact", (item) => item.name === wanted || item.text === wanted],
       ["exact", (item) => item.lowerName === lower || item.lowerText === lower],
       ["guessed", (item) => !item.name && guessedName(item.el).toLowerCase() === lower],
+      ["partial", (item) => wholeIndex(item.lowerName, lower, 0) >= 0],
+      ["text", () => false], // what shows exactly the text, below
       ["partial", (item) => item.lowerName.includes(lower)],
     ];
     let how = "";
     let matches = [];
     for (const [name, rule] of rules) {
-      matches = items.filter(rule).map((item) => item.el);
+      if (name !== "exact" && name !== "guessed") {
+        // A control hidden now (in a closed menu, tab or dialog) that reads exactly the text
+        // is what the agent means, not one that merely holds the words.
+        if (hidden === undefined) hidden = hiddenNamed(lower);
+        if (hidden) return { how: "hidden", total: 0, matches: [], hidden };
+      }
+      matches = name === "text" ? shownAs(lower) : items.filter(rule).map((item) => item.el);
       if (name === "partial") {
         matches = matches.filter((el) => !items.some((other) => other.el !== el && el.contains(other.el)));
       }
@@ -2968,19 +2985,6 @@ async (request) => {
         how = name;
         break;
       }
-    }
-    if (!matches.length) {
-      // Elements made clickable with addEventListener and no pointer cursor are invisible to
-      // the query above; the innermost element whose visible text is exactly the label stands in.
-      const walker = doc.createTreeWalker(doc.body || doc.documentElement, NodeFilter.SHOW_TEXT);
-      const seen = new Set();
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const parent = node.parentElement;
-        if (!parent || seen.has(parent) || !clean(node.data).toLowerCase().includes(lower)) continue;
-        seen.add(parent);
-        if (textOf(parent).toLowerCase() === lower && rendered(parent)) matches.push(parent);
-      }
-      how = "text";
     }
     // A match inside another match is the same target: keep the innermost.
     matches = matches.filter((el) => !matches.some((other) => other !== el && el.contains(other)));
@@ -3009,6 +3013,48 @@ async (request) => {
         group: cap(groupOf(el)), opensWindow: opensWindow(el),
       })),
     };
+  }
+
+  // The innermost elements drawn whose own text is exactly `lower` (any case): elements made
+  // clickable with addEventListener and no pointer cursor, a slider's scale, a plain label.
+  function shownAs(lower) {
+    const found = [];
+    const walker = doc.createTreeWalker(doc.body || doc.documentElement, NodeFilter.SHOW_TEXT);
+    const seen = new Set();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || seen.has(parent) || !clean(node.data).toLowerCase().includes(lower)) continue;
+      seen.add(parent);
+      if (textOf(parent).toLowerCase() === lower && rendered(parent)) found.push(parent);
+    }
+    return found;
+  }
+
+  // A control not drawn now whose name is exactly `lower` (any case): in a closed menu, tab,
+  // section or dialog. With what opens it, where the page says so: a control naming its box
+  // (aria-controls, a target or a link to its id), or one just before that box (a dropdown's
+  // toggle, a section's header); else the box, for a hover to open.
+  function hiddenNamed(lower) {
+    for (const el of doc.querySelectorAll(INTERACTIVE)) {
+      if (rendered(el) || clean(nameOf(el)).toLowerCase() !== lower) continue;
+      let box = el;
+      while (box.parentElement && !rendered(box.parentElement)) box = box.parentElement;
+      const holder = box.parentElement;
+      if (!holder || holder === doc.body && box === el) continue; // hidden for good, not closed
+      const id = box.id && CSS.escape(box.id);
+      const opener = (id && doc.querySelector(`[aria-controls~="${id}"], [data-bs-target="#${id}"],` +
+          ` [data-target="#${id}"], a[href="#${id}"]`)) ||
+        [box.previousElementSibling, holder].find((near) => near && rendered(near) &&
+          (near.matches(INTERACTIVE) || near.matches("[aria-haspopup], [aria-expanded]")));
+      const out = { selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el)) };
+      if (opener && rendered(opener)) {
+        out.opener = { selector: selectorFor(opener), tag: tagOf(opener), label: cap(nameOf(opener) || guessedName(opener)) };
+      } else if (holder !== doc.body) {
+        out.within = { selector: selectorFor(holder), tag: tagOf(holder), label: cap(clean(textOf(holder)), 60) };
+      }
+      return out;
+    }
+    return null;
   }
 
   // What matches anywhere on the page, without scrolling, in reading order: interactive

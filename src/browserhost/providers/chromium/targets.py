@@ -249,6 +249,8 @@ async def by_text_how(
             f"draws itself: nothing was {doing[1]}. Choose it with browser.type on "
             f'{option["select"]} with the value "{option["label"]}".'
         )
+    if total == 0 and (hidden := found.get("hidden")) is not None:
+        raise ActionError(hidden_refusal(text, hidden, doing))
     if total == 0:
         raise ActionError(
             f'No visible element has the text "{text}"; take a new snapshot and {doing[0]} by '
@@ -266,6 +268,19 @@ async def by_text_how(
             f"{doing[0]} one by its selector."
         )
     return str(matches[0]["selector"]), found.get("how") == "text"
+
+
+def hidden_refusal(text: str, hidden: dict[str, Any], doing: tuple[str, str]) -> str:
+    """What a by-text action answers when the control that reads exactly ``text`` is hidden
+    now (``hiddenNamed`` in ``snapshot.js``): where it is, and what opens it."""
+    where = f'"{text}" is {named(hidden)}, hidden now (in a closed menu, tab or section)'
+    if hidden.get("opener"):
+        how = f"open it with {named(hidden['opener'])} first (click it, or hover it)"
+    elif hidden.get("within"):
+        how = f"open {named(hidden['within'])}, which holds it, first (hover it, or click it)"
+    else:
+        how = "open what holds it first"
+    return f"{where}, so nothing was {doing[1]}; {how}, then {doing[0]} it."
 
 
 WIDGET_ADVICE = {
