@@ -162,7 +162,8 @@ def test_the_refusal_for_a_control_hidden_in_a_closed_menu_is_the_chromium_provi
               const refusals = await import("./refusals.js");
               return hiddens.map((hidden) => {
                 try {
-                  refusals.checkFoundText("Privacy", { total: 0, matches: [], hidden }, refusals[words]);
+                  const found = { total: 0, matches: [], hidden };
+                  refusals.checkFoundText("Privacy", found, refusals[words]);
                 } catch (error) {
                   return error.message;
                 }
