@@ -164,7 +164,8 @@ def tool_description(spec: ActionSpec) -> str:
     if spec.name == "browser.snapshot":
         described += (
             " Returns text: the title and url, one line per element "
-            '(`N. selector role "label" (state)`), then the page text and what was left out; '
+            '(N. `selector` role "label" (state); the selector is what is between the '
+            "backticks), then the page text and what was left out; "
             "structured content has every field (url, title, scrollY, maxScrollY, text, "
             "elements with bounds and state, viewport)."
         )

@@ -144,7 +144,8 @@ def snapshot_text(snapshot: Answer) -> str:
     for number, element, notes in _listed(snapshot):
         label = quoted(element.get("label") or "")
         kind = element_kind(element)
-        lines.append(f"{number}. {element.get('selector')} {kind} {label} {notes}".rstrip())
+        # In backticks: `#root div` would read as one selector where it is #root, a div.
+        lines.append(f"{number}. `{element.get('selector')}` {kind} {label} {notes}".rstrip())
     lines.extend(["text:", snapshot.get("text") or ""])
     lines.extend(f"({note})" for note in snapshot_notes(snapshot))
     lines.extend(_problems(snapshot))

@@ -41,7 +41,7 @@ async def test_open_snapshot_click_capture_with_the_stub(
             clicked = await call_ok(client, "browser_click", {"text": "About"})
             captured = await client.call_tool("browser_capture", {})
     assert opened["url"] == f"{site}/"
-    assert '2. #about a "About"' in page_text(snapshot)
+    assert '2. `#about` a "About"' in page_text(snapshot)
     assert clicked["url"] == f"{site}/about"
     assert not captured.is_error
     assert image_of(captured).startswith(b"\x89PNG")

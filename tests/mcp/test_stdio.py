@@ -60,7 +60,7 @@ async def test_open_snapshot_click_capture_with_the_stub(
     assert opened["title"] == "Stub home"
     text = page_text(snapshot)
     assert text.startswith(f"Stub home — {site}/")
-    assert '2. #about a "About"' in text
+    assert '2. `#about` a "About"' in text
     assert snapshot.structured_content is not None
     assert snapshot.structured_content["elements"][1]["selector"] == "#about"
     assert clicked == {
