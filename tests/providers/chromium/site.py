@@ -755,6 +755,16 @@ PAGES: dict[str, str] = {
         ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='
         ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>',
     ),
+    # Unnamed controls whose classes only style them (utility classes), and code boxes, one
+    # lit as the one to type in: nothing in them names them.
+    "/utility-classes": _page(
+        "Utility classes",
+        '<div><input class="w-12 text-center" maxlength="1" style="background: white">'
+        '<input class="w-12 text-center" maxlength="1" style="background: rgb(191, 219, 254)">'
+        "</div>"
+        '<input type="range" class="h-48 -rotate-180"><span class="bg-white rounded"'
+        ' tabindex="0" style="display: inline-block; width: 16px; height: 16px"></span>',
+    ),
     # Shapes to pick by colour: SVG shapes with handlers and no name, and swatches of a
     # palette (magenta beside purple, pale tints that are no grey, a colour by its CSS name, a
     # strong dark red, a dark yellow near olive); and icons on one common grey backdrop,

@@ -530,6 +530,8 @@ async (request) => {
   // as a person would call it ("red", "light blue"); "" otherwise.
   const COLOUR_CALLED = /colou?r|swatch/i;
   function colourWord(el, rect) {
+    // A field's colour is what it is typed on: six code boxes, one lit, are no swatches.
+    if (tagOf(el) === "select" || takesText(el)) return "";
     const shape = SVG_SHAPES.has(tagOf(el)) && el instanceof SVGElement;
     if (!shape && (rect.width > SWATCH_MAX || rect.height > SWATCH_MAX || el.firstElementChild ||
         clean(el.textContent))) return "";
@@ -603,6 +605,7 @@ async (request) => {
     const names = el.classList.length > 2 ? [...el.classList].filter((name) => CONTROL_PART.test(name)).slice(0, 1) : el.classList;
     const words = new Set();
     for (const name of names) {
+      if (UTILITY_CLASS.test(name)) continue;
       const parts = name.split(/[-_]+/);
       if (parts.length > 1 && /^[a-z]{1,3}$/.test(parts[0]) && !CONTROL_PART.test(parts[0])) parts.shift();
       parts.forEach((word, at) => {
@@ -615,6 +618,14 @@ async (request) => {
     }
     return [...words].join(" ");
   }
+  // A utility class sets one style (Tailwind's `-rotate-180`, `bg-white`, `md:flex`,
+  // `w-[3px]`): it says how an element looks, never what it is.
+  const UTILITY_CLASS = new RegExp("^-?(?:bg|text|font|p[xytrblse]?|m[xytrblse]?|w|h|min|max|" +
+    "size|border|rounded|shadow|ring|outline|flex|grid|gap|space|col|row|justify|items|content|" +
+    "self|place|order|z|top|right|bottom|left|inset|rotate|scale|translate|skew|origin|" +
+    "opacity|leading|tracking|cursor|select|transition|duration|ease|delay|animate|overflow|" +
+    "object|aspect|fill|stroke|decoration|divide|shrink|grow|basis|float|align|whitespace|" +
+    "truncate|sr|hidden|block|inline|absolute|relative|fixed|sticky)(?:-|$)|[:\\[/]");
   const CONTROL_PART = new RegExp("(?:^|[-_])(?:up|down|next|prev|previous|close|plus|minus|" +
     "increment|decrement|increase|decrease|add|remove|delete|edit|search|menu|more|expand|" +
     "collapse|handle|toggle|play|pause|clear|send|reply|share|like|star)(?:$|[-_])", "i");
