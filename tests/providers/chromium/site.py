@@ -755,6 +755,8 @@ PAGES: dict[str, str] = {
         ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='
         ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>',
     ),
+    # Text with emoji, each two units of the page's strings and one character of Python's.
+    "/emoji": _page("Emoji", "<p>\U0001f41f Fish</p><p>\U0001f980 Crab</p>"),
     # Unnamed controls whose classes only style them (utility classes), and code boxes, one
     # lit as the one to type in: nothing in them names them.
     "/utility-classes": _page(

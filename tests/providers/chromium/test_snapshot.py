@@ -141,6 +141,15 @@ async def test_text_a_box_that_does_not_scroll_hides_is_left_out(
     assert snapshot["text"] == "Shown heading\nSlide one\nQuestion?\nAfter"
 
 
+async def test_text_with_emoji_read_whole_is_not_said_to_be_cut(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/emoji"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "\U0001f41f Fish\n\n\U0001f980 Crab"
+    assert "textTruncated" not in snapshot
+
+
 async def test_a_carousel_shows_the_slide_its_track_was_moved_to(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

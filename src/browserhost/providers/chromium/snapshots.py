@@ -72,7 +72,9 @@ async def snapshot(
     total: int = read["textTotalChars"]
     elements = [data.Element.model_validate(item) for item in read["elements"]]
     on_page: int = read["interactiveElementsOnPage"]
-    cut = total > len(text)
+    # The page counts in UTF-16 units: an emoji is two of them and one character here.
+    shown = len(text.encode("utf-16-le")) // 2
+    cut = total > shown
     more = on_page > len(elements)
     return data.SnapshotData(
         url=page.url if located.frame is page.main_frame else read["url"],
@@ -87,7 +89,7 @@ async def snapshot(
         text_truncated=True if cut else None,
         text_total_chars=total if cut else None,
         text_above_chars=read["textAboveChars"] if cut else None,
-        text_below_chars=max(0, total - read["textAboveChars"] - len(text)) if cut else None,
+        text_below_chars=max(0, total - read["textAboveChars"] - shown) if cut else None,
         elements_truncated=True if more else None,
         interactive_elements_on_page=on_page if more else None,
         elements_above=read["elementsAbove"] if more else None,
