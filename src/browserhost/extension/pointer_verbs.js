@@ -312,20 +312,30 @@ export async function mouse(tabId, args) {
   if (given(x) !== given(y)) {
     throw new Refusal("Give both x and y for a point of the viewport; nothing was done.");
   }
-  if (given(x) + given(selector) + given(text) !== 1) {
+  const places = given(x) + given(selector) + given(text);
+  if (places > 1) {
     throw new Refusal("Give one place: x and y, selector, or text; nothing was done.");
+  }
+  if (places === 0 && action === "move") {
+    throw new Refusal("move needs a place: x and y, selector, or text; nothing was done.");
   }
   if (action === "wheel" && !deltaX && !deltaY) {
     throw new Refusal("wheel needs deltaX or deltaY, the pixels to scroll; nothing was done.");
   }
+  const last = pointers.get(tabId);
   let point = given(x) ? { x: Number(x), y: Number(y) } : null;
   let named = {};
-  if (!point) {
+  if (places === 0) {
+    if (!last) {
+      throw new Refusal(`The pointer is not on this page yet, so nothing was ` +
+        `${mouseWords(action).done}; give x and y, selector, or text.`);
+    }
+    point = { x: last.x, y: last.y }; // where the pointer is: released where it was pressed
+  } else if (!point) {
     const aimed = await aimedAt(tabId, selector, text, mouseWords(action));
     ({ point } = aimed);
     named = { selector: aimed.selector, label: aimed.label };
   }
-  const last = pointers.get(tabId);
   const start = last || point;
   const before = await pointed(tabId, [start], true);
   if (!(point.x >= 0 && point.y >= 0 && point.x < before.width && point.y < before.height)) {

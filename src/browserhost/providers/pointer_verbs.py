@@ -129,7 +129,8 @@ MODIFIER_KEYS = ("Alt", "Control", "Meta", "Shift")
 
 class MouseArguments(VerbArguments):
     action: Literal["move", "click", "down", "up", "wheel"] = Field(
-        description="move the pointer, click, press or release a button, or turn the wheel."
+        description="move the pointer, click, press or release a button, or turn the wheel. "
+        "Given no place (x and y, selector or text), all but move act where the pointer is."
     )
     x: float | None = Field(
         None, ge=0, le=COORDINATE_MAX, description="CSS pixels from the viewport's left edge."
@@ -166,8 +167,11 @@ class MouseArguments(VerbArguments):
         point = (self.x is not None) + (self.y is not None)
         if point == 1:
             raise ValueError("give both x and y for a point of the viewport")
-        if (point == 2) + (self.selector is not None) + (self.text is not None) != 1:
+        places = (point == 2) + (self.selector is not None) + (self.text is not None)
+        if places > 1:
             raise ValueError("give one place: x and y, selector, or text")
+        if places == 0 and self.action == "move":
+            raise ValueError("move needs a place: x and y, selector, or text")
         if len(set(self.modifiers)) != len(self.modifiers):
             raise ValueError("give each of modifiers once")
         return self

@@ -34,6 +34,7 @@ from pydantic import Field
 from browserhost.contract import Context, ProviderRequest, data
 from browserhost.contract import actions as params
 from browserhost.providers.pointer_verbs import (
+    MOUSE_DONE,
     DragArguments,
     HoverArguments,
     MouseArguments,
@@ -113,7 +114,14 @@ class StubProvider(Provider):
     async def mouse(self, arguments: MouseArguments, context: Context) -> dict[str, Any]:
         tab = self._tab(context)
         action, point, named = arguments.action, arguments.point, {}
-        if point is None:
+        if point is None and arguments.selector is None and arguments.text is None:
+            if tab.pointer is None:
+                raise ActionError(
+                    "The pointer is not on this page yet, so nothing was "
+                    f"{MOUSE_DONE[action]}; give x and y, selector, or text."
+                )
+            point = tab.pointer  # where the pointer is
+        elif point is None:
             if arguments.selector is not None:
                 _, element = tab.find(arguments.selector)
             else:

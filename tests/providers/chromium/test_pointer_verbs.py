@@ -330,6 +330,28 @@ async def test_mouse_down_move_and_up_draw_a_stroke(
     ]
 
 
+async def test_mouse_given_no_place_acts_where_the_pointer_is(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "canvas.html")
+    before = await refused(provider, ctx, "verb.mouse", action="down")
+    assert before == (
+        "The pointer is not on this page yet, so nothing was pressed; give x and y, selector, "
+        "or text."
+    )
+    await ok(provider, ctx, "verb.mouse", action="down", x=20, y=20)
+    await ok(provider, ctx, "verb.mouse", action="move", x=200, y=150)
+    released = await ok(provider, ctx, "verb.mouse", action="up")
+    assert (released["end"]["x"], released["end"]["y"]) == (200, 150)
+    log = await in_page(provider, ctx, "window.log")
+    assert [line for line in log if line.startswith("out:")][-2:] == [
+        "out: up 200,150",
+        "out: click 200,150 detail 1",
+    ]
+    move = await refused(provider, ctx, "verb.mouse", action="move")
+    assert "move needs a place: x and y, selector, or text" in move
+
+
 async def test_mouse_wheel_scrolls_what_is_under_the_point(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -145,11 +145,19 @@ class PointerVerbs(Provider):
         async with self.access.using(context, "verb.mouse") as tab:
             page = await tab.page()
             point, named = arguments.point, {}
-            if point is None:
+            last = _last_pointer(tab, page)
+            if point is None and arguments.selector is None and arguments.text is None:
+                if last is None:
+                    raise ActionError(
+                        "The pointer is not on this page yet, so nothing was "
+                        f"{MOUSE_DONE[action]}; give x and y, selector, or text."
+                    )
+                point = last  # where the pointer is: a button released where it was pressed
+            elif point is None:
                 doing = ("pick", MOUSE_DONE[action])
                 selector, aimed = await _checked_source(page, arguments, doing)
                 point, named = aimed.point, {"selector": selector, "label": aimed.info["label"]}
-            start = _last_pointer(tab, page) or point
+            start = last or point
             before = await _under(page, [start], watch=True)
             if not _inside(point, before):
                 raise ActionError(
