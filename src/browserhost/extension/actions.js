@@ -226,6 +226,13 @@ function formRefused({ refused }) {
   const field = refused.field ? `"${refused.field}" (${refused.selector})` : refused.selector;
   const said = refused.message ? `, which says "${refused.message}"` : "";
   const others = refused.more ? ` (${refused.more} other field${refused.more > 1 ? "s" : ""} too)` : "";
+  if (refused.byPage) {
+    return {
+      notice: `The form was not sent: the page's own check stopped it at the field ${field}` +
+        `${others}; the page says why beside it (take a snapshot). Fix the field, then send ` +
+        "the form again.",
+    };
+  }
   return {
     notice: `The form was not sent: the browser's own check stopped it at the field ${field}` +
       `${said}${others}. Fix the field, then send the form again.`,

@@ -469,6 +469,16 @@ PAGES: dict[str, str] = {
         '<label>Mail <input id="mail" name="color" type="email" required></label> '
         "<button>Send</button></form>",
     ),
+    # The browser left out (novalidate): the page's script checks the fields, as Bootstrap's
+    # forms do, and shows its own words.
+    "/page-checked-form": _page(
+        "Page checked form",
+        '<form action="/result" novalidate><label>Name <input name="q" required></label>'
+        '<span id="why" hidden>Tell us your name.</span><button>Send</button></form><script>'
+        "document.forms[0].addEventListener('submit', (event) => {"
+        "  if (!event.target.checkValidity()) { event.preventDefault(); why.hidden = false; }"
+        "});</script>",
+    ),
     # A field that keeps five characters, and codes in one-character boxes that move the focus
     # on as each fills (the last has nowhere to move it), before a plain field: six that move
     # it at once, and four that move it once the next frame is drawn (the box shown filled).

@@ -371,6 +371,21 @@ async def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
     assert (sent["title"], "notice" in sent) == ("Result", False)
 
 
+async def test_a_form_the_pages_own_check_stops_is_said_stopped_by_the_page(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """novalidate: the browser checks nothing, the page's script does and says why in its own
+    words; the browser's message is no part of the page."""
+    await ok(provider, ctx, "browser.open", url=site.url("/page-checked-form"))
+    clicked = await ok(provider, ctx, "browser.click", text="Send")
+    assert clicked["notice"] == (
+        'The form was not sent: the page\'s own check stopped it at the field "Name" '
+        '(input[name="q"]); the page says why beside it (take a snapshot). Fix the field, then '
+        "send the form again."
+    )
+    assert "Tell us your name." in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
 async def test_a_text_longer_than_its_field_keeps_is_said_cut_or_typed_on_into_the_next_boxes(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

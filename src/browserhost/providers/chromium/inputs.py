@@ -93,7 +93,9 @@ async def after_input(
 def form_refused(settled: Settled) -> str | None:
     """What the answer says of a form the input sent that the browser's own check stopped
     (a required field left empty, an address without an @): it was not sent, and the page
-    shows nothing of it but a bubble by the field that goes away."""
+    shows nothing of it but a bubble by the field that goes away. A form the browser does
+    not check (novalidate) whose fields the page's script checked was stopped by the page,
+    which shows its own words."""
     refused = settled.read.get("refused") if settled.read else None
     if not refused:
         return None
@@ -102,6 +104,12 @@ def form_refused(settled: Settled) -> str | None:
     said = f', which says "{refused["message"]}"' if refused["message"] else ""
     more = refused["more"]
     others = f" ({more} other field{'s' if more > 1 else ''} too)" if more else ""
+    if refused.get("byPage"):  # novalidate: the page's script checked it, in its own words
+        return (
+            f"The form was not sent: the page's own check stopped it at the field {field}"
+            f"{others}; the page says why beside it (take a snapshot). Fix the field, then "
+            "send the form again."
+        )
     return (
         f"The form was not sent: the browser's own check stopped it at the field {field}"
         f"{said}{others}. Fix the field, then send the form again."

@@ -2740,11 +2740,15 @@ async (request) => {
     const refused = store.refused;
     if (refused && refused.length) {
       const first = refused[0];
+      // A form the browser does not check (novalidate) was checked by the page's script:
+      // the page shows its own words, not the browser's.
+      const byPage = Boolean(first.form && first.form.noValidate);
       out.refused = {
         field: labelOf(first, null) || first.getAttribute("name") || "",
         selector: selectorFor(first),
-        message: first.validationMessage || "",
+        message: byPage ? "" : first.validationMessage || "",
         more: new Set(refused).size - 1,
+        ...(byPage ? { byPage } : {}),
       };
     }
     return out;
