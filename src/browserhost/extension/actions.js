@@ -123,11 +123,16 @@ export const ACTIONS_BY_NAME = {
       ({ info, located } = await aim());
     }
     const shown = await shownAfter(tabId, settled);
-    return {
+    const state = await stateAfter(located, settled);
+    const answer = {
       clicked: clicked(), label: part() ? info.aim.text : info.label, ...shown,
-      ...formRefused(settled),
-      ...await stateAfter(located, settled),
+      ...formRefused(settled), ...state,
     };
+    // The state is the one after the click, not why nothing happened.
+    if (state.disabled && !answer.notice) {
+      answer.notice = `The click went in; the page disabled ${clicked()} after it (it takes one press).`;
+    }
+    return answer;
   },
 
   "browser.type": async (tabId, { selector, value, submit }) => {

@@ -633,6 +633,9 @@ async def test_the_wait_after_a_click_covers_the_timers_it_started(
     assert "Changes saved" in (await _snapshot(provider, ctx))["text"]
     signed = await ok(provider, ctx, "browser.click", text="Sign in")  # a result after 600 ms
     assert signed["disabled"] is True
+    assert signed["notice"] == (
+        "The click went in; the page disabled #signin after it (it takes one press)."
+    )
     assert (await _by_label(provider, ctx))["Signed in"]["disabled"] is True
     assert await out_line(provider, ctx) == "out: welcome"
 

@@ -116,6 +116,12 @@ def form_refused(settled: Settled) -> str | None:
     )
 
 
+def disabled_by_click(clicked: str) -> str:
+    """What a click's answer says of an element it found enabled and left disabled: the
+    state is the one after the click, not why nothing happened."""
+    return f"The click went in; the page disabled {clicked} after it (it takes one press)."
+
+
 def still_loading(settled: Settled, shown: Page) -> str | None:
     """What the answer says when the wait after the input ended with the page still loading
     the document it led to (its server slow, or a machine too busy to load it in time): its

@@ -53,6 +53,7 @@ from .inputs import (
     after_input,
     after_typing,
     declared_fields,
+    disabled_by_click,
     form_refused,
     led_to,
     missed_all,
@@ -427,6 +428,7 @@ class ChromiumProvider(
                     aimed = await aim()  # as the page shows it now, the pointer over it
             finally:
                 popup.close()
+            state = await state_after(aimed, settled, shown, label=None if inner else label)
             return data.ClickData(
                 clicked=clicked,
                 label=label,
@@ -436,8 +438,9 @@ class ChromiumProvider(
                 downloads=await tab.downloads.caused(since),
                 notice=form_refused(settled)
                 or led_to(tab, settled, shown)
-                or (_plain_text(clicked, parameters.text) if plain else None),
-                **await state_after(aimed, settled, shown, label=None if inner else label),
+                or (_plain_text(clicked, parameters.text) if plain else None)
+                or (disabled_by_click(clicked) if state.get("disabled") else None),
+                **state,
             )
 
     async def type(self, parameters: params.TypeParameters, context: Context) -> data.TypeData:
