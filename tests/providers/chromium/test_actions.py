@@ -518,6 +518,10 @@ async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     await ok(provider, ctx, "browser.open", url=site.url("/opener"))
     clicked = await ok(provider, ctx, "browser.click", text="Open popup")
     assert clicked["url"] == site.url("/closer")
+    assert clicked["notice"] == (
+        "The click opened a new tab, shown now (the answer's url is its page); the tabs verb "
+        "switches back to the page it opened from."
+    )
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Closer"
     assert (await refused(provider, ctx, "browser.back")) == (
         "There is no earlier page in this tab, which opened from another (a link to a new "
@@ -525,6 +529,7 @@ async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     )
     closed = await ok(provider, ctx, "browser.click", text="Close me")
     assert closed["url"] == site.url("/opener")
+    assert "notice" not in closed
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Opener"
     # A handler's window.open: nothing on the button says it opens a window.
     scripted = await ok(provider, ctx, "browser.click", text="Open by script")

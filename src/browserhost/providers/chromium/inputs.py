@@ -116,6 +116,13 @@ def form_refused(settled: Settled) -> str | None:
     )
 
 
+NEW_TAB = (
+    "The click opened a new tab, shown now (the answer's url is its page); the tabs verb "
+    "switches back to the page it opened from."
+)
+"""What an answer says when the input opened a window, which the next actions act on."""
+
+
 def disabled_by_click(clicked: str) -> str:
     """What a click's answer says of an element it found enabled and left disabled: the
     state is the one after the click, not why nothing happened."""

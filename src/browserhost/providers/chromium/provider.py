@@ -49,6 +49,7 @@ from .grid import Grid
 from .held import held_answer
 from .inputs import (
     PRESS_ATTEMPTS,
+    NEW_TAB,
     NextPopup,
     after_input,
     after_typing,
@@ -438,6 +439,7 @@ class ChromiumProvider(
                 downloads=await tab.downloads.caused(since),
                 notice=form_refused(settled)
                 or led_to(tab, settled, shown)
+                or (NEW_TAB if shown is not page and not page.is_closed() else None)
                 or (_plain_text(clicked, parameters.text) if plain else None)
                 or (disabled_by_click(clicked) if state.get("disabled") else None),
                 **state,
