@@ -48,8 +48,8 @@ from .futures import retrieve_exception
 from .grid import Grid
 from .held import held_answer
 from .inputs import (
-    PRESS_ATTEMPTS,
     NEW_TAB,
+    PRESS_ATTEMPTS,
     NextPopup,
     after_input,
     after_typing,
