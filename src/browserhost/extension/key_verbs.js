@@ -141,7 +141,7 @@ export async function pressKey(tabId, { key, text, selector }) {
     throw new Refusal(NOT_A_KEY.replace("{key}", quoted(key)));
   }
   if (selector !== undefined && selector !== null) {
-    const { located } = await target(tabId, selector, "type", { watch: true });
+    const { located } = await target(tabId, selector, "type", { watch: true, keyboard: true });
     await evaluate(located, `(async () => {
       const el = await (${link.pageScript})({ op: "stashed" });
       el.focus();

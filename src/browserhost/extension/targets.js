@@ -11,8 +11,11 @@ import { CLICKING, checkCount, checkFound, checkFoundText, checkUsable, Refusal 
  * its facts and the place of its frame. `done` says what a refusal says was not done;
  * `byText`, to click: the text the element was found by; when it is only part of the
  * element's text, the click is aimed at that text's own box (as the chromium provider does). */
+/** What keeps a pointer from an element and not the keys (targets.py's _POINTER_ONLY). */
+const POINTER_ONLY = ["coveredBy", "through", "inert", "outside", "offText"];
+
 export async function target(tabId, selector, purpose, { styles = null, fresh = false, watch = false,
-  done = null, byText = null, guard = false } = {}) {
+  done = null, byText = null, guard = false, keyboard = false } = {}) {
   const located = await locate(tabId, selector);
   const info = await page(located, "target", {
     selector: located.selector, purpose, styles, fresh, watch, byText, guard,
@@ -25,6 +28,10 @@ export async function target(tabId, selector, purpose, { styles = null, fresh = 
     throw new Refusal(`${selector} no longer names the element your latest snapshot listed ` +
       `(the page changed${renamed}), so nothing was ` +
       `${done || (purpose === "click" ? "clicked" : "typed")}; take a new snapshot.`);
+  }
+  // Only keys reach it, which need no pointer: what covers it does not keep them from it.
+  if (keyboard && info.aim) {
+    for (const only of POINTER_ONLY) delete info.aim[only];
   }
   if (purpose !== "inspect") {
     checkUsable(selector, info, done || (purpose === "click" ? "clicked" : "typed"));

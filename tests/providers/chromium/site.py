@@ -765,6 +765,14 @@ PAGES: dict[str, str] = {
         ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='
         ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>',
     ),
+    # A slider's handle under the value the page draws over it (a range slider's two
+    # handles meet so): the pointer cannot reach it, the keys can.
+    "/covered-slider": _page(
+        "Covered slider",
+        '<div style="position: relative; width: 200px"><input type="range" id="level"'
+        ' style="width: 200px"><span style="position: absolute; inset: 0; background: #eee">'
+        "50</span></div>",
+    ),
     # Text with emoji, each two units of the page's strings and one character of Python's.
     "/emoji": _page("Emoji", "<p>\U0001f41f Fish</p><p>\U0001f980 Crab</p>"),
     # Unnamed controls whose classes only style them (utility classes), and code boxes, one

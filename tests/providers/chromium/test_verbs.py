@@ -107,6 +107,17 @@ async def test_press_key_types_a_text_where_the_focus_is_then_the_key(
     assert await in_page(provider, ctx, "term.textContent") == "$ +"  # a new line, its key
 
 
+async def test_press_key_reaches_an_element_the_pointer_cannot(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Keys need no pointer: a handle under what the page draws over it takes them, where a
+    click is refused as covered."""
+    await ok(provider, ctx, "browser.open", url=site.url("/covered-slider"))
+    assert "is covered by" in await refused(provider, ctx, "browser.click", selector="#level")
+    await ok(provider, ctx, "verb.press_key", selector="#level", key="ArrowRight")
+    assert await in_page(provider, ctx, "level.value") == "51"
+
+
 async def test_every_name_press_key_takes_is_a_key_playwright_presses(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -128,6 +128,7 @@ async def target(
     by_text: str | None = None,
     guard: bool = False,
     done: str | None = None,
+    keyboard: bool = False,
 ) -> Target:
     """The one element ``selector`` names, checked for ``purpose``; refuses with what to do.
 
@@ -148,6 +149,8 @@ async def target(
     anything else is kept from the page and said (:func:`.inputs.missed_press`). ``done``:
     what a refusal says was not done, where the input is not the purpose's own (a hover or a
     mouse move aimed as a click is: ``hovered``, ``moved``); by default clicked or typed.
+    ``keyboard``: only keys reach it, which need no pointer: what covers it, or lets the
+    pointer through it, does not keep them from it.
     """
     located = await locate(page, selector)
     top = located.frame is page.main_frame
@@ -173,6 +176,8 @@ async def target(
             f"changed{_renamed(changed)}), so nothing was "
             f"{done or ('clicked' if purpose == 'click' else 'typed')}; take a new snapshot."
         )
+    if keyboard and info.get("aim"):
+        info["aim"] = {k: v for k, v in info["aim"].items() if k not in _POINTER_ONLY}
     if purpose != "inspect":
         check_usable(selector, info, done or ("clicked" if purpose == "click" else "typed"))
     if text is not None:
@@ -340,6 +345,9 @@ def check_count(count: int, selector: str) -> None:
             "matches exactly one."
         )
 
+
+_POINTER_ONLY = frozenset({"coveredBy", "through", "inert", "outside", "offText"})
+"""What keeps a pointer from an element and not the keys (``target``'s ``keyboard``)."""
 
 Refusals = tuple[tuple[str, str], ...]
 """Why something cannot be done, in the order checked: the flag the page script sets and the

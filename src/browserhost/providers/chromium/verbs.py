@@ -171,7 +171,9 @@ class PageVerbs(Provider):
             page = await tab.page()
             with playwright_errors("verb.press_key", selector=arguments.selector):
                 if arguments.selector is not None:
-                    aimed = await targets.target(page, arguments.selector, "type", watch=True)
+                    aimed = await targets.target(
+                        page, arguments.selector, "type", watch=True, keyboard=True
+                    )
                     await (await aimed.handle()).focus()
                 if arguments.text is not None:
                     await pagescript.answering(page.keyboard.type(arguments.text))
