@@ -765,6 +765,13 @@ PAGES: dict[str, str] = {
         ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='
         ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>',
     ),
+    # Ranges whose thumbs travel 200 px (16 px thumbs), one turned to run right to left.
+    "/ranges": _page(
+        "Ranges",
+        '<p><input type="range" id="plain" value="40" style="width: 216px"></p><p><input'
+        ' type="range" id="turned" value="40" style="width: 216px; transform: rotate(180deg)">'
+        "</p>",
+    ),
     # A slider's handle under the value the page draws over it (a range slider's two
     # handles meet so): the pointer cannot reach it, the keys can.
     "/covered-slider": _page(

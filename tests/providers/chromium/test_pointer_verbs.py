@@ -330,6 +330,22 @@ async def test_mouse_down_move_and_up_draw_a_stroke(
     ]
 
 
+async def test_a_range_is_pressed_and_dragged_from_its_thumb(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A press on the track's middle would set the value to the middle, and a drag by an
+    offset would start there: both start from the thumb, where the value puts it, on a range
+    turned to run the other way too."""
+    await ok(provider, ctx, "browser.open", url=site.url("/ranges"))
+    values = "[plain.value, turned.value]"
+    await ok(provider, ctx, "browser.click", selector="#plain")
+    await ok(provider, ctx, "browser.click", selector="#turned")
+    assert await in_page(provider, ctx, values) == ["40", "40"]
+    await ok(provider, ctx, "verb.drag", selector="#plain", offset_x=50)  # a quarter further
+    await ok(provider, ctx, "verb.drag", selector="#turned", offset_x=50)  # a quarter back
+    assert await in_page(provider, ctx, values) == ["65", "15"]
+
+
 async def test_mouse_given_no_place_acts_where_the_pointer_is(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

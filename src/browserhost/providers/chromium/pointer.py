@@ -65,7 +65,8 @@ class PointerVerbs(Provider):
         "Drag an element (selector, or its visible text) and drop it on another (toSelector "
         "or toText), or at an offset from where it is pressed (offsetX, offsetY in CSS "
         "pixels; the drop point must stay in the viewport): press, move in steps, release, as "
-        "a person does. For draggable items, sortable lists, sliders and boxes moved by hand. "
+        "a person does. For draggable items, sortable lists, sliders and boxes moved by hand; "
+        "a range input is pressed on its thumb, where its value puts it. "
         "Answers what was under the pointer where it pressed (start) and, once the page "
         "settled, where it released (end)."
     )

@@ -2504,6 +2504,24 @@ async (request) => {
     return {};
   }
 
+  // A range's thumb, where its value puts it (drawn `box`): a press there keeps the value,
+  // where one on the track's middle moves it there, and a drag starts from it. Along the
+  // track as the element is turned (a slider rotated to run the other way) or set right
+  // to left; a thumb as wide as the track is high, at most THUMB_MAX.
+  function thumbAt(el, box) {
+    if (tagOf(el) !== "input" || el.type !== "range" || !el.offsetWidth) return null;
+    const style = getComputedStyle(el);
+    if (!style.writingMode.startsWith("horizontal")) return null;
+    const [min, max] = [Number(el.min || 0), Number(el.max || 100)];
+    const share = max > min ? (Number(el.value) - min) / (max - min) : 0.5;
+    const half = Math.min(el.offsetHeight, THUMB_MAX) / 2;
+    let along = (share - 0.5) * (el.offsetWidth - 2 * half);
+    if (style.direction === "rtl") along = -along;
+    const turn = style.transform === "none" ? new DOMMatrix() : new DOMMatrix(style.transform);
+    return { x: box.x + box.width / 2 + turn.a * along, y: box.y + box.height / 2 + turn.b * along };
+  }
+  const THUMB_MAX = 16;
+
   async function aim(el, face, purpose) {
     const target = face || el;
     let rect = rendered(target);
@@ -2511,10 +2529,10 @@ async (request) => {
     // Scrolled into view, it would be shown where no person can scroll it to.
     if (clippedAway(target, rect)) return { clipped: true, ...standIn(el) };
     const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
-    const centre = (box) => ({
-      x: Math.min(Math.max(box.x + box.width / 2, 1), innerWidth - 1),
-      y: Math.min(Math.max(box.y + box.height / 2, 1), innerHeight - 1),
-    });
+    const centre = (box) => {
+      const { x, y } = thumbAt(target, box) || { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      return { x: Math.min(Math.max(x, 1), innerWidth - 1), y: Math.min(Math.max(y, 1), innerHeight - 1) };
+    };
     // A small control inside the element (a card's Delete button, a link in a checkbox's
     // label) is another control: a press on it is not a press on the element, which is
     // pressed beside it where it can be. One that fills most of the element (a tab that is
