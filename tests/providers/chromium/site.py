@@ -765,6 +765,12 @@ PAGES: dict[str, str] = {
         ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='
         ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>',
     ),
+    # An editor's box, its words in a paragraph of it.
+    "/editor-words": _page(
+        "Editor words",
+        '<div id="editor" contenteditable="true" style="width: 600px; height: 200px">'
+        "<p>Hello world from the editor</p></div>",
+    ),
     # Ranges whose thumbs travel 200 px (16 px thumbs), one turned to run right to left.
     "/ranges": _page(
         "Ranges",

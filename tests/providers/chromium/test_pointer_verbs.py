@@ -330,6 +330,16 @@ async def test_mouse_down_move_and_up_draw_a_stroke(
     ]
 
 
+async def test_a_word_of_an_editor_is_pressed_where_it_is(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The mouse by text on a word of an editable box goes to the word, not the box's middle:
+    a double click there selects it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/editor-words"))
+    await ok(provider, ctx, "verb.mouse", action="click", text="world", click_count=2)
+    assert await in_page(provider, ctx, "getSelection().toString()") == "world"
+
+
 async def test_a_range_is_pressed_and_dragged_from_its_thumb(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -2856,7 +2856,9 @@ async (request) => {
   // as a word, else as part of one.
   function textPart(el, face, wanted) {
     const lower = clean(wanted).toLowerCase();
-    if (!lower || ROLES.includes(roleOf(el))) return null;
+    // A control is pressed as a whole; an editable box's text is what it holds, and a word
+    // of it is pressed where it is (a double click selects that word).
+    if (!lower || (ROLES.includes(roleOf(el)) && !el.isContentEditable)) return null;
     const own = textOf(el).toLowerCase();
     if (own === lower || !own.includes(lower) || labelOf(el, face).toLowerCase() === lower) return null;
     const shown = shownChars(el);
