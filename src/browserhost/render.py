@@ -24,7 +24,7 @@ quoted = json.JSONEncoder(ensure_ascii=False).encode
 it; one encoder for every label and value of a listing, where ``json.dumps`` with options
 builds a new one per call (most of the cost of quoting a short string)."""
 
-_FLAGS = ("required", "invalid", "readonly", "focused", "disabled", "covered")
+_FLAGS = ("highlighted", "required", "invalid", "readonly", "focused", "disabled", "covered")
 
 
 def element_kind(element: Answer) -> str:

@@ -90,6 +90,11 @@ class ElementState(Data):
     checked: Tristate | None = None
     multiple: bool | None = Field(None, description="A select that takes several options.")
     selected: bool | None = None
+    highlighted: bool | None = Field(
+        None,
+        description="The option the keys are on in the list a focused field drives (its "
+        "aria-activedescendant): Enter would choose it; nothing is chosen yet.",
+    )
     expanded: bool | None = None
     pressed: Tristate | None = None
     current: str | None = Field(

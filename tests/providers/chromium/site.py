@@ -765,6 +765,16 @@ PAGES: dict[str, str] = {
         ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='
         ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>',
     ),
+    # A combobox whose list marks the option the keys are on aria-selected, as the pattern
+    # advises (tom-select, downshift): nothing is chosen until Enter.
+    "/active-option": _page(
+        "Active option",
+        '<input id="lang" role="combobox" aria-controls="langs" aria-expanded="true"'
+        ' aria-label="Language" aria-activedescendant="rust"><div id="langs" role="listbox">'
+        '<div id="ruby" role="option" aria-selected="false">Ruby</div><div id="rust"'
+        ' role="option" aria-selected="true">Rust</div></div>'
+        "<script>lang.focus()</script>",
+    ),
     # An editor's box, its words in a paragraph of it.
     "/editor-words": _page(
         "Editor words",

@@ -201,6 +201,18 @@ async def test_text_names_what_reads_it_exactly_before_what_holds_it_in_part(
     assert await in_page(provider, ctx, "out.textContent") == "pressed privacy FAQ"
 
 
+async def test_the_option_the_keys_are_on_is_highlighted_not_chosen(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Its list marks it aria-selected, as a combobox's list is advised to: Enter would choose
+    it, and nothing is chosen yet."""
+    await ok(provider, ctx, "browser.open", url=site.url("/active-option"))
+    listed = await _by_label(provider, ctx)
+    assert "selected" not in listed["Rust"] and listed["Rust"]["highlighted"] is True
+    assert listed["Ruby"]["selected"] is False
+    assert "value" not in listed["Ruby Rust"]  # the list: nothing chosen
+
+
 async def test_a_submit_into_a_list_filtered_as_typed_picks_from_the_whole_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

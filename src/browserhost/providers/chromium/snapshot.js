@@ -696,6 +696,15 @@ async (request) => {
     return "";
   }
 
+  // The option the keys are on in the list a focused field drives (the field's
+  // aria-activedescendant): Enter would choose it. Such lists mark it aria-selected too, as
+  // the pattern advises for a combobox's list, and nothing is chosen by that.
+  function highlighted(el) {
+    const field = el.id && deepActive();
+    return Boolean(field && field !== el && field.getAttribute("aria-activedescendant") === el.id &&
+      (roleOf(field) === "combobox" || roleOf(field) === "textbox" || roleOf(field) === "searchbox"));
+  }
+
   function state(el, valueMax = VALUE_MAX) {
     const out = {};
     const tag = tagOf(el);
@@ -721,11 +730,13 @@ async (request) => {
     } else if (role === "combobox") {
       valueIn(out, ownText(el), valueMax);
     } else if (role === "listbox") {
-      const chosen = [...el.querySelectorAll("[aria-selected=true]")].map(textOf).join(", ");
+      const chosen = [...el.querySelectorAll("[aria-selected=true]")].filter((option) => !highlighted(option))
+        .map(textOf).join(", ");
       if (chosen) valueIn(out, chosen, valueMax);
     }
     const selected = el.getAttribute("aria-selected");
-    if (selected !== null) out.selected = selected === "true";
+    if (highlighted(el)) out.highlighted = true;
+    else if (selected !== null) out.selected = selected === "true";
     const expanded = el.getAttribute("aria-expanded");
     if (expanded !== null) out.expanded = expanded === "true";
     else if (tag === "summary" && el.parentElement && tagOf(el.parentElement) === "details") {
