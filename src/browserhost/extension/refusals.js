@@ -185,6 +185,12 @@ export const DROPPING = {
 /** The one element `found` (the page script's findText answers) holds, else the refusal. */
 export function checkFoundText(text, found, words) {
   const option = found.option;
+  if (found.total === 0 && option && option.standIn) {
+    throw new Refusal(`"${text}" is an option of the select ${option.select}, which the page ` +
+      `hides and shows its own control for, ${option.standIn.selector} ` +
+      `(${described(option.standIn)}): nothing was ${words.done}. Click that control, then ` +
+      `the option "${option.label}" it shows.`);
+  }
   if (found.total === 0 && option) {
     throw new Refusal(`"${text}" is an option of the select ${option.select}, whose list the ` +
       `browser draws itself: nothing was ${words.done}. Choose it with browser.type on ` +

@@ -154,7 +154,12 @@ PAGES: dict[str, str] = {
         '<select id="speed"><option>Slow</option><option>Fast</option></select></div>'
         '<div class="fancy" onclick="out.textContent = \'opened\'">Slow</div></div>'
         '<p id="out">none</p>'
-        '<select id="plain" style="display: none"><option>A</option></select><input id="after">',
+        '<select id="plain" style="display: none"><option>A</option></select><input id="after">'
+        # select2's way: the select kept 1 px wide, clipped to nothing, its control after it.
+        '<p><select id="country" style="position: absolute; width: 1px; height: 1px;'
+        ' overflow: hidden; clip: rect(0 0 0 0)"><option>Canada</option><option>Portugal'
+        '</option></select><span role="combobox" class="selection" style="cursor: pointer"'
+        " onclick=\"out.textContent = 'listed'\">Canada</span></p>",
     ),
     # Shapes to drag into a box drawn as an outline, which nothing handles: the circles are
     # listed, the box is not.

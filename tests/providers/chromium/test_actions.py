@@ -1137,3 +1137,17 @@ async def test_a_hidden_select_names_the_control_the_page_draws_in_its_place(
     assert await out_line(provider, ctx) == "opened"
     plain = await refused(provider, ctx, "browser.type", selector="#plain", value="A")
     assert plain.startswith("#plain is not visible (hidden, or inside a closed menu")
+    # Kept 1 px wide and clipped to nothing (select2): hidden too, its control named.
+    listed = [
+        item["selector"] for item in (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    ]
+    assert "#country" not in listed
+    assert "span.selection" in listed
+    by_text = await refused(provider, ctx, "browser.click", text="Portugal")
+    assert by_text == (
+        '"Portugal" is an option of the select #country, which the page hides and shows its '
+        'own control for, span.selection (span "Canada"): nothing was clicked. Click that '
+        'control, then the option "Portugal" it shows.'
+    )
+    typed = await refused(provider, ctx, "browser.type", selector="#country", value="Portugal")
+    assert typed.startswith("#country is hidden, so nothing was typed: the page shows its own")

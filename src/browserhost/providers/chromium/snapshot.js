@@ -75,6 +75,11 @@ async (request) => {
     }
     const rect = el.getBoundingClientRect();
     if (rect.width <= 0 || rect.height <= 0) return null;
+    if (rect.width <= 2 || rect.height <= 2) { // "visually hidden", for screen readers alone
+      if (rect.width <= 1 && rect.height <= 1) return null;
+      const { clip, clipPath } = getComputedStyle(el);
+      if (clip === "rect(0px, 0px, 0px, 0px)" || clipPath.startsWith("inset(50%")) return null;
+    }
     if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0) {
       // Above or left of a box scrolled along (a list scrolled down) is where scrolling the
       // box back reaches.
@@ -3043,8 +3048,11 @@ async (request) => {
     if (!matches.length) {
       for (const select of doc.querySelectorAll("select")) {
         const listed = [...select.options].find((one) => clean(one.label).toLowerCase() === lower);
-        if (listed && rendered(select)) {
-          option = { select: selectorFor(select), label: clean(listed.label) };
+        if (!listed) continue;
+        // A select a library hides behind its own control (select2, tom-select): that one.
+        const { standIn: shownFor } = rendered(select) ? {} : standIn(select);
+        if (rendered(select) || shownFor) {
+          option = { select: selectorFor(select), label: clean(listed.label), ...(shownFor ? { standIn: shownFor } : {}) };
           break;
         }
       }

@@ -248,6 +248,12 @@ async def by_text_how(
             if more["total"]:
                 found["how"] = more["how"]
             total += more["total"]
+    if total == 0 and (option := found.get("option")) is not None and option.get("standIn"):
+        raise ActionError(
+            f'"{text}" is an option of the select {option["select"]}, which the page hides and '
+            f"shows its own control for, {named(option['standIn'])}: nothing was {doing[1]}. "
+            f'Click that control, then the option "{option["label"]}" it shows.'
+        )
     if total == 0 and (option := found.get("option")) is not None:
         raise ActionError(
             f'"{text}" is an option of the select {option["select"]}, whose list the browser '
