@@ -803,6 +803,12 @@ PAGES: dict[str, str] = {
     ),
     # Text with emoji, each two units of the page's strings and one character of Python's.
     "/emoji": _page("Emoji", "<p>\U0001f41f Fish</p><p>\U0001f980 Crab</p>"),
+    # A label cut where an emoji is (at the 99th unit), and half an emoji the page writes.
+    "/emoji-cut": _page(
+        "Emoji cut",
+        "<button>" + "x" * 98 + '\U0001f699 car</button><p id="half"></p>'
+        "<script>half.textContent = 'half \\ud83d';</script>",
+    ),
     # Unnamed controls whose classes only style them (utility classes), and code boxes, one
     # lit as the one to type in: nothing in them names them.
     "/utility-classes": _page(

@@ -150,6 +150,20 @@ async def test_text_with_emoji_read_whole_is_not_said_to_be_cut(
     assert "textTruncated" not in snapshot
 
 
+async def test_a_label_cut_at_an_emoji_and_half_an_emoji_are_whole_characters(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Half of a character cannot be sent on as UTF-8 (the MCP answer failed): a label is cut
+    before the emoji it would split, and half an emoji the page wrote reads as U+FFFD."""
+    await ok(provider, ctx, "browser.open", url=site.url("/emoji-cut"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    (button,) = snapshot["elements"]
+    assert button["label"] == "x" * 98 + "\u2026"
+    assert snapshot["text"].endswith("half \ufffd")
+    clicked = await ok(provider, ctx, "browser.click", selector="body > button")
+    assert clicked["label"] == "x" * 98 + "\u2026"
+
+
 async def test_a_carousel_shows_the_slide_its_track_was_moved_to(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import re
 from collections.abc import Awaitable, Callable
 from functools import cache
 from importlib import resources
@@ -120,7 +121,18 @@ async def run(page: Document, op: str, **arguments: object) -> Any:
         return cast("str | None", text)
 
     text = await _retrying(page, once, waits_s)
-    return None if text is None else json.loads(text)
+    return None if text is None else json.loads(_whole_characters(text))
+
+
+_LONE_SURROGATE = re.compile(r"(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}")
+"""Half of a character in the page's JSON: ``JSON.stringify`` escapes a surrogate alone
+(and only one alone) as ``\\udXXX``, after an even number of backslashes."""
+
+
+def _whole_characters(text: str) -> str:
+    """The page's answer with each half of a character (a page's string cut inside an emoji,
+    or written so) as U+FFFD: no text holding one can be sent on as UTF-8."""
+    return _LONE_SURROGATE.sub(r"\1\\ufffd", text) if "\\ud" in text else text
 
 
 _LOAD_WATCH = """(() => {

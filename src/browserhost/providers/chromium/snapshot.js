@@ -58,7 +58,9 @@ async (request) => {
   const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
   const clean = (value) => (value || "").replace(/\s+/g, " ").trim();
-  const cap = (value, max = LABEL_MAX) => (value.length > max ? value.slice(0, max - 1) + "\u2026" : value);
+  // The first `max` UTF-16 units of `value`, not ending inside a character (an emoji is two).
+  const upTo = (value, max) => value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] || "") ? max - 1 : max);
+  const cap = (value, max = LABEL_MAX) => (value.length > max ? upTo(value, max - 1) + "\u2026" : value);
   const quote = (value) =>
     '"' + value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\a ")
       .replace(/\r/g, "\\d ") + '"';
@@ -1958,7 +1960,7 @@ async (request) => {
   function readText(root, textMax, layout) {
     if (!(root instanceof HTMLElement)) {
       const all = tidy(root.textContent);
-      return { text: all.slice(0, textMax), total: all.length, above: 0 };
+      return { text: upTo(all, textMax), total: all.length, above: 0 };
     }
     const pieces = layout.unseen.length || layout.holders.size ? chunks(root, [], false, layout) : null;
     let all = pieces ? joined(pieces, layout) : tidy(root.innerText);
@@ -1991,7 +1993,7 @@ async (request) => {
   function wordsUpTo(text, max) {
     if (text.length <= max) return text;
     const end = Math.max(text.lastIndexOf(" ", max), text.lastIndexOf("\n", max));
-    return text.slice(0, end > max - WORD_MAX ? end : max);
+    return upTo(text, end > max - WORD_MAX ? end : max);
   }
   const WORD_MAX = 40; // a longer "word" (an address, a hash) is cut where it must be
 
@@ -2019,7 +2021,7 @@ async (request) => {
   function fingerprint(el) {
     const parent = el.parentElement;
     const around = parent && parent.childElementCount <= 12 ? clean(parent.textContent) : "";
-    return clean(nameOf(el)).slice(0, LABEL_MAX) + "\u0000" + around.slice(0, 200);
+    return upTo(clean(nameOf(el)), LABEL_MAX) + "\u0000" + upTo(around, 200);
   }
 
   function snapshot({ scope, textMax, elementsMax }) {
@@ -2084,7 +2086,7 @@ async (request) => {
     const before = seen.ref.deref();
     if (before === el) {
       const [was] = seen.print.split("\u0000");
-      const now = clean(nameOf(el)).slice(0, LABEL_MAX);
+      const now = upTo(clean(nameOf(el)), LABEL_MAX);
       return ITEM_ROLES.has(roleOf(el)) && now !== was ? { was: cap(was, 60), now: cap(now, 60) } : false;
     }
     if (before && before.isConnected) return true;
