@@ -61,7 +61,9 @@ def element_notes(element: Answer) -> list[str]:
     if element.get("options"):
         many = "several of " if element.get("multiple") else ""
         listed = ", ".join(quoted(option) for option in element["options"])
-        notes.append(f"{many}options {listed}")
+        total = element.get("optionsTotal")
+        more = f" and {total - len(element['options'])} more" if isinstance(total, int) else ""
+        notes.append(f"{many}options {listed}{more}")
     notes += [flag for flag in _FLAGS if element.get(flag) is True]
     if element.get("inViewport") is False:
         notes.append("off-screen")

@@ -46,6 +46,8 @@ def test_labels_and_values_are_quoted_as_json_with_non_ascii_kept(value: object)
 def test_notes_quote_values_and_options_keeping_non_ascii() -> None:
     select = {"value": "Zürich", "options": ["Zürich", "Genève"], "multiple": True}
     assert element_notes(select) == ['value="Zürich"', 'several of options "Zürich", "Genève"']
+    cut = {"options": ["00", "01"], "optionsTotal": 100}
+    assert element_notes(cut) == ['options "00", "01" and 98 more']
 
 
 def test_snapshot_notes_say_what_was_left_out_and_the_notice() -> None:

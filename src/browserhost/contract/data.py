@@ -87,6 +87,12 @@ class ElementState(Data):
     options: list[str] | None = Field(
         None, description="A select's option labels (the first 25), for browser.type."
     )
+    options_total: int | None = Field(
+        None,
+        ge=1,
+        description="Present only when options lists the first 25 of more: how many the "
+        "select has. browser.type chooses any of them by its label or value.",
+    )
     checked: Tristate | None = None
     multiple: bool | None = Field(None, description="A select that takes several options.")
     selected: bool | None = None

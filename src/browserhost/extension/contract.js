@@ -25,7 +25,7 @@ export const FULL_ELEMENTS_MAX = 5000;
 // contract/data.py
 export const VIEWPORT_SIZES = {"mobile": [390, 844], "tablet": [820, 1180], "desktop": [1280, 800]};
 // contract/data.py InspectData, but selector
-export const INSPECT_FIELDS = ["value", "valueTotalChars", "options", "checked", "multiple", "selected", "highlighted", "expanded", "pressed", "current", "sort", "required", "invalid", "readonly", "focused", "disabled", "marked", "tag", "label", "labelGuessed", "bounds", "inViewport", "styles", "type", "role"];
+export const INSPECT_FIELDS = ["value", "valueTotalChars", "options", "optionsTotal", "checked", "multiple", "selected", "highlighted", "expanded", "pressed", "current", "sort", "required", "invalid", "readonly", "focused", "disabled", "marked", "tag", "label", "labelGuessed", "bounds", "inViewport", "styles", "type", "role"];
 // the chromium provider's
 export const INSPECT_STYLES = ["display", "visibility", "opacity", "position", "z-index", "overflow", "box-sizing", "width", "height", "margin", "padding", "border", "color", "background-color", "font-family", "font-size", "font-weight", "line-height", "text-align", "cursor", "pointer-events"];
 // chromium/errors.py PAGE_ANSWER_S

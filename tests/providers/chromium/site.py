@@ -801,6 +801,13 @@ PAGES: dict[str, str] = {
         ' style="width: 200px"><span style="position: absolute; inset: 0; background: #eee">'
         "50</span></div>",
     ),
+    # A select of a hundred options: a snapshot lists the first 25 of them.
+    "/long-select": _page(
+        "Long select",
+        '<label>Number <select id="number">'
+        + "".join(f"<option>{n:02}</option>" for n in range(100))
+        + "</select></label>",
+    ),
     # Text with emoji, each two units of the page's strings and one character of Python's.
     "/emoji": _page("Emoji", "<p>\U0001f41f Fish</p><p>\U0001f980 Crab</p>"),
     # A label cut where an emoji is (at the 99th unit), and half an emoji the page writes.

@@ -663,6 +663,18 @@ async def test_scrolling_a_feed_waits_for_what_it_loads(
     assert "Like post 20" in labels
 
 
+async def test_a_select_listed_in_part_says_how_many_options_it_has(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Only the first 25 options are listed: the count of all says the rest exist, and type
+    chooses one of them."""
+    await ok(provider, ctx, "browser.open", url=site.url("/long-select"))
+    number = (await _by_label(provider, ctx))["Number"]
+    assert (number["options"][-1], number["optionsTotal"]) == ("24", 100)
+    chosen = await ok(provider, ctx, "browser.type", selector="#number", value="56")
+    assert chosen["value"] == "56"
+
+
 async def test_controls_beyond_text_fields_are_set_and_read(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -727,6 +727,7 @@ async (request) => {
       const chosen = [...el.selectedOptions].map((option) => clean(option.label));
       valueIn(out, chosen.join(", "), valueMax);
       out.options = [...el.options].slice(0, OPTIONS_MAX).map((option) => clean(option.label));
+      if (el.options.length > OPTIONS_MAX) out.optionsTotal = el.options.length;
     } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
       if (type !== "file") valueIn(out, el.value, valueMax);
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
