@@ -98,7 +98,8 @@ export function checkUsable(selector, info, verb) {
   }
   if (aim.moving) {
     throw new Refusal(`${selector} kept moving (the page animates it), so nothing was ${verb} at ` +
-      "a point it may have left; take a new snapshot, or try again once it stops.");
+      "a point it may have left; try again once it stops, or, for one that never does, use " +
+      "verb.mouse at x and y where it is going (browser.inspect gives its bounds).");
   }
   const part = aim.text;
   if (aim.repeated) {

@@ -123,6 +123,7 @@ async def test_an_element_that_keeps_moving_is_refused_rather_than_clicked_where
     error = await refused(provider, ctx, "browser.click", selector=submit["selector"])
     assert "kept moving" in error
     assert "nothing was clicked" in error
+    assert "verb.mouse at x and y where it is going" in error  # one that never stops
     assert await in_page(provider, ctx, "window.log") == []
 
 

@@ -390,7 +390,8 @@ _UNUSABLE: Refusals = (
     (
         "moving",
         "{selector} kept moving (the page animates it), so nothing was {verb} at a point it may "
-        "have left; take a new snapshot, or try again once it stops.",
+        "have left; try again once it stops, or, for one that never does, use verb.mouse at x "
+        "and y where it is going (browser.inspect gives its bounds).",
     ),
     (
         "repeated",
