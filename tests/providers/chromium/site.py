@@ -823,6 +823,7 @@ PAGES: dict[str, str] = {
         '<div><input class="w-12 text-center" maxlength="1" style="background: white">'
         '<input class="w-12 text-center" maxlength="1" style="background: rgb(191, 219, 254)">'
         "</div>"
+        '<input type="radio" class="form-radio cursor-pointer">'
         '<input type="range" class="h-48 -rotate-180"><span class="bg-white rounded"'
         ' tabindex="0" style="display: inline-block; width: 16px; height: 16px"></span>',
     ),

@@ -186,11 +186,12 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
 async def test_classes_that_only_style_a_control_and_a_fields_colour_name_nothing(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """`-rotate-180` is no "rotate" slider, `bg-white` no "white" box, and code boxes, one
-    lit, are no swatches to name by colour."""
+    """`-rotate-180` is no "rotate" slider, `bg-white` no "white" box, `form-radio` no "form
+    radio", and code boxes, one lit, are no swatches to name by colour."""
     await ok(provider, ctx, "browser.open", url=site.url("/utility-classes"))
     listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     assert [(item["tag"], item.get("label")) for item in listed] == [
+        ("input", None),
         ("input", None),
         ("input", None),
         ("input", None),

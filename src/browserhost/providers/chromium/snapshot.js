@@ -301,7 +301,8 @@ async (request) => {
     "regular|light|thin|duotone|brands|sharp|layers)$", "i");
   const GENERIC_CLASS = new RegExp("^(?:btn|button|icon|icons|ico|action|actions|control|" +
     "controls|ctrl|link|item|clickable|pointer|js|ui|css|sc|tool|tools|toolbar|wrap|wrapper|" +
-    "inner|outer|container|box|small|large|big|left|right|top|bottom|primary|secondary)$");
+    "inner|outer|container|box|small|large|big|left|right|top|bottom|primary|secondary|form|" +
+    "input|field|radio|checkbox|check)$");
   const ICON_VARIANT = /-(?:o|outline|outlined|fill|filled|line|alt|solid|round|rounded)$/i;
   // A class that says what state an element is in, not what it is: it moves between elements.
   const STATE_CLASS = new RegExp(
