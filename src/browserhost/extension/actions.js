@@ -128,6 +128,10 @@ export const ACTIONS_BY_NAME = {
       clicked: clicked(), label: part() ? info.aim.text : info.label, ...shown,
       ...formRefused(settled), ...state,
     };
+    if (info.opensFiles && !answer.notice) {
+      answer.notice = "The click opens the browser's file chooser, which takes no files from " +
+        `here: nothing was chosen. Choose files with verb.upload on ${info.opensFiles}.`;
+    }
     // The state is the one after the click, not why nothing happened.
     if (state.disabled && !answer.notice) {
       answer.notice = `The click went in; the page disabled ${clicked()} after it (it takes one press).`;

@@ -801,6 +801,13 @@ PAGES: dict[str, str] = {
         ' style="width: 200px"><span style="position: absolute; inset: 0; background: #eee">'
         "50</span></div>",
     ),
+    # A file input hidden inside the label a person clicks (a drop zone's "Choose a file").
+    "/hidden-file": _page(
+        "Hidden file",
+        '<label class="zone"><span>Choose a file</span><input type="file" id="upload"'
+        ' style="display: none"></label><p id="out"></p><script>upload.addEventListener('
+        "'change', () => { out.textContent = 'got ' + upload.files[0].name; });</script>",
+    ),
     # A select of a hundred options: a snapshot lists the first 25 of them.
     "/long-select": _page(
         "Long select",

@@ -283,6 +283,25 @@ async def test_upload_takes_files_from_the_project_only(
     assert await out_line(provider, ctx) == "out: files a.txt"  # the refusals set nothing
 
 
+async def test_a_file_input_hidden_in_its_label_is_listed_and_a_click_on_it_names_upload(
+    provider: ChromiumProvider, site: Site, tmp_path: Path
+) -> None:
+    """The label is what shows: the snapshot lists the input by it, and a click there opens
+    the file chooser, which takes no files from here; upload does."""
+    (tmp_path / "a.txt").write_text("hello")
+    ctx = Context(directory=str(tmp_path), session_id="hidden-file")
+    await ok(provider, ctx, "browser.open", url=site.url("/hidden-file"))
+    listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(item["selector"], item["label"]) for item in listed] == [("#upload", "Choose a file")]
+    clicked = await ok(provider, ctx, "browser.click", text="Choose a file")
+    assert clicked["notice"] == (
+        "The click opens the browser's file chooser, which takes no files from here: nothing "
+        "was chosen. Choose files with verb.upload on #upload."
+    )
+    await ok(provider, ctx, "verb.upload", selector="#upload", files=["a.txt"])
+    assert await in_page(provider, ctx, "out.textContent") == "got a.txt"
+
+
 async def test_tabs_lists_switches_and_closes_windows(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

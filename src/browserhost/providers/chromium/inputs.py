@@ -123,6 +123,14 @@ NEW_TAB = (
 """What an answer says when the input opened a window, which the next actions act on."""
 
 
+def opens_files(files: str) -> str:
+    """What a click's answer says when it pressed a file input, or a label for one."""
+    return (
+        "The click opens the browser's file chooser, which takes no files from here: nothing "
+        f"was chosen. Choose files with verb.upload on {files}."
+    )
+
+
 def disabled_by_click(clicked: str) -> str:
     """What a click's answer says of an element it found enabled and left disabled: the
     state is the one after the click, not why nothing happened."""

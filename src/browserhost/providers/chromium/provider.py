@@ -59,6 +59,7 @@ from .inputs import (
     led_to,
     missed_all,
     missed_press,
+    opens_files,
     press,
     state_after,
 )
@@ -440,6 +441,7 @@ class ChromiumProvider(
                 notice=form_refused(settled)
                 or led_to(tab, settled, shown)
                 or (NEW_TAB if shown is not page and not page.is_closed() else None)
+                or (opens_files(files) if (files := aimed.info.get("opensFiles")) else None)
                 or (_plain_text(clicked, parameters.text) if plain else None)
                 or (disabled_by_click(clicked) if state.get("disabled") else None),
                 **state,

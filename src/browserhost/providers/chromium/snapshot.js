@@ -186,7 +186,7 @@ async (request) => {
   // A native checkbox or radio that libraries hide behind a styled label: what a person sees
   // and clicks is the label, which toggles the control. Returns that label, else null.
   function faceOf(el) {
-    if (tagOf(el) !== "input" || (el.type !== "checkbox" && el.type !== "radio")) return null;
+    if (tagOf(el) !== "input" || !["checkbox", "radio", "file"].includes(el.type)) return null;
     if (!el.labels || !el.labels.length) return null;
     const rect = rendered(el);
     const concealed = !rect || rect.width < 4 || rect.height < 4 ||
@@ -2672,6 +2672,9 @@ async (request) => {
       ...state(el, valueMax || VALUE_MAX),
     };
     if (!named && out.label) out.labelGuessed = true;
+    // A press on a file input, or on a label for one, opens the browser's file chooser.
+    const files = tagOf(el) === "input" ? el : el.closest("label")?.control;
+    if (files && tagOf(files) === "input" && files.type === "file") out.opensFiles = selectorFor(files);
     const role = roleOf(el);
     if (role && role !== out.tag) out.role = role;
     if (typeOf(el)) out.type = typeOf(el);
