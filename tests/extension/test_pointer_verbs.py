@@ -155,6 +155,19 @@ def test_a_drag_reorders_a_sortable_list_driven_by_mouse_events(
     assert round(down["end"]["y"] - down["start"]["y"], 1) == 100
 
 
+def test_a_drag_reorders_a_list_the_browsers_own_drag_and_drop_sorts(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: a list that holds still a moment after each move
+    (SortableJS) is passed item by item, the drag's moves a frame apart."""
+    url = site.url("/w/native-sortable.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        data(act(http, "verb.drag", text="Eggs", toText="Apples"))
+        out = extension.page(url).evaluate("document.getElementById('out').textContent")
+    assert out == "out: order e,a,b,c,d"
+
+
 def test_a_refused_mouse_says_what_its_action_did_not_do(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -159,6 +159,9 @@ async function dropPoint(tabId, destination, view) {
   return { point: { x: (left + right) / 2, y: (top + bottom) / 2 }, place: located };
 }
 
+/** Resolves once the page has drawn its next frame. */
+const pageNextFrame = () => new Promise((drawn) => requestAnimationFrame(() => drawn()));
+
 /** Press at `from`, move there in steps, release at `to`. Mouse events alone never run the
  * browser's own drag and drop: a drag the page starts is taken over from Chrome
  * (Input.setInterceptDrags) and carried on with drag events, as Playwright does. */
@@ -174,6 +177,10 @@ async function dragAlong(tabId, located, from, to) {
   try {
     await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...from, ...PRESS });
     for (let step = 1; step <= DRAG_STEPS; step += 1) {
+      // A frame drawn between moves: the page's own drag and drop hands a list its dragover
+      // once a frame, and a list sorted by it (SortableJS) moved the item one place for a
+      // whole drag's moves sent at once.
+      if (step > 1) await inPage(located, pageNextFrame);
       const at = between(from, to, step / DRAG_STEPS);
       if (data) {
         await cdp(tabId, "Input.dispatchDragEvent", { type: "dragOver", ...at, data });

@@ -87,6 +87,16 @@ async def test_drag_refuses_a_drop_zone_something_covers_and_presses_nothing(
     assert await in_page(provider, ctx, "window.log") == []
 
 
+async def test_drag_reorders_a_list_the_browsers_own_drag_and_drop_sorts(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The list moves the item past each one it is dragged over and then holds still for a
+    moment (SortableJS): the drag's moves come a frame apart, so it passes them all."""
+    await _open(provider, site, ctx, "native-sortable.html")
+    await ok(provider, ctx, "verb.drag", text="Eggs", to_text="Apples", at="before")
+    assert await out_line(provider, ctx) == "out: order e,a,b,c,d"
+
+
 async def test_drag_reorders_a_sortable_list_that_waits_for_motion(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

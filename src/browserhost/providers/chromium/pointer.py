@@ -395,11 +395,26 @@ async def _drag(page: Page, start: Point, end: Point, via: Passing | None = None
     await pagescript.answering(mouse.move(*start))
     await pagescript.answering(mouse.down())
     if via is not None:
-        await pagescript.answering(mouse.move(*via[0], steps=DRAG_STEPS))
-        end = await via[1]()
-    await pagescript.answering(mouse.move(*end, steps=DRAG_STEPS))
+        await _moved(page, start, via[0])
+        start, end = via[0], await via[1]()
+    await _moved(page, start, end)
     await pagescript.answering(mouse.up())
     return end
+
+
+async def _moved(page: Page, start: Point, end: Point) -> None:
+    """The pointer moved from ``start`` to ``end`` in :data:`DRAG_STEPS` steps, a frame drawn
+    after each: the page's own drag and drop hands a list its dragover once a frame, and a
+    list sorted by it (SortableJS) moved the item one place for a whole drag's moves sent at
+    once."""
+    for step in range(1, DRAG_STEPS + 1):
+        share = step / DRAG_STEPS
+        point = (start[0] + (end[0] - start[0]) * share, start[1] + (end[1] - start[1]) * share)
+        await pagescript.answering(page.mouse.move(*point))
+        await pagescript.answering(page.evaluate(_NEXT_FRAME))
+
+
+_NEXT_FRAME = "() => new Promise((drawn) => requestAnimationFrame(() => drawn()))"
 
 
 async def _under(page: Page, points: list[Point], *, watch: bool = False) -> dict[str, Any]:
