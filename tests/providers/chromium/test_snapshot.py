@@ -177,6 +177,9 @@ async def test_a_carousel_shows_the_slide_its_track_was_moved_to(
         return snapshot["text"], [item["label"] for item in snapshot["elements"]]
 
     assert await shown() == ("Slide A\nBook A\nShow slide C", ["Book A", "Show slide C"])
+    # A slide not on show has no near controls: those on show are another slide's.
+    (hidden,) = (await ok(provider, ctx, "verb.find", text="Slide B"))["elements"]
+    assert (hidden["inViewport"], hidden["near"]) == (False, [])
     await ok(provider, ctx, "browser.click", text="Show slide C")
     assert await shown() == ("Slide C\nBook C\nShow slide C", ["Book C", "Show slide C"])
     error = await refused(provider, ctx, "browser.scroll", selector="#slide-A > h4")

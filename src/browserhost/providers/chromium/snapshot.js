@@ -3241,11 +3241,13 @@ async (request) => {
       box = box === scope ? null : box.parentNode || box.host) {
       if (box.nodeType !== Node.ELEMENT_NODE) continue;
       const inside = left.filter((item) => reaches(item.el, box));
-      if (!inside.length) continue;
       left = left.filter((item) => !inside.includes(item));
       const after = inside.filter((item) => order(item.el, el) > 0);
       const before = inside.filter((item) => order(item.el, el) <= 0).reverse();
       near.push(...after, ...before);
+      // A box a clipping box hides (a carousel's slide not on show): what is near it on
+      // show belongs to another (another slide's button).
+      if (clippedAway(box, box.getBoundingClientRect(), listedBoxes)) break;
     }
     return near.slice(0, NEAR_MAX);
   }
