@@ -808,6 +808,14 @@ PAGES: dict[str, str] = {
         ' style="display: none"></label><p id="out"></p><script>upload.addEventListener('
         "'change', () => { out.textContent = 'got ' + upload.files[0].name; });</script>",
     ),
+    # Nested lists a page listens on as wholes (a sortable outline): the items have no
+    # handler of their own.
+    "/nested-list": _page(
+        "Nested list",
+        '<div id="outline" onmousedown="0"><div data-id="design"><b>Design</b><div'
+        ' class="items" onmousedown="0" style="padding-left: 20px"><div data-id="wire">'
+        'Wireframes</div><div data-id="mock">Mockups</div></div></div></div>',
+    ),
     # A select of a hundred options: a snapshot lists the first 25 of them.
     "/long-select": _page(
         "Long select",

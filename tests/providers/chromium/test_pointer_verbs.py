@@ -87,6 +87,16 @@ async def test_drag_refuses_a_drop_zone_something_covers_and_presses_nothing(
     assert await in_page(provider, ctx, "window.log") == []
 
 
+async def test_text_names_the_item_of_a_list_the_page_listens_on_as_a_whole(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The list holds the words among others; the item that reads them exactly is the one
+    meant, not the list's middle."""
+    await ok(provider, ctx, "browser.open", url=site.url("/nested-list"))
+    hovered = await ok(provider, ctx, "verb.hover", text="Mockups")
+    assert (hovered["hovered"], hovered["label"]) == ('[data-id="mock"]', "Mockups")
+
+
 async def test_drag_reorders_a_list_the_browsers_own_drag_and_drop_sorts(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -3038,6 +3038,12 @@ async (request) => {
       matches = name === "text" ? shownAs(lower) : items.filter(rule).map((item) => item.el);
       if (name === "partial") {
         matches = matches.filter((el) => !items.some((other) => other.el !== el && el.contains(other.el)));
+        // A list the page listens on as a whole holds the item that reads exactly the text
+        // (a nested list's "Write tests"): that item, not the list's middle.
+        if (matches.length) {
+          const exact = shownAs(lower);
+          matches = matches.map((el) => exact.find((inner) => inner !== el && el.contains(inner)) || el);
+        }
       }
       if (matches.length) {
         how = name;
