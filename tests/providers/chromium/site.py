@@ -387,6 +387,13 @@ PAGES: dict[str, str] = {
         "Long",
         "".join(f"<p>Paragraph {i}</p>" for i in range(300)) + '<button id="end">The end</button>',
     ),
+    # A page that does not scroll, with a short list that does, scrolled down (a dropdown's).
+    "/short-scroller": _page(
+        "Short scroller",
+        '<ul id="choices" style="height: 100px; overflow: auto">'
+        + "".join(f"<li>Choice {n}</li>" for n in range(40))
+        + "</ul><script>choices.scrollTop = 300;</script>",
+    ),
     # An app that pins its page and scrolls a panel of its own.
     "/pinned": _page(
         "Pinned",

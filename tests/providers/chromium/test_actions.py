@@ -838,6 +838,11 @@ async def test_scroll_says_which_box_it_moved_where_the_page_does_not_scroll(
     assert down["box"] == "#feed"
     assert down["scrollY"] == await in_page(provider, ctx, "feed.scrollTop") > 0
     assert await in_page(provider, ctx, "scrollY") == 0  # the page itself did not move
+    assert (await ok(provider, ctx, "browser.snapshot"))["scrollY"] == down["scrollY"]
+    # A short list is no panel of the page's: a snapshot says the page does not scroll.
+    await ok(provider, ctx, "browser.open", url=site.url("/short-scroller"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert (snapshot["scrollY"], snapshot["maxScrollY"]) == (0, 0)
 
 
 async def test_scroll_with_a_selector_and_a_direction_scrolls_that_box_itself(

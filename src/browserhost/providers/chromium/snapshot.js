@@ -1212,11 +1212,14 @@ async (request) => {
 
   // The page's main scroller: the document when it scrolls, else the largest scrolling box
   // (apps that pin the body and scroll a panel).
-  function scroller() {
+  // What scrolls the page: the document, else the biggest box that scrolls (an app that pins
+  // its page and scrolls a panel of its own). `pageLike`: a box at least PANEL_SHARE of the
+  // view, as a snapshot reports the page's scroll: an open dropdown's list is no page.
+  function scroller(pageLike = false) {
     const root = doc.scrollingElement || doc.documentElement;
     if (root.scrollHeight - root.clientHeight > 1) return root;
     let best = null;
-    let bestArea = 0;
+    let bestArea = pageLike ? PANEL_SHARE * innerWidth * innerHeight : 0;
     for (const el of doc.body ? doc.body.getElementsByTagName("*") : []) {
       if (el.scrollHeight - el.clientHeight <= 1) continue;
       const area = el.clientWidth * el.clientHeight;
@@ -1229,6 +1232,8 @@ async (request) => {
     }
     return best || root;
   }
+
+  const PANEL_SHARE = 0.3;
 
   function position(box) {
     return {
@@ -2061,7 +2066,7 @@ async (request) => {
     return {
       url: location.href,
       title: doc.title,
-      ...position(scroller()),
+      ...position(scroller(true)),
       text: read.text,
       textTotalChars: read.total,
       textAboveChars: read.above,
