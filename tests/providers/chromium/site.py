@@ -751,6 +751,7 @@ PAGES: dict[str, str] = {
         " .star, .reply { display: inline-block; width: 16px; height: 16px; cursor: pointer }"
         " #heart { content: url(/icons/heart.svg); cursor: pointer; width: 16px; height: 16px }"
         " #heart.clicked { content: url(/icons/heart-clicked.svg) }"
+        " .ql-picker-item[data-value='1']::before { content: 'Heading 1' }"
         "</style>"
         '<p id="out">none</p><button class="ico" onclick="out.textContent = '
         "'starred'\"></button> <button onclick=\"out.textContent = 'deleted'\">"
@@ -775,7 +776,9 @@ PAGES: dict[str, str] = {
         # A library's classes: many on a slider's handle, one naming its part; a short prefix.
         '<span class="ui-slider-handle ui-corner-all ui-state-default" tabindex="0"'
         ' style="display: inline-block; width: 16px; height: 16px" onclick="out.textContent ='
-        ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>',
+        ' \'held\'"></span><button class="ql-bold" style="width: 20px; height: 20px"></button>'
+        # A picker's item whose words a stylesheet writes (Quill's), its class naming another.
+        '<span class="ql-picker-item" role="button" tabindex="0" data-value="1"></span>',
     ),
     # A combobox whose list marks the option the keys are on aria-selected, as the pattern
     # advises (tom-select, downshift): nothing is chosen until Enter.

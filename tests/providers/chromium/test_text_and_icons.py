@@ -169,8 +169,9 @@ async def test_an_icon_a_stylesheet_draws_as_text_is_named_by_it(
         ("heart", True),
         ("slider handle", True),
         ("bold", True),
+        ("Heading 1", None),
     ]
-    assert buttons[-7]["missingAccessibleName"] is True
+    assert buttons[-8]["missingAccessibleName"] is True
     await ok(provider, ctx, "browser.click", text="arrow left")
     assert await out_line(provider, ctx) == "back"
     await ok(provider, ctx, "browser.click", text="\u2605")

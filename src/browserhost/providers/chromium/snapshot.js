@@ -397,8 +397,13 @@ async (request) => {
       if (alt) return alt;
     }
     const svgTitle = el.querySelector("svg title");
-    return clean(svgTitle && svgTitle.textContent) || clean(el.getAttribute("title")) ||
-      clean(el.getAttribute("alt")) || (iconWord(el) ? "" : drawnText(el));
+    const named = clean(svgTitle && svgTitle.textContent) || clean(el.getAttribute("title")) ||
+      clean(el.getAttribute("alt"));
+    if (named) return named;
+    // Words a stylesheet writes name it (a picker's "Heading 1"); a glyph ("↩") defers to
+    // the picture its class names.
+    const drawn = drawnText(el);
+    return /\p{L}{2}/u.test(drawn) || !iconWord(el) ? drawn : "";
   }
 
   // Text a stylesheet draws before or after an element or its first few descendants (an icon
