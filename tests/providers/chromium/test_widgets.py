@@ -498,6 +498,16 @@ async def test_frames_and_shadow_roots_are_listed_and_acted_on(
     error = await refused(provider, ctx, "browser.click", text="Pay")
     assert "#same >> #pay" in error
     assert "#cross >> #pay" in error
+    # find looks into the frames, and places what it finds in the page as a snapshot does.
+    found = (await ok(provider, ctx, "verb.find", text="Pay"))["elements"]
+    by_selector = {element["selector"]: element for element in found}
+    pay = elements[selectors.index("#cross >> #pay")]["bounds"]
+    assert round(by_selector["#cross >> #pay"]["bounds"]["y"]) == round(pay["y"])
+    assert "#same >> #pay" in by_selector
+    # select_text does too, where the page itself does not show the text.
+    selected = await ok(provider, ctx, "verb.select_text", text="inner: none")
+    assert selected["selected"] == "inner: none"
+    assert selected["selector"].startswith("#same >> ")
     await ok(provider, ctx, "browser.click", selector="#cross >> #pay")
     inner = await _snapshot(provider, ctx, selector="#cross")
     assert "inner: paid 4242" in inner["text"]

@@ -114,6 +114,14 @@ class PointerVerbs(Provider):
                 found = await pagescript.run(
                     located.frame, "selectText", text=text, selector=located.selector
                 )
+            if found.get("missing") and within is None:
+                # The iframes shown in the page, as a snapshot reads them: the first that has it.
+                for inner in await targets.child_frames(located):
+                    with contextlib.suppress(driver.PlaywrightError):  # a frame gone: not there
+                        there = await pagescript.run(inner.frame, "selectText", text=text)
+                        if not there.get("missing"):
+                            located, found = inner, there
+                            break
             targets.check_found(found, within)
             _check_selectable(found, text, within)
             start = (located.x + found["from"]["x"], located.y + found["from"]["y"])

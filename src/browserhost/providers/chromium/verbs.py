@@ -152,13 +152,27 @@ class PageVerbs(Provider):
     )
     async def find(self, arguments: FindArguments, context: Context) -> dict[str, Any]:
         async with self.access.using(context, "verb.find") as tab:
+            page = await tab.page()
             found = await pagescript.run(
-                await tab.page(), "find", text=arguments.text, regex=arguments.regex,
-                limit=arguments.limit,
-            )  # fmt: skip
+                page, "find", text=arguments.text, regex=arguments.regex, limit=arguments.limit
+            )
             if found.get("error") == "regex":
                 raise ActionError(f"{arguments.text!r} is not a valid regular expression.")
-            return {"total": found["total"], "elements": found["elements"]}
+            total, elements = found["total"], found["elements"]
+            # The iframes shown in the page, as a snapshot reads them: their text is the page's.
+            for inner in await targets.child_frames(targets.Located(page.main_frame, "")):
+                if len(elements) >= arguments.limit:
+                    break
+                try:
+                    more = await pagescript.run(
+                        inner.frame, "find", text=arguments.text, regex=arguments.regex,
+                        limit=arguments.limit - len(elements),
+                    )  # fmt: skip
+                except driver.PlaywrightError:
+                    continue  # a frame that went away holds nothing
+                total += more["total"]
+                elements += [_in_frame(element, inner) for element in more["elements"]]
+            return {"total": total, "elements": elements}
 
     @verb(PRESS_KEY_HELP)
     async def press_key(self, arguments: PressKeyArguments, context: Context) -> dict[str, Any]:
@@ -430,3 +444,16 @@ def _keys_not_taken(
         f"The page did not take the keys typed into {arguments.selector}: it still holds "
         f"{before!r}. {fields.OWN_CONTROLS}"
     )
+
+
+def _in_frame(element: dict[str, Any], inner: targets.Located) -> dict[str, Any]:
+    """What find found in an iframe, named and placed in the page: selectors that step into
+    the frame, bounds offset by where it is drawn (its near elements too)."""
+    placed = {**element, "selector": inner.prefix + element["selector"]}
+    if isinstance(bounds := element.get("bounds"), dict):
+        placed["bounds"] = {**bounds, "x": bounds["x"] + inner.x, "y": bounds["y"] + inner.y}
+    if "inViewport" in element:
+        placed["inViewport"] = bool(element["inViewport"]) and inner.shown
+    if isinstance(near := element.get("near"), list):
+        placed["near"] = [_in_frame(item, inner) for item in near]
+    return placed
