@@ -826,6 +826,19 @@ PAGES: dict[str, str] = {
         ' class="items" onmousedown="0" style="padding-left: 20px"><div data-id="wire">'
         'Wireframes</div><div data-id="mock">Mockups</div></div></div></div>',
     ),
+    # A combobox built as react-select builds it: the value shown in a grid cell that its
+    # search field, kept out of sight once a value is chosen, overlaps; the control box
+    # opens the list on a press anywhere in it.
+    "/hidden-search": _page(
+        "Hidden search",
+        '<label for="country">Country</label><div id="control" style="display: flex;'
+        ' width: 240px; border: 1px solid #888"><div style="display: grid; flex: 1;'
+        ' padding: 4px"><div style="grid-area: 1 / 1 / 2 / 3">Canada</div><div'
+        ' style="grid-area: 1 / 1 / 2 / 3"><input id="country" role="combobox"'
+        ' aria-expanded="false" style="opacity: 0; width: 2px; border: 0; padding: 0"></div>'
+        '</div><span>\u25be</span></div><p id="out"></p><script>control.addEventListener('
+        "'mousedown', () => { out.textContent = 'opened'; });</script>",
+    ),
     # A select of a hundred options: a snapshot lists the first 25 of them.
     "/long-select": _page(
         "Long select",

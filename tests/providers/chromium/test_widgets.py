@@ -673,6 +673,24 @@ async def test_scrolling_a_feed_waits_for_what_it_loads(
     assert "Like post 20" in labels
 
 
+async def test_a_combobox_whose_search_field_is_out_of_sight_is_listed_by_its_box(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """react-select keeps its search field out of sight once a value is chosen: the combobox
+    is listed by the box around it, with the value that box shows, and a click on that
+    value presses the combobox, where the field's cell drawn over it was called a cover."""
+    await ok(provider, ctx, "browser.open", url=site.url("/hidden-search"))
+    combobox = (await _by_label(provider, ctx))["Country"]
+    assert (combobox["selector"], combobox["role"], combobox["value"]) == (
+        "#country",
+        "combobox",
+        "Canada",
+    )
+    clicked = await ok(provider, ctx, "browser.click", text="Canada")
+    assert clicked["clicked"] == "#country"
+    assert await in_page(provider, ctx, "out.textContent") == "opened"
+
+
 async def test_a_select_listed_in_part_says_how_many_options_it_has(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

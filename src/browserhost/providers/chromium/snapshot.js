@@ -186,7 +186,9 @@ async (request) => {
   // A native checkbox or radio that libraries hide behind a styled label: what a person sees
   // and clicks is the label, which toggles the control. Returns that label, else null.
   function faceOf(el) {
-    if (tagOf(el) !== "input" || !["checkbox", "radio", "file"].includes(el.type)) return null;
+    if (tagOf(el) !== "input") return null;
+    if (roleOf(el) === "combobox") return comboboxFace(el);
+    if (!["checkbox", "radio", "file"].includes(el.type)) return null;
     if (!el.labels || !el.labels.length) return null;
     const rect = rendered(el);
     const concealed = !rect || rect.width < 4 || rect.height < 4 ||
@@ -198,6 +200,26 @@ async (request) => {
     }
     return null;
   }
+
+  // A combobox's search field a library keeps out of sight inside its own box (react-select
+  // hides it once an option is chosen, and draws it a few pixels wide before): that box, the
+  // first around it a person can see and press, which shows what is chosen.
+  function comboboxFace(el) {
+    const rect = rendered(el);
+    if (rect && rect.width >= FIELD_MIN && getComputedStyle(el).opacity !== "0") return null;
+    let first = null;
+    let box = el.parentElement;
+    for (let depth = 0; box && box !== doc.body && depth < FACE_DEPTH; depth++, box = box.parentElement) {
+      const around = rendered(box);
+      if (!around || around.width < FACE_MIN_WIDTH || around.height < FIELD_MIN) continue;
+      if (clean(box.textContent)) return box; // the box that shows the choice, or a prompt
+      first ||= box;
+    }
+    return first;
+  }
+  const FIELD_MIN = 8;
+  const FACE_MIN_WIDTH = 40;
+  const FACE_DEPTH = 4;
 
   // Under its own label, or under an element drawn over it (a styled box): the control is
   // not what a click at its centre reaches.
@@ -421,6 +443,19 @@ async (request) => {
       }
     }
     return "";
+  }
+
+  // What a combobox's box shows chosen: its text, without a placeholder ("Select a
+  // country…" is no choice) or the list it holds open inside itself.
+  function shownChoice(box) {
+    const parts = [];
+    const walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const holder = node.parentElement;
+      if (holder.closest(POPUPS) || /placeholder/i.test(holder.className) || !rendered(holder)) continue;
+      if (clean(node.data)) parts.push(clean(node.data));
+    }
+    return parts.join(" ");
   }
 
   // A custom select's own text: what it shows chosen, without the list of options it holds
@@ -734,6 +769,8 @@ async (request) => {
       valueIn(out, chosen.join(", "), valueMax);
       out.options = [...el.options].slice(0, OPTIONS_MAX).map((option) => clean(option.label));
       if (el.options.length > OPTIONS_MAX) out.optionsTotal = el.options.length;
+    } else if (tag === "input" && role === "combobox" && !el.value && faceOf(el)) {
+      valueIn(out, shownChoice(faceOf(el)), valueMax); // what its box shows chosen
     } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
       if (type !== "file") valueIn(out, el.value, valueMax);
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
@@ -3018,7 +3055,7 @@ async (request) => {
     const lower = wanted.toLowerCase();
     const items = interactive(doc.body || doc.documentElement).map(({ el, face }) => {
       const name = labelOf(el, face);
-      const own = clean(textOf(el));
+      const own = clean(textOf(face || el));
       return { el, name, text: own, lowerName: name.toLowerCase(), lowerText: own.toLowerCase() };
     });
     // Exact before contained; and an element that merely holds several candidates (a menu,
