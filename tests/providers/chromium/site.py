@@ -839,6 +839,15 @@ PAGES: dict[str, str] = {
         '</div><span>\u25be</span></div><p id="out"></p><script>control.addEventListener('
         "'mousedown', () => { out.textContent = 'opened'; });</script>",
     ),
+    # A select drawn see-through over the box that shows its choice (Pikaday's year).
+    "/overlaid-select": _page(
+        "Overlaid select",
+        '<div style="position: relative; display: inline-block; padding: 4px 12px">2000'
+        '<select id="year" style="position: absolute; inset: 0; opacity: 0; width: 100%">'
+        "<option>1990</option><option selected>2000</option></select></div>"
+        '<p id="out"></p><script>year.addEventListener("change", () => {'
+        ' out.textContent = "year " + year.value; });</script>',
+    ),
     # A select of a hundred options: a snapshot lists the first 25 of them.
     "/long-select": _page(
         "Long select",

@@ -691,6 +691,18 @@ async def test_a_combobox_whose_search_field_is_out_of_sight_is_listed_by_its_bo
     assert await in_page(provider, ctx, "out.textContent") == "opened"
 
 
+async def test_a_see_through_select_over_the_box_it_chooses_for_is_listed_and_set(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A person presses the box that shows the year, and the select drawn over it opens: it
+    is listed by that box, and type chooses its option."""
+    await ok(provider, ctx, "browser.open", url=site.url("/overlaid-select"))
+    (year,) = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert (year["selector"], year["label"], year["value"]) == ("#year", "2000", "2000")
+    await ok(provider, ctx, "browser.type", selector="#year", value="1990")
+    assert await in_page(provider, ctx, "out.textContent") == "year 1990"
+
+
 async def test_a_select_listed_in_part_says_how_many_options_it_has(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

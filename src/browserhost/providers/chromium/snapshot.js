@@ -186,6 +186,7 @@ async (request) => {
   // A native checkbox or radio that libraries hide behind a styled label: what a person sees
   // and clicks is the label, which toggles the control. Returns that label, else null.
   function faceOf(el) {
+    if (tagOf(el) === "select") return overlaidFace(el);
     if (tagOf(el) !== "input") return null;
     if (roleOf(el) === "combobox") return comboboxFace(el);
     if (!["checkbox", "radio", "file"].includes(el.type)) return null;
@@ -199,6 +200,17 @@ async (request) => {
       if (box && box.width >= 4 && box.height >= 4) return label;
     }
     return null;
+  }
+
+  // A select drawn see-through over the box that shows its choice (Pikaday's month and year:
+  // a person presses the box, and the select, on top there, opens): that box.
+  function overlaidFace(el) {
+    if (getComputedStyle(el).opacity !== "0") return null;
+    const rect = el.getBoundingClientRect();
+    if (rect.width < FIELD_MIN || rect.height < FIELD_MIN) return null;
+    const hit = hitAt(rect.x + rect.width / 2, rect.y + rect.height / 2);
+    const box = el.parentElement;
+    return hit === el && box && rendered(box) ? box : null;
   }
 
   // A combobox's search field a library keeps out of sight inside its own box (react-select
@@ -680,7 +692,18 @@ async (request) => {
 
   // What an element is called; a control hidden behind its label goes by the label's text.
   function labelOf(el, face) {
-    return clean(nameOf(el) || (face ? textOf(face) : ""));
+    return clean(nameOf(el) || (face ? faceText(face, el) : ""));
+  }
+
+  // What a control's face shows, without the control's own text (a select's options).
+  function faceText(face, el) {
+    if (!face.contains(el)) return textOf(face);
+    const parts = [];
+    const walker = doc.createTreeWalker(face, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!el.contains(node) && clean(node.data)) parts.push(clean(node.data));
+    }
+    return parts.join(" ");
   }
 
   function roleOf(el) {
@@ -3055,7 +3078,7 @@ async (request) => {
     const lower = wanted.toLowerCase();
     const items = interactive(doc.body || doc.documentElement).map(({ el, face }) => {
       const name = labelOf(el, face);
-      const own = clean(textOf(face || el));
+      const own = clean(face ? faceText(face, el) : textOf(el));
       return { el, name, text: own, lowerName: name.toLowerCase(), lowerText: own.toLowerCase() };
     });
     // Exact before contained; and an element that merely holds several candidates (a menu,
