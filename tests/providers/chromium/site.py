@@ -736,6 +736,17 @@ PAGES: dict[str, str] = {
         '<output id="out"></output><script>document.addEventListener("click", (event) => {'
         ' out.textContent = "pressed " + event.target.textContent; });</script>',
     ),
+    # Comboboxes as libraries draw them closed: chosen tags with a button or a sign to remove
+    # each (Choices, select2), and one that shows only its placeholder.
+    "/chosen-tags": _page(
+        "Chosen tags",
+        '<div id="tags" role="combobox" aria-expanded="false"><div role="listbox"><div'
+        ' role="option" aria-selected="true">Black<button aria-label="Remove item: Black">'
+        'Remove item</button></div><div role="option" aria-selected="true"><span>\u00d7</span>'
+        'Navy</div></div><input aria-label="Add a colour"></div><div id="empty" role="combobox"'
+        ' aria-expanded="false" tabindex="0"><span class="select2-selection__placeholder">'
+        "Select a country</span></div>",
+    ),
     # A custom select drawn open, its options inside itself.
     "/open-combobox": _page(
         "Open combobox",

@@ -305,6 +305,19 @@ async def test_a_listing_too_long_to_show_whole_is_read_around_the_viewport(
     assert "line 0000" not in bottom["text"]
 
 
+async def test_a_closed_combobox_shows_its_chosen_items_not_their_buttons_or_a_placeholder(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Its value is what it shows chosen: no "Remove item" or sign beside each, and no
+    placeholder, which only names it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/chosen-tags"))
+    listed = {
+        item["selector"]: item for item in (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    }
+    assert listed["#tags"]["value"] == "Black Navy"
+    assert (listed["#empty"]["label"], listed["#empty"]["value"]) == ("Select a country", "")
+
+
 async def test_an_open_custom_select_is_named_by_what_it_shows_not_its_options(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -421,7 +421,7 @@ async (request) => {
       }
       return clean(el.getAttribute("placeholder")) || clean(el.getAttribute("title"));
     }
-    const text = roleOf(el) === "combobox" ? ownText(el) : textOf(el);
+    const text = roleOf(el) === "combobox" ? shownChoice(el, true) : textOf(el);
     // A letter or a sign ("B", "×") says less than the title the page gives it ("Bold").
     const title = text && text.length <= 2 && clean(el.getAttribute("title"));
     if (title && title !== text) return `${text} (${title})`;
@@ -459,16 +459,35 @@ async (request) => {
 
   // What a combobox's box shows chosen: its text, without a placeholder ("Select a
   // country…" is no choice) or the list it holds open inside itself.
-  function shownChoice(box) {
+  // `prompt`: with a placeholder's words, as what names a combobox that has no label.
+  function shownChoice(box, prompt = false) {
     const parts = [];
     const walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const holder = node.parentElement;
-      if (holder.closest(POPUPS) || /placeholder/i.test(holder.className) || !rendered(holder)) continue;
-      if (clean(node.data)) parts.push(clean(node.data));
+      // A sign alone ("×" to remove a choice, "▾" to open) is no part of one.
+      if (/[\p{L}\p{N}]/u.test(node.data) && !besideChoice(node.parentElement, box, prompt)) {
+        parts.push(clean(node.data));
+      }
     }
     return parts.join(" ");
   }
+  // Text in a combobox's box that shows no choice: a placeholder, the list it opens (drawn
+  // apart from the box, or not at all; inside it while it is open), a button to remove or
+  // clear a choice ("Remove item"), a field's own, or text not drawn.
+  function besideChoice(holder, box, prompt) {
+    if (!rendered(holder)) return true;
+    const open = box.getAttribute("aria-expanded") === "true";
+    for (let at = holder; at && at !== box; at = at.parentElement) {
+      if ((!prompt && /placeholder/i.test(at.getAttribute("class") || "")) || CHOICE_ASIDE.test(roleOf(at)) ||
+          (open && POPUP_ROLE.test(roleOf(at))) ||
+          /^(input|select|textarea|button)$/.test(tagOf(at)) || /^(absolute|fixed)$/.test(getComputedStyle(at).position)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  const CHOICE_ASIDE = /^(button|menu)$/;
+  const POPUP_ROLE = /^(listbox|tree|grid)$/; // what an open one holds (its chosen items are a listbox too)
 
   // A custom select's own text: what it shows chosen, without the list of options it holds
   // open inside itself.
@@ -802,7 +821,7 @@ async (request) => {
     } else if (el.isContentEditable && tagOf(el) !== "input") {
       valueIn(out, textOf(el), valueMax);
     } else if (role === "combobox") {
-      valueIn(out, ownText(el), valueMax);
+      valueIn(out, shownChoice(el), valueMax);
     } else if (role === "listbox") {
       const chosen = [...el.querySelectorAll("[aria-selected=true]")].filter((option) => !highlighted(option))
         .map(textOf).join(", ");
