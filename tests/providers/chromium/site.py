@@ -736,6 +736,13 @@ PAGES: dict[str, str] = {
         '<output id="out"></output><script>document.addEventListener("click", (event) => {'
         ' out.textContent = "pressed " + event.target.textContent; });</script>',
     ),
+    # A menu whose item its list item marks disabled, as jQuery UI's menus do.
+    "/disabled-item": _page(
+        "Disabled item",
+        '<ul role="menu"><li><div role="menuitem" tabindex="-1">Copy</div></li><li'
+        ' aria-disabled="true" style="pointer-events: none; opacity: .5"><div role="menuitem"'
+        ' tabindex="-1">Share</div></li></ul>',
+    ),
     # Comboboxes as libraries draw them closed: chosen tags with a button or a sign to remove
     # each (Choices, select2), and one that shows only its placeholder.
     "/chosen-tags": _page(

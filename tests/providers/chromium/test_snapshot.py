@@ -305,6 +305,18 @@ async def test_a_listing_too_long_to_show_whole_is_read_around_the_viewport(
     assert "line 0000" not in bottom["text"]
 
 
+async def test_a_menu_item_its_list_item_disables_is_disabled(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/disabled-item"))
+    listed = {
+        item["label"]: item for item in (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    }
+    assert (listed["Copy"].get("disabled"), listed["Share"].get("disabled")) == (None, True)
+    error = await refused(provider, ctx, "browser.click", text="Share")
+    assert " is disabled, so nothing was clicked" in error
+
+
 async def test_a_closed_combobox_shows_its_chosen_items_not_their_buttons_or_a_placeholder(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

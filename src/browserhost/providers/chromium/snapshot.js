@@ -761,8 +761,11 @@ async (request) => {
   const OPTIONS_MAX = 25;
   const NO_VALUE = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "password"]);
 
+  // Disabled by itself, or by the list item holding it (jQuery UI marks a menu's item so).
   function disabled(el) {
-    return el.matches(":disabled") || el.getAttribute("aria-disabled") === "true";
+    if (el.matches(":disabled") || el.getAttribute("aria-disabled") === "true") return true;
+    const item = el.parentElement;
+    return Boolean(item && tagOf(item) === "li" && item.getAttribute("aria-disabled") === "true");
   }
 
   const tristate = (value) => (value === "mixed" ? "mixed" : value === "true");
