@@ -889,6 +889,9 @@ PAGES: dict[str, str] = {
         '<input class="w-12 text-center" maxlength="1" style="background: rgb(191, 219, 254)">'
         "</div>"
         '<input type="radio" class="form-radio cursor-pointer">'
+        # A modal's backdrop, which closes it: its class names its part.
+        '<div class="modal-backdrop fade show" onclick="0" style="width: 20px; height: 20px">'
+        "</div>"
         '<input type="range" class="h-48 -rotate-180"><span class="bg-white rounded"'
         ' tabindex="0" style="display: inline-block; width: 16px; height: 16px"></span>',
     ),

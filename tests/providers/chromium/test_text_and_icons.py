@@ -195,6 +195,7 @@ async def test_classes_that_only_style_a_control_and_a_fields_colour_name_nothin
         ("input", None),
         ("input", None),
         ("input", None),
+        ("div", "modal backdrop"),
         ("input", None),
         ("span", None),
     ]
