@@ -736,6 +736,13 @@ PAGES: dict[str, str] = {
         '<output id="out"></output><script>document.addEventListener("click", (event) => {'
         ' out.textContent = "pressed " + event.target.textContent; });</script>',
     ),
+    # A list longer than the box that scrolls it, its items draggable.
+    "/list-in-a-box": _page(
+        "List in a box",
+        '<ul id="box" style="height: 100px; overflow: auto">'
+        + "".join(f'<li draggable="true">Ticket {n}</li>' for n in range(1, 21))
+        + "</ul>",
+    ),
     # A menu whose item its list item marks disabled, as jQuery UI's menus do.
     "/disabled-item": _page(
         "Disabled item",

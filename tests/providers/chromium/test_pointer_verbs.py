@@ -97,6 +97,16 @@ async def test_text_names_the_item_of_a_list_the_page_listens_on_as_a_whole(
     assert (hovered["hovered"], hovered["label"]) == ('[data-id="mock"]', "Mockups")
 
 
+async def test_a_drag_between_items_a_box_scrolls_apart_says_how_to_drag_by_hand(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """No viewport shows both: a larger one would not help, the box is what scrolls them."""
+    await ok(provider, ctx, "browser.open", url=site.url("/list-in-a-box"))
+    error = await refused(provider, ctx, "verb.drag", text="Ticket 20", to_text="Ticket 1")
+    assert "do not show together in #box, the box that scrolls them" in error
+    assert "verb.mouse" in error
+
+
 async def test_drag_reorders_a_list_the_browsers_own_drag_and_drop_sorts(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

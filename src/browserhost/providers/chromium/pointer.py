@@ -286,6 +286,7 @@ async def _drop_point(
         to=to,
         through=targets.named(found.get("through")),
         cover=targets.named(found.get("coveredBy")),
+        box=found.get("apartIn"),
     )
     if why is not None:
         raise ActionError(why)
@@ -321,6 +322,13 @@ _NO_DROP: targets.Refusals = (
         "hidden",
         "{to} is not visible, so nothing was dragged; open what contains it, or take a new "
         "snapshot.",
+    ),
+    (
+        "apartIn",
+        "{selector} and {to} do not show together in {box}, the box that scrolls them, so "
+        "nothing was dragged. Drag by hand with verb.mouse: down on {selector}, move to the "
+        "edge of {box} nearest {to} and wait (verb.wait_for seconds) while it scrolls, then "
+        "move onto {to} and up.",
     ),
     (
         "apart",

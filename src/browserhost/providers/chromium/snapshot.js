@@ -3567,7 +3567,13 @@ async (request) => {
       if (!to) return { hidden: true };
       const box = rendered(dragged);
       from = box && visibleCentre(box);
-      if (!from || !landsOn(hitAt(from.x, from.y), dragged)) return { apart: true };
+      if (!from || !landsOn(hitAt(from.x, from.y), dragged)) {
+        // A box of their own scrolls them apart (a long list in a short box): no viewport
+        // shows both; the box scrolls itself as a dragged item nears its edge.
+        let box = el.parentElement;
+        while (box && box !== doc.body && !(box.contains(dragged) && scrollsItself(box))) box = box.parentElement;
+        return box && box !== doc.body ? { apartIn: selectorFor(box) } : { apart: true };
+      }
     }
     const start = from || visibleCentre(rendered(dragged) || rect) || to;
     const across = Math.abs(to.x - start.x) > Math.abs(to.y - start.y);
