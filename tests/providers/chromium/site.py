@@ -736,6 +736,12 @@ PAGES: dict[str, str] = {
         '<output id="out"></output><script>document.addEventListener("click", (event) => {'
         ' out.textContent = "pressed " + event.target.textContent; });</script>',
     ),
+    # Frames in frames: a button two iframes deep.
+    "/nest-1": _page("Nest", '<p>Outer</p><iframe id="middle" src="/nest-2"></iframe>'),
+    "/nest-2": _page("Nest 2", '<p>Middle</p><iframe id="inner" src="/nest-3"></iframe>'),
+    "/nest-3": _page(
+        "Nest 3", "<button onclick=\"this.textContent = 'pressed'\">Deep button</button>"
+    ),
     # A list longer than the box that scrolls it, its items draggable.
     "/list-in-a-box": _page(
         "List in a box",

@@ -520,6 +520,21 @@ async def test_frames_and_shadow_roots_are_listed_and_acted_on(
         await ok(provider, ctx, "browser.inspect", selector=selector)
 
 
+async def test_a_frame_in_a_frame_is_listed_one_step_a_frame_and_found_by_text(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Each frame is one step of the selector (each was counted once per frame around it),
+    and a click or find by text looks into frames in frames."""
+    await ok(provider, ctx, "browser.open", url=site.url("/nest-1"))
+    (button,) = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert button["selector"] == "#middle >> #inner >> body > button"
+    await ok(provider, ctx, "browser.inspect", selector=button["selector"])
+    (found,) = (await ok(provider, ctx, "verb.find", text="Deep button"))["elements"]
+    assert found["selector"] == button["selector"]
+    clicked = await ok(provider, ctx, "browser.click", text="Deep button")
+    assert (clicked["clicked"], clicked["nowReads"]) == (button["selector"], "pressed")
+
+
 async def test_a_step_into_something_that_is_no_frame_or_host_is_refused(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

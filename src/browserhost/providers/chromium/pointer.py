@@ -116,7 +116,7 @@ class PointerVerbs(Provider):
                 )
             if found.get("missing") and within is None:
                 # The iframes shown in the page, as a snapshot reads them: the first that has it.
-                for inner in await targets.child_frames(located):
+                for inner in await targets.all_frames(located):
                     with contextlib.suppress(driver.PlaywrightError):  # a frame gone: not there
                         there = await pagescript.run(inner.frame, "selectText", text=text)
                         if not there.get("missing"):

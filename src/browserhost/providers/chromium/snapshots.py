@@ -160,8 +160,10 @@ async def _read_frames(located: Located, read: dict[str, Any], caps: Caps, depth
             await _read_frames(inner, sub, caps, depth + 1)
         except driver.PlaywrightError:
             continue  # the frame went away while being read
+        # Its own iframes' elements came back named from ``inner`` on: one step more.
+        step = inner.prefix.removeprefix(located.prefix)
         for element in sub["elements"]:
-            element["selector"] = inner.prefix + element["selector"]
+            element["selector"] = step + element["selector"]
             element["bounds"]["x"] += round(inner.x - located.x)
             element["bounds"]["y"] += round(inner.y - located.y)
             element["inViewport"] = element["inViewport"] and inner.shown

@@ -213,6 +213,20 @@ async def child_frames(located: Located) -> list[Located]:
     ]
 
 
+async def all_frames(located: Located) -> list[Located]:
+    """The iframes shown in ``located``'s frame and, in turn, in theirs (to
+    :data:`FRAME_DEPTH_MAX`), nearest first: where text the page itself does not show is
+    looked for."""
+    found: list[Located] = []
+    level = [located]
+    for _ in range(FRAME_DEPTH_MAX):
+        level = [inner for outer in level for inner in await child_frames(outer)]
+        if not level:
+            break
+        found += level
+    return found
+
+
 async def by_text(
     page: Page, text: str, doing: tuple[str, str] = ("click", "clicked"), *, drop: bool = False
 ) -> str:
@@ -235,7 +249,7 @@ async def by_text_how(
     matches: list[dict[str, Any]] = found["matches"]
     total: int = found["total"]
     if total == 0:
-        for inner in await child_frames(Located(page.main_frame, "")):
+        for inner in await all_frames(Located(page.main_frame, "")):
             try:
                 more = await pagescript.run(
                     inner.frame, "findText", text=text, limit=TEXT_CANDIDATES_MAX, drop=drop

@@ -160,7 +160,7 @@ class PageVerbs(Provider):
                 raise ActionError(f"{arguments.text!r} is not a valid regular expression.")
             total, elements = found["total"], found["elements"]
             # The iframes shown in the page, as a snapshot reads them: their text is the page's.
-            for inner in await targets.child_frames(targets.Located(page.main_frame, "")):
+            for inner in await targets.all_frames(targets.Located(page.main_frame, "")):
                 if len(elements) >= arguments.limit:
                     break
                 try:
