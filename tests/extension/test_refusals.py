@@ -123,7 +123,7 @@ def test_the_selector_refusals_are_the_chromium_providers(page: Page) -> None:
 
 
 def test_the_typing_refusals_are_the_chromium_providers(page: Page) -> None:
-    python = [said(partial(targets._check_takes_text, "#q", info)) for info in TEXT_FIELDS]
+    python = [said(partial(targets.check_takes_text, "#q", info)) for info in TEXT_FIELDS]
     assert said_in_js(page, "checkTakesText", [["#q", info] for info in TEXT_FIELDS]) == python
     assert python[0] is None
     assert None not in python[1:]

@@ -138,7 +138,7 @@ async def target(
     ``text``, to type: a text field that passes every check is readied for it in the same
     call (focused, its text selected; ``info["ready"]``, see :mod:`.fields`), a round trip
     less; a field that does not take text is refused. The page script readies one only on
-    the conditions refused here (:func:`check_usable`, :func:`_check_takes_text`), so a
+    the conditions refused here (:func:`check_usable`, :func:`check_takes_text`), so a
     field it readied is never refused after; in the page's top document, one that then tells
     its state once the text is in (:meth:`.Tab.hear_typed`). ``value_max``: the longest
     value reported whole (by default a snapshot's cut, ``VALUE_MAX`` in ``snapshot.js``).
@@ -181,7 +181,7 @@ async def target(
     if purpose != "inspect":
         check_usable(selector, info, done or ("clicked" if purpose == "click" else "typed"))
     if text is not None:
-        _check_takes_text(selector, info)
+        check_takes_text(selector, info)
     return Target(located, info)
 
 
@@ -320,7 +320,7 @@ WIDGET_ADVICE = {
 says the same, through ``contract.js``)."""
 
 
-def _check_takes_text(selector: str, info: dict[str, Any]) -> None:
+def check_takes_text(selector: str, info: dict[str, Any]) -> None:
     if not info["typable"]:
         advice = WIDGET_ADVICE.get(info.get("role") or "")
         if advice is not None:

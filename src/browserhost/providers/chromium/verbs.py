@@ -283,8 +283,11 @@ class PageVerbs(Provider):
                         aimed = await targets.target(page, field.selector, "type", text=field.value)
                         typed = await fields.fill(tab, page, aimed, field.selector, field.value)
                         notice, state, text = typed.notice, typed.read, typed.typed
-                    else:
-                        raise ActionError(f"{field.selector} is not a field; nothing more set.")
+                    else:  # as browser.type says it, with what to use instead
+                        try:
+                            targets.check_takes_text(field.selector, info)
+                        except ActionError as why:
+                            raise ActionError(f"{why} Nothing more set.") from None
                 if state is None:
                     state = await pagescript.run(aimed.located.frame, "state")
                 held = state.get("state") or {}
