@@ -44,8 +44,8 @@ from tests.providers.chromium.site import serving
 
 RESULTS = Path(__file__).parent / "results" / "bench_agent.json"
 
-ELEMENT_LINE = re.compile(r'^(\d+)\. (.+?) (\S+) ("(?:[^"\\]|\\.)*")(?: \((.*)\))?$')
-"""``N. <selector> <role> "<label>" (notes)``: the label is JSON, the notes optional."""
+ELEMENT_LINE = re.compile(r'^(\d+)\. `(.+?)` (\S+) ("(?:[^"\\]|\\.)*")(?: \((.*)\))?$')
+"""``N. `<selector>` <role> "<label>" (notes)``: the label is JSON, the notes optional."""
 VALUE_NOTE = re.compile(r'value=("(?:[^"\\]|\\.)*")(?:, )?')
 
 
