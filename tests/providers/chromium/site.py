@@ -736,6 +736,16 @@ PAGES: dict[str, str] = {
         '<output id="out"></output><script>document.addEventListener("click", (event) => {'
         ' out.textContent = "pressed " + event.target.textContent; });</script>',
     ),
+    # A component's own fields before a button of the page after it, in the document as on
+    # screen.
+    "/shadow-order": _page(
+        "Shadow order",
+        '<profile-card></profile-card><button id="page-save">Save page</button><script>'
+        "customElements.define('profile-card', class extends HTMLElement { constructor() {"
+        " super(); this.attachShadow({ mode: 'open' }).innerHTML ="
+        ' \'<input id="nick" aria-label="Nickname"><button id="save">Save</button>\'; } });'
+        "</script>",
+    ),
     # Frames in frames: a button two iframes deep.
     "/nest-1": _page("Nest", '<p>Outer</p><iframe id="middle" src="/nest-2"></iframe>'),
     "/nest-2": _page("Nest 2", '<p>Middle</p><iframe id="inner" src="/nest-3"></iframe>'),

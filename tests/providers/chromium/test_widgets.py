@@ -520,6 +520,16 @@ async def test_frames_and_shadow_roots_are_listed_and_acted_on(
         await ok(provider, ctx, "browser.inspect", selector=selector)
 
 
+async def test_a_components_controls_are_listed_where_its_host_is(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A shadow root's nodes and the page's are of different trees, which the browser orders
+    arbitrarily: they are listed in the order of their hosts."""
+    await ok(provider, ctx, "browser.open", url=site.url("/shadow-order"))
+    listed = [item["label"] for item in (await ok(provider, ctx, "browser.snapshot"))["elements"]]
+    assert listed == ["Nickname", "Save", "Save page"]
+
+
 async def test_a_frame_in_a_frame_is_listed_one_step_a_frame_and_found_by_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1237,11 +1237,15 @@ async (request) => {
   function order(a, b) {
     if (a === b) return 0;
     const relation = a.compareDocumentPosition(b);
-    if (relation & Node.DOCUMENT_POSITION_FOLLOWING) return -1;
-    if (relation & Node.DOCUMENT_POSITION_PRECEDING) return 1;
-    // Different trees (a shadow root): order their hosts.
+    // Nodes of different trees (a shadow root's) are told apart arbitrarily: order their hosts.
+    if (!(relation & Node.DOCUMENT_POSITION_DISCONNECTED)) {
+      if (relation & Node.DOCUMENT_POSITION_FOLLOWING) return -1;
+      if (relation & Node.DOCUMENT_POSITION_PRECEDING) return 1;
+    }
     const hostOf = (el) => (el.getRootNode().host || el);
     const [ha, hb] = [hostOf(a), hostOf(b)];
+    if (ha === b) return 1; // a host comes before what its shadow root holds
+    if (hb === a) return -1;
     return ha === a && hb === b ? 0 : order(ha, hb);
   }
 
