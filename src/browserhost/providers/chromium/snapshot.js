@@ -489,13 +489,6 @@ async (request) => {
   const CHOICE_ASIDE = /^(button|menu)$/;
   const POPUP_ROLE = /^(listbox|tree|grid)$/; // what an open one holds (its chosen items are a listbox too)
 
-  // A custom select's own text: what it shows chosen, without the list of options it holds
-  // open inside itself.
-  const POPUPS = "[role=listbox],[role=menu],[role=tree],[role=grid],ul,ol";
-  function ownText(el) {
-    const popup = el.querySelector(POPUPS);
-    return popup ? clean(flatText(el, popup)) : textOf(el);
-  }
 
   // For an element with no name at all: the picture its icon class or sprite names
   // (`fa-star`, `<use href="#icon-reply">`), as words; "" when there is none. A guess.
@@ -803,6 +796,7 @@ async (request) => {
     const tag = tagOf(el);
     const role = roleOf(el);
     const type = tag === "input" ? el.type : "";
+    let box; // the box a combobox's out-of-sight search field shows its choice in
     if (tag === "input" && (type === "checkbox" || type === "radio")) {
       out.checked = type === "checkbox" && el.indeterminate ? "mixed" : el.checked;
     } else if (["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"].includes(role)) {
@@ -814,8 +808,8 @@ async (request) => {
       valueIn(out, chosen.join(", "), valueMax);
       out.options = [...el.options].slice(0, OPTIONS_MAX).map((option) => clean(option.label));
       if (el.options.length > OPTIONS_MAX) out.optionsTotal = el.options.length;
-    } else if (tag === "input" && role === "combobox" && !el.value && faceOf(el)) {
-      valueIn(out, shownChoice(faceOf(el)), valueMax); // what its box shows chosen
+    } else if ((box = tag === "input" && role === "combobox" && !el.value && faceOf(el))) {
+      valueIn(out, shownChoice(box), valueMax); // what its box shows chosen
     } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
       if (type !== "file") valueIn(out, el.value, valueMax);
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
