@@ -54,6 +54,7 @@ from browserhost.client import describe
 from browserhost.contract import ACTIONS, ActionSpec, Context, VerbSpec, normalize
 from browserhost.contract.deadlines import take_timeout, with_timeout
 from browserhost.contract.errors import BrowserhostError, InvalidActionError
+from browserhost.contract.json_schema import plain
 from browserhost.contract.names import notices_renamed, renamed
 from browserhost.host import Host
 
@@ -143,20 +144,8 @@ class Sessions:
 
 
 def tool_schema(spec: ActionSpec) -> dict[str, Any]:
-    """The action's parameter schema, trimmed for a model: no titles, optional is not null."""
-    schema = spec.parameters.model_json_schema()
-    properties = {}
-    for name, prop in schema.get("properties", {}).items():
-        options = [option for option in prop.get("anyOf", []) if option.get("type") != "null"]
-        if len(options) == 1:
-            prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **options[0]}
-            if prop.get("default", ...) is None:
-                del prop["default"]
-        properties[name] = {k: v for k, v in _described_in_mcp_names(prop).items() if k != "title"}
-    trimmed: dict[str, Any] = {"type": "object", "properties": properties}
-    if schema.get("required"):
-        trimmed["required"] = schema["required"]
-    return with_timeout(trimmed)
+    """The action's parameter schema as a model reads it (:func:`.json_schema.plain`)."""
+    return with_timeout(plain(_described_in_mcp_names(spec.parameters.model_json_schema())))
 
 
 def tool_description(spec: ActionSpec) -> str:
@@ -227,14 +216,15 @@ def verb_tools(listing: Mapping[str, Any]) -> dict[str, VerbSpec]:
 
 
 def verb_tool(name: str, verb: VerbSpec) -> types.Tool:
-    """A provider's verb as an MCP tool, its schema as the provider declared it."""
+    """A provider's verb as an MCP tool, its schema as the provider declared it, made plain
+    for models (the host still checks a call against the schema as declared)."""
     return types.Tool(
         name=name,
         title=verb.name.replace("_", " ").capitalize(),
         # A verb that only reads the page answers what it shows: say how it is marked.
         description=_mcp_names(verb.description)
         + ("" if verb.changes_page else " " + PAGE_CONTENT_NOTE),
-        input_schema=with_timeout(_described_in_mcp_names(verb.input_schema)),
+        input_schema=with_timeout(plain(_described_in_mcp_names(verb.input_schema))),
         annotations=types.ToolAnnotations(
             read_only_hint=not verb.changes_page, open_world_hint=True
         ),
