@@ -144,6 +144,23 @@ def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
     assert typed["title"] == "Result" or typed.get("notice") == STILL_LOADING
 
 
+def test_the_pages_own_check_and_its_toast_are_quoted_as_the_provider_quotes_them(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/page-checked-form"))
+        refused = data(act(http, "browser.click", text="Send"))
+        saved = data(act(http, "browser.click", text="Save draft"))
+        again = data(act(http, "browser.click", text="Save draft"))
+    assert refused["notice"] == (
+        'The form was not sent: the page\'s own check stopped it at the field "Name *" '
+        '(input[name="q"]); the page says why beside it. Fix the field, then send the form '
+        'again. The page now shows: "Tell us your name."'
+    )
+    assert saved["notice"] == 'The page now shows: "Draft saved"'
+    assert "notice" not in again
+
+
 def test_a_page_waiting_for_its_server_is_said_loading_not_stuck(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

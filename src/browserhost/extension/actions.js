@@ -136,7 +136,7 @@ export const ACTIONS_BY_NAME = {
     if (state.disabled && !answer.notice) {
       answer.notice = `The click went in; the page disabled ${clicked()} after it (it takes one press).`;
     }
-    return answer;
+    return withPageSays(answer, settled);
   },
 
   "browser.type": async (tabId, { selector, value, submit }) => {
@@ -167,10 +167,10 @@ export const ACTIONS_BY_NAME = {
     const settled = submit || waiting ? await settle(tabId) : { quiet: true };
     const state = await stateAfter(located, settled);
     const refused = !submit && info.tag !== "select" && notTaken(selector, value, state);
-    return {
+    return withPageSays({
       selector, ...await shownAfter(tabId, settled), ...(submit ? formRefused(settled) : {}),
       ...(refused ? { notice: refused } : {}), ...state,
-    };
+    }, settled);
   },
 
   "browser.scroll": async (tabId, { selector, direction }) => {
@@ -238,14 +238,22 @@ function formRefused({ refused }) {
   if (refused.byPage) {
     return {
       notice: `The form was not sent: the page's own check stopped it at the field ${field}` +
-        `${others}; the page says why beside it (take a snapshot). Fix the field, then send ` +
-        "the form again.",
+        `${others}; the page says why beside it. Fix the field, then send the form again.`,
     };
   }
   return {
     notice: `The form was not sent: the browser's own check stopped it at the field ${field}` +
       `${said}${others}. Fix the field, then send the form again.`,
   };
+}
+
+// The words the page shows after the input that it did not as the input began (an alert,
+// a toast, a field's message), quoted after the answer's notice, in the chromium
+// provider's words (providers/chromium/inputs.py, page_says).
+function withPageSays(answer, { said }) {
+  if (!said || !said.length) return answer;
+  const quoted = "The page now shows: " + said.map((text) => `"${text}"`).join("; ");
+  return { ...answer, notice: answer.notice ? `${answer.notice} ${quoted}` : quoted };
 }
 
 async function resize(tabId, mode) {

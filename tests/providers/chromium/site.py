@@ -482,14 +482,20 @@ PAGES: dict[str, str] = {
         "<button>Send</button></form>",
     ),
     # The browser left out (novalidate): the page's script checks the fields, as Bootstrap's
-    # forms do, and shows its own words.
+    # forms do, and shows its own words beside them; a note it showed from the start, and a
+    # toast once the name is saved.
     "/page-checked-form": _page(
         "Page checked form",
-        '<form action="/result" novalidate><label>Name <input name="q" required></label>'
-        '<span id="why" hidden>Tell us your name.</span><button>Send</button></form><script>'
+        '<p role="status">Fields marked * are required.</p>'
+        '<form action="/result" novalidate><label>Name * <input name="q" required></label>'
+        '<div id="why" class="invalid-feedback" hidden>Tell us your name.</div>'
+        '<button>Send</button></form><button id="save">Save draft</button>'
+        '<div id="toast" role="status"></div><script>'
         "document.forms[0].addEventListener('submit', (event) => {"
         "  if (!event.target.checkValidity()) { event.preventDefault(); why.hidden = false; }"
-        "});</script>",
+        "});"
+        "save.onclick = () => setTimeout(() => { toast.textContent = 'Draft saved'; }, 50);"
+        "</script>",
     ),
     # A field that keeps five characters, and codes in one-character boxes that move the focus
     # on as each fills (the last has nowhere to move it), before a plain field: six that move

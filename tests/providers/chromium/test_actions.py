@@ -375,15 +375,29 @@ async def test_a_form_the_pages_own_check_stops_is_said_stopped_by_the_page(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """novalidate: the browser checks nothing, the page's script does and says why in its own
-    words; the browser's message is no part of the page."""
+    words, which the answer quotes; the browser's message is no part of the page."""
     await ok(provider, ctx, "browser.open", url=site.url("/page-checked-form"))
     clicked = await ok(provider, ctx, "browser.click", text="Send")
     assert clicked["notice"] == (
-        'The form was not sent: the page\'s own check stopped it at the field "Name" '
-        '(input[name="q"]); the page says why beside it (take a snapshot). Fix the field, then '
-        "send the form again."
+        'The form was not sent: the page\'s own check stopped it at the field "Name *" '
+        '(input[name="q"]); the page says why beside it. Fix the field, then send the form '
+        'again. The page now shows: "Tell us your name."'
     )
     assert "Tell us your name." in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+async def test_what_the_page_shows_after_an_action_that_it_did_not_before_is_quoted(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A toast after a click, once: the note the page showed from the start, and the toast
+    already shown, are not news."""
+    await ok(provider, ctx, "browser.open", url=site.url("/page-checked-form"))
+    saved = await ok(provider, ctx, "browser.click", text="Save draft")
+    assert saved["notice"] == 'The page now shows: "Draft saved"'
+    typed = await ok(provider, ctx, "browser.type", selector='input[name="q"]', value="Ann")
+    assert "notice" not in typed
+    again = await ok(provider, ctx, "browser.click", text="Save draft")
+    assert "notice" not in again
 
 
 async def test_a_text_longer_than_its_field_keeps_is_said_cut_or_typed_on_into_the_next_boxes(

@@ -107,13 +107,28 @@ def form_refused(settled: Settled) -> str | None:
     if refused.get("byPage"):  # novalidate: the page's script checked it, in its own words
         return (
             f"The form was not sent: the page's own check stopped it at the field {field}"
-            f"{others}; the page says why beside it (take a snapshot). Fix the field, then "
-            "send the form again."
+            f"{others}; the page says why beside it. Fix the field, then send the form again."
         )
     return (
         f"The form was not sent: the browser's own check stopped it at the field {field}"
         f"{said}{others}. Fix the field, then send the form again."
     )
+
+
+def page_says(settled: Settled) -> str | None:
+    """What the answer quotes of the words the page shows after the input that it did not
+    show as the input began: an alert or a toast, a field's message from the page's own
+    check of a form. Without it an agent is told of success and learns of "Password is
+    required" only from its next snapshot."""
+    said = settled.read.get("said") if settled.read else None
+    if not said:
+        return None
+    return "The page now shows: " + "; ".join(f'"{text}"' for text in said)
+
+
+def notices(*said: str | None) -> str | None:
+    """The notices an answer has to give, as one."""
+    return " ".join(filter(None, said)) or None
 
 
 NEW_TAB = (

@@ -59,7 +59,9 @@ from .inputs import (
     led_to,
     missed_all,
     missed_press,
+    notices,
     opens_files,
+    page_says,
     press,
     state_after,
 )
@@ -438,12 +440,15 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=form_refused(settled)
-                or led_to(tab, settled, shown)
-                or (NEW_TAB if shown is not page and not page.is_closed() else None)
-                or (opens_files(files) if (files := aimed.info.get("opensFiles")) else None)
-                or (_plain_text(clicked, parameters.text) if plain else None)
-                or (disabled_by_click(clicked) if state.get("disabled") else None),
+                notice=notices(
+                    form_refused(settled)
+                    or led_to(tab, settled, shown)
+                    or (NEW_TAB if shown is not page and not page.is_closed() else None)
+                    or (opens_files(files) if (files := aimed.info.get("opensFiles")) else None)
+                    or (_plain_text(clicked, parameters.text) if plain else None)
+                    or (disabled_by_click(clicked) if state.get("disabled") else None),
+                    page_says(settled),
+                ),
                 **state,
             )
 
@@ -490,7 +495,7 @@ class ChromiumProvider(
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=" ".join(filter(None, (filled.notice or refused, submitted))) or None,
+                notice=notices(filled.notice or refused, submitted, page_says(settled)),
                 **state,
             )
 

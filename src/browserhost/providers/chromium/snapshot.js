@@ -2335,6 +2335,7 @@ async (request) => {
     const invalid = (event) => { if (event.target instanceof Element) refused.push(event.target); };
     doc.addEventListener("invalid", invalid, true);
     store.refused = refused;
+    store.saidBefore = new Set(sayings().map(({ text }) => text));
     store.timers = {
       original, pending, frames, leaving, navigated, invalid, since: performance.now(),
     };
@@ -2859,6 +2860,40 @@ async (request) => {
     });
   }
 
+  // --- what the page says of an action ------------------------------------------------
+
+  // Words a page shows of what was just done: an alert or a toast (role alert or status, a
+  // live region), or a field's message beside it (an element whose class says error or
+  // invalid, as form libraries mark theirs, with no control in it). Read as an action
+  // begins (watchTimers) and after it; what it shows then that it did not show before is
+  // what the answer quotes.
+  const SAYING = "[role=alert],[role=status],[aria-live=assertive],[aria-live=polite]," +
+    "[class*=error i],[class*=invalid i]";
+  const SAYING_MAX = 200; // characters: longer is a region of the page, not a message
+  const SAID_MAX = 3;
+
+  function sayings() {
+    const found = [];
+    for (const el of doc.querySelectorAll(SAYING)) {
+      if (el.matches(FIELDS) || el.querySelector(FIELDS) || (tagOf(el) === "label" && el.control)) continue;
+      const text = clean(el.innerText);
+      if (!text || text.length > SAYING_MAX || !rendered(el)) continue;
+      found.push({ el, text });
+    }
+    // The innermost of those that hold one another: the message, not its box as well.
+    return found.filter(({ el }) => !found.some((other) => other.el !== el && el.contains(other.el)));
+  }
+
+  function saidSince() {
+    const before = store.saidBefore;
+    if (!before) return [];
+    const said = [];
+    for (const { text } of sayings()) {
+      if (!before.has(text) && !said.includes(text)) said.push(text);
+    }
+    return said.slice(0, SAID_MAX);
+  }
+
   function stateNow() {
     const el = store.target;
     const out = { url: location.href, title: doc.title };
@@ -2867,6 +2902,8 @@ async (request) => {
       out.label = cap(labelOf(el, faceOf(el))); // a toggle's new words (Like, then Liked)
     }
     if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
+    const said = saidSince();
+    if (said.length) out.said = said;
     // Kept until the next action that watches for it.
     const refused = store.refused;
     if (refused && refused.length) {

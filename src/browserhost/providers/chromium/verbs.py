@@ -31,7 +31,7 @@ from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 from . import driver, fields, pagescript, targets
 from .errors import playwright_errors
-from .inputs import led_to, press
+from .inputs import led_to, notices, page_says, press
 
 if TYPE_CHECKING:
     from playwright.async_api import Locator, Page
@@ -200,6 +200,7 @@ class PageVerbs(Provider):
             notice = led_to(tab, settled, shown)  # Enter that sent a form to a slow server
             if arguments.selector is not None and arguments.text and key is None:
                 notice = notice or _keys_not_taken(aimed, settled, shown, arguments)
+            notice = notices(notice, page_says(settled))
             return {
                 **pressed,
                 **said,
