@@ -203,12 +203,38 @@ def test_a_drag_without_one_destination_is_refused_and_nothing_moves(
         data(act(http, "browser.open", url=url))
         refused = act(http, "verb.drag", text="Apples", toText="Dates", offsetY=40)
         outside = act(http, "verb.drag", text="Apples", offsetY=-5000)
-        before = act(http, "verb.drag", text="Apples", toText="Dates", at="before")
+        by_offset = act(http, "verb.drag", text="Apples", offsetY=40, at="after")
     assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text
     assert refused.json()["error"].startswith("Give one destination")
     assert "outside the" in outside.json()["error"]
-    assert before.json()["error"].startswith("This browser drops in the middle of an element")
+    assert by_offset.json()["error"].startswith("at places the drop on an element")
     assert extension.page(url).evaluate("window.log") == []
+
+
+def test_a_drag_drops_before_or_after_the_item_it_is_dropped_on(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: this list, as jQuery UI's, goes by which way the
+    pointer moves over an item, and `at` says which side."""
+    url = site.url("/w/sortable.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        data(act(http, "verb.drag", text="Item 1", toText="Item 3", at="before"))
+        first = extension.page(url).evaluate("document.getElementById('out').textContent")
+        data(act(http, "verb.drag", text="Item 4", toText="Item 2", at="after"))
+        second = extension.page(url).evaluate("document.getElementById('out').textContent")
+    assert (first, second) == ("out: order 2,1,3,4", "out: order 2,4,1,3")
+
+
+def test_a_drop_a_person_could_not_make_is_refused_in_the_providers_words(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    url = site.url("/list-in-a-box")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        refused = act(http, "verb.drag", text="Ticket 20", toText="Ticket 1")
+    assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text
+    assert "do not show together in #box, the box that scrolls them" in refused.json()["error"]
 
 
 def test_select_text_selects_it_with_the_mouse_as_the_page_sees_on_mouseup(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, sync_playwright
 
-from browserhost.providers.chromium import fields, targets
+from browserhost.providers.chromium import fields, pointer, targets
 from browserhost.providers.pointer_verbs import MOUSE_DONE
 from browserhost.sdk import ActionError
 from tests.extension.conftest import EXTENSION
@@ -172,3 +172,26 @@ def test_the_refusal_for_a_control_hidden_in_a_closed_menu_is_the_chromium_provi
             [words, HIDDEN],
         )
         assert js == python
+
+
+DROPS: list[dict[str, Any]] = [
+    {"to": {"x": 1, "y": 2}},
+    {"gone": True},
+    {"changed": True},
+    {"inside": True},
+    {"hidden": True},
+    {"apartIn": "#box"},
+    {"apart": True},
+    {"outside": True},
+    {"clipped": True},
+    {"through": {"selector": "#drawing", "tag": "svg"}},
+    {"coveredBy": COVER},
+]
+
+
+def test_the_drop_refusals_are_the_chromium_providers(page: Page) -> None:
+    python = [said(partial(pointer.check_droppable, "#a", "#b", found)) for found in DROPS]
+    assert said_in_js(page, "checkDroppable", [["#a", "#b", found] for found in DROPS]) == python
+    assert python[0] is None
+    assert all("nothing was dragged" in refused for refused in python[1:] if refused)
+    assert None not in python[1:]

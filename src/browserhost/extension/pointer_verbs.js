@@ -5,13 +5,15 @@ import { awaiting, cdp, fatal, mainPlace, pointers } from "./cdp.js";
 import {
   DRAG_SCHEMA, HOP, HOVER_HELP, HOVER_SCHEMA, MOUSE_HELP, MOUSE_SCHEMA, SELECT_TEXT_SCHEMA,
 } from "./contract.js";
-import { childFrames } from "./frames.js";
+import { childFrames, locate } from "./frames.js";
 import { pageDragStarted, pageSelected, pageTextRange, pageUnder, pageWatchDragStart } from "./in_page.js";
 import { link } from "./link.js";
 import { evaluate, page, settle, shownAfter } from "./page.js";
 import { holding, MODIFIER_BITS } from "./key_verbs.js";
 import { drags } from "./page_events.js";
-import { DRAGGING, DROPPING, HOVERING, Refusal, mouseWords } from "./refusals.js";
+import {
+  DRAGGING, DROPPING, HOVERING, Refusal, checkDroppable, checkFound, mouseWords,
+} from "./refusals.js";
 import { sleep, stops, until } from "./stopping.js";
 import { byText, leaveRest, target } from "./targets.js";
 
@@ -94,14 +96,14 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   if (given(selector) === given(text)) {
     throw new Refusal("Give selector or text (one of them) for what to drag; nothing was dragged.");
   }
-  if (given(at) && at !== "center") {
-    throw new Refusal(`This browser drops in the middle of an element only, not ${at} it; ` +
-      "nothing was dragged. Drag without at, or by an offset (offsetX, offsetY).");
-  }
   const offset = given(offsetX) || given(offsetY);
   if (given(toSelector) + given(toText) + offset !== 1) {
     throw new Refusal("Give one destination: toSelector, toText, or an offset (offsetX, " +
       "offsetY); nothing was dragged.");
+  }
+  if (offset && given(at) && at !== "center") {
+    throw new Refusal("at places the drop on an element: give toSelector or toText; nothing " +
+      "was dragged.");
   }
   const chosen = selector || await byText(tabId, text, DRAGGING);
   const checks = { fresh: !given(selector), done: "dragged" };
@@ -110,8 +112,9 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   let from = { x: located.x + Number(info.aim.x), y: located.y + Number(info.aim.y) };
   let to;
   let toPlace = located;
-  const view = await viewSize(tabId);
+  let via = null;
   if (offset) {
+    const view = await viewSize(tabId);
     to = { x: from.x + Number(offsetX || 0), y: from.y + Number(offsetY || 0) };
     if (to.x < 0 || to.y < 0 || to.x >= view.width || to.y >= view.height) {
       throw new Refusal(`Dragging ${chosen} by that offset would end at (${Math.round(to.x)}, ` +
@@ -121,7 +124,9 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   } else {
     // A text names the item it labels (a tile, not its label): snapshot.js's dropItem.
     const destination = toSelector || await byText(tabId, toText, DROPPING, { drop: true });
-    ({ point: to, place: toPlace } = await dropPoint(tabId, destination, view));
+    ({ point: to, place: toPlace, via } = await dropPoint(
+      tabId, chosen, located, destination, { fresh: given(toText), at: at || "center" },
+    ));
   }
   const startUnder = await underAt(located, from);
   // Checked again, the page's timers watched from here: the wait after the drop waits for
@@ -130,7 +135,7 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   const press = { x: located.x + Number(info.aim.x), y: located.y + Number(info.aim.y) };
   if (offset) to = { x: to.x + press.x - from.x, y: to.y + press.y - from.y };
   from = press;
-  await dragAlong(tabId, located, from, to);
+  to = await dragAlong(tabId, located, from, to, via);
   const shown = await shownAfter(tabId, await settle(tabId));
   return {
     dragged: chosen, label: info.label,
@@ -140,32 +145,37 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   };
 }
 
-/** The middle of the part of `destination` the view shows, and the place of its frame. */
-async function dropPoint(tabId, destination, view) {
-  const { info, located } = await target(tabId, destination, "inspect");
-  const box = info.bounds;
-  if (!box.width || !box.height) {
-    throw new Refusal(`${destination} is not visible, so nothing was dragged; open what ` +
-      "contains it, or take a new snapshot.");
+/** Where to release what is dragged (`chosen`, in `dragged`'s frame) on `destination`, as
+ * the chromium provider's _drop_point finds it (snapshot.js's dropTarget), and the place of
+ * its frame; for `at` before or after, `via`: where on it to pass first, and where to
+ * release once there. Refuses a drop a person could not make. */
+async function dropPoint(tabId, chosen, dragged, destination, { fresh, at }) {
+  const located = await locate(tabId, destination);
+  if (located.prefix !== dragged.prefix) {
+    throw new Refusal(`${destination} is in another frame than ${chosen}, so nothing was ` +
+      "dragged; drag within one frame.");
   }
-  const left = Math.max(located.x + box.x, 0);
-  const right = Math.min(located.x + box.x + box.width, view.width);
-  const top = Math.max(located.y + box.y, 0);
-  const bottom = Math.min(located.y + box.y + box.height, view.height);
-  if (right <= left || bottom <= top) {
-    throw new Refusal(`${destination} is out of view while what is dragged is in it, so nothing ` +
-      "was dragged; scroll so that both show (browser.scroll), or drag by an offset.");
-  }
-  return { point: { x: (left + right) / 2, y: (top + bottom) / 2 }, place: located };
+  const found = await page(located, "dropTarget", { selector: located.selector, fresh, at });
+  checkFound(found, destination);
+  checkDroppable(chosen, destination, found);
+  const point = { x: located.x + found.to.x, y: located.y + found.to.y };
+  if (!found.via) return { point, place: located, via: null };
+  // As the element is drawn once the drag passed `via` (a sortable list moved it).
+  const placed = async () => {
+    const now = await page(located, "redrop", { at, across: found.across });
+    return now.gone ? point : { x: located.x + now.to.x, y: located.y + now.to.y };
+  };
+  return { point, place: located, via: { x: located.x + found.via.x, y: located.y + found.via.y, placed } };
 }
 
 /** Resolves once the page has drawn its next frame. */
 const pageNextFrame = () => new Promise((drawn) => requestAnimationFrame(() => drawn()));
 
-/** Press at `from`, move there in steps, release at `to`. Mouse events alone never run the
+/** Press at `from`, move to `to` in steps, release there; or move to `via` first, and release
+ * where its `placed` says once there. Where it released. Mouse events alone never run the
  * browser's own drag and drop: a drag the page starts is taken over from Chrome
  * (Input.setInterceptDrags) and carried on with drag events, as Playwright does. */
-async function dragAlong(tabId, located, from, to) {
+async function dragAlong(tabId, located, from, to, via = null) {
   await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...from });
   await inPage(located, pageWatchDragStart);
   let handOver;
@@ -176,22 +186,32 @@ async function dragAlong(tabId, located, from, to) {
   await cdp(tabId, "Input.setInterceptDrags", { enabled: true });
   try {
     await cdp(tabId, "Input.dispatchMouseEvent", { type: "mousePressed", ...from, ...PRESS });
-    for (let step = 1; step <= DRAG_STEPS; step += 1) {
-      // A frame drawn between moves: the page's own drag and drop hands a list its dragover
-      // once a frame, and a list sorted by it (SortableJS) moved the item one place for a
-      // whole drag's moves sent at once.
-      if (step > 1) await inPage(located, pageNextFrame);
-      const at = between(from, to, step / DRAG_STEPS);
-      if (data) {
-        await cdp(tabId, "Input.dispatchDragEvent", { type: "dragOver", ...at, data });
-        continue;
+    const moved = async (start, end) => {
+      for (let step = 1; step <= DRAG_STEPS; step += 1) {
+        // A frame drawn between moves: the page's own drag and drop hands a list its
+        // dragover once a frame, and a list sorted by it (SortableJS) moved the item one
+        // place for a whole drag's moves sent at once.
+        if (step > 1 || start !== from) await inPage(located, pageNextFrame);
+        const at = between(start, end, step / DRAG_STEPS);
+        if (data) {
+          await cdp(tabId, "Input.dispatchDragEvent", { type: "dragOver", ...at, data });
+          continue;
+        }
+        await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...at, ...HELD });
+        if (!await inPage(located, pageDragStarted)) continue;
+        const timeout = sleep(DRAG_HANDOVER_MS).then(() => null);
+        data = await until(Promise.race([handed, timeout]), stops.get(tabId));
+        if (!data) throw new Error("The page started a drag Chrome did not hand over; it may have run.");
+        await cdp(tabId, "Input.dispatchDragEvent", { type: "dragEnter", ...at, data });
       }
-      await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...at, ...HELD });
-      if (!await inPage(located, pageDragStarted)) continue;
-      const timeout = sleep(DRAG_HANDOVER_MS).then(() => null);
-      data = await until(Promise.race([handed, timeout]), stops.get(tabId));
-      if (!data) throw new Error("The page started a drag Chrome did not hand over; it may have run.");
-      await cdp(tabId, "Input.dispatchDragEvent", { type: "dragEnter", ...at, data });
+    };
+    if (via) {
+      const passed = { x: via.x, y: via.y };
+      await moved(from, passed);
+      to = await via.placed();
+      await moved(passed, to);
+    } else {
+      await moved(from, to);
     }
     if (data) await cdp(tabId, "Input.dispatchDragEvent", { type: "drop", ...to, data });
     else await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...to, ...RELEASE });
@@ -205,6 +225,7 @@ async function dragAlong(tabId, located, from, to) {
     if (data && !dropped) await send("Input.dispatchDragEvent", { type: "dragCancel", ...to, data });
     await send("Input.setInterceptDrags", { enabled: false });
   }
+  return to;
 }
 
 /** Looks in the element `selector` names (an iframe: in its document, as a snapshot of it

@@ -183,6 +183,41 @@ export const DROPPING = {
   done: "dragged", instead: "name where to drop it by toSelector", pick: "name one by toSelector",
 };
 
+/** A drop of `selector` on `to` a person could make, by the page script's dropTarget answer
+ * (`found`); else the refusal, in the chromium provider's words (pointer.py check_droppable). */
+export function checkDroppable(selector, to, found) {
+  const named = (element) => `${element.selector} (${described(element)})`;
+  const refusals = [
+    ["gone", () => `${selector} went away, so nothing was dragged; take a new snapshot.`],
+    ["changed", () => `${to} no longer names the element your latest snapshot listed (the ` +
+      "page changed), so nothing was dragged; take a new snapshot."],
+    ["inside", () => `${to} is ${selector} itself or inside it, so nothing was dragged; drop ` +
+      "it on another element, or give an offset."],
+    ["hidden", () => `${to} is not visible, so nothing was dragged; open what contains it, or ` +
+      "take a new snapshot."],
+    ["apartIn", (box) => `${selector} and ${to} do not show together in ${box}, the box that ` +
+      `scrolls them, so nothing was dragged. Drag by hand with verb.mouse: down on ${selector}, ` +
+      `move to the edge of ${box} nearest ${to} and wait (verb.wait_for seconds) while it ` +
+      `scrolls, then move onto ${to} and up.`],
+    ["apart", () => `${selector} and ${to} do not fit in the viewport together, so nothing was ` +
+      "dragged; drag it nearer in steps (by offset), or use a larger viewport."],
+    ["outside", () => `${to} is outside the visible part of its container, so nothing was ` +
+      "dragged; scroll to it with browser.scroll, or take a new snapshot."],
+    ["clipped", () => `${to} is cut off where the drop would go by a box that shows only part ` +
+      "of what it holds and that a person cannot scroll (a clipped card or list), so nothing " +
+      "was dragged; open or expand what holds it first, or drag by an offset to a part of it " +
+      "that shows."],
+    ["through", (through) => `A drop inside ${to} reaches ${named(through)} under it: ${to} ` +
+      "lets the pointer through there (pointer-events: none, say), so nothing was dragged; " +
+      `drop it on ${named(through)} instead, or by an offset (offsetX, offsetY).`],
+    ["coveredBy", (cover) => `${to} is covered by ${named(cover)}, so nothing was dragged. ` +
+      "Close or dismiss what covers it first, then try again."],
+  ];
+  for (const [flag, refusal] of refusals) {
+    if (found[flag]) throw new Refusal(refusal(found[flag]));
+  }
+}
+
 /** The one element `found` (the page script's findText answers) holds, else the refusal. */
 export function checkFoundText(text, found, words) {
   const option = found.option;

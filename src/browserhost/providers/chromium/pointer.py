@@ -279,17 +279,7 @@ async def _drop_point(
         at=arguments.at,
     )
     targets.check_found(found, to)
-    why = targets.first_refusal(
-        _NO_DROP,
-        found,
-        selector=selector,
-        to=to,
-        through=targets.named(found.get("through")),
-        cover=targets.named(found.get("coveredBy")),
-        box=found.get("apartIn"),
-    )
-    if why is not None:
-        raise ActionError(why)
+    check_droppable(selector, to, found)
     start = dragged.point
     if found.get("from") is not None:  # the page scrolled to the drop point
         start = (located.x + found["from"]["x"], located.y + found["from"]["y"])
@@ -359,6 +349,22 @@ _NO_DROP: targets.Refusals = (
         "first, then try again.",
     ),
 )
+
+
+def check_droppable(selector: str, to: str, found: dict[str, Any]) -> None:
+    """Refuses, saying why, a drop of ``selector`` on ``to`` that the page script found a
+    person could not make (its ``dropTarget`` answer)."""
+    why = targets.first_refusal(
+        _NO_DROP,
+        found,
+        selector=selector,
+        to=to,
+        through=targets.named(found.get("through")),
+        cover=targets.named(found.get("coveredBy")),
+        box=found.get("apartIn"),
+    )
+    if why is not None:
+        raise ActionError(why)
 
 
 _UNSELECTABLE: targets.Refusals = (
