@@ -135,6 +135,28 @@ async def test_checkboxes_and_radios_hidden_behind_labels_are_listed_and_clickab
     assert "group" not in after["Dark mode"]  # in no group
 
 
+async def test_controls_a_library_draws_over_a_hidden_native_one_are_listed_and_used(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Named by aria-label alone: the see-through input over its box, or the range clipped
+    inside its thumb, is listed with the box a person presses, and pressed there."""
+    await _open(provider, site, ctx, "drawn-controls.html")
+    seen = await _by_label(provider, ctx)
+    for label in ("Email alerts", "Dark theme", "Small", "Large", "Volume"):
+        assert seen[label]["bounds"]["width"] >= 20, label  # the box drawn, not the input
+    assert (await ok(provider, ctx, "browser.click", text="Email alerts"))["checked"] is True
+    assert (await ok(provider, ctx, "browser.click", text="Dark theme"))["checked"] is True
+    large = await ok(provider, ctx, "browser.click", selector=seen["Large"]["selector"])
+    assert large["checked"] is True
+    assert (await ok(provider, ctx, "browser.type", selector="#volume", value="70"))[
+        "value"
+    ] == "70"
+    assert await out_line(provider, ctx) == "out: Email alerts,Dark theme,Large volume 70"
+    dragged = await ok(provider, ctx, "verb.drag", text="Volume", offset_x=-120)
+    assert dragged["start"]["under"]["selector"] == "#thumb"
+    assert await out_line(provider, ctx) == "out: Email alerts,Dark theme,Large volume 30"
+
+
 # --- 3. click by text hits the item, not its container -------------------------------------
 
 

@@ -183,21 +183,40 @@ async (request) => {
     };
   }
 
-  // A native checkbox or radio that libraries hide behind a styled label: what a person sees
-  // and clicks is the label, which toggles the control. Returns that label, else null.
+  // A native checkbox, radio or range that libraries hide and draw themselves: what a
+  // person sees and presses is its styled label, which toggles it, or else the box it sits
+  // in (see-through on top of it, or clipped inside it). Returns that, else null.
   function faceOf(el) {
     if (tagOf(el) === "select") return overlaidFace(el);
     if (tagOf(el) !== "input") return null;
     if (roleOf(el) === "combobox") return comboboxFace(el);
-    if (!["checkbox", "radio", "file"].includes(el.type)) return null;
-    if (!el.labels || !el.labels.length) return null;
+    if (!["checkbox", "radio", "file", "range"].includes(el.type)) return null;
     const rect = rendered(el);
-    const concealed = !rect || rect.width < 4 || rect.height < 4 ||
-      getComputedStyle(el).opacity === "0" || hiddenUnder(el, rect);
+    const style = getComputedStyle(el);
+    const concealed = !rect || rect.width < 4 || rect.height < 4 || style.opacity === "0" ||
+      clippedToNothing(style) || hiddenUnder(el, rect);
     if (!concealed) return null;
-    for (const label of el.labels) {
-      const box = rendered(label);
-      if (box && box.width >= 4 && box.height >= 4) return label;
+    if (el.type !== "range") { // a range's label only focuses it
+      for (const label of el.labels || []) {
+        const box = rendered(label);
+        if (box && box.width >= 4 && box.height >= 4) return label;
+      }
+    }
+    return el.type === "file" ? null : drawnAround(el);
+  }
+
+  const clippedToNothing = (style) =>
+    style.clip === "rect(0px, 0px, 0px, 0px)" || style.clipPath.startsWith("inset(50%");
+
+  // The box a control the page draws sits in, where no label names it (an aria-label its
+  // only name, as Material UI's bare checkboxes, switches and slider thumbs have): the first
+  // around it a person can see, of a control's size at least, and holding no other field.
+  function drawnAround(el) {
+    let box = el.parentElement;
+    for (let depth = 0; box && box !== doc.body && depth < FACE_DEPTH; depth++, box = box.parentElement) {
+      const around = rendered(box);
+      if (!around || around.width < FIELD_MIN || around.height < FIELD_MIN) continue;
+      return [...box.querySelectorAll(FIELDS)].every((other) => other === el) ? box : null;
     }
     return null;
   }
@@ -238,7 +257,9 @@ async (request) => {
   function hiddenUnder(el, rect) {
     if (!inViewport(rect)) return false;
     const hit = hitAt(rect.x + rect.width / 2, rect.y + rect.height / 2);
-    return hit !== null && !reaches(hit, el) && [...el.labels].some((label) => reaches(hit, label));
+    if (hit === null || reaches(hit, el)) return false;
+    // Or under the box that holds it and draws it (a slider's thumb over its range).
+    return reaches(el, hit) || [...(el.labels || [])].some((label) => reaches(hit, label));
   }
 
   // The element drawn at a point, looking into open shadow roots.
