@@ -886,6 +886,30 @@ PAGES: dict[str, str] = {
         '</div><span>\u25be</span></div><p id="out"></p><script>control.addEventListener('
         "'mousedown', () => { out.textContent = 'opened'; });</script>",
     ),
+    # Comboboxes whose search field stays in sight, their choice drawn in the box beside it
+    # or over it: one as Ant Design draws it (the field across the box, under the chosen
+    # item, a placeholder while none is), one as Element Plus does (a narrow field, the
+    # choice in an element classed as a placeholder, which its list marks selected).
+    "/choice-boxes": _page(
+        "Choice boxes",
+        '<p>Assignee</p><div id="assignee-box" style="position: relative; width: 240px;'
+        ' height: 30px; border: 1px solid #888"><span style="position: absolute; inset: 0 8px">'
+        '<input id="assignee" type="search" role="combobox" aria-expanded="false"'
+        ' style="width: 100%; height: 100%; border: 0; padding: 0; background: none"></span>'
+        '<span id="shown" class="select-placeholder" style="position: relative; line-height: 30px; padding: 0 8px;'
+        ' pointer-events: none; color: #aaa">Search a person</span></div>'
+        '<button id="pick">Pick Grace Wilson</button>'
+        '<label for="country">Country</label><div style="width: 240px; border: 1px solid #888">'
+        '<div style="display: flex"><div><input id="country" role="combobox" readonly'
+        ' aria-controls="countries" aria-expanded="false" style="width: 11px; border: 0"></div>'
+        '<div class="select__placeholder"><span>Canada</span></div></div></div>'
+        '<ul id="countries" role="listbox" hidden><li role="option">Brazil</li>'
+        '<li role="option" aria-selected="true">Canada</li></ul><p id="out"></p><script>'
+        "pick.onclick = () => { shown.textContent = 'Grace Wilson'; shown.style.color = '#000';"
+        " shown.style.pointerEvents = 'auto'; shown.className = 'item'; };"
+        "document.getElementById('assignee-box').addEventListener('mousedown', () => {"
+        " out.textContent = 'opened'; });</script>",
+    ),
     # A select drawn see-through over the box that shows its choice (Pikaday's year).
     "/overlaid-select": _page(
         "Overlaid select",

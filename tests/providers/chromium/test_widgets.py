@@ -738,6 +738,23 @@ async def test_a_combobox_whose_search_field_is_out_of_sight_is_listed_by_its_bo
     assert await in_page(provider, ctx, "out.textContent") == "opened"
 
 
+async def test_a_combobox_whose_box_shows_its_choice_beside_the_field_reads_that_choice(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The field stays in sight and holds no text: the value is what its box shows chosen,
+    never its placeholder, and a press on the choice drawn over the field opens it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/choice-boxes"))
+    seen = {
+        element["selector"]: element for element in (await _snapshot(provider, ctx))["elements"]
+    }
+    assert (seen["#assignee"]["label"], seen["#assignee"]["value"]) == ("Search a person", "")
+    assert (seen["#country"]["label"], seen["#country"]["value"]) == ("Country", "Canada")
+    await ok(provider, ctx, "browser.click", text="Pick Grace Wilson")
+    picked = await ok(provider, ctx, "browser.click", selector="#assignee")
+    assert picked["value"] == "Grace Wilson"
+    assert await in_page(provider, ctx, "out.textContent") == "opened"
+
+
 async def test_a_see_through_select_over_the_box_it_chooses_for_is_listed_and_set(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

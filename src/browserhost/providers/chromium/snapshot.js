@@ -237,7 +237,14 @@ async (request) => {
   // first around it a person can see and press, which shows what is chosen.
   function comboboxFace(el) {
     const rect = rendered(el);
-    if (rect && rect.width >= FIELD_MIN && getComputedStyle(el).opacity !== "0") return null;
+    if (rect && rect.width >= FIELD_MIN && getComputedStyle(el).opacity !== "0") {
+      // In sight, under the choice its box draws over it (Ant Design's): that box, which a
+      // press on the choice opens.
+      if (!inViewport(rect)) return null;
+      const hit = hitAt(rect.x + rect.width / 2, rect.y + rect.height / 2);
+      const box = hit && !reaches(hit, el) ? choiceBox(el) : null;
+      return box && box.contains(hit) ? box : null;
+    }
     let first = null;
     let box = el.parentElement;
     for (let depth = 0; box && box !== doc.body && depth < FACE_DEPTH; depth++, box = box.parentElement) {
@@ -481,17 +488,50 @@ async (request) => {
   // What a combobox's box shows chosen: its text, without a placeholder ("Select a
   // country…" is no choice) or the list it holds open inside itself.
   // `prompt`: with a placeholder's words, as what names a combobox that has no label.
-  function shownChoice(box, prompt = false) {
+  // `field`: the combobox's own search field in the box, whose name is no choice; an option
+  // its list marks selected is one, even drawn as a placeholder (Element Plus draws it so).
+  function shownChoice(box, prompt = false, field = null) {
     const parts = [];
+    const named = field ? clean(labelOf(field, null)) : "";
+    const listed = field ? selectedInList(field) : new Set();
     const walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = clean(node.data);
       // A sign alone ("×" to remove a choice, "▾" to open) is no part of one.
-      if (/[\p{L}\p{N}]/u.test(node.data) && !besideChoice(node.parentElement, box, prompt)) {
-        parts.push(clean(node.data));
-      }
+      if (!/[\p{L}\p{N}]/u.test(text) || (named && named.includes(text))) continue;
+      const aside = besideChoice(node.parentElement, box, prompt);
+      if (!aside || (listed.has(text) && rendered(node.parentElement))) parts.push(text);
     }
     return parts.join(" ");
   }
+
+  // The words of the options a combobox's list (aria-controls, aria-owns) marks selected.
+  function selectedInList(field) {
+    const id = field.getAttribute("aria-controls") || field.getAttribute("aria-owns");
+    const list = id ? field.getRootNode().getElementById?.(id.split(" ")[0]) : null;
+    if (!list) return new Set();
+    return new Set([...list.querySelectorAll("[aria-selected=true]")].map((option) => clean(option.textContent)));
+  }
+
+  // The box a combobox's search field sits in, one line high, where the page shows what is
+  // chosen beside the field or under it (Ant Design, Element Plus): the first around it as
+  // wide as a field.
+  function choiceBox(el) {
+    const rect = rendered(el);
+    if (!rect) return null;
+    let first = null;
+    let box = el.parentElement;
+    for (let depth = 0; box && box !== doc.body && depth < FACE_DEPTH; depth++, box = box.parentElement) {
+      const around = rendered(box);
+      if (!around) continue;
+      if (around.height > Math.max(2 * rect.height, CHOICE_BOX_HEIGHT)) break;
+      if (around.width < FACE_MIN_WIDTH) continue;
+      if (clean(box.textContent)) return box;
+      first ||= box;
+    }
+    return first;
+  }
+  const CHOICE_BOX_HEIGHT = 48;
   // Text in a combobox's box that shows no choice: a placeholder, the list it opens (drawn
   // apart from the box, or not at all; inside it while it is open), a button to remove or
   // clear a choice ("Remove item"), a field's own, or text not drawn.
@@ -725,7 +765,24 @@ async (request) => {
 
   // What an element is called; a control hidden behind its label goes by the label's text.
   function labelOf(el, face) {
+    if (tagOf(el) === "input" && roleOf(el) === "combobox") {
+      const name = nameOf(el);
+      const box = name ? null : face || choiceBox(el);
+      return clean(name || (box ? promptIn(box, el) : ""));
+    }
     return clean(nameOf(el) || (face ? faceText(face, el) : ""));
+  }
+
+  // The words the box of a combobox's search field shows while nothing is chosen (its
+  // placeholder), which name it where nothing else does; never the choice it shows.
+  function promptIn(box, field) {
+    const chosen = selectedInList(field);
+    const parts = [];
+    for (const shown of box.querySelectorAll("[class*=placeholder i]")) {
+      const text = textOf(shown);
+      if (text && !chosen.has(text) && rendered(shown)) parts.push(text);
+    }
+    return parts.join(" ");
   }
 
   // What a control's face shows, without the control's own text (a select's options).
@@ -829,8 +886,8 @@ async (request) => {
       valueIn(out, chosen.join(", "), valueMax);
       out.options = [...el.options].slice(0, OPTIONS_MAX).map((option) => clean(option.label));
       if (el.options.length > OPTIONS_MAX) out.optionsTotal = el.options.length;
-    } else if ((box = tag === "input" && role === "combobox" && !el.value && faceOf(el))) {
-      valueIn(out, shownChoice(box), valueMax); // what its box shows chosen
+    } else if ((box = tag === "input" && role === "combobox" && !el.value && (faceOf(el) || choiceBox(el)))) {
+      valueIn(out, shownChoice(box, false, el), valueMax); // what its box shows chosen
     } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
       if (type !== "file") valueIn(out, el.value, valueMax);
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
@@ -841,8 +898,10 @@ async (request) => {
     } else if (role === "combobox") {
       valueIn(out, shownChoice(el), valueMax);
     } else if (role === "listbox") {
-      const chosen = [...el.querySelectorAll("[aria-selected=true]")].filter((option) => !highlighted(option))
-        .map(textOf).join(", ");
+      // The option the keys are on is marked selected as they move, and is no choice, unless
+      // its look says chosen too (Element Plus's is-selected).
+      const chosen = [...el.querySelectorAll("[aria-selected=true]")]
+        .filter((option) => !highlighted(option) || markOf(option) === "selected").map(textOf).join(", ");
       if (chosen) valueIn(out, chosen, valueMax);
     }
     const selected = el.getAttribute("aria-selected");
