@@ -896,8 +896,9 @@ PAGES: dict[str, str] = {
         ' height: 30px; border: 1px solid #888"><span style="position: absolute; inset: 0 8px">'
         '<input id="assignee" type="search" role="combobox" aria-expanded="false"'
         ' style="width: 100%; height: 100%; border: 0; padding: 0; background: none"></span>'
-        '<span id="shown" class="select-placeholder" style="position: relative; line-height: 30px; padding: 0 8px;'
-        ' pointer-events: none; color: #aaa">Search a person</span></div>'
+        '<span id="shown" class="select-placeholder" style="position: relative;'
+        ' line-height: 30px; padding: 0 8px; pointer-events: none; color: #aaa">'
+        "Search a person</span></div>"
         '<button id="pick">Pick Grace Wilson</button>'
         '<label for="country">Country</label><div style="width: 240px; border: 1px solid #888">'
         '<div style="display: flex"><div><input id="country" role="combobox" readonly'
