@@ -186,14 +186,16 @@ export const ACTIONS_BY_NAME = {
     checkFound(moved, selector);
     if (selector) checkUsable(selector, moved, "scrolled to");
     const box = moved.box || null;
-    // Given both, the element itself scrolled: its position is the answer's.
-    const itself = selector && direction ? where.selector : null;
+    // Given both, the element itself, or the box that scrolls it, moved: its position is the
+    // answer's (the chromium provider's scroll).
+    const itself = selector && direction ? box : null;
     // Pages load more as they are scrolled: the answer is the page after that.
     if ((await settle(tabId, 1000)).quiet) moved = await page(where, "position", { selector: itself });
+    const named = itself === where.selector ? selector : (where.prefix || "") + itself;
     return {
       scrollY: moved.scrollY, maxScrollY: moved.maxScrollY, atTop: moved.scrollY <= 0,
       atBottom: moved.scrollY >= moved.maxScrollY - 1, scrolledTo: itself ? null : selector || null,
-      direction: direction || null, ...(itself || box ? { box: itself ? selector : box } : {}),
+      direction: direction || null, ...(itself || box ? { box: itself ? named : box } : {}),
     };
   },
 

@@ -677,6 +677,23 @@ PAGES: dict[str, str] = {
         '<span style="display: inline-block; width: 600px"></span><button onclick="'
         "out.textContent = 'scrolled across'\">Across a strip</button></div>",
     ),
+    # Lists a person scrolls though their overflow is hidden: a time picker's column that
+    # shows its scrollbar under the pointer, and a list in a box that scrolls it (a
+    # dropdown's list in its wrap), each item a cell with an inner box, as pickers draw them.
+    "/wheel-lists": _page(
+        "Wheel lists",
+        "<style>#hours { height: 84px; overflow-y: hidden; margin: 0; padding: 0 }"
+        " #hours:hover { overflow-y: auto } li { height: 28px; list-style: none; cursor: pointer }"
+        " li > div { cursor: pointer }</style>"
+        '<p id="out">none</p><ul id="hours">'
+        + "".join(
+            f"<li onclick=\"out.textContent = 'hour {n:02}'\"><div>{n:02}</div></li>"
+            for n in range(24)
+        )
+        + '</ul><div id="wrap" style="height: 60px; overflow-y: auto"><ul id="countries">'
+        + "".join(f"<li>Country {n}</li>" for n in range(20))
+        + "</ul></div>",
+    ),
     # Text a person cannot see in boxes that do not scroll: slides of a carousel's track
     # beside the one shown, and a collapsed panel's own text.
     "/clipped-text": _page(

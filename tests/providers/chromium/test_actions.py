@@ -469,6 +469,26 @@ async def test_a_control_in_a_box_a_person_cannot_scroll_is_refused_not_scrolled
         assert await out_line(provider, ctx) == done
 
 
+async def test_a_list_a_person_scrolls_by_the_wheel_is_scrolled_though_its_overflow_is_hidden(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A time picker's column hides its overflow until the pointer is over it: its hours
+    below are listed (off-screen), clicked, and scrolled to, as in any list a person scrolls.
+    A list that fits the box that scrolls it scrolls that box. Each cell is listed once."""
+    await ok(provider, ctx, "browser.open", url=site.url("/wheel-lists"))
+    listed = {e["label"]: e for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]}
+    assert [label for label in listed if label.isdigit()] == [f"{n:02}" for n in range(24)]
+    assert listed["16"]["tag"] == "li"
+    assert listed["16"]["inViewport"] is False  # below the column's end, where it scrolls
+    await ok(provider, ctx, "browser.click", text="16")
+    assert await out_line(provider, ctx) == "hour 16"
+    down = await ok(provider, ctx, "browser.scroll", selector="#hours", direction="bottom")
+    assert (down["box"], down["atBottom"]) == ("#hours", True)
+    moved = await ok(provider, ctx, "browser.scroll", selector="#countries", direction="down")
+    assert moved["box"] == "#wrap"
+    assert moved["scrollY"] == await in_page(provider, ctx, "wrap.scrollTop") > 0
+
+
 async def test_a_click_on_an_option_of_a_select_says_to_choose_it_by_typing(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -520,8 +520,9 @@ class ChromiumProvider(
             if selector is not None:
                 targets.check_usable(selector, moved, "scrolled to")
             box = moved.get("box")
-            # The element itself scrolled (both given): its position is the answer's.
-            itself = located.selector if located and direction else None
+            # The element itself, or the box that scrolls it, moved (both given): its position
+            # is the answer's.
+            itself = box if located and direction else None
             # Pages load more as they are scrolled: the answer is the page after that.
             settled = await self.access.settle(tab, page)
             if settled.done:
@@ -535,7 +536,9 @@ class ChromiumProvider(
                 at_bottom=scroll_y >= max_scroll_y - 1,
                 scrolled_to=None if itself else selector,
                 direction=direction,
-                box=selector if itself else box,
+                box=(selector if itself == located.selector else located.prefix + itself)
+                if located and itself
+                else box,
             )
 
     async def back(

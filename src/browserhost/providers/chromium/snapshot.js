@@ -133,7 +133,8 @@ async (request) => {
     const drawnIn = (node) => node.assignedSlot || node.parentElement || node.getRootNode().host;
     const read = (up) => {
       if (!boxes.has(up)) {
-        const { overflowX, overflowY, display, transform, position } = getComputedStyle(up);
+        const { overflowX, display, transform, position } = getComputedStyle(up);
+        const overflowY = personsOverflowY(up);
         const clips = overflowX !== "visible" || overflowY !== "visible";
         const box = clips ? up.getBoundingClientRect() : null;
         boxes.set(up, { overflowX, overflowY, display, transform, position, clips, box });
@@ -163,6 +164,27 @@ async (request) => {
 
   // An overflow that shows part of what the box holds and lets no person scroll to the rest.
   const unscrolled = (overflow) => overflow === "hidden" || overflow === "clip";
+
+  // A box's overflow down the page as a person meets it: a list whose overflow is hidden
+  // and that holds more than it shows is scrolled by the wheel over it all the same (a
+  // virtual list turns the wheel into scrolling itself, a time picker's column shows its
+  // scrollbar under the pointer), unlike a card or a panel cut short, or a carousel.
+  function personsOverflowY(el) {
+    const { overflowY } = getComputedStyle(el);
+    return overflowY === "hidden" && wheelList(el) ? "auto" : overflowY;
+  }
+  function wheelList(el) {
+    if (el.clientHeight < WHEEL_LIST_MIN || el.scrollHeight - el.clientHeight <= 1) return false;
+    if (/^(listbox|menu|tree|grid|list)$/.test(roleOf(el)) || /^(ul|ol)$/.test(tagOf(el))) return true;
+    // Or items alike, one after another, in it or a box or two down (a holder's inner track).
+    for (let box = el, depth = 0; box && depth < 3; box = box.firstElementChild, depth++) {
+      const kids = box.children;
+      if (kids.length >= WHEEL_LIST_ITEMS && [...kids].every((kid) => tagOf(kid) === tagOf(kids[0]))) return true;
+    }
+    return false;
+  }
+  const WHEEL_LIST_MIN = 40; // CSS pixels: a row or two at least shown
+  const WHEEL_LIST_ITEMS = 4;
 
   // Whether `rect` lies wholly beside `box` (across) or wholly above or below it (along).
   function outside(rect, box) {
@@ -1295,10 +1317,14 @@ async (request) => {
       // A clickable-looking wrapper of real controls is not a target of its own.
       if (el.querySelector(INTERACTIVE)) continue;
       const rect = seen(el);
-      if (rect) shown.push({ el, rect, face: null });
+      if (rect) shown.push({ el, rect, face: null, loose: true });
     }
     const nested = new Set(shown.map((item) => item.el));
-    const kept = shown.filter(({ el }) => {
+    const kept = shown.filter(({ el, loose }) => {
+      // The inner box of a listed item that shows all it shows (a time picker's cell in its
+      // row): a press on it is a press on the item.
+      if (loose && [el.parentElement, el.parentElement?.parentElement].some((up) =>
+        nested.has(up) && up.children.length === 1 && clean(up.textContent) === clean(el.textContent))) return false;
       const role = el.getAttribute("role");
       if (role !== "presentation" && role !== "none") return true;
       for (let up = el.parentElement; up; up = up.parentElement) if (nested.has(up)) return false;
@@ -1865,7 +1891,7 @@ async (request) => {
   // height 0, whose own text is hidden too).
   function clipping(el, style, cut) {
     const acrossFixed = unscrolled(style.overflowX);
-    const alongFixed = unscrolled(style.overflowY);
+    const alongFixed = unscrolled(style.overflowY) && !wheelList(el);
     if (!(acrossFixed || alongFixed) || el === doc.body || el === doc.documentElement) return false;
     if ((alongFixed && el.clientHeight === 0) || (acrossFixed && el.clientWidth === 0)) return true;
     // What it holds may fit its scrolling and still lie outside it: a track moved along to
@@ -3915,14 +3941,22 @@ async (request) => {
         // carousel's frame to a slide would show half of two, and its controls none.
         const fixed = [];
         for (let up = el.parentElement; up && up !== doc.body; up = up.parentElement) {
-          const { overflowX, overflowY } = getComputedStyle(up);
-          if (unscrolled(overflowX) || unscrolled(overflowY)) fixed.push([up, up.scrollLeft, up.scrollTop]);
+          const { overflowX } = getComputedStyle(up);
+          if (unscrolled(overflowX) || unscrolled(personsOverflowY(up))) fixed.push([up, up.scrollLeft, up.scrollTop]);
         }
         el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
         for (const [up, left, top] of fixed) up.scrollTo({ left, top, behavior: "instant" });
         return position(box);
       }
-      if (!scrollsItself(el)) return { error: "noScroll" };
+      if (!scrollsItself(el)) {
+        // A list that fits the box that scrolls it (a dropdown's list in its scrolling wrap):
+        // that box moves.
+        let up = el.parentElement;
+        while (up && up !== doc.body && !(scrollsItself(up) && up.scrollHeight > up.clientHeight + 1)) up = up.parentElement;
+        if (!up || up === doc.body || !rendered(up)) return { error: "noScroll" };
+        scrollAlong(up, direction);
+        return { ...position(up), box: selectorFor(up) };
+      }
       scrollAlong(el, direction);
       return { ...position(el), box: selector };
     }
@@ -3943,7 +3977,7 @@ async (request) => {
 
   function scrollsItself(el) {
     if (el === doc.scrollingElement || el === doc.documentElement || el === doc.body) return true;
-    return el.scrollHeight - el.clientHeight > 1 && /^(auto|scroll|overlay)$/.test(getComputedStyle(el).overflowY);
+    return el.scrollHeight - el.clientHeight > 1 && /^(auto|scroll|overlay)$/.test(personsOverflowY(el));
   }
 
   // --- the answer: one question a call ----------------------------------------------------
