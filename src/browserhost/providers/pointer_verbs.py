@@ -82,7 +82,7 @@ class DragArguments(VerbArguments):
     )
     at: Literal["center", "before", "after"] = Field(
         "center",
-        description="Where on the element to drop it: its middle, or a quarter of its height "
+        description="Where on the element to drop it: its middle, or a fifth of its height "
         "in from its top (before) or bottom (after), of its width from its left or right where "
         "the drag goes more across than down: where a sortable list puts an item before or "
         "after the one it is dropped on.",

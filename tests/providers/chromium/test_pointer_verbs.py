@@ -141,6 +141,20 @@ async def test_drag_drops_before_or_after_the_item_it_is_dropped_on(
     assert "at places the drop on an element: give toSelector or toText" in refusal
 
 
+async def test_drag_before_or_after_a_tree_node_lands_clear_of_its_middle_half(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A tree takes a drop in a node's middle half as into it: before and after land clear
+    of that half's edges, where such a tree could take them either way."""
+    await _open(provider, site, ctx, "tree-drop.html")
+    await ok(provider, ctx, "verb.drag", text="Cheese", to_text="Apples", at="after")
+    assert await out_line(provider, ctx) == "out: Cheese after Apples"
+    await ok(provider, ctx, "verb.drag", text="Apples", to_text="Cheese", at="before")
+    assert await out_line(provider, ctx) == "out: Apples before Cheese"
+    await ok(provider, ctx, "verb.drag", text="Apples", to_text="Bananas")
+    assert await out_line(provider, ctx) == "out: Apples into Bananas"
+
+
 async def test_drag_by_text_drops_on_the_middle_of_the_tile_the_text_labels(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -220,6 +220,9 @@ async def test_fill_form_sets_fields_selects_and_styled_checkboxes(
         fields=[{"selector": "#size", "value": "L"}, {"selector": "#bio", "value": "Hi"}],
     )  # fmt: skip
     assert [f["value"] for f in filled["filled"]] == ["L", "Hi"]
+    # A checkbox the page draws with its role (aria-checked "mixed") is clicked as a native one.
+    ticked = await ok(provider, ctx, "verb.fill_form", fields=[{"selector": "#all", "value": True}])
+    assert ticked["filled"] == [{"selector": "#all", "checked": True}]
     assert not any("focused" in f for f in filled["filled"])  # each was, as it was filled
     assert "notice" not in filled["filled"][1]
     await ok(provider, ctx, "browser.open", url=site.url("/short-fields"))

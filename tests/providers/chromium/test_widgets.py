@@ -458,6 +458,13 @@ async def test_a_modal_dialog_covers_the_page_behind_it(
     await ok(provider, ctx, "browser.type", selector="#name", value="Ada Lovelace")
     await ok(provider, ctx, "browser.click", text="Create an account")
     assert await out_line(provider, ctx) == "out: created Ada Lovelace"
+    # Its Cancel, not the page's under it, is the Cancel a person sees while it is open.
+    await ok(provider, ctx, "browser.click", text="Create new user")
+    closed = await ok(provider, ctx, "browser.click", text="Cancel")
+    assert closed["clicked"] != "#cancel-order"
+    assert await in_page(provider, ctx, "getComputedStyle(dialog).display") == "none"
+    assert (await ok(provider, ctx, "browser.click", text="Cancel"))["clicked"] == "#cancel-order"
+    assert await out_line(provider, ctx) == "out: order cancelled"
 
 
 async def test_a_button_the_page_enables_a_moment_later_is_waited_for_and_clicked(

@@ -898,7 +898,11 @@ async (request) => {
     const type = tag === "input" ? el.type : "";
     let box; // the box a combobox's out-of-sight search field shows its choice in
     if (tag === "input" && (type === "checkbox" || type === "radio")) {
-      out.checked = type === "checkbox" && el.indeterminate ? "mixed" : el.checked;
+      // A page that keeps aria-checked on its own input keeps it as the state it shows
+      // (Element Plus's switch, whose input's own checked drifts from it).
+      const said = el.getAttribute("aria-checked");
+      out.checked = /^(true|false|mixed)$/.test(said || "") ? tristate(said)
+        : type === "checkbox" && (el.indeterminate || el.dataset.indeterminate === "true") ? "mixed" : el.checked;
     } else if (["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"].includes(role)) {
       out.checked = tristate(el.getAttribute("aria-checked"));
     }
@@ -1366,22 +1370,22 @@ async (request) => {
     });
   }
 
+  // Drawn over, in view, by something that is not its own container (a clipped element, one
+  // half scrolled out of its box, one that lets clicks through with pointer-events: none, is
+  // not "covered").
+  function coveredAt(el, face, rect) {
+    const x = Math.min(Math.max(rect.x + rect.width / 2, 0), innerWidth - 1);
+    const y = Math.min(Math.max(rect.y + rect.height / 2, 0), innerHeight - 1);
+    const hit = hitAt(x, y);
+    return Boolean(hit && !landsOn(hit, el) && !(face && landsOn(hit, face)) && !reaches(el, hit) &&
+      !labelsIt(hit, el) && getComputedStyle(el).pointerEvents !== "none" &&
+      !clearAside(el, face, rect, hit) && !cutOff(face || el, { x, y }));
+  }
+
   function element({ el, rect, face }, valueMax = VALUE_MAX) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
     out.inViewport = inViewport(rect) && !scrolledAway(face || el, rect, listedBoxes);
-    if (out.inViewport) {
-      const x = Math.min(Math.max(rect.x + rect.width / 2, 0), innerWidth - 1);
-      const y = Math.min(Math.max(rect.y + rect.height / 2, 0), innerHeight - 1);
-      const hit = hitAt(x, y);
-      // Drawn over by something that is not its own container (a clipped element, one half
-      // scrolled out of its box, one that lets clicks through with pointer-events: none, is
-      // not "covered").
-      if (hit && !landsOn(hit, el) && !(face && landsOn(hit, face)) && !reaches(el, hit) &&
-          !labelsIt(hit, el) && getComputedStyle(el).pointerEvents !== "none" &&
-          !clearAside(el, face, rect, hit) && !cutOff(face || el, { x, y })) {
-        out.covered = true;
-      }
-    }
+    if (out.inViewport && coveredAt(el, face, rect)) out.covered = true;
     const type = typeOf(el);
     if (type) out.type = type;
     const role = roleOf(el);
@@ -3285,6 +3289,16 @@ async (request) => {
     }
     // A match inside another match is the same target: keep the innermost.
     matches = matches.filter((el) => !matches.some((other) => other !== el && el.contains(other)));
+    // Of several, those drawn over in view (the page under an open dialog or menu) are not
+    // what a person can mean: the one they see.
+    if (matches.length > 1) {
+      const open = matches.filter((el) => {
+        const face = faceOf(el);
+        const rect = rendered(face || el);
+        return !rect || !inViewport(rect) || !coveredAt(el, face, rect);
+      });
+      if (open.length) matches = open;
+    }
     // The options of a list drawn open on the page (a select of several rows) are its
     // controls, not text that only shows the words.
     if (how === "text" && matches.length && matches.every((el) => tagOf(el) === "option")) how = "option";
@@ -3684,7 +3698,7 @@ async (request) => {
   // `selector` names: the middle of its visible part, brought into view (`from` is then where
   // the dragged element moved to, still in view). Refused as a click's target is, except
   // that the dragged element may be what covers it.
-  // `at`: "before" or "after" moves the drop a quarter in from the element's top or bottom
+  // `at`: "before" or "after" moves the drop a fifth in from the element's top or bottom
   // (left or right where the drag goes more across than down); see dropPlace.
   async function dropTarget({ selector, fresh, at }) {
     const found = resolve(selector);
@@ -3741,9 +3755,9 @@ async (request) => {
   }
 
   // Where to drop on an element whose visible part's middle is `middle`: there ("center"),
-  // or a quarter of its visible part in from the edge that comes first in reading order
+  // or a fifth of its visible part in from the edge that comes first in reading order
   // ("before": the top, or the left where the drag goes more `across` than down) or last
-  // ("after"); then `via` is the quarter at the other edge, where the drag passes first. So
+  // ("after"); then `via` is the fifth at the other edge, where the drag passes first. So
   // the drag ends moving toward the side asked for: a sortable list that goes by where the
   // pointer is puts the item on that side, and so does one that goes by which way the
   // pointer moves over an item (jQuery UI's). (The extension's dropPoint does the same.)
@@ -3752,7 +3766,9 @@ async (request) => {
     const [low, high] = across
       ? [Math.max(rect.left, 0), Math.min(rect.right, innerWidth)]
       : [Math.max(rect.top, 0), Math.min(rect.bottom, innerHeight)];
-    const [first, last] = [low + (high - low) / 4, high - (high - low) / 4];
+    // A fifth in: a tree that takes a drop in an item's middle half as into it (Element
+    // Plus's, Ant Design's) takes one at a quarter as either.
+    const [first, last] = [low + (high - low) / 5, high - (high - low) / 5];
     const point = (at) => (across ? { x: at, y: middle.y } : { x: middle.x, y: at });
     return at === "before" ? { place: point(first), via: point(last) }
       : { place: point(last), via: point(first) };

@@ -267,9 +267,11 @@ class PageVerbs(Provider):
                 text = False  # whether text was typed, to be found in the field after
                 aimed = await targets.target(page, field.selector, "inspect")
                 info = aimed.info
+                toggle = _toggle_kind(info)
+                wanted = None
                 with playwright_errors("verb.fill_form", selector=field.selector):
-                    if info.get("type") in ("checkbox", "radio"):
-                        wanted = _checked(field, info["type"])
+                    if toggle is not None:
+                        wanted = _checked(field, toggle)
                         if info["checked"] != wanted:  # a click where a person would toggle it
                             pressed = await targets.target(page, field.selector, "click")
                             await press(tab, page, pressed, "verb.fill_form")
@@ -294,6 +296,11 @@ class PageVerbs(Provider):
                 held = state.get("state") or {}
                 if text and not notice:
                     notice = fields.not_taken(field.selector, str(field.value), held)
+                if wanted is not None and held.get("checked") not in (wanted, None):
+                    notice = (
+                        f"{field.selector} is still {'checked' if held['checked'] else 'unchecked'}"
+                        ": the page did not take the click; take a new snapshot."
+                    )
                 said = {"notice": notice} if notice else {}
                 # Each field is focused as it is filled: the last one filled keeps the focus.
                 read = {k: v for k, v in held.items() if k != "focused"}
@@ -409,6 +416,18 @@ def project_files(directory: str | None, names: list[str]) -> list[Path]:
             raise ActionError(f"{name} is not a file in the project; nothing was set.")
         paths.append(path)
     return paths
+
+
+def _toggle_kind(info: dict[str, Any]) -> str | None:
+    """``checkbox`` or ``radio`` for a field a click checks (a native one, or one the page
+    draws with its role: a switch, a star of a rating), read as checked or not; else
+    ``None``."""
+    kind = info.get("type") if info.get("type") in ("checkbox", "radio") else info.get("role")
+    if kind in ("checkbox", "switch", "menuitemcheckbox") and "checked" in info:
+        return "checkbox"
+    if kind in ("radio", "menuitemradio") and "checked" in info:
+        return "radio"
+    return None
 
 
 _YES = frozenset({"true", "yes", "on", "checked"})
