@@ -928,6 +928,22 @@ PAGES: dict[str, str] = {
         "document.getElementById('assignee-box').addEventListener('mousedown', () => {"
         " out.textContent = 'opened'; });</script>",
     ),
+    # A combobox whose text only searches its list, as Material UI's Autocomplete is without
+    # autoHighlight: the list opens with what matches, Enter takes nothing unless the keys
+    # marked an option, and a click on an option chooses it and closes the list.
+    "/search-combobox": _page(
+        "Search combobox",
+        '<label for="land">Country</label> <input id="land" role="combobox"'
+        ' aria-expanded="false" aria-controls="lands"><ul id="lands" role="listbox" hidden>'
+        '<li role="option">Canada</li><li role="option">Cameroon</li><li role="option">Chile'
+        '</li></ul><script>land.addEventListener("input", () => {'
+        " lands.hidden = false; land.setAttribute('aria-expanded', 'true');"
+        " for (const o of lands.children) o.hidden = !o.textContent.toLowerCase()"
+        ".startsWith(land.value.toLowerCase()); });"
+        " land.addEventListener('keydown', () => {});"
+        " lands.addEventListener('click', (e) => { land.value = e.target.textContent;"
+        " lands.hidden = true; land.setAttribute('aria-expanded', 'false'); });</script>",
+    ),
     # A select drawn see-through over the box that shows its choice (Pikaday's year).
     "/overlaid-select": _page(
         "Overlaid select",

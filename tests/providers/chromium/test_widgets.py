@@ -727,6 +727,24 @@ async def test_scrolling_a_feed_waits_for_what_it_loads(
     assert "Like post 20" in labels
 
 
+async def test_a_rows_selection_box_is_named_by_its_row_and_refused_once_the_row_changed(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The boxes name nothing: each is told by its row's first text, the header's as all
+    rows; sorted in place, a box listed for Alice now in Carol's row is refused, not ticked."""
+    await _open(provider, site, ctx, "table-rows.html")
+    seen = await _by_label(provider, ctx)
+    assert {"all rows", "Alice", "Bob", "Carol"} <= set(seen)
+    assert seen["Alice"]["labelGuessed"] is True
+    alice = seen["Alice"]["selector"]
+    await ok(provider, ctx, "browser.click", text="Sort by age")
+    error = await refused(provider, ctx, "browser.click", selector=alice)
+    assert 'it reads "Carol" now, listed as "Alice"' in error
+    assert await out_line(provider, ctx) == "out: none"
+    await ok(provider, ctx, "browser.click", text="Alice")
+    assert await out_line(provider, ctx) == "out: selected Alice"
+
+
 async def test_a_combobox_whose_search_field_is_out_of_sight_is_listed_by_its_box(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
@@ -760,6 +778,23 @@ async def test_a_combobox_whose_box_shows_its_choice_beside_the_field_reads_that
     picked = await ok(provider, ctx, "browser.click", selector="#assignee")
     assert picked["value"] == "Grace Wilson"
     assert await in_page(provider, ctx, "out.textContent") == "opened"
+
+
+async def test_text_typed_into_a_combobox_that_only_searches_says_nothing_is_chosen(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/search-combobox"))
+    typed = await ok(provider, ctx, "browser.type", selector="#land", value="Ca")
+    assert (typed["value"], typed["expanded"]) == ("Ca", True)
+    assert typed["notice"].startswith(
+        '#land shows its list open with what matches "Ca": nothing is chosen yet.'
+    )
+    entered = await ok(provider, ctx, "browser.type", selector="#land", value="Canada", submit=True)
+    assert entered["notice"].startswith("Enter chose nothing in #land: its list is still open.")
+    chosen = await ok(provider, ctx, "browser.click", text="Canada")
+    assert "notice" not in chosen
+    field = await ok(provider, ctx, "browser.inspect", selector="#land")
+    assert (field["value"], field["expanded"]) == ("Canada", False)
 
 
 async def test_a_see_through_select_over_the_box_it_chooses_for_is_listed_and_set(

@@ -112,6 +112,22 @@ async def _inserted(
     return heard.result() if heard.done() else reading.result()
 
 
+def list_left_open(selector: str, value: str, *, submitted: bool) -> str:
+    """What a type answer says when a combobox shows its list open after the text: the text
+    is only its search (Ant Design's, Material UI's, Element Plus's), and nothing is chosen
+    until an option is; its value would read as if something were."""
+    if submitted:
+        return (
+            f"Enter chose nothing in {selector}: its list is still open. Click the option you "
+            "want (a snapshot lists them)."
+        )
+    return (
+        f'{selector} shows its list open with what matches "{value}": nothing is chosen yet. '
+        "Click the option you want (a snapshot lists them), or type again with submit to take "
+        "the one the page marks."
+    )
+
+
 def not_taken(selector: str, value: str, state: dict[str, Any]) -> str | None:
     """What the answer's notice says when the field does not hold the text typed into it:
     the page turned keys away (a field that takes only letters, a form that takes none until

@@ -489,13 +489,21 @@ class ChromiumProvider(
                 if filled.typed and not filled.notice
                 else None
             )
+            # A combobox's text is its search: with its list open, nothing is chosen.
+            left_open = (
+                fields.list_left_open(selector, value, submitted=parameters.submit)
+                if aimed.info.get("role") == "combobox" and state.get("expanded") and value
+                else None
+            )
             return data.TypeData(
                 selector=selector,
                 url=shown.url,
                 title=await settled.title(shown),
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
-                notice=notices(filled.notice or refused, submitted, page_says(settled)),
+                notice=notices(
+                    filled.notice or refused, submitted or left_open, page_says(settled)
+                ),
                 **state,
             )
 

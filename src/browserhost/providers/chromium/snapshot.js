@@ -622,7 +622,25 @@ async (request) => {
   // field's loose label, else its icon's, with the colour it is filled with where it is a
   // swatch.
   const guessedName = (el, rect = el.getBoundingClientRect()) =>
-    looseLabel(el) || [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
+    looseLabel(el) || rowLabel(el) || [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
+
+  // A checkbox or radio in a table's row that names it nowhere (a row's selection box): the
+  // row's first cell of text, as a person tells the rows apart; in the header row, "all
+  // rows", which such a box selects.
+  function rowLabel(el) {
+    const box = tagOf(el) === "input" ? el.type : roleOf(el);
+    if (box !== "checkbox" && box !== "radio") return "";
+    const row = el.closest("tr, [role=row]");
+    if (!row) return "";
+    const cells = [...row.querySelectorAll("td, th, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]")];
+    if (cells.length && cells.every((cell) => tagOf(cell) === "th" || roleOf(cell) === "columnheader")) return "all rows";
+    for (const cell of cells) {
+      if (cell.contains(el) || cell.querySelector(FIELDS)) continue;
+      const text = shortLabel(textOf(cell));
+      if (text) return text;
+    }
+    return "";
+  }
 
   // A label the page wrote beside a field but tied to nothing, as a person reads it: the text
   // before it (`Date: [box]`, `Color:<br>[box]`, a <label> with no `for` and no control
@@ -2223,7 +2241,7 @@ async (request) => {
   function fingerprint(el) {
     const parent = el.parentElement;
     const around = parent && parent.childElementCount <= 12 ? clean(parent.textContent) : "";
-    return upTo(clean(nameOf(el)), LABEL_MAX) + "\u0000" + upTo(around, 200);
+    return upTo(clean(nameOf(el) || rowLabel(el)), LABEL_MAX) + "\u0000" + upTo(around, 200);
   }
 
   function snapshot({ scope, textMax, elementsMax }) {
@@ -2287,9 +2305,12 @@ async (request) => {
     if (!seen) return false;
     const before = seen.ref.deref();
     if (before === el) {
+      // An item drawn again as another (a list filtered in place), or a row's box whose
+      // row now holds another (a table sorted in place).
       const [was] = seen.print.split("\u0000");
-      const now = upTo(clean(nameOf(el)), LABEL_MAX);
-      return ITEM_ROLES.has(roleOf(el)) && now !== was ? { was: cap(was, 60), now: cap(now, 60) } : false;
+      const now = upTo(clean(nameOf(el) || rowLabel(el)), LABEL_MAX);
+      const named = ITEM_ROLES.has(roleOf(el)) || (!nameOf(el) && rowLabel(el));
+      return named && now !== was ? { was: cap(was, 60), now: cap(now, 60) } : false;
     }
     if (before && before.isConnected) return true;
     return fingerprint(el) !== seen.print;

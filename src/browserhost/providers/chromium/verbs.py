@@ -296,6 +296,10 @@ class PageVerbs(Provider):
                 held = state.get("state") or {}
                 if text and not notice:
                     notice = fields.not_taken(field.selector, str(field.value), held)
+                if text and not notice and info.get("role") == "combobox" and held.get("expanded"):
+                    notice = fields.list_left_open(
+                        field.selector, str(field.value), submitted=False
+                    )
                 if wanted is not None and held.get("checked") not in (wanted, None):
                     notice = (
                         f"{field.selector} is still {'checked' if held['checked'] else 'unchecked'}"
