@@ -756,6 +756,9 @@ PAGES: dict[str, str] = {
         ' style="display: none"><li><a href="#profile">Profile</a></li><li><a href="#privacy">'
         'Privacy</a></li></ul></div><p>Read our <a href="#privacy-faq">privacy FAQ</a>.</p>'
         '<button id="temperature">21.50</button> <span>1</span> <span>5</span>'
+        '<button id="tab-billing" aria-controls="pane-billing">Billing</button>'
+        '<div id="pane-billing" style="display: none"><label><input type="checkbox">'
+        "<span>Email me invoices</span></label></div>"
         '<output id="out"></output><script>document.addEventListener("click", (event) => {'
         ' out.textContent = "pressed " + event.target.textContent; });</script>',
     ),

@@ -221,6 +221,10 @@ async def test_text_names_what_reads_it_exactly_before_what_holds_it_in_part(
     assert await in_page(provider, ctx, "out.textContent") == "pressed 5"
     await ok(provider, ctx, "browser.click", text="FAQ")  # no control reads it exactly
     assert await in_page(provider, ctx, "out.textContent") == "pressed privacy FAQ"
+    # A checkbox in a closed tab, named by the label around it, which reads nothing hidden.
+    error = await refused(provider, ctx, "browser.click", text="Email me invoices")
+    assert error.startswith('"Email me invoices" is #pane-billing > label > input')
+    assert 'open it with #tab-billing (button "Billing") first' in error
 
 
 async def test_the_option_the_keys_are_on_is_highlighted_not_chosen(

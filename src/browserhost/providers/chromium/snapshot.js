@@ -3370,8 +3370,11 @@ async (request) => {
   // (aria-controls, a target or a link to its id), or one just before that box (a dropdown's
   // toggle, a section's header); else the box, for a hover to open.
   function hiddenNamed(lower) {
+    // Its name as a person would read it shown: what its labels or it hold, drawn or not.
+    const named = (el) => clean(nameOf(el)) ||
+      clean(el.labels && el.labels.length ? [...el.labels].map((label) => label.textContent).join(" ") : el.textContent);
     for (const el of doc.querySelectorAll(INTERACTIVE)) {
-      if (rendered(el) || clean(nameOf(el)).toLowerCase() !== lower) continue;
+      if (rendered(el) || named(el).toLowerCase() !== lower) continue;
       let box = el;
       while (box.parentElement && !rendered(box.parentElement)) box = box.parentElement;
       const holder = box.parentElement;
@@ -3381,7 +3384,7 @@ async (request) => {
           ` [data-target="#${id}"], a[href="#${id}"]`)) ||
         [box.previousElementSibling, holder].find((near) => near && rendered(near) &&
           (near.matches(INTERACTIVE) || near.matches("[aria-haspopup], [aria-expanded]")));
-      const out = { selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el)) };
+      const out = { selector: selectorFor(el), tag: tagOf(el), label: cap(named(el)) };
       if (opener && rendered(opener)) {
         out.opener = { selector: selectorFor(opener), tag: tagOf(opener), label: cap(nameOf(opener) || guessedName(opener)) };
       } else if (holder !== doc.body) {
