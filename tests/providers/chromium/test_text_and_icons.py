@@ -101,6 +101,11 @@ async def test_icon_actions_inside_a_clickable_card_are_listed_with_guessed_name
     assert await out_line(provider, ctx) == "out: retweet"
     await ok(provider, ctx, "browser.click", selector=star["selector"])
     assert await out_line(provider, ctx) == "out: star"
+    # An icon named only by its test id, as Material UI's are: a chip's delete.
+    chip = next(e for e in elements if e["selector"] == "#drop-red")
+    assert (chip["label"], chip["labelGuessed"]) == ("cancel", True)
+    await ok(provider, ctx, "browser.click", text="cancel")
+    assert await out_line(provider, ctx) == "out: removed Red"
 
 
 async def test_icons_named_only_by_a_plain_class_are_listed_with_it_and_clicked_by_it(

@@ -144,6 +144,10 @@ async def test_controls_a_library_draws_over_a_hidden_native_one_are_listed_and_
     seen = await _by_label(provider, ctx)
     for label in ("Email alerts", "Dark theme", "Small", "Large", "Volume"):
         assert seen[label]["bounds"]["width"] >= 20, label  # the box drawn, not the input
+    # Drawn with a dash for "some", as Material UI marks it on its input; named by no class
+    # that says so (it goes with the state).
+    assert seen["All alerts"]["checked"] == "mixed"
+    assert "indeterminate" not in seen["All alerts"]["selector"]
     assert (await ok(provider, ctx, "browser.click", text="Email alerts"))["checked"] is True
     assert (await ok(provider, ctx, "browser.click", text="Dark theme"))["checked"] is True
     large = await ok(provider, ctx, "browser.click", selector=seen["Large"]["selector"])

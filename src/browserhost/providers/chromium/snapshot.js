@@ -395,7 +395,8 @@ async (request) => {
     "shown|in|out|pressed|loading|loaded|error|invalid|valid|dirty|pristine|touched|" +
     "untouched|empty|filled|on|off|state|is|has|was|first|last|odd|even|completed|complete|" +
     "done|editing|dragging|sorted|asc|desc|ascending|descending|unread|pending|busy|success|" +
-    "failed|warning|current-page|toggled|animating|entering|leaving|clicked|chosen|picked)($|[-_])", "i");
+    "failed|warning|current-page|toggled|animating|entering|leaving|clicked|chosen|picked|" +
+    "indeterminate|mixed|unchecked|required|readonly|focusvisible)($|[-_])", "i");
   const INPUT_ROLES = {
     checkbox: "checkbox", radio: "radio", button: "button", submit: "button", reset: "button",
     image: "button", range: "slider", number: "spinbutton", search: "searchbox",
@@ -576,6 +577,10 @@ async (request) => {
   // For an element with no name at all: the picture its icon class or sprite names
   // (`fa-star`, `<use href="#icon-reply">`), as words; "" when there is none. A guess.
   function iconWord(el) {
+    // Material UI names each icon in a test id (`data-testid="CancelIcon"`): "cancel".
+    const tested = (tagOf(el) === "svg" ? el : el.querySelector("svg"))?.getAttribute("data-testid") || "";
+    const icon = /^([A-Z][A-Za-z]+?)(?:Outlined|Rounded|Sharp|TwoTone)?Icon$/.exec(tested);
+    if (icon) return icon[1].replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
     for (const node of [el, ...el.querySelectorAll("[class], use")]) {
       let words;
       if (tagOf(node) === "use") {
