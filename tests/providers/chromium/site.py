@@ -947,6 +947,19 @@ PAGES: dict[str, str] = {
         " lands.addEventListener('click', (e) => { land.value = e.target.textContent;"
         " lands.hidden = true; land.setAttribute('aria-expanded', 'false'); });</script>",
     ),
+    # Items a page makes pressable by listening on their list, marked by class when picked
+    # (a transfer list's), and a menu whose option keeps aria-checked false as it closes on
+    # the click that chose it (a cascader's).
+    "/picked-items": _page(
+        "Picked items",
+        '<ul id="items"><li>Deploy</li><li>Build</li></ul><button id="region">Region</button>'
+        '<ul id="menu" role="menu" hidden><li role="menuitemcheckbox" aria-checked="false">'
+        'Spokane</li></ul><p id="out">none</p><script>'
+        "items.addEventListener('click', (e) => e.target.classList.toggle('checked'));"
+        "region.onclick = () => { menu.hidden = false; };"
+        "menu.addEventListener('click', (e) => { menu.hidden = true;"
+        " out.textContent = 'chose ' + e.target.textContent; });</script>",
+    ),
     # A select drawn see-through over the box that shows its choice (Pikaday's year).
     "/overlaid-select": _page(
         "Overlaid select",

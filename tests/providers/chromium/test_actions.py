@@ -489,6 +489,21 @@ async def test_a_list_a_person_scrolls_by_the_wheel_is_scrolled_though_its_overf
     assert moved["scrollY"] == await in_page(provider, ctx, "wrap.scrollTop") > 0
 
 
+async def test_a_click_answers_the_state_a_person_sees_of_what_it_pressed(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A list item the page marks picked is something to press, not text alone: no notice
+    says the click pressed only text. A menu's option the click hid shows no state; the
+    one it kept (checked false) was not the choice it made."""
+    await ok(provider, ctx, "browser.open", url=site.url("/picked-items"))
+    picked = await ok(provider, ctx, "browser.click", text="Deploy")
+    assert (picked["marked"], "notice" in picked) == ("checked", False)
+    await ok(provider, ctx, "browser.click", text="Region")
+    chose = await ok(provider, ctx, "browser.click", text="Spokane")
+    assert "checked" not in chose
+    assert await out_line(provider, ctx) == "chose Spokane"
+
+
 async def test_a_click_on_an_option_of_a_select_says_to_choose_it_by_typing(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -128,6 +128,12 @@ def _plain_text(clicked: str, text: str | None) -> str:
     )
 
 
+def _stateful(state: dict[str, Any]) -> bool:
+    """Whether what a click pressed shows a state of its own after it (a list item the page
+    marks checked or chosen): it is something to press, not text alone."""
+    return any(key in state for key in ("checked", "selected", "marked", "pressed", "expanded"))
+
+
 class ChromiumProvider(
     PageVerbs, PointerVerbs, DiagnosticVerbs, PdfVerb, DownloadVerb, SessionVerbs
 ):
@@ -445,7 +451,11 @@ class ChromiumProvider(
                     or led_to(tab, settled, shown)
                     or (NEW_TAB if shown is not page and not page.is_closed() else None)
                     or (opens_files(files) if (files := aimed.info.get("opensFiles")) else None)
-                    or (_plain_text(clicked, parameters.text) if plain else None)
+                    or (
+                        _plain_text(clicked, parameters.text)
+                        if plain and not _stateful(state)
+                        else None
+                    )
                     or (disabled_by_click(clicked) if state.get("disabled") else None),
                     page_says(settled),
                 ),

@@ -3033,9 +3033,12 @@ async (request) => {
   function stateNow() {
     const el = store.target;
     const out = { url: location.href, title: doc.title };
-    if (el && el.isConnected) {
+    // What a person sees of it: nothing once the action hid it (an option of a menu that
+    // closed, whose own state the page no longer keeps).
+    const face = el && el.isConnected ? faceOf(el) : null;
+    if (el && el.isConnected && rendered(face || el)) {
       out.state = state(el);
-      out.label = cap(labelOf(el, faceOf(el))); // a toggle's new words (Like, then Liked)
+      out.label = cap(labelOf(el, face)); // a toggle's new words (Like, then Liked)
     }
     if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
     const said = saidSince();
