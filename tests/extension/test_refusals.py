@@ -48,6 +48,7 @@ TEXT_FIELDS: list[dict[str, Any]] = [
     {"typable": False, "tag": "div"},
     {"typable": False, "tag": "input", "type": "checkbox"},
     {"typable": True, "readonly": True},
+    {"typable": True, "readonly": True, "role": "combobox"},
     *({"typable": False, "tag": "div", "role": role} for role in targets.WIDGET_ADVICE),
 ]
 OPTIONS = [{"label": f"Colour {n}", "value": f"c{n}"} for n in range(25)]

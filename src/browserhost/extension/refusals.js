@@ -156,6 +156,10 @@ export function checkTakesText(selector, info) {
     }
     throw new Refusal(`${selector} is a ${info.type} input, not a text field; use browser.click for it.`);
   }
+  if (info.readonly && info.role === "combobox") {
+    throw new Refusal(`${selector} is a read-only combobox, so nothing was typed; click it, then ` +
+      "click the option you want (a snapshot lists them).");
+  }
   if (info.readonly) throw new Refusal(`${selector} is read-only; nothing was typed.`);
 }
 

@@ -924,6 +924,9 @@ PAGES: dict[str, str] = {
         '<div style="display: flex"><div><input id="country" role="combobox" readonly'
         ' aria-controls="countries" aria-expanded="false" style="width: 11px; border: 0"></div>'
         '<div class="select__placeholder"><span>Canada</span></div></div></div>'
+        '<div style="display: flex; width: 300px; border: 1px solid #888"><input id="from"'
+        ' role="combobox" aria-label="From" style="width: 100px"><span>To</span><input'
+        ' id="until" role="combobox" aria-label="Until" style="width: 100px"></div>'
         '<ul id="countries" role="listbox" hidden><li role="option">Brazil</li>'
         '<li role="option" aria-selected="true">Canada</li></ul><p id="out"></p><script>'
         "pick.onclick = () => { shown.textContent = 'Grace Wilson'; shown.style.color = '#000';"

@@ -487,6 +487,10 @@ async def test_a_list_a_person_scrolls_by_the_wheel_is_scrolled_though_its_overf
     moved = await ok(provider, ctx, "browser.scroll", selector="#countries", direction="down")
     assert moved["box"] == "#wrap"
     assert moved["scrollY"] == await in_page(provider, ctx, "wrap.scrollTop") > 0
+    # Brought into view, a list taller than its box stays where it shows, not at its middle.
+    await in_page(provider, ctx, "wrap.scrollTop = 0")
+    await ok(provider, ctx, "browser.scroll", selector="#countries")
+    assert await in_page(provider, ctx, "wrap.scrollTop") <= 16  # its top, not its middle
 
 
 async def test_a_click_answers_the_state_a_person_sees_of_what_it_pressed(

@@ -431,6 +431,11 @@ async def test_hover_and_fill_form_refuse_what_a_person_could_not_do(
     )
     assert slider.startswith("#volume is a slider the page draws, not a text field")
     assert "set it with verb.press_key" in slider
+    # true or false for a slider says what it is, as text does, not that it takes text.
+    told = await refused(
+        provider, ctx, "verb.fill_form", fields=[{"selector": "#volume", "value": True}]
+    )
+    assert told.startswith("#volume is a slider the page draws, not a text field")
     assert (await ok(provider, ctx, "browser.inspect", selector="#bio"))["value"] == "Changed"
     no_option = await refused(
         provider, ctx, "verb.fill_form", fields=[{"selector": "#size", "value": "XXL"}]

@@ -252,6 +252,9 @@ async def test_a_submit_into_a_list_filtered_as_typed_picks_from_the_whole_text(
     await _open(provider, site, ctx, "autocomplete.html")
     await ok(provider, ctx, "browser.type", selector="#tags", value="Scal", submit=True)
     assert await out_line(provider, ctx) == "out: chose Scala"
+    # fill_form waits for what its text set off, as type does: the suggestions are shown.
+    await ok(provider, ctx, "verb.fill_form", fields=[{"selector": "#tags", "value": "Ja"}])
+    assert await in_page(provider, ctx, "getComputedStyle(menu).display") != "none"
 
 
 async def test_a_click_on_a_menu_opened_under_the_resting_pointer_picks_the_item_clicked(
@@ -742,7 +745,7 @@ async def test_a_rows_selection_box_is_named_by_its_row_and_refused_once_the_row
     rows; sorted in place, a box listed for Alice now in Carol's row is refused, not ticked."""
     await _open(provider, site, ctx, "table-rows.html")
     seen = await _by_label(provider, ctx)
-    assert {"all rows", "Alice", "Bob", "Carol"} <= set(seen)
+    assert {"all rows", "Alice", "Bob", "Carol", "Fruit", "Apples"} <= set(seen)
     assert seen["Alice"]["labelGuessed"] is True
     alice = seen["Alice"]["selector"]
     await ok(provider, ctx, "browser.click", text="Sort by age")
@@ -786,6 +789,14 @@ async def test_a_combobox_whose_box_shows_its_choice_beside_the_field_reads_that
     picked = await ok(provider, ctx, "browser.click", selector="#assignee")
     assert picked["value"] == "Grace Wilson"
     assert await in_page(provider, ctx, "out.textContent") == "opened"
+    # A range's two fields share a box whose "to" between them is no choice of either.
+    assert {seen["#from"]["value"], seen["#until"]["value"]} == {""}
+    # A read-only one takes no text: a click opens its list.
+    error = await refused(provider, ctx, "browser.type", selector="#country", value="Brazil")
+    assert error == (
+        "#country is a read-only combobox, so nothing was typed; click it, then click the "
+        "option you want (a snapshot lists them)."
+    )
 
 
 async def test_text_typed_into_a_combobox_that_only_searches_says_nothing_is_chosen(
@@ -795,10 +806,10 @@ async def test_text_typed_into_a_combobox_that_only_searches_says_nothing_is_cho
     typed = await ok(provider, ctx, "browser.type", selector="#land", value="Ca")
     assert (typed["value"], typed["expanded"]) == ("Ca", True)
     assert typed["notice"].startswith(
-        '#land shows its list open with what matches "Ca": nothing is chosen yet.'
+        "#land shows its list open after the text: nothing is chosen by typing."
     )
     entered = await ok(provider, ctx, "browser.type", selector="#land", value="Canada", submit=True)
-    assert entered["notice"].startswith("Enter chose nothing in #land: its list is still open.")
+    assert entered["notice"].startswith("#land still shows its list open after Enter: Enter may")
     chosen = await ok(provider, ctx, "browser.click", text="Canada")
     assert "notice" not in chosen
     field = await ok(provider, ctx, "browser.inspect", selector="#land")

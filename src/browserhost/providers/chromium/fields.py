@@ -118,13 +118,13 @@ def list_left_open(selector: str, value: str, *, submitted: bool) -> str:
     until an option is; its value would read as if something were."""
     if submitted:
         return (
-            f"Enter chose nothing in {selector}: its list is still open. Click the option you "
-            "want (a snapshot lists them)."
+            f"{selector} still shows its list open after Enter: Enter may have chosen nothing, "
+            "or changed what was chosen. Take a snapshot to see what it holds, then click the "
+            "option you want."
         )
     return (
-        f'{selector} shows its list open with what matches "{value}": nothing is chosen yet. '
-        "Click the option you want (a snapshot lists them), or type again with submit to take "
-        "the one the page marks."
+        f"{selector} shows its list open after the text: nothing is chosen by typing. Click "
+        "the option you want, if the list shows it (a snapshot lists them)."
     )
 
 

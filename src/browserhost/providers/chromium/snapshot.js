@@ -548,6 +548,8 @@ async (request) => {
       const around = rendered(box);
       if (!around) continue;
       if (around.height > Math.max(2 * rect.height, CHOICE_BOX_HEIGHT)) break;
+      // A box of two fields (a date range's, "To" between them) shows no choice of one.
+      if ([...box.querySelectorAll(FIELDS)].some((other) => other !== el)) break;
       if (around.width < FACE_MIN_WIDTH) continue;
       if (clean(box.textContent)) return box;
       first ||= box;
@@ -626,8 +628,24 @@ async (request) => {
   // The name a snapshot guesses for an element the page names nowhere (drawn `rect`): a
   // field's loose label, else its icon's, with the colour it is filled with where it is a
   // swatch.
+  // A field's classes name its kind or its library's parts (`el-checkbox__original`), never
+  // what it is for: no icon is guessed for one.
   const guessedName = (el, rect = el.getBoundingClientRect()) =>
-    looseLabel(el) || rowLabel(el) || [iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
+    looseLabel(el) || rowLabel(el) ||
+    [el.matches(FIELDS) ? "" : iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
+
+  // A checkbox or radio in a tree's node or a list's item that names it nowhere: the words
+  // on its own line (the node's, not its children's).
+  function itemLabel(el) {
+    const item = el.closest("[role=treeitem], [role=option], li");
+    if (!item) return "";
+    for (let up = el.parentElement; up && item.contains(up); up = up.parentElement) {
+      if ([...up.querySelectorAll(FIELDS)].some((other) => other !== el)) return "";
+      const text = shortLabel(textOf(up));
+      if (text) return text;
+    }
+    return "";
+  }
 
   // A checkbox or radio in a table's row that names it nowhere (a row's selection box): the
   // row's first cell of text, as a person tells the rows apart; in the header row, "all
@@ -636,7 +654,7 @@ async (request) => {
     const box = tagOf(el) === "input" ? el.type : roleOf(el);
     if (box !== "checkbox" && box !== "radio") return "";
     const row = el.closest("tr, [role=row]");
-    if (!row) return "";
+    if (!row) return itemLabel(el);
     const cells = [...row.querySelectorAll("td, th, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]")];
     if (cells.length && cells.every((cell) => tagOf(cell) === "th" || roleOf(cell) === "columnheader")) return "all rows";
     for (const cell of cells) {
@@ -2734,6 +2752,19 @@ async (request) => {
   // use instead. Nothing for other elements, or where the next thing shown is another field
   // or nothing to press.
   const STAND_IN_DEPTH = 3;
+  // See-through until the pointer is over what holds it (a number field's arrows, a row's
+  // actions): the nearest box around it a person sees, which a hover there shows it in.
+  function shownOnHover(el) {
+    if (!el.checkVisibility || !el.checkVisibility({ visibilityProperty: true })) return {};
+    const rect = el.getBoundingClientRect();
+    if (rect.width < 4 || rect.height < 4) return {};
+    for (let up = el.parentElement, depth = 0; up && up !== doc.body && depth < HOVER_DEPTH; up = up.parentElement, depth++) {
+      if (rendered(up)) return { hoverShows: describeCover(up) };
+    }
+    return {};
+  }
+  const HOVER_DEPTH = 4;
+
   function standIn(el) {
     if (!["select", "input", "textarea"].includes(tagOf(el))) return {};
     let at = el;
@@ -2749,6 +2780,25 @@ async (request) => {
       return pressed && rendered(pressed) ? { standIn: describeCover(pressed) } : {};
     }
     return {};
+  }
+
+  // `el` scrolled to the middle of the view; one larger than the view or the box that scrolls
+  // it (a long list) only as far as needed, where its middle would take it far from the part
+  // a person sees.
+  function intoView(el, inline = "center") {
+    const rect = el.getBoundingClientRect();
+    let [high, wide] = [innerHeight, innerWidth];
+    for (let up = el.parentElement; up && up !== doc.body; up = up.parentElement) {
+      if (scrollsItself(up)) {
+        [high, wide] = [Math.min(high, up.clientHeight), Math.min(wide, up.clientWidth)];
+        break;
+      }
+    }
+    el.scrollIntoView({
+      block: rect.height > high ? "nearest" : "center",
+      inline: rect.width > wide ? "nearest" : inline,
+      behavior: "instant",
+    });
   }
 
   // A range's thumb, where its value puts it (drawn `box`): a press there keeps the value,
@@ -2772,7 +2822,7 @@ async (request) => {
   async function aim(el, face, purpose) {
     const target = face || el;
     let rect = rendered(target);
-    if (!rect) return { hidden: true, ...standIn(el) };
+    if (!rect) return { hidden: true, ...standIn(el), ...shownOnHover(target) };
     // Scrolled into view, it would be shown where no person can scroll it to.
     if (clippedAway(target, rect)) return { clipped: true, ...standIn(el) };
     const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
@@ -2822,7 +2872,7 @@ async (request) => {
     if (!fits) {
       // A click waits one frame after scrolling, for what the page does on scroll (a header
       // it shows over the point); typing goes to the focused field, wherever a header is.
-      target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      intoView(target);
       if (purpose === "click") await frame();
       rect = rendered(target);
       if (!rect) return { hidden: true };
@@ -2852,7 +2902,7 @@ async (request) => {
       if (!centred) {
         // A sticky header or a docked bar over it: in the middle of the view it is clear.
         centred = true;
-        target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+        intoView(target);
         continue;
       }
       if (tries >= 4) break;
@@ -3992,7 +4042,7 @@ async (request) => {
           const { overflowX } = getComputedStyle(up);
           if (unscrolled(overflowX) || unscrolled(personsOverflowY(up))) fixed.push([up, up.scrollLeft, up.scrollTop]);
         }
-        el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+        intoView(el, "nearest");
         for (const [up, left, top] of fixed) up.scrollTo({ left, top, behavior: "instant" });
         return position(box);
       }

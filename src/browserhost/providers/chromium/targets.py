@@ -337,7 +337,18 @@ def check_takes_text(selector: str, info: dict[str, Any]) -> None:
             f"{selector} is a {info['type']} input, not a text field; use browser.click for it."
         )
     if info.get("readonly"):
-        raise ActionError(f"{selector} is read-only; nothing was typed.")
+        raise ActionError(read_only(selector, info, "nothing was typed"))
+
+
+def read_only(selector: str, info: dict[str, Any], nothing: str) -> str:
+    """The refusal of text for a read-only field; a combobox's list is the page's own, which
+    a click opens (Element Plus's and Ant Design's selects)."""
+    if info.get("role") == "combobox":
+        return (
+            f"{selector} is a read-only combobox, so {nothing}; click it, then click the "
+            "option you want (a snapshot lists them)."
+        )
+    return f"{selector} is read-only; {nothing}."
 
 
 def check_found(answer: dict[str, Any], selector: str | None) -> None:
@@ -383,6 +394,11 @@ _UNUSABLE: Refusals = (
         "standIn",
         "{selector} is hidden, so nothing was {verb}: the page shows its own control in its "
         "place, {stand_in}; use that instead (click it, then the option it shows).",
+    ),
+    (
+        "hoverShows",
+        "{selector} is see-through until the pointer is over what holds it, {hover_shows}, so "
+        "nothing was {verb}; hover that first (verb.hover), then take a new snapshot.",
     ),
     (
         "hidden",
@@ -469,6 +485,7 @@ def check_usable(selector: str, info: dict[str, Any], done: str) -> None:
         repeated=aim.get("repeated"),
         off=named(aim.get("offText")),
         stand_in=named(aim.get("standIn")),
+        hover_shows=named(aim.get("hoverShows")),
         through=named(aim.get("through")),
         cover=named(aim.get("coveredBy")),
     )

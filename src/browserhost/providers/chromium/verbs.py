@@ -31,7 +31,7 @@ from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 from . import driver, fields, pagescript, targets
 from .errors import playwright_errors
-from .inputs import led_to, notices, page_says, press
+from .inputs import after_typing, led_to, notices, page_says, press
 
 if TYPE_CHECKING:
     from playwright.async_api import Locator, Page
@@ -275,17 +275,26 @@ class PageVerbs(Provider):
                         if info["checked"] != wanted:  # a click where a person would toggle it
                             pressed = await targets.target(page, field.selector, "click")
                             await press(tab, page, pressed, "verb.fill_form")
-                    elif not isinstance(field.value, str):
+                    elif not isinstance(field.value, str) and info["typable"]:
                         raise ActionError(
                             f"{field.selector} takes text, not {field.value}; nothing more set."
                         )
                     elif info.get("readonly"):
-                        raise ActionError(f"{field.selector} is read-only; nothing more set.")
-                    elif info["typable"]:
+                        raise ActionError(
+                            targets.read_only(field.selector, info, "nothing more set")
+                        )
+                    elif info["typable"] and isinstance(field.value, str):
                         # Checked as browser.type checks it: shown, enabled, not covered.
-                        aimed = await targets.target(page, field.selector, "type", text=field.value)
+                        aimed = await targets.target(
+                            page, field.selector, "type", text=field.value, watch=True
+                        )
+                        in_flight = tab.in_flight(page)
                         typed = await fields.fill(tab, page, aimed, field.selector, field.value)
-                        notice, state, text = typed.notice, typed.read, typed.typed
+                        # What the text set off (a search for suggestions), as type waits.
+                        settled = await after_typing(
+                            self.access, tab, page, aimed, in_flight, typed.read
+                        )
+                        notice, state, text = typed.notice, settled.read, typed.typed
                     else:  # as browser.type says it, with what to use instead
                         try:
                             targets.check_takes_text(field.selector, info)
