@@ -25,6 +25,8 @@ AIMS: list[dict[str, Any]] = [
     {"hidden": True, "standIn": {"selector": "#speed-button", "tag": "span", "label": "Fast"}},
     {"clipped": True, "standIn": {"selector": "button.dropdown-toggle", "tag": "button"}},
     {"inert": True},
+    {"blocked": {"selector": "#app", "tag": "div"}},
+    {"hidden": True, "hoverShows": {"selector": "span.number", "tag": "span"}},
     {"moving": True},
     {"text": "report.pdf", "repeated": 2},
     {"text": "report.pdf", "noText": True},

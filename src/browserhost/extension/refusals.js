@@ -82,6 +82,16 @@ export function checkUsable(selector, info, verb) {
       `control in its place, ${aim.standIn.selector} (${described(aim.standIn)}); use that ` +
       "instead (click it, then the option it shows).");
   }
+  if (aim.blocked) {
+    throw new Refusal(`${selector} is out of reach while something else is open: the page made ` +
+      `${aim.blocked.selector} (${described(aim.blocked)}) inert, so nothing was ${verb}. Close ` +
+      "what is open first (press Escape, or choose in it), then try again.");
+  }
+  if (aim.hoverShows) {
+    throw new Refusal(`${selector} is see-through until the pointer is over what holds it, ` +
+      `${aim.hoverShows.selector} (${described(aim.hoverShows)}), so nothing was ${verb}; hover ` +
+      "that first (verb.hover), then take a new snapshot.");
+  }
   if (aim.hidden) {
     throw new Refusal(`${selector} is not visible (hidden, or inside a closed menu, tab or ` +
       `dialog), so nothing was ${verb}; open what contains it, or take a new snapshot.`);

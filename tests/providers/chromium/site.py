@@ -963,6 +963,29 @@ PAGES: dict[str, str] = {
         "menu.addEventListener('click', (e) => { menu.hidden = true;"
         " out.textContent = 'chose ' + e.target.textContent; });</script>",
     ),
+    # Controls as Radix and Headless UI draw them: a select's trigger before the native
+    # select it hides, in a form with a Save after it; a checkbox that is a button named by
+    # a label; a trigger's chosen value that lets the pointer through; a menu whose focused
+    # list marks the item the keys are on; a page made inert while a list is open; and a
+    # delete button styled for danger.
+    "/radix-like": _page(
+        "Radix like",
+        "<form onsubmit=\"event.preventDefault(); out.textContent = 'sent'\">"
+        '<button type="button" id="tz" aria-haspopup="listbox" aria-expanded="false">'
+        '<span style="pointer-events: none">Timezone GMT</span></button>'
+        '<select aria-hidden="true" tabindex="-1" style="position: absolute; width: 1px;'
+        ' height: 1px; clip: rect(0 0 0 0); border: 0"><option>GMT</option><option>PST</option>'
+        '</select><button id="save">Save</button></form>'
+        '<label for="terms">Accept terms</label><button type="button" role="checkbox"'
+        ' aria-checked="false" id="terms" onclick="this.setAttribute(\'aria-checked\','
+        " String(this.getAttribute('aria-checked') !== 'true'))\"></button>"
+        '<div id="menu" role="menu" tabindex="0" aria-activedescendant="m2">'
+        '<div role="menuitem" id="m1">Edit</div><div role="menuitem" id="m2">Duplicate</div></div>'
+        '<div id="rest"><button id="behind" onclick="out.textContent = \'behind\'">Behind</button>'
+        '</div><button id="lock" type="button" onclick="rest.inert = !rest.inert">Lock</button>'
+        '<button id="drop" class="button-error" onclick="out.textContent = \'dropped\'">Drop'
+        '</button><p id="out">none</p>',
+    ),
     # A select drawn see-through over the box that shows its choice (Pikaday's year).
     "/overlaid-select": _page(
         "Overlaid select",

@@ -424,8 +424,13 @@ async def test_hover_and_fill_form_refuse_what_a_person_could_not_do(
         provider, ctx, "verb.fill_form",
         fields=[{"selector": "#bio", "value": "Changed"}, {"selector": "#bold", "value": "x"}],
     )  # fmt: skip
-    assert not_field.startswith("#bold is ")  # as browser.type says it, with what to use
-    assert not_field.endswith("Nothing more set.")
+    # A button that stays down takes true or false, as a checkbox does.
+    assert not_field == (
+        "#bold is a toggle button: give true or false, not 'x'; nothing more set. Set before "
+        "it: #bio."
+    )
+    bold = await ok(provider, ctx, "verb.fill_form", fields=[{"selector": "#bold", "value": True}])
+    assert bold["filled"][0]["pressed"] is True
     slider = await refused(
         provider, ctx, "verb.fill_form", fields=[{"selector": "#volume", "value": "70"}]
     )
@@ -441,11 +446,17 @@ async def test_hover_and_fill_form_refuse_what_a_person_could_not_do(
         provider, ctx, "verb.fill_form", fields=[{"selector": "#size", "value": "XXL"}]
     )
     assert no_option == '#size has no option "XXL"; its options are "S", "M", "L".'
+    # Refused after a field was set: the answer says which, not to set them again.
+    after_one = await refused(
+        provider, ctx, "verb.fill_form",
+        fields=[{"selector": "#bio", "value": "Again"}, {"selector": "#size", "value": "XXL"}],
+    )  # fmt: skip
+    assert after_one.endswith("Set before it: #bio.")
     text = await refused(
         provider, ctx, "verb.fill_form", fields=[{"selector": "#bio", "value": True}]
     )
     assert text == "#bio takes text, not True; nothing more set."
-    assert (await ok(provider, ctx, "browser.inspect", selector="#bio"))["value"] == "Changed"
+    assert (await ok(provider, ctx, "browser.inspect", selector="#bio"))["value"] == "Again"
     await ok(provider, ctx, "browser.open", url=site.url("/w/checkboxradio.html"))
     vague = await refused(
         provider, ctx, "verb.fill_form", fields=[{"selector": "#agree", "value": "Subscribe"}]

@@ -816,6 +816,32 @@ async def test_text_typed_into_a_combobox_that_only_searches_says_nothing_is_cho
     assert (field["value"], field["expanded"]) == ("Canada", False)
 
 
+async def test_controls_drawn_as_radix_and_headless_ui_draw_them_are_named_and_reached(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/radix-like"))
+    await in_page(provider, ctx, "menu.focus()")
+    listed = await _snapshot(provider, ctx)
+    by_selector = {element["selector"]: element for element in listed["elements"]}
+    # The chosen value lets the pointer through to its trigger: no element of its own.
+    assert [e["selector"] for e in listed["elements"] if e["label"] == "Timezone GMT"] == ["#tz"]
+    assert by_selector["#terms"]["label"] == "Accept terms"  # a button its label names
+    assert by_selector["#m2"].get("highlighted") is True  # the item the focused menu is on
+    # The hidden select's control is its trigger before it, never the form's Save after it.
+    error = await refused(provider, ctx, "browser.click", text="PST")
+    assert "shows its own control for, #tz (button" in error
+    assert await out_line(provider, ctx) == "none"
+    # A click by the label's words is a click on the control it names.
+    ticked = await ok(provider, ctx, "browser.click", text="Accept terms")
+    assert (ticked["checked"], "notice" in ticked) == (True, False)
+    await ok(provider, ctx, "browser.click", text="Lock")
+    blocked = await refused(provider, ctx, "browser.click", selector="#behind")
+    assert blocked.startswith("#behind is out of reach while something else is open")
+    assert by_selector["#drop"]["label"] == "Drop"
+    dropped = await ok(provider, ctx, "browser.click", text="Drop")
+    assert "notice" not in dropped  # a button styled for danger is no message of the page's
+
+
 async def test_a_see_through_select_over_the_box_it_chooses_for_is_listed_and_set(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -472,6 +472,14 @@ async (request) => {
       }
       return clean(el.getAttribute("placeholder")) || clean(el.getAttribute("title"));
     }
+    // A button a label names (`<label for>`): Radix's checkbox, switch and radio are buttons
+    // named so, with only a tick drawn inside.
+    if (tag === "button") {
+      for (const label of el.labels || []) {
+        const text = label.contains(el) ? clean(flatText(label, el)) : textOf(label);
+        if (text) return text;
+      }
+    }
     const text = roleOf(el) === "combobox" ? shownChoice(el, true) : textOf(el);
     // A letter or a sign ("B", "×") says less than the title the page gives it ("Bold").
     const title = text && text.length <= 2 && clean(el.getAttribute("title"));
@@ -923,13 +931,14 @@ async (request) => {
     return "";
   }
 
-  // The option the keys are on in the list a focused field drives (the field's
-  // aria-activedescendant): Enter would choose it. Such lists mark it aria-selected too, as
-  // the pattern advises for a combobox's list, and nothing is chosen by that.
+  // The option the keys are on in the list a focused field drives, or a focused list or menu
+  // holds (its aria-activedescendant): Enter would choose it. Such lists mark it
+  // aria-selected too, as the pattern advises for a combobox's list, and nothing is chosen
+  // by that.
   function highlighted(el) {
     const field = el.id && deepActive();
     return Boolean(field && field !== el && field.getAttribute("aria-activedescendant") === el.id &&
-      (roleOf(field) === "combobox" || roleOf(field) === "textbox" || roleOf(field) === "searchbox"));
+      /^(combobox|textbox|searchbox|menu|menubar|listbox|tree|grid)$/.test(roleOf(field)));
   }
 
   function state(el, valueMax = VALUE_MAX) {
@@ -1370,6 +1379,9 @@ async (request) => {
       // row): a press on it is a press on the item.
       if (loose && [el.parentElement, el.parentElement?.parentElement].some((up) =>
         nested.has(up) && up.children.length === 1 && clean(up.textContent) === clean(el.textContent))) return false;
+      // Text a control shows that lets the pointer through to it (Radix's chosen value in its
+      // trigger): a press there is a press on the control.
+      if (loose && getComputedStyle(el).pointerEvents === "none" && el.parentElement?.closest(INTERACTIVE)) return false;
       const role = el.getAttribute("role");
       if (role !== "presentation" && role !== "none") return true;
       for (let up = el.parentElement; up; up = up.parentElement) if (nested.has(up)) return false;
@@ -1426,7 +1438,7 @@ async (request) => {
   function element({ el, rect, face }, valueMax = VALUE_MAX) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
     out.inViewport = inViewport(rect) && !scrolledAway(face || el, rect, listedBoxes);
-    if (out.inViewport && coveredAt(el, face, rect)) out.covered = true;
+    if (out.inViewport && (coveredAt(el, face, rect) || el.closest("[inert]"))) out.covered = true;
     const type = typeOf(el);
     if (type) out.type = type;
     const role = roleOf(el);
@@ -2767,17 +2779,31 @@ async (request) => {
 
   function standIn(el) {
     if (!["select", "input", "textarea"].includes(tagOf(el))) return {};
+    const shown = (sibling, step) => {
+      while (sibling && !rendered(sibling)) sibling = sibling[step];
+      return sibling;
+    };
+    // A pointer cursor marks it, its own or the wrapper's around both (Selectric's); never a
+    // button that sends the form, which stands in for no field.
+    const pressedIn = (near) => {
+      if (!near || near.matches(FIELDS)) return null;
+      const pressed = near.matches(INTERACTIVE) || getComputedStyle(near).cursor === "pointer"
+        ? near : near.querySelector(INTERACTIVE);
+      const sends = pressed && (pressed.type === "submit" && pressed.form);
+      return pressed && rendered(pressed) && !sends ? pressed : null;
+    };
+    const opens = (control) => control && (roleOf(control) === "combobox" ||
+      control.hasAttribute("aria-haspopup") || control.hasAttribute("aria-expanded"));
     let at = el;
     for (let depth = 0; depth < STAND_IN_DEPTH && at !== doc.body; depth++, at = at.parentElement) {
       if (at !== el && at.querySelectorAll(FIELDS).length > 1) break; // not its box alone
-      let next = at.nextElementSibling;
-      while (next && !rendered(next)) next = next.nextElementSibling;
-      if (!next) continue;
-      if (next.matches(FIELDS)) break;
-      // A pointer cursor marks it, its own or the wrapper's around both (Selectric's).
-      const pressed = next.matches(INTERACTIVE) || getComputedStyle(next).cursor === "pointer"
-        ? next : next.querySelector(INTERACTIVE);
-      return pressed && rendered(pressed) ? { standIn: describeCover(pressed) } : {};
+      // The control beside it that opens a list (Radix draws its trigger before the select
+      // it hides), else the one after it.
+      const before = pressedIn(shown(at.previousElementSibling, "previousElementSibling"));
+      const after = pressedIn(shown(at.nextElementSibling, "nextElementSibling"));
+      const pressed = [before, after].find(opens) || after;
+      if (pressed) return { standIn: describeCover(pressed) };
+      if (shown(at.nextElementSibling, "nextElementSibling")?.matches(FIELDS)) break;
     }
     return {};
   }
@@ -2823,6 +2849,10 @@ async (request) => {
     const target = face || el;
     let rect = rendered(target);
     if (!rect) return { hidden: true, ...standIn(el), ...shownOnHover(target) };
+    // The page holds it out of reach while something else is open (a list, a dialog): it
+    // takes no pointer or keys until that closes.
+    const blocker = target.closest("[inert]");
+    if (blocker) return { blocked: describeCover(blocker) };
     // Scrolled into view, it would be shown where no person can scroll it to.
     if (clippedAway(target, rect)) return { clipped: true, ...standIn(el) };
     const fits = rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
@@ -3061,7 +3091,8 @@ async (request) => {
   function sayings() {
     const found = [];
     for (const el of doc.querySelectorAll(SAYING)) {
-      if (el.matches(FIELDS) || el.querySelector(FIELDS) || (tagOf(el) === "label" && el.control)) continue;
+      if (el.matches(FIELDS) || el.querySelector(FIELDS) || (tagOf(el) === "label" && el.control) ||
+        el.matches(INTERACTIVE)) continue; // a button styled for danger says nothing by being shown
       const text = clean(el.innerText);
       if (!text || text.length > SAYING_MAX || !rendered(el)) continue;
       found.push({ el, text });
@@ -3366,8 +3397,10 @@ async (request) => {
         break;
       }
     }
-    // A match inside another match is the same target: keep the innermost.
+    // A match inside another match is the same target: keep the innermost. A label of a
+    // matched control is that control.
     matches = matches.filter((el) => !matches.some((other) => other !== el && el.contains(other)));
+    matches = matches.filter((el) => !(tagOf(el) === "label" && el.control && matches.includes(el.control)));
     // Of several, those drawn over in view (the page under an open dialog or menu) are not
     // what a person can mean: the one they see.
     if (matches.length > 1) {
@@ -4047,11 +4080,15 @@ async (request) => {
         return position(box);
       }
       if (!scrollsItself(el)) {
-        // A list that fits the box that scrolls it (a dropdown's list in its scrolling wrap):
-        // that box moves.
+        // A list that fits the box that scrolls it (a dropdown's list in its scrolling wrap),
+        // or one that scrolls a box inside it (Radix's listbox, its viewport): that box moves.
+        const moves = (box) => scrollsItself(box) && box.scrollHeight > box.clientHeight + 1 && rendered(box);
         let up = el.parentElement;
-        while (up && up !== doc.body && !(scrollsItself(up) && up.scrollHeight > up.clientHeight + 1)) up = up.parentElement;
-        if (!up || up === doc.body || !rendered(up)) return { error: "noScroll" };
+        while (up && up !== doc.body && !moves(up)) up = up.parentElement;
+        if (!up || up === doc.body) {
+          up = [...el.querySelectorAll(":scope > *, :scope > * > *")].find(moves) || null;
+        }
+        if (!up) return { error: "noScroll" };
         scrollAlong(up, direction);
         return { ...position(up), box: selectorFor(up) };
       }

@@ -396,6 +396,12 @@ _UNUSABLE: Refusals = (
         "place, {stand_in}; use that instead (click it, then the option it shows).",
     ),
     (
+        "blocked",
+        "{selector} is out of reach while something else is open: the page made {blocked} "
+        "inert, so nothing was {verb}. Close what is open first (press Escape, or choose in "
+        "it), then try again.",
+    ),
+    (
         "hoverShows",
         "{selector} is see-through until the pointer is over what holds it, {hover_shows}, so "
         "nothing was {verb}; hover that first (verb.hover), then take a new snapshot.",
@@ -486,6 +492,7 @@ def check_usable(selector: str, info: dict[str, Any], done: str) -> None:
         off=named(aim.get("offText")),
         stand_in=named(aim.get("standIn")),
         hover_shows=named(aim.get("hoverShows")),
+        blocked=named(aim.get("blocked")),
         through=named(aim.get("through")),
         cover=named(aim.get("coveredBy")),
     )
