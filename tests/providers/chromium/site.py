@@ -984,7 +984,10 @@ PAGES: dict[str, str] = {
         '<div id="rest"><button id="behind" onclick="out.textContent = \'behind\'">Behind</button>'
         '</div><button id="lock" type="button" onclick="rest.inert = !rest.inert">Lock</button>'
         '<button id="drop" class="button-error" onclick="out.textContent = \'dropped\'">Drop'
-        '</button><p id="out">none</p>',
+        "</button><style>#arrows { opacity: 0 } #number:hover #arrows { opacity: 1 }</style>"
+        '<div id="number" style="display: inline-block; padding: 4px"><input aria-label="Guests">'
+        '<span id="arrows"><button id="more" type="button" aria-label="More guests"'
+        ' onclick="out.textContent = \'more\'">+</button></span></div><p id="out">none</p>',
     ),
     # A select drawn see-through over the box that shows its choice (Pikaday's year).
     "/overlaid-select": _page(

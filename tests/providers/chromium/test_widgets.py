@@ -840,6 +840,12 @@ async def test_controls_drawn_as_radix_and_headless_ui_draw_them_are_named_and_r
     assert by_selector["#drop"]["label"] == "Drop"
     dropped = await ok(provider, ctx, "browser.click", text="Drop")
     assert "notice" not in dropped  # a button styled for danger is no message of the page's
+    # See-through until the pointer is over its box, as a number field's arrows are.
+    unseen = await refused(provider, ctx, "browser.click", selector="#more")
+    assert unseen.startswith("#more is see-through until the pointer is over what holds it")
+    await ok(provider, ctx, "verb.hover", selector="#number")
+    await ok(provider, ctx, "browser.click", selector="#more")
+    assert await out_line(provider, ctx) == "more"
 
 
 async def test_a_see_through_select_over_the_box_it_chooses_for_is_listed_and_set(
