@@ -40,6 +40,7 @@ export const VERBS = [
 // Moves between the press and the release: libraries that start a drag past a threshold, or
 // on the second move, see the pointer travel.
 const DRAG_STEPS = 10;
+const REST_FRAMES = 3; // the chromium provider's pointer.py REST_FRAMES
 const SELECT_STEPS = 5;
 // How long Chrome may take to hand over a drag the page started (Input.dragIntercepted).
 const DRAG_HANDOVER_MS = 2000;
@@ -212,6 +213,13 @@ async function dragAlong(tabId, located, from, to, via = null) {
       await moved(passed, to);
     } else {
       await moved(from, to);
+    }
+    // Held over the drop a moment, as a person's hand is (the chromium provider's
+    // REST_FRAMES): the page hears the pointer there again.
+    for (let rest = 0; rest < REST_FRAMES; rest += 1) {
+      await inPage(located, pageNextFrame);
+      if (data) await cdp(tabId, "Input.dispatchDragEvent", { type: "dragOver", ...to, data });
+      else await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...to, ...HELD });
     }
     if (data) await cdp(tabId, "Input.dispatchDragEvent", { type: "drop", ...to, data });
     else await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseReleased", ...to, ...RELEASE });

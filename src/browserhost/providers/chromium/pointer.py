@@ -35,6 +35,9 @@ DRAG_STEPS = 10
 """The moves between a drag's press and its release: libraries that start a drag only past a
 few pixels of motion (jQuery UI, SortableJS, a slider) see it move, and the page's own drag
 and drop sees it pass over what lies between."""
+REST_FRAMES = 3
+"""Frames a drag rests over where it drops before letting go (about the browser's own
+repeat of dragover while the pointer holds still, 50 ms)."""
 
 Point = tuple[float, float]
 Passing = tuple[Point, Callable[[], Awaitable[Point]]]
@@ -420,6 +423,12 @@ async def _drag(page: Page, start: Point, end: Point, via: Passing | None = None
         await _moved(page, start, via[0])
         start, end = via[0], await via[1]()
     await _moved(page, start, end)
+    # Held over the drop a moment, as a person's hand is: the browser tells the page of the
+    # pointer there again and again (dragover), and a list that let the last move go while
+    # it held still (SortableJS, on a busy machine) hears it.
+    for _ in range(REST_FRAMES):
+        await pagescript.answering(page.evaluate(_NEXT_FRAME))
+        await pagescript.answering(mouse.move(*end))
     await pagescript.answering(mouse.up())
     return end
 
