@@ -956,6 +956,8 @@ PAGES: dict[str, str] = {
     "/picked-items": _page(
         "Picked items",
         '<ul id="items"><li>Deploy</li><li>Build</li></ul><button id="region">Region</button>'
+        "<ul><li><span>Alpha</span> <button>Delete</button></li><li><span>Beta</span>"
+        " <button>Delete</button></li></ul>"
         '<ul id="menu" role="menu" hidden><li role="menuitemcheckbox" aria-checked="false">'
         'Spokane</li></ul><p id="out">none</p><script>'
         "items.addEventListener('click', (e) => e.target.classList.toggle('checked'));"

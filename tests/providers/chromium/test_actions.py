@@ -500,6 +500,10 @@ async def test_a_click_answers_the_state_a_person_sees_of_what_it_pressed(
     says the click pressed only text. A menu's option the click hid shows no state; the
     one it kept (checked false) was not the choice it made."""
     await ok(provider, ctx, "browser.open", url=site.url("/picked-items"))
+    # Controls of one name, one to an item, say whose item they are in.
+    listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    deletes = [e.get("group") for e in listed if e.get("label") == "Delete"]
+    assert deletes == ["Alpha", "Beta"]
     picked = await ok(provider, ctx, "browser.click", text="Deploy")
     assert (picked["marked"], "notice" in picked) == ("checked", False)
     await ok(provider, ctx, "browser.click", text="Region")

@@ -449,6 +449,32 @@ async (request) => {
   // The named group a radio or checkbox answers, as a screen reader announces it: its
   // fieldset's legend, its radio group's ARIA name. It tells two groups of "Yes" and "No"
   // apart.
+  // Controls of one name, one to an item (each row's Delete or Edit, each card's "Select"),
+  // say whose item they are in: the words of the smallest box around each that holds no
+  // other of them. An agent tells them apart without counting.
+  function inRows(elements) {
+    const named = new Map();
+    for (const item of elements) {
+      if (!item.out.label || item.out.group) continue;
+      named.set(item.out.label, [...(named.get(item.out.label) || []), item.el]);
+    }
+    for (const { el, out } of elements) {
+      const alike = named.get(out.label);
+      if (!alike || alike.length < 2) continue;
+      let up = el.parentElement;
+      for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
+        if (alike.some((other) => other !== el && up.contains(other))) break;
+        const words = clean(textOf(up).split(out.label).join(" "));
+        if (/[\p{L}\p{N}]/u.test(words)) {
+          out.group = cap(words, OWNER_WORDS);
+          break;
+        }
+      }
+    }
+  }
+  const OWNER_DEPTH = 6;
+  const OWNER_WORDS = 40;
+
   function groupOf(el) {
     const group = el.closest("fieldset, [role=radiogroup], [role=group]");
     if (!group) return "";
@@ -2310,6 +2336,7 @@ async (request) => {
       room -= out.value === undefined ? 0 : out.value.length;
       return { el: item.el, out };
     });
+    inRows(elements);
     remember(elements, !scope);
     return {
       url: location.href,
