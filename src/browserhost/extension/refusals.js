@@ -83,9 +83,9 @@ export function checkUsable(selector, info, verb) {
       "instead (click it, then the option it shows).");
   }
   if (aim.blocked) {
-    throw new Refusal(`${selector} is out of reach while something else is open: the page made ` +
-      `${aim.blocked.selector} (${described(aim.blocked)}) inert, so nothing was ${verb}. Close ` +
-      "what is open first (press Escape, or choose in it), then try again.");
+    throw new Refusal(`${selector} is out of reach while something else is open: the page shuts ` +
+      `it off (${aim.blocked.selector} (${described(aim.blocked)})), so nothing was ${verb}. ` +
+      "Close what is open first (press Escape, or choose in it), then try again.");
   }
   if (aim.hoverShows) {
     throw new Refusal(`${selector} is see-through until the pointer is over what holds it, ` +

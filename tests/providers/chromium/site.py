@@ -985,6 +985,9 @@ PAGES: dict[str, str] = {
         '<div role="menuitem" id="m1">Edit</div><div role="menuitem" id="m2">Duplicate</div></div>'
         '<div id="rest"><button id="behind" onclick="out.textContent = \'behind\'">Behind</button>'
         '</div><button id="lock" type="button" onclick="rest.inert = !rest.inert">Lock</button>'
+        '<button id="modal" type="button" onclick="document.body.style.pointerEvents = \'none\';'
+        ' sheet.hidden = false">Open sheet</button><div id="sheet" role="dialog" hidden'
+        ' style="pointer-events: auto">A sheet</div>'
         '<button id="drop" class="button-error" onclick="out.textContent = \'dropped\'">Drop'
         "</button><style>#arrows { opacity: 0 } #number:hover #arrows { opacity: 1 }</style>"
         '<div id="number" style="display: inline-block; padding: 4px"><input aria-label="Guests">'

@@ -837,6 +837,13 @@ async def test_controls_drawn_as_radix_and_headless_ui_draw_them_are_named_and_r
     await ok(provider, ctx, "browser.click", text="Lock")
     blocked = await refused(provider, ctx, "browser.click", selector="#behind")
     assert blocked.startswith("#behind is out of reach while something else is open")
+    await ok(provider, ctx, "browser.click", text="Lock")
+    # A modal that lets no pointer reach the page behind it (Radix's): the same.
+    await ok(provider, ctx, "browser.click", text="Open sheet")
+    behind = await refused(provider, ctx, "browser.click", selector="#drop")
+    assert behind.startswith("#drop is out of reach while something else is open: the page")
+    assert "#sheet (div" in behind
+    await in_page(provider, ctx, "document.body.style.pointerEvents = ''; sheet.hidden = true")
     assert by_selector["#drop"]["label"] == "Drop"
     dropped = await ok(provider, ctx, "browser.click", text="Drop")
     assert "notice" not in dropped  # a button styled for danger is no message of the page's

@@ -449,6 +449,17 @@ async (request) => {
   // The named group a radio or checkbox answers, as a screen reader announces it: its
   // fieldset's legend, its radio group's ARIA name. It tells two groups of "Yes" and "No"
   // apart.
+  // What shuts `el` off while something else is open: an inert box around it (Headless UI
+  // makes the page so while a list is open), or a modal dialog it is not in while the page
+  // lets no pointer reach the rest (Radix sets pointer-events none on the body); else null.
+  function shutOff(el) {
+    const inert = el.closest("[inert]");
+    if (inert) return inert;
+    if (getComputedStyle(el).pointerEvents !== "none" || getComputedStyle(doc.body).pointerEvents !== "none") return null;
+    const dialog = [...doc.querySelectorAll(DIALOGS)].find((box) => rendered(box) && !box.contains(el));
+    return dialog || null;
+  }
+
   // Controls of one name, one to an item (each row's Delete or Edit, each card's "Select"),
   // say whose item they are in: the words of the smallest box around each that holds no
   // other of them. An agent tells them apart without counting.
@@ -1464,7 +1475,7 @@ async (request) => {
   function element({ el, rect, face }, valueMax = VALUE_MAX) {
     const out = { selector: selectorFor(el), tag: tagOf(el), bounds: bounds(rect) };
     out.inViewport = inViewport(rect) && !scrolledAway(face || el, rect, listedBoxes);
-    if (out.inViewport && (coveredAt(el, face, rect) || el.closest("[inert]"))) out.covered = true;
+    if (out.inViewport && (coveredAt(el, face, rect) || shutOff(el))) out.covered = true;
     const type = typeOf(el);
     if (type) out.type = type;
     const role = roleOf(el);
@@ -2878,7 +2889,7 @@ async (request) => {
     if (!rect) return { hidden: true, ...standIn(el), ...shownOnHover(target) };
     // The page holds it out of reach while something else is open (a list, a dialog): it
     // takes no pointer or keys until that closes.
-    const blocker = target.closest("[inert]");
+    const blocker = shutOff(target);
     if (blocker) return { blocked: describeCover(blocker) };
     // Scrolled into view, it would be shown where no person can scroll it to.
     if (clippedAway(target, rect)) return { clipped: true, ...standIn(el) };

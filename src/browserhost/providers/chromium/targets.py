@@ -397,9 +397,9 @@ _UNUSABLE: Refusals = (
     ),
     (
         "blocked",
-        "{selector} is out of reach while something else is open: the page made {blocked} "
-        "inert, so nothing was {verb}. Close what is open first (press Escape, or choose in "
-        "it), then try again.",
+        "{selector} is out of reach while something else is open: the page shuts it off "
+        "({blocked}), so nothing was {verb}. Close what is open first (press Escape, or choose "
+        "in it), then try again.",
     ),
     (
         "hoverShows",
