@@ -153,9 +153,13 @@ export async function pressKey(tabId, { key, text, selector }) {
     else await cdp(tabId, "Input.insertText", { text: character }); // é, 中, an emoji
   }
   if (names) await press(tabId, names);
+  const settled = await settle(tabId);
+  // The value the keys left on what they were pressed on (the chromium provider's press_key).
+  const now = (settled && settled.state) || {};
   return {
     ...(names ? { key: names.join("+") } : {}),
     ...(text ? { typed: text } : {}),
-    ...await shownAfter(tabId, await settle(tabId)),
+    ...(selector !== undefined && selector !== null && "value" in now ? { value: now.value } : {}),
+    ...await shownAfter(tabId, settled),
   };
 }

@@ -159,6 +159,9 @@ async def test_controls_a_library_draws_over_a_hidden_native_one_are_listed_and_
     dragged = await ok(provider, ctx, "verb.drag", text="Volume", offset_x=-120)
     assert dragged["start"]["under"]["selector"] == "#thumb"
     assert await out_line(provider, ctx) == "out: Email alerts,Dark theme,Large volume 30"
+    # Keys on it answer the value they left.
+    pressed = await ok(provider, ctx, "verb.press_key", selector="#volume", key="ArrowRight")
+    assert pressed["value"] == "31"
 
 
 # --- 3. click by text hits the item, not its container -------------------------------------

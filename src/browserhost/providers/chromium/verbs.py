@@ -201,9 +201,13 @@ class PageVerbs(Provider):
             if arguments.selector is not None and arguments.text and key is None:
                 notice = notice or _keys_not_taken(aimed, settled, shown, arguments)
             notice = notices(notice, page_says(settled))
+            # The value the keys left on what they were pressed on (a slider's, a spinner's).
+            now = (settled.read or {}).get("state") or {}
+            held = {"value": now["value"]} if arguments.selector and "value" in now else {}
             return {
                 **pressed,
                 **said,
+                **held,
                 "url": shown.url,
                 "title": await settled.title(shown),
                 **({"notice": notice} if notice else {}),
