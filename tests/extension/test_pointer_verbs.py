@@ -335,3 +335,14 @@ def test_mouse_holds_modifiers_while_it_clicks_and_lets_them_go(
         assert page.evaluate(LAST_OUT) == "out: selected notes.txt,photo.png"
         data(act(http, "browser.click", text="report.pdf"))  # no key held any more
         assert page.evaluate(LAST_OUT) == "out: selected report.pdf"
+
+
+def test_a_slider_dragged_answers_the_value_it_was_left_at(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: a range drawn inside its thumb, pressed there."""
+    url = site.url("/w/drawn-controls.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        dragged = data(act(http, "verb.drag", text="Volume", offsetX=60))
+    assert dragged["value"] == extension.page(url).evaluate("volume.value") != "30"

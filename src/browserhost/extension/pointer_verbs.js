@@ -24,7 +24,8 @@ export const VERBS = [
     name: "drag",
     description: "Drag an element (selector or text) onto another (toSelector or toText) or by " +
       "an offset, with the mouse as a person does: HTML5 drag and drop, sortable lists, " +
-      "sliders. Answers where the pointer started and ended and what was under it there.",
+      "sliders. Answers where the pointer started and ended and what was under it there; for " +
+      "a slider, the value it was left at.",
     inputSchema: DRAG_SCHEMA,
     changesPage: true,
   },
@@ -137,11 +138,16 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   if (offset) to = { x: to.x + press.x - from.x, y: to.y + press.y - from.y };
   from = press;
   to = await dragAlong(tabId, located, from, to, via);
-  const shown = await shownAfter(tabId, await settle(tabId));
+  const settled = await settle(tabId);
+  const shown = await shownAfter(tabId, settled);
+  // A slider dragged: the value it was left at (the chromium provider's drag).
+  const now = (settled && settled.state) || {};
+  const slider = info.type === "range" || info.role === "slider";
   return {
     dragged: chosen, label: info.label,
     start: { ...rounded(from), under: startUnder },
     end: { ...rounded(to), under: await underAt(toPlace, to) },
+    ...(slider && "value" in now ? { value: now.value } : {}),
     ...shown,
   };
 }

@@ -158,6 +158,7 @@ async def test_controls_a_library_draws_over_a_hidden_native_one_are_listed_and_
     assert await out_line(provider, ctx) == "out: Email alerts,Dark theme,Large volume 70"
     dragged = await ok(provider, ctx, "verb.drag", text="Volume", offset_x=-120)
     assert dragged["start"]["under"]["selector"] == "#thumb"
+    assert dragged["value"] == "30"  # where the slider was left
     assert await out_line(provider, ctx) == "out: Email alerts,Dark theme,Large volume 30"
     # Keys on it answer the value they left.
     pressed = await ok(provider, ctx, "verb.press_key", selector="#volume", key="ArrowRight")

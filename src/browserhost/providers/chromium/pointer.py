@@ -21,7 +21,7 @@ from browserhost.sdk import ActionError, Provider, verb
 
 from . import driver, navigation, pagescript, targets
 from .errors import playwright_errors
-from .inputs import leave_rest, led_to
+from .inputs import leave_rest, led_to, read_state
 from .targets import Located
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class PointerVerbs(Provider):
         "a person does. For draggable items, sortable lists, sliders and boxes moved by hand; "
         "a range input is pressed on its thumb, where its value puts it. "
         "Answers what was under the pointer where it pressed (start) and, once the page "
-        "settled, where it released (end)."
+        "settled, where it released (end); for a slider, the value it was left at."
     )
     async def drag(self, arguments: DragArguments, context: Context) -> dict[str, Any]:
         async with self.access.using(context, "verb.drag") as tab:
@@ -93,6 +93,12 @@ class PointerVerbs(Provider):
             with playwright_errors("verb.drag"):
                 end = await _drag(page, start, end, via)
             answer = await self._pointed(tab, page, (start, before), end)
+            # A slider dragged: the value it was left at.
+            if aimed.info.get("type") == "range" or aimed.info.get("role") == "slider":
+                read = await read_state(aimed)
+                value = ((read or {}).get("state") or {}).get("value")
+                if value is not None:
+                    answer["value"] = value
             return {"dragged": selector, "label": aimed.info["label"], **answer}
 
     @verb(
