@@ -446,9 +446,6 @@ async (request) => {
     return clean(el.getAttribute("aria-label"));
   }
 
-  // The named group a radio or checkbox answers, as a screen reader announces it: its
-  // fieldset's legend, its radio group's ARIA name. It tells two groups of "Yes" and "No"
-  // apart.
   // What shuts `el` off while something else is open: an inert box around it (Headless UI
   // makes the page so while a list is open), or a modal dialog it is not in while the page
   // lets no pointer reach the rest (Radix sets pointer-events none on the body); else null.
@@ -486,11 +483,24 @@ async (request) => {
   const OWNER_DEPTH = 6;
   const OWNER_WORDS = 40;
 
+  // The named group a radio or checkbox answers, as a screen reader announces it: its
+  // fieldset's legend, its radio group's ARIA name. It tells two groups of "Yes" and "No"
+  // apart.
   function groupOf(el) {
     const group = el.closest("fieldset, [role=radiogroup], [role=group]");
     if (!group) return "";
     const legend = tagOf(group) === "fieldset" && group.querySelector(":scope > legend");
     return ariaName(group) || (legend ? textOf(legend) : "");
+  }
+
+  // What the first of a control's labels that says anything says; a label that wraps its
+  // control names it by its own text, not the control's.
+  function labelsText(el) {
+    for (const label of el.labels || []) {
+      const text = label.contains(el) ? clean(flatText(label, el)) : textOf(label);
+      if (text) return text;
+    }
+    return "";
   }
 
   function nameOf(el) {
@@ -502,21 +512,12 @@ async (request) => {
         return clean(el.value) || { submit: "Submit", reset: "Reset" }[el.type] || "";
       }
       if (tag === "input" && el.type === "image") return clean(el.alt);
-      for (const label of el.labels || []) {
-        // A label that wraps its control names it by its own text, not the control's.
-        const text = label.contains(el) ? clean(flatText(label, el)) : textOf(label);
-        if (text) return text;
-      }
-      return clean(el.getAttribute("placeholder")) || clean(el.getAttribute("title"));
+      return labelsText(el) || clean(el.getAttribute("placeholder")) || clean(el.getAttribute("title"));
     }
     // A button a label names (`<label for>`): Radix's checkbox, switch and radio are buttons
     // named so, with only a tick drawn inside.
-    if (tag === "button") {
-      for (const label of el.labels || []) {
-        const text = label.contains(el) ? clean(flatText(label, el)) : textOf(label);
-        if (text) return text;
-      }
-    }
+    const labelled = tag === "button" && labelsText(el);
+    if (labelled) return labelled;
     const text = roleOf(el) === "combobox" ? shownChoice(el, true) : textOf(el);
     // A letter or a sign ("B", "×") says less than the title the page gives it ("Bold").
     const title = text && text.length <= 2 && clean(el.getAttribute("title"));
@@ -620,7 +621,6 @@ async (request) => {
   const CHOICE_ASIDE = /^(button|menu)$/;
   const POPUP_ROLE = /^(listbox|tree|grid)$/; // what an open one holds (its chosen items are a listbox too)
 
-
   // For an element with no name at all: the picture its icon class or sprite names
   // (`fa-star`, `<use href="#icon-reply">`), as words; "" when there is none. A guess.
   function iconWord(el) {
@@ -671,10 +671,9 @@ async (request) => {
   const PICTURE_WORD = /^(?:ic|ico|icon|icons|img|image|btn|button|sprite|svg|png|px|white|black|gr[ae]y|dark|light)$/i;
 
   // The name a snapshot guesses for an element the page names nowhere (drawn `rect`): a
-  // field's loose label, else its icon's, with the colour it is filled with where it is a
-  // swatch.
-  // A field's classes name its kind or its library's parts (`el-checkbox__original`), never
-  // what it is for: no icon is guessed for one.
+  // field's loose label, a row's box by its row, else its icon's, with the colour it is
+  // filled with where it is a swatch. A field's classes name its kind or its library's parts
+  // (`el-checkbox__original`), never what it is for: no icon is guessed for one.
   const guessedName = (el, rect = el.getBoundingClientRect()) =>
     looseLabel(el) || rowLabel(el) ||
     [el.matches(FIELDS) ? "" : iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
@@ -4120,11 +4119,11 @@ async (request) => {
       if (!scrollsItself(el)) {
         // A list that fits the box that scrolls it (a dropdown's list in its scrolling wrap),
         // or one that scrolls a box inside it (Radix's listbox, its viewport): that box moves.
-        const moves = (box) => scrollsItself(box) && box.scrollHeight > box.clientHeight + 1 && rendered(box);
+        const moves = (box) => scrollsItself(box) && rendered(box);
         let up = el.parentElement;
         while (up && up !== doc.body && !moves(up)) up = up.parentElement;
         if (!up || up === doc.body) {
-          up = [...el.querySelectorAll(":scope > *, :scope > * > *")].find(moves) || null;
+          up = [...el.querySelectorAll(":scope > *, :scope > * > *")].find(moves);
         }
         if (!up) return { error: "noScroll" };
         scrollAlong(up, direction);

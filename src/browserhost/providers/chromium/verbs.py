@@ -267,71 +267,7 @@ class PageVerbs(Provider):
             filled: list[dict[str, Any]] = []
             try:
                 for field in arguments.fields:
-                    notice = None  # what the field did not keep of a text (fields.type_on)
-                    state = None  # the field's state, where it was read as its text went in
-                    text = False  # whether text was typed, to be found in the field after
-                    aimed = await targets.target(page, field.selector, "inspect")
-                    info = aimed.info
-                    toggle = _toggle_kind(info)
-                    key = "pressed" if toggle == "toggle button" else "checked"
-                    wanted = None
-                    with playwright_errors("verb.fill_form", selector=field.selector):
-                        if toggle is not None:
-                            wanted = _checked(field, toggle)
-                            if info[key] != wanted:  # a click where a person would toggle it
-                                pressed = await targets.target(page, field.selector, "click")
-                                await press(tab, page, pressed, "verb.fill_form")
-                        elif not isinstance(field.value, str) and info["typable"]:
-                            raise ActionError(
-                                f"{field.selector} takes text, not {field.value}; nothing more set."
-                            )
-                        elif info.get("readonly"):
-                            raise ActionError(
-                                targets.read_only(field.selector, info, "nothing more set")
-                            )
-                        elif info["typable"] and isinstance(field.value, str):
-                            # Checked as browser.type checks it: shown, enabled, not covered.
-                            aimed = await targets.target(
-                                page, field.selector, "type", text=field.value, watch=True
-                            )
-                            in_flight = tab.in_flight(page)
-                            typed = await fields.fill(tab, page, aimed, field.selector, field.value)
-                            # What the text set off (a search for suggestions), as type waits.
-                            settled = await after_typing(
-                                self.access, tab, page, aimed, in_flight, typed.read
-                            )
-                            notice, state, text = typed.notice, settled.read, typed.typed
-                        else:  # as browser.type says it, with what to use instead
-                            try:
-                                targets.check_takes_text(field.selector, info)
-                            except ActionError as why:
-                                raise ActionError(f"{why} Nothing more set.") from None
-                    if state is None:
-                        state = await pagescript.run(aimed.located.frame, "state")
-                    held = state.get("state") or {}
-                    if text and not notice:
-                        notice = fields.not_taken(field.selector, str(field.value), held)
-                    if (
-                        text
-                        and not notice
-                        and info.get("role") == "combobox"
-                        and held.get("expanded")
-                    ):
-                        notice = fields.list_left_open(
-                            field.selector, str(field.value), submitted=False
-                        )
-                    if wanted is not None and held.get(key) not in (wanted, None):
-                        now = (
-                            key if held[key] else f"un{key}" if key == "checked" else "not pressed"
-                        )
-                        notice = (
-                            f"{field.selector} is still {now}: the page did not take the "
-                            "click; take a new snapshot."
-                        )
-                    said = {"notice": notice} if notice else {}
-                    # Each field is focused as it is filled: the last one filled keeps the focus.
-                    read = {k: v for k, v in held.items() if k != "focused"}
-                    filled.append({"selector": field.selector, **read, **said})
+                    filled.append(await self._filled(tab, page, field))
             except ActionError as why:
                 if not filled:
                     raise
@@ -339,6 +275,61 @@ class PageVerbs(Provider):
                 done = ", ".join(one["selector"] for one in filled)
                 raise ActionError(f"{why} Set before it: {done}.") from None
             return {"filled": filled}
+
+    async def _filled(self, tab: Tab, page: Page, field: FormField) -> dict[str, Any]:
+        """One field of fill_form set as a person would, and what it holds after."""
+        notice = None  # what the field did not keep of a text (fields.type_on)
+        state = None  # the field's state, where it was read as its text went in
+        text = False  # whether text was typed, to be found in the field after
+        aimed = await targets.target(page, field.selector, "inspect")
+        info = aimed.info
+        toggle = _toggle_kind(info)
+        key = "pressed" if toggle == "toggle button" else "checked"
+        wanted = None
+        with playwright_errors("verb.fill_form", selector=field.selector):
+            if toggle is not None:
+                wanted = _checked(field, toggle)
+                if info[key] != wanted:  # a click where a person would toggle it
+                    pressed = await targets.target(page, field.selector, "click")
+                    await press(tab, page, pressed, "verb.fill_form")
+            elif not isinstance(field.value, str) and info["typable"]:
+                raise ActionError(
+                    f"{field.selector} takes text, not {field.value}; nothing more set."
+                )
+            elif info.get("readonly"):
+                raise ActionError(targets.read_only(field.selector, info, "nothing more set"))
+            elif info["typable"] and isinstance(field.value, str):
+                # Checked as browser.type checks it: shown, enabled, not covered.
+                aimed = await targets.target(
+                    page, field.selector, "type", text=field.value, watch=True
+                )
+                in_flight = tab.in_flight(page)
+                typed = await fields.fill(tab, page, aimed, field.selector, field.value)
+                # What the text set off (a search for suggestions), as type waits.
+                settled = await after_typing(self.access, tab, page, aimed, in_flight, typed.read)
+                notice, state, text = typed.notice, settled.read, typed.typed
+            else:  # as browser.type says it, with what to use instead
+                try:
+                    targets.check_takes_text(field.selector, info)
+                except ActionError as why:
+                    raise ActionError(f"{why} Nothing more set.") from None
+        if state is None:
+            state = await pagescript.run(aimed.located.frame, "state")
+        held = state.get("state") or {}
+        if text and not notice:
+            notice = fields.not_taken(field.selector, str(field.value), held)
+        if text and not notice and info.get("role") == "combobox" and held.get("expanded"):
+            notice = fields.list_left_open(field.selector, str(field.value), submitted=False)
+        if wanted is not None and held.get(key) not in (wanted, None):
+            now = key if held[key] else ("unchecked" if key == "checked" else "not pressed")
+            notice = (
+                f"{field.selector} is still {now}: the page did not take the click; take a new "
+                "snapshot."
+            )
+        said = {"notice": notice} if notice else {}
+        # Each field is focused as it is filled: the last one filled keeps the focus.
+        read = {k: v for k, v in held.items() if k != "focused"}
+        return {"selector": field.selector, **read, **said}
 
     @verb(
         "Answer an alert, confirm or prompt: accept (with text for a prompt) or dismiss. "
@@ -453,8 +444,8 @@ def project_files(directory: str | None, names: list[str]) -> list[Path]:
 
 def _toggle_kind(info: dict[str, Any]) -> str | None:
     """``checkbox`` or ``radio`` for a field a click checks (a native one, or one the page
-    draws with its role: a switch, a star of a rating), read as checked or not; else
-    ``None``."""
+    draws with its role: a switch, a star of a rating), read as checked or not; ``toggle
+    button`` for one a click presses (aria-pressed); else ``None``."""
     kind = info.get("type") if info.get("type") in ("checkbox", "radio") else info.get("role")
     if kind in ("checkbox", "switch", "menuitemcheckbox") and "checked" in info:
         return "checkbox"
