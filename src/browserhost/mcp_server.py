@@ -145,7 +145,7 @@ class Sessions:
 
 def tool_schema(spec: ActionSpec) -> dict[str, Any]:
     """The action's parameter schema as a model reads it (:func:`.json_schema.plain`)."""
-    return with_timeout(plain(_described_in_mcp_names(spec.parameters.model_json_schema())))
+    return with_timeout(_described_in_mcp_names(plain(spec.parameters.model_json_schema())))
 
 
 def tool_description(spec: ActionSpec) -> str:
@@ -224,7 +224,8 @@ def verb_tool(name: str, verb: VerbSpec) -> types.Tool:
         # A verb that only reads the page answers what it shows: say how it is marked.
         description=_mcp_names(verb.description)
         + ("" if verb.changes_page else " " + PAGE_CONTENT_NOTE),
-        input_schema=with_timeout(plain(_described_in_mcp_names(verb.input_schema))),
+        # Made plain first: its depth is bounded there, whatever the provider declared.
+        input_schema=with_timeout(_described_in_mcp_names(plain(verb.input_schema))),
         annotations=types.ToolAnnotations(
             read_only_hint=not verb.changes_page, open_world_hint=True
         ),

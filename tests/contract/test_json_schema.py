@@ -11,7 +11,8 @@ import pytest
 from pydantic import BaseModel, Field
 
 from browserhost import mcp_server
-from browserhost.contract.json_schema import plain
+from browserhost.contract import VerbSpec
+from browserhost.contract.json_schema import PLAIN_DEPTH_MAX, plain
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
 from browserhost.providers.stub import StubProvider
 
@@ -98,3 +99,20 @@ def test_every_tool_an_agent_is_listed_is_plain(provider: Any) -> None:
         assert not {"$ref", "$defs", "definitions", "title"} & _keywords(schema), schema
         assert '"null"' not in json.dumps(schema)
         jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_a_providers_schema_nested_past_reason_is_listed_with_its_depth_bounded() -> None:
+    """A provider's schema is the far side's to write: one nested hundreds deep still lists
+    (it failed the whole tools listing), read to a bound and left open below it."""
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(900):
+        node = {"type": "array", "items": node}
+    declared = {"type": "object", "properties": {"rows": node}}
+    verb = VerbSpec(name="deep", description="Nested far.", input_schema=declared)
+    schema = mcp_server.verb_tool("browser_deep", verb).input_schema
+    depth, part = 0, schema["properties"]["rows"]
+    while "items" in part:
+        depth, part = depth + 1, part["items"]
+    assert 0 < depth <= PLAIN_DEPTH_MAX
+    assert part == {}  # open: the host still checks a call against the schema as declared
+    jsonschema.Draft202012Validator.check_schema(schema)

@@ -33,6 +33,9 @@ def _followed(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, 
     return node
 
 
+PLAIN_DEPTH_MAX = 32
+"""How many schemas deep :func:`plain` reads; no tool's arguments nest so far."""
+
 _SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions")
 _SUBSCHEMAS = ("items", "additionalProperties", "not", "contains", "propertyNames")
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
@@ -44,11 +47,16 @@ def plain(schema: Mapping[str, Any]) -> dict[str, Any]:
     them), an optional value not also ``null`` (absent says that), and no ``title`` (the
     property's name is its title). It accepts no more than ``schema`` does, so a call made
     by it is still checked against the schema as declared. A reference met again inside
-    its own expansion (a recursive model) is left open: ``{}`` with its description."""
+    its own expansion (a recursive model), or a part more than :data:`PLAIN_DEPTH_MAX`
+    schemas deep (a provider's schema is the far side's to write), is left open: ``{}``
+    with its description."""
 
-    def walk(node: Any, expanding: frozenset[str]) -> Any:
+    def walk(node: Any, expanding: frozenset[str], depth: int = 0) -> Any:
         if not isinstance(node, Mapping):
             return node
+        if depth > PLAIN_DEPTH_MAX:
+            described = node.get("description")
+            return {"description": described} if isinstance(described, str) else {}
         for _ in range(8):
             reference = node.get("$ref")
             if isinstance(reference, str):
@@ -67,11 +75,11 @@ def plain(schema: Mapping[str, Any]) -> dict[str, Any]:
             ):
                 continue
             if key in _SUBSCHEMA_MAPS and isinstance(value, Mapping):
-                value = {name: walk(sub, expanding) for name, sub in value.items()}
+                value = {name: walk(sub, expanding, depth + 1) for name, sub in value.items()}
             elif key in _SUBSCHEMAS:
-                value = walk(value, expanding)
+                value = walk(value, expanding, depth + 1)
             elif key in _SUBSCHEMA_LISTS and isinstance(value, list):
-                value = [walk(sub, expanding) for sub in value]
+                value = [walk(sub, expanding, depth + 1) for sub in value]
                 if key in ("anyOf", "oneOf"):
                     value = [sub for sub in value if sub.get("type") != "null"] or value
             elif key == "type" and isinstance(value, list):
