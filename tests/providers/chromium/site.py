@@ -305,6 +305,13 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # A page that shows its button in its first frame after its load event, by an attribute
+    # alone: no element or text changes.
+    "/shown-at-first-frame": _page(
+        "Shown at first frame",
+        '<h1>Shown</h1><button id="go" hidden>Go</button><script>addEventListener("load", () => '
+        "requestAnimationFrame(() => { go.hidden = false; }))</script>",
+    ),
     # A page that asks for data in its first frame after its load event, and shows it 200 ms
     # later: a request in flight when that frame has come.
     "/fetches-at-first-frame": _page(

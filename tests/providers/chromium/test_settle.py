@@ -78,6 +78,17 @@ async def test_a_snapshot_at_once_after_an_open_waits_for_what_its_first_frame_s
         assert "fetched" in snapshot["text"]
 
 
+async def test_a_snapshot_at_once_after_an_open_shows_what_its_first_frame_showed(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    # The snapshot reads the page while that frame is due: a read the frame changed (here an
+    # attribute only) is read again.
+    for _ in range(3):
+        await ok(provider, ctx, "browser.open", url=site.url("/shown-at-first-frame"))
+        snapshot = await ok(provider, ctx, "browser.snapshot")
+        assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
+
+
 async def test_a_snapshot_of_one_element_at_once_after_an_open_waits_for_its_first_frame(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

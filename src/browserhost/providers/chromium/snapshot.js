@@ -2675,7 +2675,7 @@ async (request) => {
       if (early && !afterLoad.looked && calm()) return { quiet: true, due: true, ...stateNow() };
       store.afterLoad = null;
       await afterLoad.done;
-      if (afterLoad.framed && calm()) return { quiet: true, ...stateNow() };
+      if (afterLoad.framed && calm()) return { quiet: true, glanced: true, ...stateNow() };
       // It was still changing at its load, or its first frame came too late to be watched:
       // it must stay still for quietMs.
       glance = false;
@@ -2777,10 +2777,23 @@ async (request) => {
   }
 
   // A snapshot taken while an open's first frame is still due (the provider's `frame_due`)
-  // waits for it first, as `quiet` with `opened` does, in the same call: whether the page
-  // settled is `settled`.
+  // waits for it, as `quiet` with `opened` does, in the same call: whether the page settled
+  // is `settled`. A page calm so far is read while the frame is awaited (the first read of a
+  // document, its functions compiled, takes about as long as the wait), and the read is kept
+  // when that frame changed nothing: no element, text, attribute, motion or load. Otherwise
+  // it is read again after the wait.
   async function afterFirstFrame(request) {
+    const afterLoad = store.afterLoad;
+    const early = afterLoad && !afterLoad.looked && !afterLoad.moved && doc.readyState === "complete" &&
+      !blank() && !waiting();
+    let changed = false;
+    const changes = new MutationObserver(() => { changed = true; });
+    if (early) changes.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
+    const read = early ? snapshot(request) : null;
     const waited = await quiet({ ...request.due, glance: true, load: true, opened: true });
+    changed ||= changes.takeRecords().length > 0;
+    changes.disconnect();
+    if (read && waited.glanced && !changed) return { ...read, settled: true };
     return { ...snapshot(request), settled: waited.quiet };
   }
 

@@ -43,8 +43,9 @@ async def snapshot(
 
     The first frame an open still owes (:attr:`.Tab.frame_due`) is waited for in the same
     call to the page that reads it, one round trip fewer for the action that most often
-    follows an open; a page with requests in flight then is waited for as any action waits,
-    and read again."""
+    follows an open; a page calm so far is read while that frame is due, and read again only
+    if the frame changed it. A page with requests in flight then is waited for as any action
+    waits, and read again."""
     caps = FULL if full else AROUND_VIEWPORT
     page = await tab.page()
     due, tab.frame_due = tab.frame_due, False
