@@ -305,6 +305,15 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # Items of a list that show a mark beside their text (a drag handle), listened on as a
+    # whole list.
+    "/handles": _page(
+        "Handles",
+        '<ul id="list"><li><span>\u2630</span> Stocks</li><li><span>\u2630</span>Bonds</li>'
+        '<li><span>\u2630</span>Bonds and cash</li></ul><p id="out">out: none</p><script>'
+        'list.addEventListener("click", (e) => { out.textContent = "out: " + '
+        'e.target.closest("li").textContent.slice(1); })</script>',
+    ),
     # A page that shows its button in its first frame after its load event, by an attribute
     # alone: no element or text changes.
     "/shown-at-first-frame": _page(

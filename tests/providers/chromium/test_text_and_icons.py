@@ -60,6 +60,17 @@ async def test_a_click_by_text_presses_that_word_of_a_row_of_actions(
     assert await out_line(provider, ctx) == "out: reply mail-1"
 
 
+async def test_a_click_by_text_presses_the_item_that_shows_only_a_mark_beside_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/handles"))
+    clicked = await ok(provider, ctx, "browser.click", text="Bonds")
+    assert clicked["clicked"] == "#list > li:nth-of-type(2)"
+    assert await out_line(provider, ctx) == "out: Bonds"
+    await ok(provider, ctx, "browser.click", text="stocks")
+    assert await out_line(provider, ctx) == "out: Stocks"
+
+
 async def test_a_file_drawn_under_something_else_is_refused_and_nothing_is_clicked(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

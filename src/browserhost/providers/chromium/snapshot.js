@@ -3501,7 +3501,10 @@ async (request) => {
       const parent = node.parentElement;
       if (!parent || seen.has(parent) || !clean(node.data).toLowerCase().includes(lower)) continue;
       seen.add(parent);
-      if (textOf(parent).toLowerCase() === lower && rendered(parent)) found.push(parent);
+      // Beside its text an element may show only marks, no word: a drag handle's "☰", a
+      // bullet, an arrow.
+      const shown = textOf(parent).toLowerCase();
+      if (!/[\p{L}\p{N}]/u.test(shown.replace(lower, "")) && rendered(parent)) found.push(parent);
     }
     return found;
   }
@@ -3897,7 +3900,10 @@ async (request) => {
     }
     const start = from || visibleCentre(rendered(dragged) || rect) || to;
     const across = Math.abs(to.x - start.x) > Math.abs(to.y - start.y);
-    const { via, place } = dropPlace(rect, to, across, at);
+    // Dropped on an item of its own list, the dragged one takes that item's place.
+    const toward = el.parentElement === dragged.parentElement
+      ? Math.sign(across ? to.x - start.x : to.y - start.y) : 0;
+    const { via, place } = dropPlace(rect, to, across, at, toward);
     to = place;
     store.dropOn = el;
     const hit = hitAt(to.x, to.y);
@@ -3926,15 +3932,21 @@ async (request) => {
   // the drag ends moving toward the side asked for: a sortable list that goes by where the
   // pointer is puts the item on that side, and so does one that goes by which way the
   // pointer moves over an item (jQuery UI's). (The extension's dropPoint does the same.)
-  function dropPlace(rect, middle, across, at) {
-    if (at !== "before" && at !== "after") return { place: middle };
+  // Without `at`, on an item of the dragged one's own list, the drop is a tenth past the
+  // middle the way the drag goes (`toward`, -1 or 1): so the dragged item takes that one's
+  // place in a list that moves it only once its middle passes the item's (jQuery UI's moved
+  // nothing from the exact middle going up), and a tree still takes it as into the item.
+  function dropPlace(rect, middle, across, at, toward = 0) {
     const [low, high] = across
       ? [Math.max(rect.left, 0), Math.min(rect.right, innerWidth)]
       : [Math.max(rect.top, 0), Math.min(rect.bottom, innerHeight)];
+    const point = (at) => (across ? { x: at, y: middle.y } : { x: middle.x, y: at });
+    if (at !== "before" && at !== "after") {
+      return { place: toward ? point((across ? middle.x : middle.y) + toward * (high - low) / 10) : middle };
+    }
     // A fifth in: a tree that takes a drop in an item's middle half as into it (Element
     // Plus's, Ant Design's) takes one at a quarter as either.
     const [first, last] = [low + (high - low) / 5, high - (high - low) / 5];
-    const point = (at) => (across ? { x: at, y: middle.y } : { x: middle.x, y: at });
     return at === "before" ? { place: point(first), via: point(last) }
       : { place: point(last), via: point(first) };
   }
