@@ -485,6 +485,39 @@ def test_a_click_whose_element_the_pointer_moves_is_aimed_again_and_never_lands_
     ), refused.text
 
 
+def test_a_click_whose_element_the_page_moves_as_it_is_pressed_says_it_got_no_click(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: the press's blur of the field before shows a warning
+    above the button, the release misses it, and the answer says no click landed."""
+    url = site.url("/moves-on-blur")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        data(act(http, "browser.type", selector="#nick", value="x"))
+        missed = act(http, "browser.click", selector="#send")
+        page = extension.page(url)
+        assert page.evaluate("out.textContent") == "out: none"
+        data(act(http, "browser.click", selector="#send"))
+        assert page.evaluate("out.textContent") == "out: sent x"
+    assert missed.json()["error"].startswith("#send got no click: the page moved it"), missed.text
+
+
+def test_a_field_the_page_rewrites_as_it_loses_focus_is_told_by_the_next_action(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: the action that takes the focus from a field typed
+    into says what the page made of it then."""
+    with server.client() as http:
+        data(act(http, "browser.open", url=site.url("/date-on-blur")))
+        typed = data(act(http, "browser.type", selector="#date", value="2027-01-22"))
+        named = data(act(http, "browser.type", selector="#name", value="Ann"))
+    assert typed["value"] == "2027-01-22"
+    assert named["notice"] == (
+        'The page changed #date after it was typed into: it holds "22/01/2027" now, not '
+        '"2027-01-22" (a field the page formats, clears or does not take as it loses focus).'
+    )
+
+
 def test_a_click_on_a_menu_opened_under_the_resting_pointer_picks_the_item_clicked(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -15,7 +15,8 @@ import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import {
-  checkFound, checkTakesText, checkUsable, missedAll, optionValue, Refusal, refusalToOpen, UNREACHABLE,
+  checkFound, checkTakesText, checkUsable, missedAll, optionValue, Refusal, refusalToOpen,
+  slippedRelease, UNREACHABLE,
 } from "./refusals.js";
 import { byText, leaveRest, target } from "./targets.js";
 import { notTaken } from "./typing.js";
@@ -122,6 +123,7 @@ export const ACTIONS_BY_NAME = {
       }
       ({ info, located } = await aim());
     }
+    if (await missedPress(located, settled, "slipped")) throw new Refusal(slippedRelease(clicked()));
     const shown = await shownAfter(tabId, settled);
     const state = await stateAfter(located, settled);
     const answer = {
@@ -146,11 +148,13 @@ export const ACTIONS_BY_NAME = {
       await choose(located, selector, info, value);
     } else {
       // Focus and select what is there, so the typed text replaces it as a person's would.
+      // Watched from here for what the page makes of the text as it loses focus.
       await evaluate(located, `(async () => {
         const el = await (${link.pageScript})({ op: "stashed" });
         el.focus();
         if (typeof el.select === "function") el.select();
         else getSelection().selectAllChildren(el);
+        await (${link.pageScript})({ op: "watchTyped" });
       })()`);
       if (value) await cdp(tabId, "Input.insertText", { text: value });
       else await key(tabId, "Backspace", "Backspace", 8);
@@ -163,10 +167,11 @@ export const ACTIONS_BY_NAME = {
     }
     // Text that set the page doing something it shows later (a debounced search for
     // suggestions): the answer, and the next snapshot, are the page after it.
-    const waiting = !submit && (await page(located, "state", { afterInput: true })).waiting;
-    const settled = submit || waiting ? await settle(tabId) : { quiet: true };
+    const typed = submit ? {} : await page(located, "state", { afterInput: true });
+    const settled = submit || typed.waiting ? await settle(tabId) : { quiet: true, retyped: typed.retyped };
     const state = await stateAfter(located, settled);
-    const refused = !submit && info.tag !== "select" && notTaken(selector, value, state);
+    // After a submit, what the field holds if anything (a date the page parsed as Enter went).
+    const refused = info.tag !== "select" && (!submit || state.value) && notTaken(selector, value, state);
     return withPageSays({
       selector, ...await shownAfter(tabId, settled), ...(submit ? formRefused(settled) : {}),
       ...(refused ? { notice: refused } : {}), ...state,
@@ -250,11 +255,18 @@ function formRefused({ refused }) {
 }
 
 // The words the page shows after the input that it did not as the input began (an alert,
-// a toast, a field's message), quoted after the answer's notice, in the chromium
-// provider's words (providers/chromium/inputs.py, page_says).
-function withPageSays(answer, { said }) {
-  if (!said || !said.length) return answer;
-  const quoted = "The page now shows: " + said.map((text) => `"${text}"`).join("; ");
+// a toast, a field's message), quoted after the answer's notice, and a field typed into
+// before that the page changed since, in the chromium provider's words
+// (providers/chromium/inputs.py, page_says).
+function withPageSays(answer, { said, retyped }) {
+  const fields = Array.isArray(retyped) ? retyped.filter((field) =>
+    field && ["selector", "was", "now"].every((key) => typeof field[key] === "string")) : [];
+  const told = fields.map((field) => `The page changed ${field.selector} after it was typed ` +
+    `into: it holds "${field.now}" now, not "${field.was}" (a field the page formats, clears or ` +
+    "does not take as it loses focus).");
+  if (said && said.length) told.push("The page now shows: " + said.map((text) => `"${text}"`).join("; "));
+  if (!told.length) return answer;
+  const quoted = told.join(" ");
   return { ...answer, notice: answer.notice ? `${answer.notice} ${quoted}` : quoted };
 }
 
@@ -303,15 +315,16 @@ async function choose(located, selector, info, value) {
 
 /** What a click's press would have reached instead of its element (the page script's press
  * guard kept it from the page), from the settle's reading of the main frame or else a
- * reading of its own; null for a press that landed, or whose document is gone. */
-async function missedPress(located, settled) {
+ * reading of its own; null for a press that landed, or whose document is gone. With `said`
+ * "slipped": what its release reached instead, the element moved away as it was pressed. */
+async function missedPress(located, settled, said = "missed") {
   if (awaiting.has(located.tabId)) return null;
   const read = located.context === undefined && settled.url !== undefined ? settled
     : await page(located, "state").catch((error) => {
       if (fatal(error)) throw error;
       return null;
     });
-  const missed = read && read.missed;
+  const missed = read && read[said];
   // Words the page itself put in the guard's place, naming no element, are not taken.
   const named = missed && typeof missed.selector === "string" && typeof missed.tag === "string";
   return named ? missed : null;

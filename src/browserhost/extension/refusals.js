@@ -74,7 +74,8 @@ const described = (element) => (element.label ? `${element.tag} "${element.label
 export function checkUsable(selector, info, verb) {
   if (info.disabled) {
     throw new Refusal(`${selector} is disabled, so nothing was ${verb}; do what enables it first ` +
-      "(fill the required fields, pick an option), then take a new snapshot.");
+      "(fill the required fields, pick an option) or wait for the page to (verb.wait_for), then " +
+      "take a new snapshot.");
   }
   const aim = info.aim || {};
   if (aim.standIn) {
@@ -140,7 +141,8 @@ export function checkUsable(selector, info, verb) {
   if (cover) {
     throw new Refusal(`${selector} is covered by ${cover.selector} (${described(cover)}), so ` +
       `nothing was ${verb}. Close or dismiss what covers it first (a dialog's close button, a ` +
-      "banner's accept button), then try again.");
+      "banner's accept button; a tooltip or a menu that showed on hover goes once the pointer " +
+      "moves off: verb.mouse with action move), then try again.");
   }
 }
 
@@ -151,6 +153,13 @@ export const missedAll = (clicked, missed, attempts) =>
   `changed under it, and the press would have reached ${missed.selector} (${described(missed)}) ` +
   "instead (a hover effect, an image still loading, a menu opening over it). The page got no " +
   "press; take a new snapshot, then try again.";
+
+/** What a click answers when the page moved its element away as it was pressed, in the
+ * chromium provider's words (providers/chromium/inputs.py slipped_release). */
+export const slippedRelease = (clicked) =>
+  `${clicked} got no click: the page moved it as it was pressed (a message shown above it as ` +
+  "the field before lost focus, say), so the release missed it. The press itself reached the " +
+  "page; take a new snapshot, then click it again.";
 
 /** Whether browser.type can type into the element. */
 export function checkTakesText(selector, info) {
@@ -170,7 +179,10 @@ export function checkTakesText(selector, info) {
     throw new Refusal(`${selector} is a read-only combobox, so nothing was typed; click it, then ` +
       "click the option you want (a snapshot lists them).");
   }
-  if (info.readonly) throw new Refusal(`${selector} is read-only; nothing was typed.`);
+  if (info.readonly) {
+    throw new Refusal(`${selector} is read-only; nothing was typed. Where the page sets it with a ` +
+      "picker (a calendar, a list), click it and choose there.");
+  }
 }
 
 /** The value of the select option whose label (else value) is `wanted`. */

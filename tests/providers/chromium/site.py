@@ -305,6 +305,43 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # Checkboxes whose words the page wrote beside them, tied to nothing: one in a box of its
+    # own, a switch in a label with no words, two that share a box (named by neither word).
+    "/loose-boxes": _page(
+        "Loose boxes",
+        '<div><input type="checkbox" id="olives"><span> Olives</span></div><p><label><input '
+        'type="checkbox" id="dark"><span></span></label> Dark mode</p><div><input '
+        'type="checkbox" id="a"> Apples <input type="checkbox" id="b"> Pears</div>',
+    ),
+    # A phone field with its country picker (intl-tel-input's): the picker's search field
+    # sits in its closed list, not shown, beside the button that opens it.
+    "/closed-search": _page(
+        "Closed search",
+        '<div id="country"><button id="flag" aria-haspopup="listbox">UK +44</button><div '
+        'style="display: none"><div><input id="search" role="combobox" aria-expanded="true" '
+        'aria-label="Search"></div><ul role="listbox"><li role="option">Japan</li></ul></div>'
+        '</div><input id="phone" type="tel" aria-label="Phone">',
+    ),
+    # A date field the page rewrites as it loses focus, in its own format, or empties when
+    # it cannot read what it holds.
+    "/date-on-blur": _page(
+        "Date on blur",
+        '<label>Date <input id="date"></label><label>Name <input id="name"></label><button '
+        'id="go">Go</button><script>date.addEventListener("blur", () => { const m = '
+        "/^(\\d{4})-(\\d{2})-(\\d{2})$/.exec(date.value); date.value = m ? "
+        '`${m[3]}/${m[2]}/${m[1]}` : ""; }); date.addEventListener("keydown", (e) => { if '
+        '(e.key === "Enter") date.value = "01/01/2030"; });</script>',
+    ),
+    # A form that shows a warning above its button as the field before it loses focus: a
+    # press on the button moves it down, and the release misses it.
+    "/moves-on-blur": _page(
+        "Moves on blur",
+        '<label>Nickname <input id="nick"></label><div id="warn"></div><button id="send">Send'
+        '</button><p id="out">out: none</p><script>nick.addEventListener("blur", () => { if '
+        '(nick.value.length < 3) warn.innerHTML = \'<p style="height: 60px">Nickname is short'
+        '</p>\'; }); send.onclick = () => { out.textContent = "out: sent " + nick.value; };'
+        "</script>",
+    ),
     # Items of a list that show a mark beside their text (a drag handle), listened on as a
     # whole list.
     "/handles": _page(

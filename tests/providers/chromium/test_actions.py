@@ -660,8 +660,9 @@ async def test_a_selector_that_matches_several_elements_is_refused_with_the_coun
             "browser.click",
             {"selector": "#under"},
             "#under is covered by body > div (div), so nothing was clicked. Close or dismiss "
-            "what covers it first (a dialog's close button, a banner's accept button), then try "
-            "again.",
+            "what covers it first (a dialog's close button, a banner's accept button; a tooltip "
+            "or a menu that showed on hover goes once the pointer moves off: verb.mouse with "
+            "action move), then try again.",
         ),
     ],
 )
@@ -807,6 +808,32 @@ async def test_type_answers_what_the_field_holds_once_the_page_reworked_the_text
     guarded = await ok(provider, ctx, "browser.type", selector="#guarded", value="8")
     assert guarded["value"] == "3"
     assert guarded["notice"].startswith("The page did not take what was typed into #guarded")
+
+
+async def test_a_field_the_page_rewrites_as_it_loses_focus_is_told_by_the_next_action(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The typing answered what the field held; the action that takes the focus from it
+    says what the page made of it then (its own date format, or nothing), once."""
+    await ok(provider, ctx, "browser.open", url=site.url("/date-on-blur"))
+    typed = await ok(provider, ctx, "browser.type", selector="#date", value="2027-01-22")
+    assert (typed["value"], typed.get("notice")) == ("2027-01-22", None)
+    named = await ok(provider, ctx, "browser.type", selector="#name", value="Ann")
+    assert named["notice"] == (
+        'The page changed #date after it was typed into: it holds "22/01/2027" now, not '
+        '"2027-01-22" (a field the page formats, clears or does not take as it loses focus).'
+    )
+    await ok(provider, ctx, "browser.type", selector="#date", value="tomorrow")
+    clicked = await ok(provider, ctx, "browser.click", selector="#go")
+    assert clicked["notice"].startswith(
+        'The page changed #date after it was typed into: it holds "" now, not "tomorrow"'
+    )
+    assert "notice" not in await ok(provider, ctx, "browser.click", selector="#go")
+    # What the Enter of a submit left there, a date of the page's own.
+    submitted = await ok(provider, ctx, "browser.type", selector="#date", value="soon", submit=True)
+    assert submitted["notice"].startswith(
+        "The page did not take what was typed into #date: it holds '01/01/2030', not 'soon'."
+    )
 
 
 async def test_words_a_page_forges_on_the_typing_binding_are_not_taken_for_its_state(

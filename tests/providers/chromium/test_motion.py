@@ -157,6 +157,26 @@ async def test_a_click_whose_element_the_pointer_moves_is_aimed_again_and_never_
     assert await in_page(provider, ctx, "window.log") == ["more"]
 
 
+async def test_a_click_whose_element_the_page_moves_as_it_is_pressed_says_it_got_no_click(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The press takes the focus from the field before, whose warning then pushes the button
+    down: the release misses it and the page clicks nothing, which the answer says; a click
+    again lands."""
+    await ok(provider, ctx, "browser.open", url=site.url("/moves-on-blur"))
+    await ok(provider, ctx, "browser.type", selector="#nick", value="x")
+    refusal = await refused(provider, ctx, "browser.click", selector="#send")
+    assert refusal == (
+        "#send got no click: the page moved it as it was pressed (a message shown above it as "
+        "the field before lost focus, say), so the release missed it. The press itself reached "
+        "the page; take a new snapshot, then click it again."
+    )
+    assert await out_line(provider, ctx) == "out: none"
+    clicked = await ok(provider, ctx, "browser.click", selector="#send")
+    assert clicked["clicked"] == "#send"
+    assert await out_line(provider, ctx) == "out: sent x"
+
+
 async def test_words_a_page_forges_where_the_press_guard_tells_a_miss_are_not_taken(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -474,3 +474,27 @@ async def test_items_above_the_top_of_a_box_scrolled_down_are_listed_and_clicked
     assert listed == [f"#b{n}" for n in range(10)]
     await ok(provider, ctx, "browser.click", selector="#b0")
     assert await out_line(provider, ctx) == "b0"
+
+
+async def test_a_search_field_in_a_closed_list_is_not_listed_nor_clicked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The field is in a panel not shown: it is not taken for drawn as the button beside it,
+    and a type into it is pointed to that button, which opens the list."""
+    await ok(provider, ctx, "browser.open", url=site.url("/closed-search"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert [element["selector"] for element in snapshot["elements"]] == ["#flag", "#phone"]
+    refusal = await refused(provider, ctx, "browser.type", selector="#search", value="Japan")
+    assert refusal.startswith(
+        "#search is hidden, so nothing was typed: the page shows its own control in its place, "
+        '#flag (button "UK +44")'
+    )
+
+
+async def test_a_checkbox_is_named_by_the_words_beside_it_in_a_box_of_its_own(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/loose-boxes"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    named = {element["selector"]: element.get("label") for element in snapshot["elements"]}
+    assert named == {"#olives": "Olives", "#dark": "Dark mode", "#a": None, "#b": None}

@@ -922,7 +922,10 @@ async def test_fields_take_a_value_as_a_person_enters_it_and_refuse_one_they_can
         "values. Nothing was changed."
     )
     error = await refused(provider, ctx, "browser.type", selector="#code", value="B-2")
-    assert error == "#code is read-only; nothing was typed."  # and it was not even focused
+    assert error == (  # and it was not even focused
+        "#code is read-only; nothing was typed. Where the page sets it with a picker (a "
+        "calendar, a list), click it and choose there."
+    )
     error = await refused(provider, ctx, "browser.type", selector="#size", value="M")
     assert error == '#size\'s option "M" is disabled; nothing was chosen.'
     seen = await _by_label(provider, ctx)

@@ -119,11 +119,22 @@ def page_says(settled: Settled) -> str | None:
     """What the answer quotes of the words the page shows after the input that it did not
     show as the input began: an alert or a toast, a field's message from the page's own
     check of a form. Without it an agent is told of success and learns of "Password is
-    required" only from its next snapshot."""
-    said = settled.read.get("said") if settled.read else None
-    if not said:
-        return None
-    return "The page now shows: " + "; ".join(f'"{text}"' for text in said)
+    required" only from its next snapshot. And a field typed into before that the page
+    changed since the typing answered (as it lost focus: a date picker that parsed the
+    text or dropped it), which the agent was told held what it typed."""
+    read = settled.read or {}
+    said, retyped = read.get("said"), read.get("retyped")
+    told = [
+        f"The page changed {field['selector']} after it was typed into: it holds "
+        f'"{field["now"]}" now, not "{field["was"]}" (a field the page formats, clears or '
+        "does not take as it loses focus)."
+        for field in (retyped if isinstance(retyped, list) else [])
+        if isinstance(field, dict)
+        and all(isinstance(field.get(key), str) for key in ("selector", "was", "now"))
+    ]
+    if said:
+        told.append("The page now shows: " + "; ".join(f'"{text}"' for text in said))
+    return " ".join(told) or None
 
 
 def notices(*said: str | None) -> str | None:
@@ -281,14 +292,27 @@ def missed_all(clicked: str, missed: dict[str, Any], attempts: int) -> str:
     )
 
 
-async def missed_press(aimed: Target, settled: Settled, shown: Page) -> dict[str, Any] | None:
+def slipped_release(clicked: str) -> str:
+    """What a click answers when the page moved its element away as it was pressed."""
+    return (
+        f"{clicked} got no click: the page moved it as it was pressed (a message shown above "
+        "it as the field before lost focus, say), so the release missed it. The press itself "
+        "reached the page; take a new snapshot, then click it again."
+    )
+
+
+async def missed_press(
+    aimed: Target, settled: Settled, shown: Page, said: str = "missed"
+) -> dict[str, Any] | None:
     """What a click's press would have reached instead of its element, where the page
     changed under the pointer as it came (``snapshot.js``'s press guard then kept the press
-    from the page); ``None`` for a press that landed, or whose document is gone."""
+    from the page); ``None`` for a press that landed, or whose document is gone. With
+    ``said="slipped"``: what its release reached instead, the element moved away as it was
+    pressed."""
     read = settled.read
     if aimed.located.frame is not shown.main_frame:
         read = await read_state(aimed) if aimed.located.frame.page is shown else None
-    missed = read.get("missed") if read else None
+    missed = read.get(said) if read else None
     if not isinstance(missed, dict) or not all(
         isinstance(missed.get(key), str) for key in ("selector", "tag")
     ):

@@ -63,6 +63,7 @@ from .inputs import (
     opens_files,
     page_says,
     press,
+    slipped_release,
     state_after,
 )
 from .instances import ProfileShare, launch_record
@@ -436,6 +437,8 @@ class ChromiumProvider(
                     if attempt == PRESS_ATTEMPTS:
                         raise ActionError(missed_all(clicked, missed, PRESS_ATTEMPTS))
                     aimed = await aim()  # as the page shows it now, the pointer over it
+                if await missed_press(aimed, settled, shown, "slipped") is not None:
+                    raise ActionError(slipped_release(clicked))
             finally:
                 popup.close()
             state = await state_after(aimed, settled, shown, label=None if inner else label)
@@ -492,10 +495,12 @@ class ChromiumProvider(
             finally:
                 popup.close()
             state = await state_after(aimed, settled, shown)
-            # After a submit the field may be emptied or gone: what it held as the text went in.
+            # After a submit the field may be emptied or gone: what it held as the text went
+            # in; and what it holds after the Enter, if anything (a date the page parsed).
             held = ((filled.read or {}).get("state") or {}) if parameters.submit else state
+            after = state if parameters.submit and state.get("value") else {}
             refused = (
-                fields.not_taken(selector, value, held)
+                fields.not_taken(selector, value, held) or fields.not_taken(selector, value, after)
                 if filled.typed and not filled.notice
                 else None
             )

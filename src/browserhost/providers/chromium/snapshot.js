@@ -14,6 +14,9 @@
 //                                                readied for it, its state after the text
 //                                                told through `told`)
 //   stashed   {}                              -> that element, as a handle for Playwright
+//   watchTyped {}                             -> nothing: that field, typed into, is watched
+//                                                for what the page makes of the text later
+//                                                (stateNow's `retyped`)
 //   hop       {selector}                      -> where a selector steps into an iframe, if it does
 //   frames    {elements, within?}             -> selector and content box of iframe elements
 //   findText  {text, limit, drop?}            -> the elements an agent means by a visible label
@@ -271,6 +274,8 @@ async (request) => {
     let box = el.parentElement;
     for (let depth = 0; box && box !== doc.body && depth < FACE_DEPTH; depth++, box = box.parentElement) {
       const around = rendered(box);
+      // In a panel not shown (a closed list's search field): not drawn at all.
+      if (!around && getComputedStyle(box).display === "none") return null;
       if (!around || around.width < FACE_MIN_WIDTH || around.height < FIELD_MIN) continue;
       if (clean(box.textContent)) return box; // the box that shows the choice, or a prompt
       first ||= box;
@@ -679,16 +684,29 @@ async (request) => {
     [el.matches(FIELDS) ? "" : iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
 
   // A checkbox or radio in a tree's node or a list's item that names it nowhere: the words
-  // on its own line (the node's, not its children's).
+  // on its own line (the node's, not its children's). Outside such an item, the words after
+  // it in the box it sits in with no other field, two levels up at most: `<div><input>
+  // Olives</div>`, a switch drawn in a label of its own, `<p><label>…</label> Dark mode</p>`
+  // (words before it there may be a question, or another thing's).
+  const ITEM_BOX_DEPTH = 2;
   function itemLabel(el) {
     const item = el.closest("[role=treeitem], [role=option], li");
-    if (!item) return "";
-    for (let up = el.parentElement; up && item.contains(up); up = up.parentElement) {
-      if ([...up.querySelectorAll(FIELDS)].some((other) => other !== el)) return "";
+    let depth = 0;
+    const within = (up) => (item ? item.contains(up) : up !== doc.body && depth++ < ITEM_BOX_DEPTH);
+    for (let up = el.parentElement; up && within(up); up = up.parentElement) {
+      if ([...up.querySelectorAll(BOXES)].some((other) => other !== el)) return "";
       const text = shortLabel(textOf(up));
+      if (text && !item && clean(textBefore(el, up))) return "";
       if (text) return text;
     }
     return "";
+  }
+
+  function textBefore(el, box) {
+    const before = doc.createRange();
+    before.setStart(box, 0);
+    before.setEndBefore(el);
+    return before.toString();
   }
 
   // A checkbox or radio in a table's row that names it nowhere (a row's selection box): the
@@ -718,6 +736,7 @@ async (request) => {
   const LOOSE_LABEL_DEPTH = 3;
   const UNLABELLED_LOOSE = new Set(["checkbox", "radio", "button", "submit", "reset", "image"]);
   const FIELDS = "input:not([type=hidden]), select, textarea";
+  const BOXES = `${FIELDS}, [role=checkbox], [role=radio], [role=switch]`;
   function looseLabel(el) {
     if (!["input", "select", "textarea"].includes(tagOf(el)) || UNLABELLED_LOOSE.has(el.type)) return "";
     let at = el;
@@ -3009,6 +3028,7 @@ async (request) => {
   const SVG_PAINT = ["fill", "stroke"];
 
   async function target({ selector, purpose, styles, fresh, watch, text, valueMax, byText, told, guard }) {
+    forgetRetyped();
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -3068,8 +3088,45 @@ async (request) => {
     if (purpose === "type" && typeof text === "string" && clear && takesText(el)) {
       out.ready = readyForText(el, text);
       if (out.ready.typeIt && told) out.ready.typing = tellTyped(told);
+      watchTyped(el);
     }
     return out;
+  }
+
+  // Fields typed into are watched (the latest few): the value each typing answered (its
+  // last reading in stateNow) against the value it holds as a later action on another
+  // element answers. A page may change it as it loses focus (a date picker that parses the
+  // text, or drops what it could not read; a number it clamps) after the typing said what it
+  // holds: `retyped` says so, in the readings of the action that found it (the next one's
+  // target forgets it).
+  const TYPED_WATCHED = 5;
+
+  function watchTyped(el) {
+    // Not a password, nor a combobox, whose choice the page writes in it.
+    if ((tagOf(el) === "input" && el.type === "password") || el.isContentEditable) return;
+    if (roleOf(el) === "combobox") return;
+    const others = (store.typed || []).filter((typed) => typed.ref.deref() !== el);
+    const typed = { ref: new WeakRef(el), selector: selectorFor(el), value: null };
+    store.typed = [...others, typed].slice(-TYPED_WATCHED);
+  }
+
+  function retyped(el) {
+    const changed = [];
+    store.typed = (store.typed || []).filter((typed) => {
+      const field = typed.ref.deref();
+      if (!field || !field.isConnected) return false;
+      if (field === el && typed.now === undefined) typed.value = field.value; // the typing's own reading
+      if (typed.now === undefined && typed.value !== null && field.value !== typed.value) typed.now = field.value;
+      if (typed.now !== undefined) {
+        changed.push({ selector: typed.selector, was: cap(typed.value, 60), now: cap(typed.now, 60) });
+      }
+      return true;
+    });
+    return changed;
+  }
+
+  function forgetRetyped() {
+    if (store.typed) store.typed = store.typed.filter((typed) => typed.now === undefined);
   }
 
   // Between the check of where a click lands and its press, the pointer's arrival can change
@@ -3079,14 +3136,24 @@ async (request) => {
   // and said in stateNow's `missed` until the next click's guard: the provider aims again,
   // and the page never sees a click where none was asked for. Only the first event is
   // judged: a page may redraw the element as it is pressed, and its release then lands on
-  // the new one.
+  // the new one. A release that missed an element the page moved away as it was pressed
+  // (a message shown above it as the field before it lost focus) clicks nothing there: it is
+  // said in `slipped`, with what the release reached.
   const GUARDED = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
   const GUARD_MS = 3000;
+  const SLIP_PX = 2;
 
   function guardPress(el, face) {
     if (store.pressGuard) store.pressGuard.stop();
-    const guard = (store.pressGuard = { missed: null });
+    const guard = (store.pressGuard = { missed: null, slipped: null });
     let judged = false;
+    let pressedAt = null;
+    const slipped = (event, hit) => {
+      const moved = el.isConnected && (face || el).getBoundingClientRect();
+      if (!moved || pressLands(hit, el, face)) return;
+      if (Math.abs(moved.x - pressedAt.x) + Math.abs(moved.y - pressedAt.y) < SLIP_PX) return;
+      guard.slipped = hit ? describeCover(hit) : { selector: "", tag: "" };
+    };
     const check = (event) => {
       if (!event.isTrusted) return;
       if (!judged) {
@@ -3100,6 +3167,11 @@ async (request) => {
       if (guard.missed) {
         event.preventDefault();
         event.stopImmediatePropagation();
+      } else if (event.type === "mousedown") {
+        pressedAt = (face || el).getBoundingClientRect();
+      } else if (event.type === "mouseup" && pressedAt) {
+        const first = event.composedPath()[0];
+        slipped(event, first instanceof Element ? first : first?.parentElement || null);
       }
       if (event.type === "click") guard.stop();
     };
@@ -3172,6 +3244,9 @@ async (request) => {
       out.label = cap(labelOf(el, face)); // a toggle's new words (Like, then Liked)
     }
     if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
+    if (store.pressGuard && store.pressGuard.slipped) out.slipped = store.pressGuard.slipped;
+    const changedSince = retyped(el);
+    if (changedSince.length) out.retyped = changedSince;
     const said = saidSince();
     if (said.length) out.said = said;
     // Kept until the next action that watches for it.
@@ -4188,13 +4263,14 @@ async (request) => {
   watchRest();
 
   // A timer watch that no wait ended (the action was refused) ends at the next question.
-  const keepsWatch = ["quiet", "state", "stashed", "position", "fill", "typeOn"];
+  const keepsWatch = ["quiet", "state", "stashed", "position", "fill", "typeOn", "watchTyped"];
   if (store.timers && !keepsWatch.includes(request.op)) unwatchTimers();
 
   switch (request.op) {
     case "snapshot": return request.due ? afterFirstFrame(request) : parsed().then(() => snapshot(request));
     case "target": return target(request);
     case "stashed": return store.target;
+    case "watchTyped": return watchTyped(store.target);
     case "hop": { const found = resolve(request.selector); return found.enterFrame ? found : {}; }
     case "frames": return frameBoxes(request);
     case "findText": return findText(request);

@@ -348,7 +348,10 @@ def read_only(selector: str, info: dict[str, Any], nothing: str) -> str:
             f"{selector} is a read-only combobox, so {nothing}; click it, then click the "
             "option you want (a snapshot lists them)."
         )
-    return f"{selector} is read-only; {nothing}."
+    return (
+        f"{selector} is read-only; {nothing}. Where the page sets it with a picker (a "
+        "calendar, a list), click it and choose there."
+    )
 
 
 def check_found(answer: dict[str, Any], selector: str | None) -> None:
@@ -388,7 +391,8 @@ _UNUSABLE: Refusals = (
     (
         "disabled",
         "{selector} is disabled, so nothing was {verb}; do what enables it first (fill the "
-        "required fields, pick an option), then take a new snapshot.",
+        "required fields, pick an option) or wait for the page to (verb.wait_for), then take a "
+        "new snapshot.",
     ),
     (
         "standIn",
@@ -458,7 +462,9 @@ _UNUSABLE: Refusals = (
     (
         "coveredBy",
         "{selector} is covered by {cover}, so nothing was {verb}. Close or dismiss what covers "
-        "it first (a dialog's close button, a banner's accept button), then try again.",
+        "it first (a dialog's close button, a banner's accept button; a tooltip or a menu that "
+        "showed on hover goes once the pointer moves off: verb.mouse with action move), then "
+        "try again.",
     ),
 )
 
