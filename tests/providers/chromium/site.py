@@ -305,6 +305,13 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # The items chosen in a multiple select, each with a button to remove it (Choices.js).
+    "/chosen-items": _page(
+        "Chosen items",
+        '<div role="listbox" aria-label="Brands"><div role="option" aria-selected="true">Acme'
+        '<button type="button">Remove item</button></div><div role="option" aria-selected="true">'
+        'Orbit<button type="button">Remove item</button></div></div>',
+    ),
     # Checkboxes whose words the page wrote beside them, tied to nothing: one in a box of its
     # own, a switch in a label with no words, two that share a box (named by neither word).
     "/loose-boxes": _page(

@@ -498,3 +498,14 @@ async def test_a_checkbox_is_named_by_the_words_beside_it_in_a_box_of_its_own(
     snapshot = await ok(provider, ctx, "browser.snapshot")
     named = {element["selector"]: element.get("label") for element in snapshot["elements"]}
     assert named == {"#olives": "Olives", "#dark": "Dark mode", "#a": None, "#b": None}
+
+
+async def test_a_chosen_item_is_named_by_its_words_not_its_remove_buttons(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/chosen-items"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    listbox = next(element for element in elements if element.get("role") == "listbox")
+    assert listbox["value"] == "Acme, Orbit"
+    options = [element["label"] for element in elements if element.get("role") == "option"]
+    assert options == ["Acme", "Orbit"]

@@ -523,7 +523,14 @@ async (request) => {
     // named so, with only a tick drawn inside.
     const labelled = tag === "button" && labelsText(el);
     if (labelled) return labelled;
-    const text = roleOf(el) === "combobox" ? shownChoice(el, true) : textOf(el);
+    let text = roleOf(el) === "combobox" ? shownChoice(el, true) : textOf(el);
+    // An item's own words, not a button's in it: a chosen item's "Acme", not "AcmeRemove item".
+    if (text && ITEM_ROLES.has(roleOf(el))) {
+      for (const button of el.querySelectorAll("button, [role=button]")) {
+        const own = textOf(button);
+        if (own && own !== text) text = clean(text.replace(own, ""));
+      }
+    }
     // A letter or a sign ("B", "×") says less than the title the page gives it ("Bold").
     const title = text && text.length <= 2 && clean(el.getAttribute("title"));
     if (title && title !== text) return `${text} (${title})`;
@@ -1032,7 +1039,7 @@ async (request) => {
       // The option the keys are on is marked selected as they move, and is no choice, unless
       // its look says chosen too (Element Plus's is-selected).
       const chosen = [...el.querySelectorAll("[aria-selected=true]")]
-        .filter((option) => !highlighted(option) || markOf(option) === "selected").map(textOf).join(", ");
+        .filter((option) => !highlighted(option) || markOf(option) === "selected").map(nameOf).join(", ");
       if (chosen) valueIn(out, chosen, valueMax);
     }
     const selected = el.getAttribute("aria-selected");
