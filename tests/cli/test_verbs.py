@@ -19,6 +19,7 @@ import pytest
 import websockets
 
 from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED
+from browserhost.cli.lines import arguments_line
 from tests.conftest import STUB_ROW, STUB_VERBS, TOKEN, LiveServer, free_port
 
 pytestmark = pytest.mark.slow
@@ -143,10 +144,19 @@ def test_capture_saves_into_the_project_or_to_a_file(selected: Shell) -> None:
 
 
 def test_providers_and_select(shell: Shell) -> None:
-    verb_lines = [f"    call {verb['name']}  {verb['description']}" for verb in STUB_VERBS]
-    assert verb_lines[4] == (
-        "    call press_key  Press one key on the page. Enter on the search form submits it."
-    )
+    verb_lines = [
+        line
+        for verb in STUB_VERBS
+        for line in (
+            f"    call {verb['name']}  {verb['description']}",
+            str(arguments_line(verb["inputSchema"])),  # type: ignore[arg-type]
+        )
+    ]
+    assert verb_lines[8:10] == [
+        "    call press_key  Press one key on the page. Enter on the search form submits it.",
+        "      --set key*",
+    ]
+    assert "      --set action* (move|click|down|up|wheel), x, y, selector, text" in verb_lines[7]
     assert shell.ok("providers").splitlines() == [
         "  stub  Stub (no browser)",
         *verb_lines,

@@ -175,7 +175,8 @@ def call(
     api_url: UrlOption = None,
     api_token: TokenOption = None,
 ) -> None:
-    """Run a verb of the selected provider (browserhost providers lists them)."""
+    """Run a verb of the selected provider (browserhost providers lists them, with their
+    arguments)."""
     # a verb's answer is the provider's own JSON
     target = Target(api_url, api_token, True, provider, session, project)
     pairs = arg or []

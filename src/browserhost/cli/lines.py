@@ -1,8 +1,10 @@
-"""One line each about a provider's service, bridge and capacity, an instance, a pairing."""
+"""One line each about a provider's service, bridge and capacity, a verb's arguments, an
+instance, a pairing."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -74,3 +76,29 @@ def duration(seconds: float) -> str:
     if whole < 3600:
         return f"{whole // 60} min {whole % 60} s"
     return f"{whole // 3600} h {whole % 3600 // 60} min"
+
+
+ARGUMENTS_SHOWN_MAX = 300
+"""The most characters of a verb's arguments line: a provider writes its own schemas."""
+
+
+def arguments_line(schema: Mapping[str, Any]) -> Text | None:
+    """A verb's arguments as ``--set`` takes them: each name, * for a required one, and the
+    values an argument takes where the schema lists them."""
+    from browserhost.contract.json_schema import plain
+
+    properties = plain(schema).get("properties")
+    if not isinstance(properties, Mapping) or not properties:
+        return None
+    required = schema.get("required")
+    parts = []
+    for name, spec in properties.items():
+        choices = spec.get("enum") if isinstance(spec, Mapping) else None
+        listed = f" ({'|'.join(map(str, choices))})" if isinstance(choices, list) else ""
+        parts.append(
+            f"{name}{'*' if isinstance(required, list) and name in required else ''}{listed}"
+        )
+    shown = ", ".join(parts)
+    if len(shown) > ARGUMENTS_SHOWN_MAX:
+        shown = shown[: ARGUMENTS_SHOWN_MAX - 1] + "…"
+    return Text(f"      --set {shown}", "dim")

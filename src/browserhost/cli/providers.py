@@ -9,7 +9,7 @@ import typer
 from rich.text import Text
 
 from .calls import Target, run
-from .lines import bridge_line, capacity_line, service_line
+from .lines import arguments_line, bridge_line, capacity_line, service_line
 from .options import JsonOption, PairsOption, TokenOption, UrlOption, object_option
 from .output import USAGE_ERROR, err, out, print_json
 from .pairs import json_object, option_lines, typed_pairs
@@ -47,6 +47,9 @@ def providers(
                 out.print(capacity_line(row.capacity))
             for verb in row.verbs:
                 out.print(Text.assemble("    call ", (verb.name, "cyan"), f"  {verb.description}"))
+                arguments = arguments_line(verb.input_schema)
+                if arguments is not None:
+                    out.print(arguments)
         if not listing.providers:
             out.print("No browser provider is installed.")
         if listing.selected_id is None:
