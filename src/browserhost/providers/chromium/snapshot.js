@@ -877,7 +877,9 @@ async (request) => {
       parts.forEach((word, at) => {
         // A letter that ends a class names a kind (`mark-x`, `mark-o`: whose mark it is).
         const letter = at > 0 && at === parts.length - 1 && /^[a-z]$/.test(word);
-        if ((letter || /^[a-z]{2,}$/.test(word)) && !GENERIC_CLASS.test(word) && !STATE_CLASS.test(word)) {
+        // Two letters are mostly a shorthand (`ib`, an icon button; `bt`), a word rarely.
+        const word2 = /^[a-z]{3,}$/.test(word) || /^(?:up|go|ok|no)$/.test(word);
+        if ((letter || word2) && !GENERIC_CLASS.test(word) && !STATE_CLASS.test(word)) {
           words.add(word);
         }
       });
