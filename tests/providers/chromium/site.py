@@ -305,6 +305,16 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # A web component whose host is styled display: contents (Shoelace's alert and dialog),
+    # its text slotted into a box of its shadow tree.
+    "/boxless-host": _page(
+        "Boxless host",
+        '<x-alert>Free shipping on orders over $50</x-alert><p style="opacity: 0">Not shown'
+        '</p><script>customElements.define("x-alert", class extends HTMLElement { '
+        'constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML = "<style>'
+        ":host { display: contents }</style><div role=alert part=base><div part=message>"
+        '<slot></slot></div></div>"; } });</script>',
+    ),
     # The items chosen in a multiple select, each with a button to remove it (Choices.js).
     "/chosen-items": _page(
         "Chosen items",

@@ -509,3 +509,15 @@ async def test_a_chosen_item_is_named_by_its_words_not_its_remove_buttons(
     assert listbox["value"] == "Acme, Orbit"
     options = [element["label"] for element in elements if element.get("role") == "option"]
     assert options == ["Acme", "Orbit"]
+
+
+async def test_the_text_of_a_web_component_drawn_with_no_box_of_its_own_is_read(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Its host is styled display: contents, which the browser calls not visible: what it
+    holds is drawn all the same."""
+    await ok(provider, ctx, "browser.open", url=site.url("/boxless-host"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Free shipping on orders over $50"
+    found = await ok(provider, ctx, "verb.find", text="Free shipping")
+    assert found["total"] == 1

@@ -120,14 +120,14 @@ def page_says(settled: Settled) -> str | None:
     show as the input began: an alert or a toast, a field's message from the page's own
     check of a form. Without it an agent is told of success and learns of "Password is
     required" only from its next snapshot. And a field typed into before that the page
-    changed since the typing answered (as it lost focus: a date picker that parsed the
-    text or dropped it), which the agent was told held what it typed."""
+    rewrote since the typing answered (as it lost focus: a date picker that read the text
+    as another date), which the agent was told held what it typed."""
     read = settled.read or {}
     said, retyped = read.get("said"), read.get("retyped")
     told = [
         f"The page changed {field['selector']} after it was typed into: it holds "
-        f'"{field["now"]}" now, not "{field["was"]}" (a field the page formats, clears or '
-        "does not take as it loses focus)."
+        f'"{field["now"]}" now, not "{field["was"]}" (a field the page formats, or '
+        "reads anew as it loses focus)."
         for field in (retyped if isinstance(retyped, list) else [])
         if isinstance(field, dict)
         and all(isinstance(field.get(key), str) for key in ("selector", "was", "now"))

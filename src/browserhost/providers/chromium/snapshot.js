@@ -72,6 +72,13 @@ async (request) => {
 
   // --- visibility: where an element is drawn, and what a press there reaches --------------
 
+  // Whether the text under `node` may show: a slot, or an element styled display: contents
+  // (a web component's host, often: Shoelace's alert, dialog, tooltip), has no box of its
+  // own, which checkVisibility says is not shown; it is drawn as what it holds.
+  const mayShow = (node, options) =>
+    !node.checkVisibility || node.checkVisibility(options) || tagOf(node) === "slot" ||
+    getComputedStyle(node).display === "contents";
+
   // The element's box when a person could see it: drawn, not empty, and not placed where no
   // scrolling reaches (left of or above the page, as "visually hidden" helpers do).
   function rendered(el) {
@@ -422,8 +429,8 @@ async (request) => {
     if (node.nodeType === Node.TEXT_NODE) return node.data;
     if (node.nodeType !== Node.ELEMENT_NODE || node === skip || UNREAD.has(tagOf(node))) return "";
     if (node.getAttribute("aria-hidden") === "true") return "";
-    const slot = tagOf(node) === "slot"; // display: contents, so it has no box of its own
-    if (!slot && node.checkVisibility && !node.checkVisibility({ visibilityProperty: true })) return "";
+    const slot = tagOf(node) === "slot";
+    if (!mayShow(node, { visibilityProperty: true })) return "";
     const shown = slot && node.assignedNodes({ flatten: true }).length
       ? node.assignedNodes({ flatten: true }) : [...node.childNodes];
     // Inline pieces run together ("Mon<b>day</b>"); a block starts a new word.
@@ -1713,7 +1720,7 @@ async (request) => {
   function chunks(el, out, pinned = false, layout = NO_LAYOUT, parent = el.parentNode) {
     const slot = tagOf(el) === "slot"; // drawn as what it shows, with no box of its own
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
-    if (UNREAD.has(tagOf(el)) || (!slot && el.checkVisibility && !el.checkVisibility())) return out;
+    if (UNREAD.has(tagOf(el)) || !mayShow(el)) return out;
     const { unseen, holders } = layout;
     if (unseen.includes(el)) return out;
     // innerText reads neither a shadow tree's text nor what its slots show: such an element
@@ -3107,7 +3114,9 @@ async (request) => {
   // element answers. A page may change it as it loses focus (a date picker that parses the
   // text, or drops what it could not read; a number it clamps) after the typing said what it
   // holds: `retyped` says so, in the readings of the action that found it (the next one's
-  // target forgets it).
+  // target forgets it). A field emptied is not told: most often the page took the text in
+  // (a message sent, a guess read), and a page that dropped it shows that in its next
+  // snapshot.
   const TYPED_WATCHED = 5;
 
   function watchTyped(el) {
@@ -3123,7 +3132,7 @@ async (request) => {
     const changed = [];
     store.typed = (store.typed || []).filter((typed) => {
       const field = typed.ref.deref();
-      if (!field || !field.isConnected) return false;
+      if (!field || !field.isConnected || (field !== el && !field.value)) return false;
       if (field === el && typed.now === undefined) typed.value = field.value; // the typing's own reading
       if (typed.now === undefined && typed.value !== null && field.value !== typed.value) typed.now = field.value;
       if (typed.now !== undefined) {
@@ -3341,7 +3350,7 @@ async (request) => {
       if (node.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(node))) return;
       if (node.getAttribute("aria-hidden") === "true") return;
       const slot = tagOf(node) === "slot";
-      if (!slot && node.checkVisibility && !node.checkVisibility({ visibilityProperty: true })) return;
+      if (!mayShow(node, { visibilityProperty: true })) return;
       const apart = tagOf(node) === "br" || !/^(inline|contents)/.test(getComputedStyle(node).display);
       if (apart) space(null);
       const assigned = slot ? node.assignedNodes({ flatten: true }) : [];
