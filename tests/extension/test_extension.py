@@ -76,7 +76,8 @@ def test_browserhost_providers_says_the_extension_is_connected(
         "* bridge  Bridge (a browser that connects in) (selected)",
         "    browser connected: Chrome extension",
     ]
-    assert [line.strip().split("  ")[0] for line in listed[2:]] == [
+    verbs = [line.strip().split("  ")[0] for line in listed[2:] if line.startswith("    call ")]
+    assert verbs == [
         "call hover",
         "call drag",
         "call select_text",
@@ -85,6 +86,7 @@ def test_browserhost_providers_says_the_extension_is_connected(
         "call cookies",
         "call set_cookies",
     ]
+    assert "      --set text*, selector" in listed  # select_text's arguments, under it
     [row] = shell.answer("providers")["providers"]
     assert row["bridge"] == {"connected": True, "provider": "Chrome extension"}
 

@@ -279,6 +279,24 @@ def test_select_text_refuses_a_text_the_page_does_not_show_and_selects_nothing(
     assert page.evaluate("getSelection().toString()") == ""
 
 
+def test_select_text_selects_in_a_fields_value_the_field_focused(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: a field's value is selected in the field."""
+    url = site.url("/copy-field")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        chosen = data(act(http, "verb.select_text", text="Kq7-ZZ19-xwv", selector="#src"))
+        found = data(act(http, "verb.select_text", text="ab-12"))
+    assert chosen == {"selected": "Kq7-ZZ19-xwv", "selector": "#src"}
+    assert found == {"selected": "AB-12", "selector": "#code"}
+    page = extension.page(url)
+    assert page.evaluate("[document.activeElement.id, document.activeElement.selectionEnd]") == [
+        "code",
+        5,
+    ]
+
+
 def test_select_text_looks_into_iframes_as_a_snapshot_reads_them(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

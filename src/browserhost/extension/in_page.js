@@ -62,7 +62,7 @@ export async function pageTextRange(script, text, scoped) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!parent || /^(script|style|noscript|template|title)$/.test(parent.localName)) continue;
+    if (!parent || /^(script|style|noscript|template|title|textarea)$/.test(parent.localName)) continue;
     if (parent.checkVisibility && !parent.checkVisibility({ visibilityProperty: true })) continue;
     const own = blockOf(parent);
     if (own !== block) gap = true;
@@ -84,11 +84,30 @@ export async function pageTextRange(script, text, scoped) {
     }
     nodes.push(node);
   }
+  // The text a field holds is its value, which no text node holds: the first field (`root`
+  // itself, or one shown in it) that holds `wanted` has it selected, focused, as keys there
+  // would leave it (the chromium provider's selectInField); null where none holds it.
+  async function inField(wanted) {
+    const typed = (el) => el.localName === "textarea" || (el.localName === "input" &&
+      !/^(color|date|time|datetime-local|month|range|week)$/.test(el.type) && el.selectionStart !== null);
+    const fields = root.matches && root.matches("input, textarea") ? [root] : [...root.querySelectorAll("input, textarea")];
+    for (const field of fields) {
+      if (!typed(field) || (field !== root && !field.checkVisibility())) continue;
+      let at = field.value.indexOf(wanted);
+      if (at < 0) at = fold(field.value).indexOf(fold(wanted));
+      if (at < 0) continue;
+      field.focus();
+      field.setSelectionRange(at, at + wanted.length);
+      const [box] = await script({ op: "frames", elements: [field] });
+      return { field: true, selected: field.value.slice(at, at + wanted.length), selector: box ? box.selector : null };
+    }
+    return null;
+  }
   const read = chars.join("");
   const wanted = text.replace(/\s+/g, " ").trim();
   let first = wanted ? read.indexOf(wanted) : -1;
   if (first < 0 && wanted) first = fold(read).indexOf(fold(wanted));
-  if (first < 0) return null;
+  if (first < 0) return wanted ? inField(wanted) : null;
   const last = first + wanted.length - 1;
   const range = document.createRange();
   range.setStart(nodes[owner[first]], offset[first]);

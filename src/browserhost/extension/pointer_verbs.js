@@ -274,6 +274,8 @@ export async function selectText(tabId, { text, selector }) {
     throw new Refusal(`"${text}" is not ${where}, so nothing was selected; take a new snapshot ` +
       "and give the text as it shows there.");
   }
+  // In a field's value: selected there, the field focused (no press).
+  if (found.field) return { selected: found.selected, selector: found.selector && located.prefix + found.selector };
   const from = { x: located.x + found.start.x, y: located.y + found.start.y };
   const to = { x: located.x + found.end.x, y: located.y + found.end.y };
   await cdp(tabId, "Input.dispatchMouseEvent", { type: "mouseMoved", ...from });

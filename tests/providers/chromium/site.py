@@ -315,6 +315,30 @@ PAGES: dict[str, str] = {
         ":host { display: contents }</style><div role=alert part=base><div part=message>"
         '<slot></slot></div></div>"; } });</script>',
     ),
+    # Text to copy that a field holds: a read-only text area's, an input's value.
+    "/copy-field": _page(
+        "Copy field",
+        '<p>Copy the code.</p><textarea id="src" readonly>Kq7-ZZ19-xwv</textarea>'
+        '<input id="code" value="AB-12"><input id="ans">',
+    ),
+    # A word drawn as a picture, named in its alt alone (the page's script holds it too).
+    "/word-picture": _page(
+        "Word picture",
+        '<p>Type the word in the picture.</p><img alt="lantern" width="160" height="50" '
+        "src=\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='160' "
+        "height='50'%3E%3Ctext x='15' y='34' font-size='26'%3Elantern%3C/text%3E%3C/svg%3E\">"
+        '<script>const answer = "lantern";</script>',
+    ),
+    # A radio drawn by a web component, its circle a part of its shadow tree (Shoelace's).
+    "/component-radio": _page(
+        "Component radio",
+        '<x-radio role="radio" aria-checked="false" tabindex="0">Team</x-radio><script>'
+        'customElements.define("x-radio", class extends HTMLElement { constructor() { super(); '
+        'this.attachShadow({ mode: "open" }).innerHTML = "<span part=control style=\'cursor: '
+        "pointer; display: inline-block; width: 12px; height: 12px; border: 1px solid'>"
+        '</span><slot></slot>"; this.addEventListener("click", () => this.setAttribute('
+        '"aria-checked", "true")); } });</script>',
+    ),
     # The items chosen in a multiple select, each with a button to remove it (Choices.js).
     "/chosen-items": _page(
         "Chosen items",

@@ -256,6 +256,20 @@ async def test_select_text_selects_with_the_mouse_across_inline_elements(
     assert await out_line(provider, ctx) == 'out: selected "brown fox jumps over"'
 
 
+async def test_select_text_selects_in_a_fields_value_the_field_focused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A field's text is its value, which no press through the page reaches: selected in the
+    field, as keys there would, for a copy (Control+c) to take."""
+    await ok(provider, ctx, "browser.open", url=site.url("/copy-field"))
+    chosen = await ok(provider, ctx, "verb.select_text", text="Kq7-ZZ19-xwv", selector="#src")
+    assert chosen == {"selected": "Kq7-ZZ19-xwv", "selector": "#src"}
+    focused = "[document.activeElement.id, document.activeElement.selectionStart]"
+    assert await in_page(provider, ctx, focused) == ["src", 0]
+    found = await ok(provider, ctx, "verb.select_text", text="ab-12")  # anywhere on the page
+    assert found == {"selected": "AB-12", "selector": "#code"}
+
+
 async def test_select_text_matches_case_only_when_no_exact_match_exists(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

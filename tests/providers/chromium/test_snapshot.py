@@ -403,18 +403,18 @@ async def test_a_field_is_named_by_the_loose_label_written_before_it(
     ).items()
 
 
-async def test_small_pictures_named_only_by_alt_or_title_are_named_and_found(
+async def test_pictures_named_only_by_alt_or_title_are_named_and_found(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """Icons set among the text whose names no text holds, and a box the page calls a
-    swatch, are named in the notice (by name, by colour), each after the words before it, and
-    found by name; a photo, a button's icon and an avatar beside its person's name are not."""
+    """Icons set among the text whose names no text holds, a photo, and a box the page calls
+    a swatch, are named in the notice (by name, by colour), each after the words before it,
+    and found by name; a button's icon and an avatar beside its person's name are not."""
     await ok(provider, ctx, "browser.open", url=site.url("/pictures"))
     page = await ok(provider, ctx, "browser.snapshot")
     assert page["notice"] == (
         'Pictures among the text, named where no text says it: "vegan" after "Caesar salad", '
         '"gluten-free" after "Caesar salad", "meat" after "Chicken wings", a green box after '
-        '"Pick the".'
+        '"Pick the", "A plate of wings" after "Pick the ones.".'
     )
     assert [e["label"] for e in page["elements"]] == ["Add to cart"]
     found = await ok(provider, ctx, "verb.find", text="gluten")
@@ -521,3 +521,26 @@ async def test_the_text_of_a_web_component_drawn_with_no_box_of_its_own_is_read(
     assert snapshot["text"] == "Free shipping on orders over $50"
     found = await ok(provider, ctx, "verb.find", text="Free shipping")
     assert found["total"] == 1
+
+
+async def test_a_web_components_own_part_is_not_listed_beside_it_nor_matched_apart(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A press on the circle its shadow tree draws is a press on the radio: one element, and
+    a click by its text names it once."""
+    await ok(provider, ctx, "browser.open", url=site.url("/component-radio"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["selector"], e.get("label")) for e in elements] == [("body > x-radio", "Team")]
+    clicked = await ok(provider, ctx, "browser.click", text="Team")
+    assert (clicked["clicked"], clicked.get("checked")) == ("body > x-radio", True)
+
+
+async def test_a_picture_named_where_no_text_says_it_is_told_whatever_its_size(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/word-picture"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["notice"] == (
+        'Pictures among the text, named where no text says it: "lantern" after "word in the '
+        'picture.".'
+    )

@@ -133,6 +133,12 @@ class PointerVerbs(Provider):
                             break
             targets.check_found(found, within)
             _check_selectable(found, text, within)
+            if found.get("field"):  # in a field's value: selected there, the field focused
+                chosen = await pagescript.run(located.frame, "selected", set=True)
+                return {
+                    "selected": chosen.get("selected", ""),
+                    "selector": located.prefix + found["selector"],
+                }
             start = (located.x + found["from"]["x"], located.y + found["from"]["y"])
             end = (located.x + found["to"]["x"], located.y + found["to"]["y"])
             before = await _under(page, [start], watch=True)

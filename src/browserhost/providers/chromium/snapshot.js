@@ -1453,6 +1453,15 @@ async (request) => {
       // Text a control shows that lets the pointer through to it (Radix's chosen value in its
       // trigger): a press there is a press on the control.
       if (loose && getComputedStyle(el).pointerEvents === "none" && el.parentElement?.closest(INTERACTIVE)) return false;
+      // A part drawn in the shadow tree of a component listed itself (Shoelace's radio and its
+      // span.radio): a press there is a press on the component. A slot a component listens
+      // on is what it shows (Shoelace's dropdown's trigger), listed on its own.
+      if (loose && tagOf(el) === "slot") return false;
+      if (loose) {
+        for (let host = el.getRootNode().host; host; host = host.getRootNode().host) {
+          if (nested.has(host)) return false;
+        }
+      }
       const role = el.getAttribute("role");
       if (role !== "presentation" && role !== "none") return true;
       for (let up = el.parentElement; up; up = up.parentElement) if (nested.has(up)) return false;
@@ -1624,10 +1633,11 @@ async (request) => {
   const DRAWN_SHAPES = "rect, circle, ellipse, line, polyline, polygon, path";
 
   // Pictures a page names (an image's alt or title, an element drawn as an image with a
-  // label) whose names no text holds, and boxes it calls a colour, which show one: small ones
-  // set among the text, as symbols (a dish's "vegan" icon, a "verified" badge, the colour an
-  // instruction asks for), each by its name or colour and the words before it, the first
-  // NAMED_PICTURES_MAX in view; none inside a listed element, which it names.
+  // label) whose names no text holds: symbols set among the text (a dish's "vegan" icon, a
+  // "verified" badge) and pictures of their own (a word drawn as an image, a chart); and
+  // small boxes it calls a colour, which show one (the colour an instruction asks for);
+  // each by its name or colour and the words before it, the first NAMED_PICTURES_MAX in
+  // view; none inside a listed element, which it names.
   const PICTURES = "img[alt], img[title], [role=img][aria-label], svg[aria-label]";
   const COLOUR_BOXES = "[id*=color i], [class*=color i], [id*=colour i], [class*=colour i], " +
     "[class*=swatch i]";
@@ -1637,19 +1647,21 @@ async (request) => {
   function namedPictures(root, shown) {
     const listed = new Set(shown.map(({ el }) => el));
     const found = [];
+    const besides = new Map();
     for (const picture of root.querySelectorAll(`${PICTURES}, ${COLOUR_BOXES}`)) {
       if (found.length >= NAMED_PICTURES_MAX) break;
       if (within(picture, listed)) continue;
       const rect = rendered(picture);
-      if (!rect || rect.width > SYMBOL_MAX || rect.height > SYMBOL_MAX || !inViewport(rect) ||
-          scrolledAway(picture, rect, listedBoxes)) continue;
+      if (!rect || !inViewport(rect) || scrolledAway(picture, rect, listedBoxes)) continue;
       const named = picture.matches(PICTURES) ? nameOf(picture) : "";
-      const colour = named ? "" : colourWord(picture, rect);
+      const small = rect.width <= SYMBOL_MAX && rect.height <= SYMBOL_MAX;
+      const colour = named || !small ? "" : colourWord(picture, rect);
       if (!named && !colour) continue;
       // Its name written beside it too (an avatar by its person's name, a flag by its
-      // country's): the text says it.
-      const beside = picture.parentElement ? clean(picture.parentElement.textContent).toLowerCase() : "";
-      if (named && beside.includes(named.toLowerCase())) continue;
+      // country's): the text says it. As drawn: not a script's source.
+      const holder = picture.parentElement;
+      if (holder && !besides.has(holder)) besides.set(holder, textOf(holder).toLowerCase());
+      if (named && holder && besides.get(holder).includes(named.toLowerCase())) continue;
       const before = wordsBefore(picture);
       const what = named ? `"${named}"` : `a ${colour} box`;
       found.push(before ? `${what} after "${before}"` : what);
@@ -3527,7 +3539,7 @@ async (request) => {
       }
       matches = name === "text" ? shownAs(lower) : items.filter(rule).map((item) => item.el);
       if (name === "partial") {
-        matches = matches.filter((el) => !items.some((other) => other.el !== el && el.contains(other.el)));
+        matches = matches.filter((el) => !items.some((other) => other.el !== el && reaches(other.el, el)));
         // A list the page listens on as a whole holds the item that reads exactly the text
         // (a nested list's "Write tests"): that item, not the list's middle.
         if (matches.length) {
@@ -3542,7 +3554,7 @@ async (request) => {
     }
     // A match inside another match is the same target: keep the innermost. A label of a
     // matched control is that control.
-    matches = matches.filter((el) => !matches.some((other) => other !== el && el.contains(other)));
+    matches = matches.filter((el) => !matches.some((other) => other !== el && reaches(other, el)));
     matches = matches.filter((el) => !(tagOf(el) === "label" && el.control && matches.includes(el.control)));
     // Of several, those drawn over in view (the page under an open dialog or menu) are not
     // what a person can mean: the one they see.
@@ -4113,6 +4125,7 @@ async (request) => {
   // that wraps it and clears it) from a mouse that selected nothing.
   async function selectText({ text, selector }) {
     let top = doc.body || doc.documentElement;
+    const wanted = clean(text);
     if (selector) {
       const found = resolve(selector);
       if (found.error || found.enterFrame) return found;
@@ -4120,12 +4133,19 @@ async (request) => {
       if (found.list.length !== 1) return { error: "count", count: found.list.length };
       top = found.list[0];
       if (tagOf(top) === "iframe" || tagOf(top) === "frame") return { frame: true };
+      if (textField(top)) return selectInField(top, wanted) || { missing: true };
     }
     const read = readableText(top);
-    const wanted = clean(text);
     let index = read.text.indexOf(wanted);
     if (index < 0) index = lowerSameLength(read.text).indexOf(lowerSameLength(wanted));
-    if (index < 0) return { missing: true };
+    if (index < 0) {
+      // The text a field holds is its value, which the page's text leaves out.
+      for (const field of top.querySelectorAll("input, textarea")) {
+        const chosen = textField(field) && rendered(field) && selectInField(field, wanted);
+        if (chosen) return chosen;
+      }
+      return { missing: true };
+    }
     const [startNode, startOffset] = read.at[index];
     const [endNode, endOffset] = read.at[index + wanted.length - 1];
     // A text node right under a shadow root is drawn as part of its host.
@@ -4177,6 +4197,22 @@ async (request) => {
     return { from, to, mouse, selector: selectorFor(around || first) };
   }
 
+  // A field whose text can be selected: a text area, or an input that takes typed text.
+  const textField = (el) => tagOf(el) === "textarea" ||
+    (tagOf(el) === "input" && !SET_VALUE.has(el.type) && el.selectionStart !== null);
+
+  // The first occurrence of `wanted` in the field's value selected, as keys or a drag inside
+  // the field would leave it (the field focused); null where it holds no such text.
+  function selectInField(field, wanted) {
+    let at = field.value.indexOf(wanted);
+    if (at < 0) at = lowerSameLength(field.value).indexOf(lowerSameLength(wanted));
+    if (at < 0) return null;
+    field.focus();
+    field.setSelectionRange(at, at + wanted.length);
+    store.selecting = { field };
+    return { field: true, selector: selectorFor(field) };
+  }
+
   // The selection once the press and release that made it are handled (or, with `set`,
   // instead of them): what the page reports as selected. A selection the mouse left off by
   // some characters is set exactly, with nothing more dispatched; one the page took away
@@ -4185,6 +4221,8 @@ async (request) => {
     const wanted = store.selecting;
     store.selecting = null;
     if (!wanted) return { gone: true };
+    const { field } = wanted;
+    if (field) return { selected: field.value.slice(field.selectionStart, field.selectionEnd) };
     unwatchSelection(wanted.watch);
     const selection = getSelection();
     const now = selection.toString();

@@ -142,7 +142,7 @@ UNLISTED_SHAPES = (
 )
 """How a snapshot names the shapes of a drawing it lists some shapes of, that it does not list."""
 NAMED_PICTURES = "Pictures among the text, named where no text says it"
-"""How a snapshot names small pictures a page names (alt, title) that its text does not hold."""
+"""How a snapshot names pictures a page names (alt, title) that its text does not hold."""
 
 
 async def _read_frames(located: Located, read: dict[str, Any], caps: Caps, depth: int = 0) -> None:
