@@ -315,6 +315,33 @@ PAGES: dict[str, str] = {
         ":host { display: contents }</style><div role=alert part=base><div part=message>"
         '<slot></slot></div></div>"; } });</script>',
     ),
+    # A text field a component draws see-through until it is focused, under its label, and
+    # a button a component's host wraps, the host pointing as a button does (Material Web's).
+    "/component-field": _page(
+        "Component field",
+        '<x-field></x-field><x-button>Join</x-button><script>customElements.define("x-field", '
+        "class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: "
+        '"open" }).innerHTML = "<div style=\'position: relative; width: 300px; height: 48px; '
+        "border: 1px solid'><span style='position: absolute; left: 8px; top: 14px'>Your "
+        "name</span><div class=content style='opacity: 0'><input aria-label='Your name'>"
+        '</div></div>"; const input = this.shadowRoot.querySelector("input"); '
+        'input.addEventListener("focus", () => { input.parentElement.style.opacity = 1; }); } '
+        '}); customElements.define("x-button", class extends HTMLElement { constructor() { '
+        'super(); this.style.cursor = "pointer"; this.attachShadow({ mode: "open" }).innerHTML '
+        '= "<button><slot></slot></button>"; } });</script>',
+    ),
+    # A form whose field is drawn in a component's shadow tree, which the form's own check
+    # does not reach: the page checks it as the form is sent (Shoelace's forms).
+    "/component-form": _page(
+        "Component form",
+        '<form id="f"><x-field></x-field><button>Create</button></form><p id="out">out: none'
+        '</p><script>customElements.define("x-field", class extends HTMLElement { '
+        'constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML = "<label '
+        'for=i>Full name</label><input id=i required>"; } }); f.addEventListener("submit", '
+        '(e) => { e.preventDefault(); const field = document.querySelector("x-field")'
+        '.shadowRoot.querySelector("input"); if (field.reportValidity()) out.textContent = '
+        '"out: sent"; });</script>',
+    ),
     # Text to copy that a field holds: a read-only text area's, an input's value.
     "/copy-field": _page(
         "Copy field",

@@ -810,6 +810,19 @@ async def test_type_answers_what_the_field_holds_once_the_page_reworked_the_text
     assert guarded["notice"].startswith("The page did not take what was typed into #guarded")
 
 
+async def test_a_form_stopped_at_a_field_in_a_components_shadow_tree_is_said_not_sent(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/component-form"))
+    clicked = await ok(provider, ctx, "browser.click", text="Create")
+    assert clicked["notice"] == (
+        'The form was not sent: the browser\'s own check stopped it at the field "Full name" '
+        '(#f > x-field >> #i), which says "Please fill out this field.". Fix the field, then '
+        "send the form again."
+    )
+    assert await out_line(provider, ctx) == "out: none"
+
+
 async def test_a_field_the_page_rewrites_as_it_loses_focus_is_told_by_the_next_action(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

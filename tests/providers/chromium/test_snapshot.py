@@ -544,3 +544,19 @@ async def test_a_picture_named_where_no_text_says_it_is_told_whatever_its_size(
         'Pictures among the text, named where no text says it: "lantern" after "word in the '
         'picture.".'
     )
+
+
+async def test_a_components_see_through_field_and_wrapped_button_are_listed_once_each(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The field is drawn see-through until it is focused: the box it is drawn in stands for
+    it. The host that points as a button does is not listed beside the button it wraps."""
+    await ok(provider, ctx, "browser.open", url=site.url("/component-field"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["selector"], e.get("label")) for e in elements] == [
+        ('body > x-field >> input[aria-label="Your name"]', "Your name"),
+        ("body > x-button >> button", "Join"),
+    ]
+    field = elements[0]["selector"]
+    typed = await ok(provider, ctx, "browser.type", selector=field, value="Ann")
+    assert typed["value"] == "Ann"

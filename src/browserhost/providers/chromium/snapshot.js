@@ -220,8 +220,10 @@ async (request) => {
   // in (see-through on top of it, or clipped inside it). Returns that, else null.
   function faceOf(el) {
     if (tagOf(el) === "select") return overlaidFace(el);
+    if (tagOf(el) === "textarea") return seeThroughInComponent(el) ? drawnAround(el) : null;
     if (tagOf(el) !== "input") return null;
     if (roleOf(el) === "combobox") return comboboxFace(el);
+    if (!TOGGLED.has(el.type) && seeThroughInComponent(el)) return drawnAround(el);
     if (!["checkbox", "radio", "file", "range"].includes(el.type)) return null;
     const rect = rendered(el);
     const style = getComputedStyle(el);
@@ -236,6 +238,14 @@ async (request) => {
     }
     return el.type === "file" ? null : drawnAround(el);
   }
+
+  const TOGGLED = new Set(["checkbox", "radio", "file", "range", "hidden"]);
+  // A text field a web component draws see-through until it is filled or focused (Material
+  // Web's, under its label): the box it is drawn in, a press on which focuses it. Only in a
+  // shadow tree: on a page's own form, a field no one can see may be a trap for robots.
+  const seeThroughInComponent = (el) => el.getRootNode() instanceof ShadowRoot &&
+    el.checkVisibility({ visibilityProperty: true }) &&
+    !el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
 
   const clippedToNothing = (style) =>
     style.clip === "rect(0px, 0px, 0px, 0px)" || style.clipPath.startsWith("inset(50%");
@@ -1439,8 +1449,9 @@ async (request) => {
     }
     for (const el of loose) {
       if (faces.has(el) || (tagOf(el) === "label" && el.control && found.has(el.control))) continue;
-      // A clickable-looking wrapper of real controls is not a target of its own.
-      if (el.querySelector(INTERACTIVE)) continue;
+      // A clickable-looking wrapper of real controls is not a target of its own, nor a
+      // component's host whose shadow tree draws one (Material Web's button).
+      if (el.querySelector(INTERACTIVE) || el.shadowRoot?.querySelector(INTERACTIVE)) continue;
       const rect = seen(el);
       if (rect) shown.push({ el, rect, face: null, loose: true });
     }
@@ -2580,14 +2591,16 @@ async (request) => {
     if (window.navigation) navigation.addEventListener("navigate", navigated);
     // A form the browser's own check stops (a required field left empty, an address without
     // an @) is not sent: the browser fires `invalid` at each field that failed, and shows
-    // the first one's message.
+    // the first one's message. A field in a form's component's shadow tree (Shoelace's
+    // input) is told only in that tree: `invalid` stays in it.
     const refused = [];
     const invalid = (event) => { if (event.target instanceof Element) refused.push(event.target); };
-    doc.addEventListener("invalid", invalid, true);
+    const checked = [doc, ...[...doc.querySelectorAll("form *")].map((el) => el.shadowRoot).filter(Boolean)];
+    for (const root of checked) root.addEventListener("invalid", invalid, true);
     store.refused = refused;
     store.saidBefore = new Set(sayings().map(({ text }) => text));
     store.timers = {
-      original, pending, frames, leaving, navigated, invalid, since: performance.now(),
+      original, pending, frames, leaving, navigated, invalid, checked, since: performance.now(),
     };
   }
 
@@ -2608,7 +2621,7 @@ async (request) => {
     window.setInterval = timers.original.every;
     window.clearInterval = timers.original.clearEvery;
     if (window.navigation) navigation.removeEventListener("navigate", timers.navigated);
-    doc.removeEventListener("invalid", timers.invalid, true);
+    for (const root of timers.checked) root.removeEventListener("invalid", timers.invalid, true);
     store.timers = null;
   }
 
