@@ -315,6 +315,13 @@ PAGES: dict[str, str] = {
         ":host { display: contents }</style><div role=alert part=base><div part=message>"
         '<slot></slot></div></div>"; } });</script>',
     ),
+    # A label that holds its field with the field's list of suggestions and the words it says
+    # to screen readers (Awesomplete's).
+    "/label-with-list": _page(
+        "Label with list",
+        '<label>From: <div><input id="from" value="Bos"><ul><li>Boston, MA (BOS)</li></ul>'
+        '<span role="status" aria-live="assertive">1 results found</span></div></label>',
+    ),
     # A text field a component draws see-through until it is focused, under its label, and
     # a button a component's host wraps, the host pointing as a button does (Material Web's).
     "/component-field": _page(

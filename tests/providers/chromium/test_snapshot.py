@@ -560,3 +560,11 @@ async def test_a_components_see_through_field_and_wrapped_button_are_listed_once
     field = elements[0]["selector"]
     typed = await ok(provider, ctx, "browser.type", selector=field, value="Ann")
     assert typed["value"] == "Ann"
+
+
+async def test_a_field_is_named_by_its_label_not_the_list_it_holds_beside_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/label-with-list"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["selector"], e.get("label")) for e in elements] == [("#from", "From:")]

@@ -435,9 +435,11 @@ async (request) => {
     return clean(flatText(node));
   }
 
-  function flatText(node, skip = null) {
+  // `skip`: an element left out, with what matches `aside` (a selector).
+  function flatText(node, skip = null, aside = null) {
     if (node.nodeType === Node.TEXT_NODE) return node.data;
     if (node.nodeType !== Node.ELEMENT_NODE || node === skip || UNREAD.has(tagOf(node))) return "";
+    if (aside && node.matches(aside)) return "";
     if (node.getAttribute("aria-hidden") === "true") return "";
     const slot = tagOf(node) === "slot";
     if (!mayShow(node, { visibilityProperty: true })) return "";
@@ -445,7 +447,7 @@ async (request) => {
       ? node.assignedNodes({ flatten: true }) : [...node.childNodes];
     // Inline pieces run together ("Mon<b>day</b>"); a block starts a new word.
     return shown.map((child) => {
-      const text = flatText(child, skip);
+      const text = flatText(child, skip, aside);
       const inline = child.nodeType !== Node.ELEMENT_NODE ||
         /^(inline|contents)/.test(getComputedStyle(child).display);
       return inline ? text : ` ${text} `;
@@ -517,9 +519,13 @@ async (request) => {
 
   // What the first of a control's labels that says anything says; a label that wraps its
   // control names it by its own text, not the control's.
+  // What a label that holds its field holds beside the words that name it: the list of
+  // suggestions a field's script put in it, and the words it says to screen readers as they
+  // change (Awesomplete's "1 results found").
+  const LABEL_ASIDE = "ul, ol, [role=listbox], [role=status], [aria-live]";
   function labelsText(el) {
     for (const label of el.labels || []) {
-      const text = label.contains(el) ? clean(flatText(label, el)) : textOf(label);
+      const text = label.contains(el) ? clean(flatText(label, el, LABEL_ASIDE)) : textOf(label);
       if (text) return text;
     }
     return "";
