@@ -219,12 +219,11 @@ async (request) => {
   // person sees and presses is its styled label, which toggles it, or else the box it sits
   // in (see-through on top of it, or clipped inside it). Returns that, else null.
   function faceOf(el) {
-    if (tagOf(el) === "select") return overlaidFace(el);
-    if (tagOf(el) === "textarea") return seeThroughInComponent(el) ? drawnAround(el) : null;
-    if (tagOf(el) !== "input") return null;
-    if (roleOf(el) === "combobox") return comboboxFace(el);
-    if (!TOGGLED.has(el.type) && seeThroughInComponent(el)) return drawnAround(el);
-    if (!["checkbox", "radio", "file", "range"].includes(el.type)) return null;
+    const tag = tagOf(el);
+    if (tag === "select") return overlaidFace(el);
+    if (tag === "input" && roleOf(el) === "combobox") return comboboxFace(el);
+    if (tag !== "input" && tag !== "textarea") return null;
+    if (!CONCEALABLE.has(el.type)) return seeThroughInComponent(el) ? drawnAround(el) : null;
     const rect = rendered(el);
     const style = getComputedStyle(el);
     const concealed = !rect || rect.width < 4 || rect.height < 4 || style.opacity === "0" ||
@@ -239,7 +238,7 @@ async (request) => {
     return el.type === "file" ? null : drawnAround(el);
   }
 
-  const TOGGLED = new Set(["checkbox", "radio", "file", "range", "hidden"]);
+  const CONCEALABLE = new Set(["checkbox", "radio", "file", "range"]);
   // A text field a web component draws see-through until it is filled or focused (Material
   // Web's, under its label): the box it is drawn in, a press on which focuses it. Only in a
   // shadow tree: on a page's own form, a field no one can see may be a trap for robots.
@@ -517,12 +516,13 @@ async (request) => {
     return ariaName(group) || (legend ? textOf(legend) : "");
   }
 
-  // What the first of a control's labels that says anything says; a label that wraps its
-  // control names it by its own text, not the control's.
   // What a label that holds its field holds beside the words that name it: the list of
   // suggestions a field's script put in it, and the words it says to screen readers as they
   // change (Awesomplete's "1 results found").
   const LABEL_ASIDE = "ul, ol, [role=listbox], [role=status], [aria-live]";
+
+  // What the first of a control's labels that says anything says; a label that wraps its
+  // control names it by its own text, not the control's.
   function labelsText(el) {
     for (const label of el.labels || []) {
       const text = label.contains(el) ? clean(flatText(label, el, LABEL_ASIDE)) : textOf(label);
@@ -1473,12 +1473,7 @@ async (request) => {
       // A part drawn in the shadow tree of a component listed itself (Shoelace's radio and its
       // span.radio): a press there is a press on the component. A slot a component listens
       // on is what it shows (Shoelace's dropdown's trigger), listed on its own.
-      if (loose && tagOf(el) === "slot") return false;
-      if (loose) {
-        for (let host = el.getRootNode().host; host; host = host.getRootNode().host) {
-          if (nested.has(host)) return false;
-        }
-      }
+      if (loose && (tagOf(el) === "slot" || listedHost(el, nested))) return false;
       const role = el.getAttribute("role");
       if (role !== "presentation" && role !== "none") return true;
       for (let up = el.parentElement; up; up = up.parentElement) if (nested.has(up)) return false;
@@ -1486,6 +1481,14 @@ async (request) => {
     });
     kept.sort((a, b) => (order(a.el, b.el)));
     return kept;
+  }
+
+  // Whether a shadow tree `el` is drawn in, or one around it, belongs to an element of `listed`.
+  function listedHost(el, listed) {
+    for (let host = el.getRootNode().host; host; host = host.getRootNode().host) {
+      if (listed.has(host)) return true;
+    }
+    return false;
   }
 
   function order(a, b) {
@@ -2853,12 +2856,14 @@ async (request) => {
     const early = afterLoad && !afterLoad.looked && !afterLoad.moved && doc.readyState === "complete" &&
       !blank() && !waiting();
     let changed = false;
-    const changes = new MutationObserver(() => { changed = true; });
-    if (early) changes.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
+    const changes = early && new MutationObserver(() => { changed = true; });
+    if (changes) changes.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
     const read = early ? snapshot(request) : null;
     const waited = await quiet({ ...request.due, glance: true, load: true, opened: true });
-    changed ||= changes.takeRecords().length > 0;
-    changes.disconnect();
+    if (changes) {
+      changed ||= changes.takeRecords().length > 0;
+      changes.disconnect();
+    }
     if (read && waited.glanced && !changed) return { ...read, settled: true };
     return { ...snapshot(request), settled: waited.quiet };
   }
@@ -3197,7 +3202,7 @@ async (request) => {
     const guard = (store.pressGuard = { missed: null, slipped: null });
     let judged = false;
     let pressedAt = null;
-    const slipped = (event, hit) => {
+    const slipped = (hit) => {
       const moved = el.isConnected && (face || el).getBoundingClientRect();
       if (!moved || pressLands(hit, el, face)) return;
       if (Math.abs(moved.x - pressedAt.x) + Math.abs(moved.y - pressedAt.y) < SLIP_PX) return;
@@ -3220,7 +3225,7 @@ async (request) => {
         pressedAt = (face || el).getBoundingClientRect();
       } else if (event.type === "mouseup" && pressedAt) {
         const first = event.composedPath()[0];
-        slipped(event, first instanceof Element ? first : first?.parentElement || null);
+        slipped(first instanceof Element ? first : first?.parentElement || null);
       }
       if (event.type === "click") guard.stop();
     };
@@ -4217,8 +4222,8 @@ async (request) => {
   }
 
   // A field whose text can be selected: a text area, or an input that takes typed text.
-  const textField = (el) => tagOf(el) === "textarea" ||
-    (tagOf(el) === "input" && !SET_VALUE.has(el.type) && el.selectionStart !== null);
+  const textField = (el) => ["input", "textarea"].includes(tagOf(el)) && takesText(el) &&
+    el.selectionStart !== null;
 
   // The first occurrence of `wanted` in the field's value selected, as keys or a drag inside
   // the field would leave it (the field focused); null where it holds no such text.
