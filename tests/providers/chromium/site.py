@@ -1015,6 +1015,28 @@ PAGES: dict[str, str] = {
     ),
     # Nested lists a page listens on as wholes (a sortable outline): the items have no
     # handler of their own.
+    # A dialog open over rows whose icon buttons are named "Delete": its own reads "DELETE"
+    # as drawn (Material UI's capitals).
+    "/delete-dialog": _page(
+        "Projects",
+        "".join(
+            f'<p>{name} <button aria-label="Delete" onclick="out.textContent=\'row\'">x'
+            "</button></p>"
+            for name in ("Alpha", "Beta")
+        )
+        + '<div style="position: fixed; inset: 0; background: rgba(0,0,0,.5)">'
+        '<div role="dialog" style="background: white; margin: 100px auto; width: 300px">'
+        "<p>Delete Alpha?</p><button>Cancel</button>"
+        '<button style="text-transform: uppercase" onclick="out.textContent=\'deleted\'">'
+        'Delete</button></div></div><p id="out">none</p>',
+    ),
+    # Cells a page listens on one by one: the words around one are the row's, cell by cell.
+    "/price-cells": _page(
+        "Price cells",
+        "<table><tr><th>Name</th><th>Price</th><th>Stock</th></tr><tr>"
+        + "".join(f'<td onclick="0">{cell}</td>' for cell in ("Widget B", "$10", "7"))
+        + "</tr></table>",
+    ),
     "/nested-list": _page(
         "Nested list",
         '<div id="outline" onmousedown="0"><div data-id="design"><b>Design</b><div'

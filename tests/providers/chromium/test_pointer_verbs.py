@@ -76,6 +76,23 @@ async def test_drag_carries_an_html5_draggable_item_to_a_drop_zone(
     assert "Apples" in basket
 
 
+async def test_a_drag_whose_drop_the_page_refused_says_nothing_moved(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "dragdrop.html")
+    listed = [e["label"] for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]]
+    assert "Urgent" in listed  # draggable, though only its document listens for drags
+    error = await refused(provider, ctx, "verb.drag", text="Plums", to_selector="#freezer")
+    assert error.startswith(
+        '[data-id="plums"] was dragged, but the page did not take it where it was dropped, on '
+        "#freezer: the drag ended with nothing dropped, so nothing moved."
+    )
+    assert await in_page(provider, ctx, "window.log") == ["dragstart plums", "dragend none"]
+    # A drop the page takes is answered as before, its end told.
+    await ok(provider, ctx, "verb.drag", text="Plums", to_selector="#basket")
+    assert await in_page(provider, ctx, "window.log.slice(-1)") == ["dragend move"]
+
+
 async def test_drag_refuses_a_drop_zone_something_covers_and_presses_nothing(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -116,6 +116,25 @@ async def test_find_matches_plain_text_in_a_list_item_and_names_the_link_under_i
     assert await out_line(provider, ctx) == "out: open library/functions.html#sum"
 
 
+async def test_a_click_by_text_means_the_open_dialogs_button_not_the_covered_page_s(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The page's buttons are named "Delete" exactly, the dialog's reads "DELETE" as drawn:
+    the one a person sees is meant."""
+    await ok(provider, ctx, "browser.open", url=site.url("/delete-dialog"))
+    clicked = await ok(provider, ctx, "browser.click", text="Delete")
+    assert clicked["label"] == "DELETE"
+    assert await in_page(provider, ctx, "out.textContent") == "deleted"
+
+
+async def test_find_quotes_the_words_around_a_cell_cell_by_cell(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/price-cells"))
+    (cell,) = (await ok(provider, ctx, "verb.find", text="Widget B"))["elements"]
+    assert cell["context"] == "Widget B $10 7"  # not "Widget B$107", a price of $107
+
+
 @pytest.mark.parametrize(
     ("text", "tag", "href"),
     [

@@ -74,6 +74,10 @@ async def test_every_kind_of_state_is_reported_where_it_applies(
     assert seen["Volume"]["value"] == "30 percent"
     assert seen["Balance"]["value"] == "40"
     assert seen["Plan"]["readonly"] is True
+    assert seen["Month"]["value"] == "Empty"
+    # Typed as a number, told as a name: its number is read beside the name, and taken.
+    typed = await ok(provider, ctx, "browser.type", selector="#month", value="11")
+    assert (typed["value"], "notice" in typed) == ("November (11)", False)
     # Flags that do not hold are left out, never reported as false.
     assert not {"required", "invalid", "readonly", "disabled"} & set(seen["Bio"])
 
@@ -589,6 +593,70 @@ async def test_a_frame_in_a_frame_is_listed_one_step_a_frame_and_found_by_text(
     assert (clicked["clicked"], clicked["nowReads"]) == (button["selector"], "pressed")
 
 
+async def test_a_click_in_a_frame_below_the_fold_brings_the_frame_into_view_first(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The frame's own document fits its element in view; the page around it must scroll
+    too, or the press lands below the window, on the page."""
+    await _open(provider, site, ctx, "frame-below.html")
+    seen = await ok(provider, ctx, "browser.inspect", selector="#same >> #pay")
+    assert (seen["inViewport"], seen["bounds"]["y"] > 1200) == (False, True)  # placed in the page
+    await ok(provider, ctx, "browser.click", selector="#same >> #pay")
+    assert "inner: paid" in (await _snapshot(provider, ctx, selector="#same"))["text"]
+    await ok(provider, ctx, "browser.scroll", direction="top")
+    await ok(provider, ctx, "browser.type", selector="#cross >> #card", value="4242")
+    await ok(provider, ctx, "browser.click", selector="#cross >> #pay")
+    assert "inner: paid 4242" in (await _snapshot(provider, ctx, selector="#cross"))["text"]
+    assert await in_page(provider, ctx, "window.log") == []
+
+
+async def test_icon_buttons_of_rows_redrawn_anew_say_their_row_and_a_stale_one_is_refused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Every row is drawn anew after each change (a list framework's fresh keys), and its
+    buttons have no name: each says its row, and the selector of one listed before a
+    delete, which now names the next row's, is refused rather than pressed."""
+    await _open(provider, site, ctx, "icon-rows.html")
+    listed = (await _snapshot(provider, ctx))["elements"]
+    deletes = [e for e in listed if e["selector"].endswith("button:nth-of-type(2)")]
+    assert all(e.get("label", "") == "" for e in deletes)
+    assert [e["group"].split()[0] for e in deletes] == ["Frozen", "Ice", "Eclair", "Cupcake"]
+    await ok(provider, ctx, "browser.click", selector=deletes[0]["selector"])
+    error = await refused(provider, ctx, "browser.click", selector=deletes[1]["selector"])
+    assert error.startswith(f"{deletes[1]['selector']} no longer names the element")
+    assert await in_page(provider, ctx, "window.log") == ["delete Frozen yoghurt"]
+
+
+async def test_a_row_a_virtual_list_drew_again_for_another_item_is_refused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "icon-rows.html")
+    listed = (await _snapshot(provider, ctx))["elements"]
+    (third,) = [e for e in listed if e.get("label") == "Row 3"]
+    await ok(provider, ctx, "verb.mouse", action="wheel", selector="#rows", deltaY=90)
+    error = await refused(provider, ctx, "browser.type", selector=third["selector"], value="2")
+    assert 'it is in "Row 6" now, listed in "Row 3"' in error
+    assert await in_page(provider, ctx, "window.log") == []
+
+
+async def test_a_box_in_a_closed_details_is_not_listed_and_its_summary_opens_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The browser draws nothing of a closed <details> but its summary: a press where the
+    box would be lands on the summary."""
+    await _open(provider, site, ctx, "details.html")
+    listed = [e["selector"] for e in (await _snapshot(provider, ctx))["elements"]]
+    assert listed == ["#more > summary", "#save"]
+    error = await refused(provider, ctx, "browser.click", selector="#invite")
+    assert error == (
+        "#invite is in a closed section, so nothing was clicked; open it first (click "
+        '#more > summary (summary "Advanced")), then take a new snapshot.'
+    )
+    assert await in_page(provider, ctx, "window.log") == []
+    await ok(provider, ctx, "browser.click", selector="#more > summary")
+    assert (await ok(provider, ctx, "browser.click", selector="#invite"))["checked"] is True
+
+
 async def test_a_step_into_something_that_is_no_frame_or_host_is_refused(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
@@ -890,6 +958,7 @@ async def test_controls_beyond_text_fields_are_set_and_read(
     seen = await _by_label(provider, ctx)
     assert "" not in seen  # the transparent native input behind the custom select is not listed
     assert seen["2"]["current"] == "page"
+    assert seen["Name"]["sort"] == "ascending"  # its header cell's, as the button sorts by it
     assert seen["Note"]["value"] == "Ship on Monday"
     toppings = seen["Toppings"]
     assert (toppings["multiple"], toppings["options"]) == (True, ["Cheese", "Olives", "Ham"])

@@ -25,7 +25,7 @@ from .inputs import leave_rest, led_to, read_state
 from .targets import Located
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page
+    from playwright.async_api import Frame, Page
 
     from .access import TabAccess
     from .contexts import Tab
@@ -82,6 +82,8 @@ class PointerVerbs(Provider):
                 end = (start[0] + (arguments.offset_x or 0), start[1] + (arguments.offset_y or 0))
             else:
                 start, end, via = await _drop_point(page, selector, aimed, arguments)
+            frame = aimed.located.frame
+            await pagescript.run(frame, "watchDrag")
             before = await _under(page, [start], watch=True)
             if not _inside(end, before):
                 raise ActionError(
@@ -93,6 +95,7 @@ class PointerVerbs(Provider):
             with playwright_errors("verb.drag"):
                 end = await _drag(page, start, end, via)
             answer = await self._pointed(tab, page, (start, before), end)
+            _check_dropped(await _drag_ended(frame), selector, arguments)
             # A slider dragged: the value it was left at.
             if aimed.info.get("type") == "range" or aimed.info.get("role") == "slider":
                 read = await read_state(aimed)
@@ -269,6 +272,30 @@ async def _checked_source(
         page, selector, "click", fresh=text is not None, by_text=text, done=doing[1]
     )
     return selector, aimed
+
+
+async def _drag_ended(frame: Frame) -> dict[str, Any]:
+    """What the drag's watch saw (``watchDrag`` in ``snapshot.js``); nothing from a document
+    the drop replaced or a frame it removed."""
+    try:
+        ended: dict[str, Any] = await pagescript.run(frame, "dragEnded")
+    except driver.PlaywrightError:
+        return {}
+    return ended
+
+
+def _check_dropped(ended: dict[str, Any], selector: str, arguments: DragArguments) -> None:
+    """Refuses a drag the browser carried whose drop nothing took: the page began it, and
+    where it was released no element accepted it, so nothing moved."""
+    if ended.get("started") and not ended.get("dropped") and ended.get("effect") == "none":
+        onto = arguments.to_selector or (
+            f'"{arguments.to_text}"' if arguments.to_text else "the drop point"
+        )
+        raise ActionError(
+            f"{selector} was dragged, but the page did not take it where it was dropped, on "
+            f"{onto}: the drag ended with nothing dropped, so nothing moved. Drop it on an "
+            "element that takes it (take a new snapshot to see where it is now)."
+        )
 
 
 async def _drop_point(

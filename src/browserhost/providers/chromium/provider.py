@@ -615,7 +615,7 @@ class ChromiumProvider(
                 styles=list(INSPECT_STYLES),
                 value_max=SNAPSHOT_TEXT_MAX,  # the whole value, where a snapshot cuts it
             )
-            facts = declared_fields(data.InspectData, aimed.info)
+            facts = declared_fields(data.InspectData, await targets.in_page(page, aimed))
             return data.InspectData.model_validate({**facts, "selector": selector})
 
     async def capture(

@@ -14,6 +14,10 @@
 //                                                readied for it, its state after the text
 //                                                told through `told`)
 //   stashed   {}                              -> that element, as a handle for Playwright
+//   reveal    {}                              -> nothing: that element is scrolled into the
+//                                                middle of the top document's view
+//   watchDrag {}, dragEnded {}                -> whether a drag the browser carries began,
+//                                                and whether its drop was taken
 //   watchTyped {}                             -> nothing: that field, typed into, is watched
 //                                                for what the page makes of the text later
 //                                                (stateNow's `retyped`)
@@ -219,6 +223,7 @@ async (request) => {
   // person sees and presses is its styled label, which toggles it, or else the box it sits
   // in (see-through on top of it, or clipped inside it). Returns that, else null.
   function faceOf(el) {
+    if (inClosedDetails(el)) return null; // drawn nowhere, whatever box holds it
     const tag = tagOf(el);
     if (tag === "select") return overlaidFace(el);
     if (tag === "input" && roleOf(el) === "combobox") return comboboxFace(el);
@@ -236,6 +241,22 @@ async (request) => {
       }
     }
     return el.type === "file" ? null : drawnAround(el);
+  }
+
+  // What a closed <details> holds besides its summary, which the browser does not draw.
+  function inClosedDetails(el) {
+    const details = el.closest("details:not([open])");
+    const summary = details && details.querySelector(":scope > summary");
+    return Boolean(details) && !(summary && summary.contains(el));
+  }
+  // What opens the closed <details> around `el`: its summary (or, with none, the box).
+  function closedSummary(el) {
+    let details = el.closest("details:not([open])");
+    // The outermost closed one whose summary shows: inner ones open after it.
+    for (let up = details.parentElement?.closest("details:not([open])"); up; up = up.parentElement?.closest("details:not([open])")) {
+      details = up;
+    }
+    return details.querySelector(":scope > summary") || details;
   }
 
   const CONCEALABLE = new Set(["checkbox", "radio", "file", "range"]);
@@ -434,6 +455,12 @@ async (request) => {
     return clean(flatText(node));
   }
 
+  // A box's words as shown, cells and blocks apart ("Widget B $10 7", not "Widget B$107");
+  // a long text's as written, not laid out for a few words quoted from it.
+  const SHOWN_WORDS_MAX = 1000;
+  const shownWords = (box) =>
+    (box.textContent.length <= SHOWN_WORDS_MAX ? textOf(box) : clean(box.textContent));
+
   // `skip`: an element left out, with what matches `aside` (a selector).
   function flatText(node, skip = null, aside = null) {
     if (node.nodeType === Node.TEXT_NODE) return node.data;
@@ -481,21 +508,25 @@ async (request) => {
   }
 
   // Controls of one name, one to an item (each row's Delete or Edit, each card's "Select"),
-  // say whose item they are in: the words of the smallest box around each that holds no
-  // other of them. An agent tells them apart without counting.
+  // or of none (a row's icon buttons), say whose item they are in: the words of the smallest
+  // box around each that holds no other of them. An agent tells them apart without counting.
   function inRows(elements) {
     const named = new Map();
     for (const item of elements) {
-      if (!item.out.label || item.out.group) continue;
-      named.set(item.out.label, [...(named.get(item.out.label) || []), item.el]);
+      if (item.out.group) continue;
+      const label = item.out.label || "";
+      named.set(label, [...(named.get(label) || []), item.el]);
     }
     for (const { el, out } of elements) {
-      const alike = named.get(out.label);
+      const label = out.label || "";
+      const alike = named.get(label);
       if (!alike || alike.length < 2) continue;
+      // Unnamed ones side by side (a row's edit and delete icons) are one item's.
+      const others = label ? alike : alike.filter((other) => !sideBySide(el, other));
       let up = el.parentElement;
       for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
-        if (alike.some((other) => other !== el && up.contains(other))) break;
-        const words = clean(textOf(up).split(out.label).join(" "));
+        if (others.some((other) => other !== el && up.contains(other))) break;
+        const words = clean(label ? textOf(up).split(label).join(" ") : textOf(up));
         if (/[\p{L}\p{N}]/u.test(words)) {
           out.group = cap(words, OWNER_WORDS);
           break;
@@ -505,6 +536,11 @@ async (request) => {
   }
   const OWNER_DEPTH = 6;
   const OWNER_WORDS = 40;
+  // In one box, or in boxes side by side in one (a row's cells).
+  const sideBySide = (el, other) => {
+    const [a, b] = [el.parentElement, other.parentElement];
+    return a === b || Boolean(a && b && a.parentElement && a.parentElement === b.parentElement);
+  };
 
   // The named group a radio or checkbox answers, as a screen reader announces it: its
   // fieldset's legend, its radio group's ARIA name. It tells two groups of "Yes" and "No"
@@ -1054,8 +1090,11 @@ async (request) => {
     } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
       if (type !== "file") valueIn(out, el.value, valueMax);
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
-      const value = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
-      if (value !== null) valueIn(out, clean(value), valueMax);
+      // Its words, with the number where they do not show it ("November (11)"): typed, the
+      // number is what it takes.
+      const [text, now] = [clean(el.getAttribute("aria-valuetext")), clean(el.getAttribute("aria-valuenow"))];
+      const value = text && now && !text.includes(now) ? `${text} (${now})` : text || now;
+      if (value) valueIn(out, value, valueMax);
     } else if (el.isContentEditable && tagOf(el) !== "input") {
       valueIn(out, textOf(el), valueMax);
     } else if (role === "combobox") {
@@ -1077,7 +1116,8 @@ async (request) => {
     }
     const current = el.getAttribute("aria-current");
     if (current !== null && current !== "false") out.current = current === "true" ? "true" : current;
-    const sort = el.getAttribute("aria-sort");
+    // A header cell's, for the button in it that sorts by it (Material UI's sort label).
+    const sort = el.getAttribute("aria-sort") || el.closest("th, [role=columnheader]")?.getAttribute("aria-sort");
     if (sort === "ascending" || sort === "descending") out.sort = sort;
     const pressed = el.getAttribute("aria-pressed");
     if (pressed !== null && pressed !== "undefined") out.pressed = tristate(pressed);
@@ -1339,7 +1379,7 @@ async (request) => {
   ];
   const INTERACTIVE = [
     "a", "area[href]", "button", "input:not([type=hidden])", "select", "textarea",
-    "summary", "[contenteditable]:not([contenteditable=false])", "[onclick]",
+    "summary", "[contenteditable]:not([contenteditable=false])", "[onclick]", "[draggable=true]",
     "[tabindex]:not([tabindex='-1'])", ...ROLES.map((role) => `[role=${role}]`),
   ].join(",");
   const CHUNK_MAX = 2000;
@@ -2375,11 +2415,24 @@ async (request) => {
   }
 
   // What tells one element from its look-alikes once the page has drawn it again: its name,
-  // and the text of a small container around it (the row a checkbox sits in).
+  // and the words around it (the row a checkbox or an icon button sits in).
   function fingerprint(el) {
-    const parent = el.parentElement;
-    const around = parent && parent.childElementCount <= 12 ? clean(parent.textContent) : "";
-    return upTo(clean(nameOf(el) || rowLabel(el)), LABEL_MAX) + "\u0000" + upTo(around, 200);
+    return printedName(el) + "\u0000" + upTo(aroundText(el), 200);
+  }
+  // Its name, or the words a person reads as its name (a row's first cell, a word before it).
+  const printedName = (el) => upTo(clean(nameOf(el) || rowLabel(el) || looseLabel(el)), LABEL_MAX);
+
+  // The words of the nearest small box around `el` that has any: a row's, a card's. None
+  // where that box is a long list's (more than AROUND_CHILDREN children).
+  const AROUND_CHILDREN = 12;
+  function aroundText(el) {
+    let up = el.parentElement;
+    for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
+      if (up.childElementCount > AROUND_CHILDREN) return "";
+      const text = clean(up.textContent);
+      if (text) return text;
+    }
+    return "";
   }
 
   function snapshot({ scope, textMax, elementsMax }) {
@@ -2446,15 +2499,22 @@ async (request) => {
     if (before === el) {
       // An item drawn again as another (a list filtered in place), or a row's box whose
       // row now holds another (a table sorted in place).
-      const [was] = seen.print.split("\u0000");
-      const now = upTo(clean(nameOf(el) || rowLabel(el)), LABEL_MAX);
+      const [was, wasAround] = seen.print.split("\u0000");
+      const now = printedName(el);
       const named = ITEM_ROLES.has(roleOf(el)) || (!nameOf(el) && rowLabel(el));
-      return named && now !== was ? { was: cap(was, 60), now: cap(now, 60) } : false;
+      if (named && now !== was) return { was: cap(was, 60), now: cap(now, 60) };
+      // A row a long list draws again for another item as it scrolls (a virtual list): its
+      // name and the words around it were both replaced, not added to or cut (a choice or a
+      // message shown beside a field, a button that now reads "Unfollow").
+      const around = upTo(aroundText(el), 200);
+      return replaced(was, now) && replaced(wasAround, around)
+        ? { was: cap(wasAround, 60), now: cap(around, 60), around: true } : false;
     }
     if (before && before.isConnected) return true;
     return fingerprint(el) !== seen.print;
   }
   const ITEM_ROLES = new Set(["option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem"]);
+  const replaced = (was, now) => Boolean(was && now && !was.includes(now) && !now.includes(was));
 
   function describeCover(el) {
     const out = { selector: selectorFor(el), tag: tagOf(el) };
@@ -2910,6 +2970,7 @@ async (request) => {
       if (!near || near.matches(FIELDS)) return null;
       const pressed = near.matches(INTERACTIVE) || getComputedStyle(near).cursor === "pointer"
         ? near : near.querySelector(INTERACTIVE);
+      if (pressed && pressed.matches(FIELDS)) return null; // another field, with a name of its own
       const sends = pressed && (pressed.type === "submit" && pressed.form);
       return pressed && rendered(pressed) && !sends ? pressed : null;
     };
@@ -2969,6 +3030,7 @@ async (request) => {
   async function aim(el, face, purpose) {
     const target = face || el;
     let rect = rendered(target);
+    if (!rect && inClosedDetails(el)) return { hidden: true, closedIn: describeCover(closedSummary(el)) };
     if (!rect) return { hidden: true, ...standIn(el), ...shownOnHover(target) };
     // The page holds it out of reach while something else is open (a list, a dialog): it
     // takes no pointer or keys until that closes.
@@ -3552,8 +3614,16 @@ async (request) => {
       ["text", () => false], // what shows exactly the text, below
       ["partial", (item) => item.lowerName.includes(lower)],
     ];
+    // Drawn over in view (the page under an open dialog or menu): not what a person can mean
+    // while another shows the text.
+    const drawnOver = (el) => {
+      const face = faceOf(el);
+      const rect = rendered(face || el);
+      return Boolean(rect) && inViewport(rect) && coveredAt(el, face, rect);
+    };
     let how = "";
     let matches = [];
+    let covered = null; // what a rule found, all drawn over: if no later rule finds better
     for (const [name, rule] of rules) {
       if (name !== "exact" && name !== "guessed") {
         // A control hidden now (in a closed menu, tab or dialog) that reads exactly the text
@@ -3571,23 +3641,25 @@ async (request) => {
           matches = matches.map((el) => exact.find((inner) => inner !== el && el.contains(inner)) || el);
         }
       }
+      if (matches.length && !covered && matches.every(drawnOver)) {
+        // An open dialog's "DELETE" (its words in capitals as drawn) under the page's
+        // covered "Delete" buttons: the dialog's is meant.
+        covered = { how: name, matches };
+        continue;
+      }
       if (matches.length) {
         how = name;
         break;
       }
     }
+    if (!matches.length && covered) ({ how, matches } = covered);
     // A match inside another match is the same target: keep the innermost. A label of a
     // matched control is that control.
     matches = matches.filter((el) => !matches.some((other) => other !== el && reaches(other, el)));
     matches = matches.filter((el) => !(tagOf(el) === "label" && el.control && matches.includes(el.control)));
-    // Of several, those drawn over in view (the page under an open dialog or menu) are not
-    // what a person can mean: the one they see.
+    // Of several, those drawn over in view are not what a person can mean: the one they see.
     if (matches.length > 1) {
-      const open = matches.filter((el) => {
-        const face = faceOf(el);
-        const rect = rendered(face || el);
-        return !rect || !inViewport(rect) || !coveredAt(el, face, rect);
-      });
+      const open = matches.filter((el) => !drawnOver(el));
       if (open.length) matches = open;
     }
     // The options of a list drawn open on the page (a select of several rows) are its
@@ -3746,7 +3818,7 @@ async (request) => {
     const found = hits.slice(0, limit).map((hit) => {
       if (hit.item) {
         const out = element(hit.item);
-        const around = hit.el.parentElement ? clean(hit.el.parentElement.textContent) : "";
+        const around = hit.el.parentElement ? shownWords(hit.el.parentElement) : "";
         if (around && around !== labelOf(hit.el, hit.item.face)) out.context = cap(around, 160);
         return out;
       }
@@ -3989,6 +4061,43 @@ async (request) => {
     const bottom = Math.min(rect.bottom, innerHeight);
     if (right <= left || bottom <= top) return null;
     return { x: (left + right) / 2, y: (top + bottom) / 2 };
+  }
+
+  // A drag the browser carries (HTML drag and drop), watched from before the press until
+  // the answer: whether the page began one (dragstart), and whether anything took its drop
+  // (a drop event, or a drop effect at its end: a drop in an iframe shows only that).
+  function watchDrag() {
+    dragEnded();
+    const seen = { started: false, dropped: false, effect: null };
+    const listeners = {
+      dragstart: () => { seen.started = true; },
+      drop: () => { seen.dropped = true; },
+      dragend: (event) => { seen.effect = event.dataTransfer ? event.dataTransfer.dropEffect : null; },
+    };
+    for (const [type, listener] of Object.entries(listeners)) addEventListener(type, listener, true);
+    const stop = () => {
+      for (const [type, listener] of Object.entries(listeners)) removeEventListener(type, listener, true);
+    };
+    store.dragWatch = { seen, stop };
+    return {};
+  }
+
+  function dragEnded() {
+    const watch = store.dragWatch;
+    store.dragWatch = null;
+    if (!watch) return {};
+    watch.stop();
+    return watch.seen;
+  }
+
+  // The element the latest `target` found, brought to the middle of the view through every
+  // document around it: an iframe's own document shows it, but the page has the iframe
+  // scrolled out of its window.
+  async function reveal() {
+    const el = store.target;
+    if (el && el.isConnected) el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    await frame();
+    return {};
   }
 
   // Where to drop the element the latest `target` found (the one dragged) on the element
@@ -4350,6 +4459,9 @@ async (request) => {
     case "snapshot": return request.due ? afterFirstFrame(request) : parsed().then(() => snapshot(request));
     case "target": return target(request);
     case "stashed": return store.target;
+    case "reveal": return reveal();
+    case "watchDrag": return watchDrag();
+    case "dragEnded": return dragEnded();
     case "watchTyped": return watchTyped(store.target);
     case "hop": { const found = resolve(request.selector); return found.enterFrame ? found : {}; }
     case "frames": return frameBoxes(request);

@@ -152,22 +152,27 @@ async def target(
     ``keyboard``: only keys reach it, which need no pointer: what covers it, or lets the
     pointer through it, does not keep them from it.
     """
-    located = await locate(page, selector)
-    top = located.frame is page.main_frame
-    info = await pagescript.run(
-        located.frame,
-        "target",
-        selector=located.selector,
-        purpose=purpose,
-        styles=styles,
-        fresh=fresh,
-        watch=watch,
-        text=text,
-        valueMax=value_max,
-        byText=by_text,
-        guard=guard,
-        told=pagescript.TYPED_BINDING if text is not None and top else None,
-    )
+    for revealed in (False, True):
+        located = await locate(page, selector)
+        top = located.frame is page.main_frame
+        info = await pagescript.run(
+            located.frame,
+            "target",
+            selector=located.selector,
+            purpose=purpose,
+            styles=styles,
+            fresh=fresh,
+            watch=watch,
+            text=text,
+            valueMax=value_max,
+            byText=by_text,
+            guard=guard,
+            told=pagescript.TYPED_BINDING if text is not None and top else None,
+        )
+        if top or revealed or "aim" not in info or await _in_window(page, Target(located, info)):
+            break
+        # Its frame shows it, but the page has that frame scrolled out of the window.
+        await pagescript.run(located.frame, "reveal")
     check_found(info, selector)
     check_count(int(info["count"]), selector)
     if changed := info.get("changed"):
@@ -183,6 +188,35 @@ async def target(
     if text is not None:
         check_takes_text(selector, info)
     return Target(located, info)
+
+
+async def _in_window(page: Page, aimed: Target) -> bool:
+    """Whether the point where ``aimed`` is pressed is in the page's window."""
+    x, y = aimed.point
+    width, height = await _window(page)
+    return 0 <= x < width and 0 <= y < height
+
+
+async def _window(page: Page) -> tuple[float, float]:
+    window = await pagescript.run(page, "pointer", points=[])
+    return float(window["width"]), float(window["height"])
+
+
+async def in_page(page: Page, aimed: Target) -> dict[str, Any]:
+    """``aimed``'s facts with its box placed in the page, and in view only where the page's
+    window shows it: an iframe's document reads both in its own frame."""
+    info, located = aimed.info, aimed.located
+    bounds = info.get("bounds")
+    if located.frame is page.main_frame or not isinstance(bounds, dict):
+        return info
+    x, y = bounds["x"] + located.x, bounds["y"] + located.y
+    width, height = await _window(page)
+    shown = x < width and y < height and x + bounds["width"] > 0 and y + bounds["height"] > 0
+    return {
+        **info,
+        "bounds": {**bounds, "x": x, "y": y},
+        "inViewport": bool(info.get("inViewport")) and shown,
+    }
 
 
 async def child_frames(located: Located) -> list[Located]:
@@ -395,6 +429,11 @@ _UNUSABLE: Refusals = (
         "new snapshot.",
     ),
     (
+        "closedIn",
+        "{selector} is in a closed section, so nothing was {verb}; open it first (click "
+        "{closed_in}), then take a new snapshot.",
+    ),
+    (
         "standIn",
         "{selector} is hidden, so nothing was {verb}: the page shows its own control in its "
         "place, {stand_in}; use that instead (click it, then the option it shows).",
@@ -481,6 +520,8 @@ def _renamed(changed: object) -> str:
     """How an item drawn again in the same element reads now (snapshot.js's ``changed``)."""
     if not isinstance(changed, dict):
         return ""
+    if changed.get("around"):  # a row drawn again for another item
+        return f': it is in "{changed["now"]}" now, listed in "{changed["was"]}"'
     return f': it reads "{changed["now"]}" now, listed as "{changed["was"]}"'
 
 
@@ -496,6 +537,7 @@ def check_usable(selector: str, info: dict[str, Any], done: str) -> None:
         part=aim.get("text"),
         repeated=aim.get("repeated"),
         off=named(aim.get("offText")),
+        closed_in=named(aim.get("closedIn")),
         stand_in=named(aim.get("standIn")),
         hover_shows=named(aim.get("hoverShows")),
         blocked=named(aim.get("blocked")),
