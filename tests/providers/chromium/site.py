@@ -1030,6 +1030,12 @@ PAGES: dict[str, str] = {
         '<button style="text-transform: uppercase" onclick="out.textContent=\'deleted\'">'
         'Delete</button></div></div><p id="out">none</p>',
     ),
+    # A field that keeps only a choice made from its list: what was typed goes as it blurs.
+    "/choice-only": _page(
+        "Choice only",
+        '<label>Country <input id="country" onblur="this.value = \'\'"></label>'
+        '<label>City <input id="city"></label>',
+    ),
     # Cells a page listens on one by one: the words around one are the row's, cell by cell.
     "/price-cells": _page(
         "Price cells",
@@ -1078,7 +1084,14 @@ PAGES: dict[str, str] = {
         ' role="combobox" aria-label="From" style="width: 100px"><span>To</span><input'
         ' id="until" role="combobox" aria-label="Until" style="width: 100px"></div>'
         '<ul id="countries" role="listbox" hidden><li role="option">Brazil</li>'
-        '<li role="option" aria-selected="true">Canada</li></ul><p id="out"></p><script>'
+        '<li role="option" aria-selected="true">Canada</li></ul>'
+        # Choices drawn as chips a press removes, before the field that adds more (Material
+        # UI's multiple Autocomplete).
+        '<div style="display: flex; width: 300px; border: 1px solid #888">'
+        '<div role="button" tabindex="-1" class="MuiChip-root"><span>react</span>'
+        '<svg width="10" height="10" aria-hidden="true"><path d="M0 0h10v10z"/></svg></div>'
+        '<input id="tags" role="combobox" aria-label="Tags" aria-expanded="false"></div>'
+        '<p id="out"></p><script>'
         "pick.onclick = () => { shown.textContent = 'Grace Wilson'; shown.style.color = '#000';"
         " shown.style.pointerEvents = 'auto'; shown.className = 'item'; };"
         "document.getElementById('assignee-box').addEventListener('mousedown', () => {"

@@ -151,6 +151,11 @@ async def test_wait_for_waits_for_the_match_a_person_sees_and_says_what_it_was(
     # A text the page's own words name is matched there, and the answer shows it.
     named = await ok(provider, ctx, "verb.wait_for", text="a note says")
     assert named["matched"]["text"] == "Press Save; a note says when it is done."
+    assert named["notice"].startswith(
+        "'a note says' was on the page before the wait began, in p \"Press Save; a note says "
+        'when it is done.", so the wait ended at once.'
+    )
+    assert "notice" not in saved  # "Order saved" whole, the toast itself
     # Gone means no match shown: the hidden copy does not make the shown toast gone.
     shown = await refused(
         provider, ctx, "verb.wait_for", selector=".toast", gone=True, timeout_s=0.5
@@ -233,6 +238,18 @@ async def test_fill_form_sets_fields_selects_and_styled_checkboxes(
     assert filled["filled"][0]["value"] == "12345"
     assert filled["filled"][0]["notice"].startswith("#zip keeps at most 5 characters")
     assert "notice" not in filled["filled"][1]
+    # A field the page empties as the next one takes the focus is not said to hold the text.
+    await ok(provider, ctx, "browser.open", url=site.url("/choice-only"))
+    filled = await ok(
+        provider, ctx, "verb.fill_form",
+        fields=[{"selector": "#country", "value": "Spain"}, {"selector": "#city", "value": "Vigo"}],
+    )  # fmt: skip
+    country, city = filled["filled"]
+    assert (country["value"], city["value"]) == ("", "Vigo")
+    assert country["notice"].startswith(
+        "The page changed #country after it was filled, as the next field took the focus: it "
+        "is empty now, not 'Spain'"
+    )
 
 
 async def test_dialog_answers_the_next_confirm_and_prompt(

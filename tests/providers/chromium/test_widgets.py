@@ -857,6 +857,7 @@ async def test_a_combobox_whose_box_shows_its_choice_beside_the_field_reads_that
     }
     assert (seen["#assignee"]["label"], seen["#assignee"]["value"]) == ("Search a person", "")
     assert (seen["#country"]["label"], seen["#country"]["value"]) == ("Country", "Canada")
+    assert seen["#tags"]["value"] == "react"  # a chip, though a press on it removes it
     await ok(provider, ctx, "browser.click", text="Pick Grace Wilson")
     picked = await ok(provider, ctx, "browser.click", selector="#assignee")
     assert picked["value"] == "Grace Wilson"

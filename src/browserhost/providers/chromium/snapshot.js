@@ -681,7 +681,8 @@ async (request) => {
     if (!rendered(holder)) return true;
     const open = box.getAttribute("aria-expanded") === "true";
     for (let at = holder; at && at !== box; at = at.parentElement) {
-      if ((!prompt && /placeholder/i.test(at.getAttribute("class") || "")) || CHOICE_ASIDE.test(roleOf(at)) ||
+      const classes = at.getAttribute("class") || "";
+      if ((!prompt && /placeholder/i.test(classes)) || (CHOICE_ASIDE.test(roleOf(at)) && !CHOSEN_ITEM.test(classes)) ||
           (open && POPUP_ROLE.test(roleOf(at))) ||
           /^(input|select|textarea|button)$/.test(tagOf(at)) || /^(absolute|fixed)$/.test(getComputedStyle(at).position)) {
         return true;
@@ -690,6 +691,8 @@ async (request) => {
     return false;
   }
   const CHOICE_ASIDE = /^(button|menu)$/;
+  // A choice drawn as a chip a press removes (Material UI's multiple Autocomplete): a choice.
+  const CHOSEN_ITEM = /\b\w*(chip|tag|token)\b/i;
   const POPUP_ROLE = /^(listbox|tree|grid)$/; // what an open one holds (its chosen items are a listbox too)
 
   // For an element with no name at all: the picture its icon class or sprite names

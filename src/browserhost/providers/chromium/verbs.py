@@ -83,6 +83,40 @@ _DESCRIBE_MATCH = """(el, max) => {
 }"""
 
 
+async def _read_again(page: Page, filled: dict[str, Any]) -> None:
+    """A text field fill_form filled, read again once the others are: a field that takes
+    only a choice from its list (an autocomplete) empties, or a formatted one rewrites, what
+    was typed as it loses focus. Its value then, and a notice; a field gone says nothing."""
+    selector, was = filled["selector"], filled["value"]
+    try:
+        now = (await targets.target(page, selector, "inspect")).info.get("value")
+    except (ActionError, driver.PlaywrightError):
+        return
+    if not isinstance(now, str) or now == was:
+        return
+    held = f"holds {now!r} now" if now else "is empty now"
+    told = (
+        f"The page changed {selector} after it was filled, as the next field took the focus: "
+        f"it {held}, not {was!r} (a field that takes only a choice from its list, or one it "
+        "formats); take a snapshot to see why."
+    )
+    filled["value"] = now
+    filled["notice"] = f"{filled['notice']} {told}" if filled.get("notice") else told
+
+
+def _shown_before(text: str, matched: dict[str, str]) -> str | None:
+    """What a wait for ``text`` that ended at once says, when all that matched is a longer
+    text the page showed before the wait (its own instructions that name a button yet to
+    come): nothing new appeared."""
+    if " ".join(matched["text"].split()).casefold() == " ".join(text.split()).casefold():
+        return None
+    return (
+        f"{text!r} was on the page before the wait began, in {matched['tag']} "
+        f'"{matched["text"]}", so the wait ended at once. To wait for it to appear elsewhere '
+        "(a button, a message), give more of its words or a selector."
+    )
+
+
 async def _matched(locator: Locator) -> dict[str, str] | None:
     try:
         described: dict[str, str] = await locator.evaluate(
@@ -252,12 +286,18 @@ class PageVerbs(Provider):
                 on_timeout=f"{what!r} did not {'go' if arguments.gone else 'appear'} within "
                 f"{arguments.timeout_s:g} s; take a snapshot to see the page.",
             ):
+                shown_before = (
+                    arguments.text is not None and not arguments.gone and await locator.is_visible()
+                )
                 await locator.wait_for(state=state, timeout=arguments.timeout_s * 1000)
                 # What matched, for the agent to see whether it is what it waited for (a
                 # text also matches a sentence that names it: "Click Confirm when it
                 # appears"). Gone by the time it is read: said without it.
                 matched = None if arguments.gone else await _matched(locator)
-            said = {"matched": matched} if matched else {}
+            said: dict[str, Any] = {"matched": matched} if matched else {}
+            notice = shown_before and matched and _shown_before(arguments.text or "", matched)
+            if notice:
+                said["notice"] = notice
             return {"waitedFor": what, "state": state, "url": page.url, **said}
 
     @verb("Fill several fields at once: text fields, selects, checkboxes and radios.")
@@ -274,6 +314,9 @@ class PageVerbs(Provider):
                 # Fields before it were set: an agent must not set them again by hand.
                 done = ", ".join(one["selector"] for one in filled)
                 raise ActionError(f"{why} Set before it: {done}.") from None
+            for one, field in zip(filled, arguments.fields, strict=True):
+                if isinstance(field.value, str) and isinstance(one.get("value"), str):
+                    await _read_again(page, one)
             return {"filled": filled}
 
     async def _filled(self, tab: Tab, page: Page, field: FormField) -> dict[str, Any]:
