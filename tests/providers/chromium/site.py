@@ -1036,6 +1036,26 @@ PAGES: dict[str, str] = {
         '<label>Country <input id="country" onblur="this.value = \'\'"></label>'
         '<label>City <input id="city"></label>',
     ),
+    # An empty editor whose Bold button leaves the caret in a bold mark, as Quill does: what
+    # is typed there is bold.
+    "/bold-editor": _page(
+        "Bold editor",
+        '<button id="bold" onmousedown="event.preventDefault()">Bold</button>'
+        '<div id="ed" contenteditable="true" style="min-height: 40px"><p><br></p></div><script>'
+        "let mark = null;"
+        "bold.onclick = () => { ed.innerHTML = '<p><strong>\\ufeff</strong></p>';"
+        " mark = ed.querySelector('strong'); ed.focus();"
+        " getSelection().collapse(mark.firstChild, 1); };"
+        "</script>",
+    ),
+    # An editor's text far longer than the box that scrolls it (CodeMirror's content).
+    "/long-editor": _page(
+        "Long editor",
+        '<div style="height: 300px; overflow: auto; border: 1px solid #888">'
+        '<div id="text" contenteditable="true" style="height: 20000px">'
+        + "".join(f"<div>line {n}</div>" for n in range(1, 40))
+        + "</div></div>",
+    ),
     # Cells a page listens on one by one: the words around one are the row's, cell by cell.
     "/price-cells": _page(
         "Price cells",

@@ -252,6 +252,32 @@ async def test_fill_form_sets_fields_selects_and_styled_checkboxes(
     )
 
 
+async def test_typing_into_an_empty_editor_keeps_the_caret_its_page_placed(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Bold pressed, then the text typed: it goes where the page put the caret, in bold."""
+    await ok(provider, ctx, "browser.open", url=site.url("/bold-editor"))
+    await ok(provider, ctx, "browser.click", text="Bold")
+    typed = await ok(provider, ctx, "browser.type", selector="#ed", value="Ship it")
+    assert "notice" not in typed
+    assert await in_page(provider, ctx, "ed.querySelector('strong').textContent") == "\ufeffShip it"
+
+
+async def test_an_editor_longer_than_its_box_is_refused_with_a_way_to_type_in_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """No scroll brings the whole text into its box: scrolling, as an element merely out of
+    view is told to, would not help."""
+    await ok(provider, ctx, "browser.open", url=site.url("/long-editor"))
+    error = await refused(provider, ctx, "browser.type", selector="#text", value="new")
+    assert error.startswith("#text is larger than the box that scrolls it")
+    assert "verb.press_key" in error
+    await ok(provider, ctx, "browser.click", text="line 2")
+    await ok(provider, ctx, "verb.press_key", key="End")
+    await ok(provider, ctx, "verb.press_key", text="!")
+    assert await in_page(provider, ctx, "text.children[1].textContent") == "line 2!"
+
+
 async def test_dialog_answers_the_next_confirm_and_prompt(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -794,7 +794,8 @@ async def test_the_wait_after_a_click_covers_the_timers_it_started(
     signed = await ok(provider, ctx, "browser.click", text="Sign in")  # a result after 600 ms
     assert signed["disabled"] is True
     assert signed["notice"] == (
-        "The click went in; the page disabled #signin after it (it takes one press)."
+        "The click went in; the page disabled #signin after it: it takes one press, or waits "
+        "to be enabled again (the next step's fields filled, a request answered)."
     )
     assert (await _by_label(provider, ctx))["Signed in"]["disabled"] is True
     assert await out_line(provider, ctx) == "out: welcome"

@@ -160,7 +160,10 @@ def opens_files(files: str) -> str:
 def disabled_by_click(clicked: str) -> str:
     """What a click's answer says of an element it found enabled and left disabled: the
     state is the one after the click, not why nothing happened."""
-    return f"The click went in; the page disabled {clicked} after it (it takes one press)."
+    return (
+        f"The click went in; the page disabled {clicked} after it: it takes one press, or "
+        "waits to be enabled again (the next step's fields filled, a request answered)."
+    )
 
 
 def still_loading(settled: Settled, shown: Page) -> str | None:

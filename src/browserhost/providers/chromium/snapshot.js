@@ -3127,7 +3127,16 @@ async (request) => {
     // Not covered at its middle but cut off there, or not drawn there (a ring of a donut
     // chart, an L-shaped box, an outline): pressed where it is, if anywhere.
     const missed = missedAt(target, centre(rect), hit);
-    return missed.coveredBy ? missed : besideControls(rect) || missed;
+    if (missed.coveredBy) return missed;
+    const beside = besideControls(rect);
+    if (beside) return beside;
+    // Longer than the box that scrolls it (an editor's whole text): no scroll shows it all.
+    if (missed.outside) {
+      for (const { box } of clippers(target)) {
+        if (rect.height > box.bottom - box.top || rect.width > box.right - box.left) return { outside: true, larger: true };
+      }
+    }
+    return missed;
   }
 
   // The element to name as a cover: the outermost ancestor that is fixed or absolute (an
@@ -3963,9 +3972,15 @@ async (request) => {
       let host = el;
       while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
       host.focus();
+      const selection = window.getSelection();
+      // An empty editor has nothing to replace: where its own focus put the caret stays, with
+      // the formats it holds there (Quill's bold, pressed before the typing).
+      if (!clean(el.textContent) && selection.rangeCount && el.contains(selection.anchorNode)) {
+        return { typeIt: true, ...keys };
+      }
       const range = doc.createRange();
       range.selectNodeContents(el);
-      const selection = window.getSelection();
+      if (!clean(el.textContent)) range.collapse(true);
       selection.removeAllRanges();
       selection.addRange(range);
     }

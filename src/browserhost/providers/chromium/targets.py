@@ -488,6 +488,13 @@ _UNUSABLE: Refusals = (
         "so nothing was {verb}; take a new snapshot and use its selector.",
     ),
     (
+        "larger",
+        "{selector} is larger than the box that scrolls it (an editor's whole text), and no "
+        "point of it a press would take is in that box's view, so nothing was {verb}. Click a "
+        "part of it you see (a line, by its text), then type with verb.press_key (text; "
+        "Control+a first selects all of it).",
+    ),
+    (
         "outside",
         "{selector} is outside the visible part of its container, so nothing was {verb}; "
         "scroll to it with browser.scroll, or take a new snapshot.",
