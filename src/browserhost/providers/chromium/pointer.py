@@ -321,6 +321,8 @@ async def _drop_point(
         at=arguments.at,
     )
     targets.check_found(found, to)
+    if found.get("apart"):
+        return await _carried(page, selector, located, to, arguments)
     check_droppable(selector, to, found)
     start = dragged.point
     if found.get("from") is not None:  # the page scrolled to the drop point
@@ -336,6 +338,33 @@ async def _drop_point(
         return end if now.get("gone") else (located.x + now["to"]["x"], located.y + now["to"]["y"])
 
     return start, end, ((located.x + via["x"], located.y + via["y"]), placed)
+
+
+CARRY_PX = 8
+"""How far a drag carried across the page first moves where it is pressed: past the
+browser's threshold for starting a drag."""
+
+
+async def _carried(
+    page: Page, selector: str, located: Located, to: str, arguments: DragArguments
+) -> tuple[Point, Point, Passing]:
+    """A drag whose element and drop point no viewport shows together (a drop zone a page
+    away): pressed where the element is, then, the button held, the page scrolled to the
+    drop point, as a person scrolls with the wheel while dragging, and released there."""
+    again = await targets.target(page, selector, "click", fresh=True, done="dragged")
+    start = again.point
+    lift = (start[0], start[1] + CARRY_PX)
+
+    async def placed() -> Point:
+        found = await pagescript.run(
+            located.frame, "dropTarget", selector=located.selector, fresh=True, at=arguments.at,
+            carried=True,
+        )  # fmt: skip
+        targets.check_found(found, to)
+        check_droppable(selector, to, found)
+        return located.x + found["to"]["x"], located.y + found["to"]["y"]
+
+    return start, lift, (lift, placed)
 
 
 _NO_DROP: targets.Refusals = (
@@ -361,11 +390,6 @@ _NO_DROP: targets.Refusals = (
         "nothing was dragged. Drag by hand with verb.mouse: down on {selector}, move to the "
         "edge of {box} nearest {to} and wait (verb.wait_for seconds) while it scrolls, then "
         "move onto {to} and up.",
-    ),
-    (
-        "apart",
-        "{selector} and {to} do not fit in the viewport together, so nothing was dragged; drag "
-        "it nearer in steps (by offset), or use a larger viewport.",
     ),
     (
         "outside",
@@ -460,7 +484,13 @@ async def _drag(page: Page, start: Point, end: Point, via: Passing | None = None
     await pagescript.answering(mouse.down())
     if via is not None:
         await _moved(page, start, via[0])
-        start, end = via[0], await via[1]()
+        try:
+            start, end = via[0], await via[1]()
+        except (ActionError, driver.PlaywrightError):
+            # No drop to make there after all: let go where it was picked up.
+            await _moved(page, via[0], start)
+            await pagescript.answering(mouse.up())
+            raise
     await _moved(page, start, end)
     # Held over the drop a moment, as a person's hand is: the browser tells the page of the
     # pointer there again and again (dragover), and a list that let the last move go while

@@ -4121,10 +4121,11 @@ async (request) => {
   // Where to drop the element the latest `target` found (the one dragged) on the element
   // `selector` names: the middle of its visible part, brought into view (`from` is then where
   // the dragged element moved to, still in view). Refused as a click's target is, except
-  // that the dragged element may be what covers it.
+  // that the dragged element may be what covers it. `carried`: the drag is under way, its
+  // element pressed and the page scrolled to the drop, wherever the element is now.
   // `at`: "before" or "after" moves the drop a fifth in from the element's top or bottom
   // (left or right where the drag goes more across than down); see dropPlace.
-  async function dropTarget({ selector, fresh, at }) {
+  async function dropTarget({ selector, fresh, at, carried }) {
     const found = resolve(selector);
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
@@ -4146,7 +4147,7 @@ async (request) => {
       if (!to) return { hidden: true };
       const box = rendered(dragged);
       from = box && visibleCentre(box);
-      if (!from || !landsOn(hitAt(from.x, from.y), dragged)) {
+      if (!carried && (!from || !landsOn(hitAt(from.x, from.y), dragged))) {
         // A box of their own scrolls them apart (a long list in a short box): no viewport
         // shows both; the box scrolls itself as a dragged item nears its edge.
         let box = el.parentElement;
