@@ -22,6 +22,7 @@ COVER = {"selector": "#cookies", "tag": "div", "label": "We use cookies"}
 AIMS: list[dict[str, Any]] = [
     {},
     {"hidden": True},
+    {"hidden": True, "closedIn": {"selector": "#more > summary", "tag": "summary", "label": "More"}},
     {"hidden": True, "standIn": {"selector": "#speed-button", "tag": "span", "label": "Fast"}},
     {"clipped": True, "standIn": {"selector": "button.dropdown-toggle", "tag": "button"}},
     {"inert": True},
@@ -33,6 +34,7 @@ AIMS: list[dict[str, Any]] = [
     {"text": "report.pdf", "offText": COVER},
     {"text": "report.pdf", "offText": {"selector": "#icon", "tag": "svg"}},
     {"outside": True},
+    {"outside": True, "larger": True},
     {"through": {"selector": "#drawing", "tag": "svg"}},
     {"coveredBy": COVER},
     {"coveredBy": {"selector": "#veil", "tag": "div"}},
@@ -184,7 +186,6 @@ DROPS: list[dict[str, Any]] = [
     {"inside": True},
     {"hidden": True},
     {"apartIn": "#box"},
-    {"apart": True},
     {"outside": True},
     {"clipped": True},
     {"through": {"selector": "#drawing", "tag": "svg"}},

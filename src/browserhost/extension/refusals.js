@@ -78,6 +78,10 @@ export function checkUsable(selector, info, verb) {
       "take a new snapshot.");
   }
   const aim = info.aim || {};
+  if (aim.closedIn) {
+    throw new Refusal(`${selector} is in a closed section, so nothing was ${verb}; open it ` +
+      `first (click ${aim.closedIn.selector} (${described(aim.closedIn)})), then take a new snapshot.`);
+  }
   if (aim.standIn) {
     throw new Refusal(`${selector} is hidden, so nothing was ${verb}: the page shows its own ` +
       `control in its place, ${aim.standIn.selector} (${described(aim.standIn)}); use that ` +
@@ -125,6 +129,12 @@ export function checkUsable(selector, info, verb) {
     throw new Refusal(`A press in the middle of "${part}" in ${selector} would reach ` +
       `${aim.offText.selector} (${described(aim.offText)}) and not that text, so nothing was ` +
       `${verb}; take a new snapshot and use its selector.`);
+  }
+  if (aim.larger) {
+    throw new Refusal(`${selector} is larger than the box that scrolls it (an editor's whole ` +
+      "text), and no point of it a press would take is in that box's view, so nothing was " +
+      `${verb}. Click a part of it you see (a line, by its text), then type with ` +
+      "verb.press_key (text; Control+a first selects all of it).");
   }
   if (aim.outside) {
     throw new Refusal(`${selector} is outside the visible part of its container, so nothing was ` +
