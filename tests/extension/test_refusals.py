@@ -22,7 +22,10 @@ COVER = {"selector": "#cookies", "tag": "div", "label": "We use cookies"}
 AIMS: list[dict[str, Any]] = [
     {},
     {"hidden": True},
-    {"hidden": True, "closedIn": {"selector": "#more > summary", "tag": "summary", "label": "More"}},
+    {
+        "hidden": True,
+        "closedIn": {"selector": "#more > summary", "tag": "summary", "label": "More"},
+    },
     {"hidden": True, "standIn": {"selector": "#speed-button", "tag": "span", "label": "Fast"}},
     {"clipped": True, "standIn": {"selector": "button.dropdown-toggle", "tag": "button"}},
     {"inert": True},

@@ -428,7 +428,7 @@ async (request) => {
   const GENERIC_CLASS = new RegExp("^(?:btn|button|icon|icons|ico|action|actions|control|" +
     "controls|ctrl|link|item|clickable|pointer|js|ui|css|sc|tool|tools|toolbar|wrap|wrapper|" +
     "inner|outer|container|box|small|large|big|left|right|top|bottom|primary|secondary|form|" +
-    "input|field|radio|checkbox|check)$");
+    "input|field|radio|checkbox|check|root|base)$"); // a component's part: MuiIconButton-root
   const ICON_VARIANT = /-(?:o|outline|outlined|fill|filled|line|alt|solid|round|rounded)$/i;
   // A class that says what state an element is in, not what it is: it moves between elements.
   const STATE_CLASS = new RegExp(
@@ -702,6 +702,8 @@ async (request) => {
     const tested = (tagOf(el) === "svg" ? el : el.querySelector("svg"))?.getAttribute("data-testid") || "";
     const icon = /^([A-Z][A-Za-z]+?)(?:Outlined|Rounded|Sharp|TwoTone)?Icon$/.exec(tested);
     if (icon) return icon[1].replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+    const drawn = materialIcon(el);
+    if (drawn) return drawn;
     for (const node of [el, ...el.querySelectorAll("[class], use")]) {
       let words;
       if (tagOf(node) === "use") {
@@ -717,6 +719,21 @@ async (request) => {
       }
     }
     return pictureWord(el) || classWord(el);
+  }
+
+  // A Material icon drawn as bare paths (Material UI's builds for production leave its test
+  // ids out): the most common, known by their path data's FNV-1a hash in base 36, as
+  // @mui/icons-material draws them, filled and outlined.
+  const MATERIAL_ICONS = "uzhj7g:delete 1j3w0tn:delete 14oxxzr:edit ltv7xj:edit firhkm:close 5solia:add ik71az:remove bcznrs:search 8av3fh:menu m8byx9:more_vert 1v5tix8:more_horiz gt1zfs:settings b1igr5:settings 51jhcx:favorite 1l2w6x2:favorite_border 9wel9t:share mrdvda:download 1105m6g:file_download vkwute:upload brhtrb:cloud_upload 17l43mu:refresh 134azp2:arrow_back 1rfewp0:arrow_forward oi0uox:arrow_upward lmp7s0:arrow_downward miqa2f:chevron_left 4kmk5x:chevron_right ozx0z6:expand_more f9sw6m:expand_less 1mro51p:check 28cz1v:info yrdssg:info 1yg669u:help ygulud:visibility 1axry8l:visibility 1j0l0tg:visibility_off 1fpp6zd:visibility_off 1m97x8n:content_copy z28pm0:save 5wwn5m:save 10m7omu:send 1au4kdm:star 17z06k0:star_border 13j1f7w:person 150slp:person 7lf46x:account_circle fm3jcp:notifications 1xasj82:notifications 1n91f4d:home 1tgeqwn:home 1nmlzq6:logout 130ktcs:filter_list 1xe7yae:sort rs8ius:print yvpibr:email 1kpscnc:email 18lna3b:phone kpgiu4:cancel jh5dv8:cancel 14z6w2r:check_circle 11efbaq:check_circle 1tmb9gz:add_circle giy41e:play_arrow vpxyt4:pause 1cpoomw:arrow_down aow020:arrow_up xxc5wj:arrow_left aafkxs:arrow_right 5l5rr4:first_page 1u3avko:last_page 16vc8di:undo 1lf0y1k:redo 1196n3s:archive 16vpqpu:open_in_new au66e1:attach_file co4jtu:lock tob23g:lock 112yr3h:today 1ujv26h:thumb_up h4riyh:thumb_up 1avtlha:thumb_down 5y00x7:reply i5hx6i:bookmark umxl75:bookmark 13qw7rt:bookmark_border 19uo2k8:shopping_cart a6ttbd:shopping_cart s61ikg:dark_mode 1ynvyd0:light_mode 14eopjq:link fliuwm:image 1f80te7:image 18dd8c8:folder 1nkqepz:folder 1610sd5:warning 1u0vv3a:block 1purc9j:drag_indicator t6gbg5:sync 133lt6y:history 2sygbr:mic llfy2h:chat 50thkj:chat viu7ol:flag 8n5g8:flag 7p0087:fullscreen 1qgjypa:zoom_in c14rp2:zoom_out 1h6px5l:tune";
+  let materialIcons = null;
+  function materialIcon(el) {
+    const svg = tagOf(el) === "svg" ? el : el.querySelector("svg");
+    if (!svg || svg.getAttribute("viewBox") !== "0 0 24 24") return "";
+    let hash = 0x811c9dc5;
+    const drawn = [...svg.querySelectorAll("path")].map((path) => path.getAttribute("d") || "").join(" ");
+    for (let i = 0; i < drawn.length; i++) hash = Math.imul(hash ^ drawn.charCodeAt(i), 0x01000193) >>> 0;
+    materialIcons ||= new Map(MATERIAL_ICONS.split(" ").map((entry) => entry.split(":")));
+    return (materialIcons.get(hash.toString(36)) || "").replace(/_/g, " ");
   }
 
   // The words in the file name of the picture an element shows, an image in it, its own
