@@ -655,8 +655,9 @@ PAGES: dict[str, str] = {
         '.then(() => show(["red", "rose"].filter((w) => w.startsWith(fetched.value)))));'
         "</script>",
     ),
-    # Text laid out where no one sees it: a faded-out tooltip, and drawers moved off the page
-    # to the left and to the right (the page clips what overflows it sideways).
+    # Text laid out where no one sees it: a faded-out tooltip, drawers moved off the page to
+    # the left and to the right (the page clips what overflows it sideways), a box parked
+    # far to the left.
     "/unseen-text": _page(
         "Unseen text",
         "<style>body { overflow-x: hidden } .drawer { position: fixed; top: 0; width: 200px }"
@@ -666,7 +667,8 @@ PAGES: dict[str, str] = {
         '<a href="/page-a">Left link</a></nav>'
         '<nav class="drawer" style="right: 0; transform: translateX(100%)">Right drawer '
         '<a href="/page-b">Right link</a></nav><a href="/page-a">Shown link</a>'
-        '<div style="transform: scale(0)">Shrunk popup <a href="/page-b">Shrunk link</a></div>',
+        '<div style="transform: scale(0)">Shrunk popup <a href="/page-b">Shrunk link</a></div>'
+        '<div style="position: absolute; left: -9999px">Parked old text</div>',
     ),
     # Boxes in a line with no space between them in the source, which innerText runs
     # together: two buttons, a button at the end of a row, a badge after a word; and words

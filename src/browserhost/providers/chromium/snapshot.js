@@ -2354,7 +2354,8 @@ async (request) => {
       if (style.display === "none" || style.display === "contents") return;
       if (clipping(el, style, cut) || style.opacity === "0") {
         found.push(el);
-      } else if (style.transform !== "none") { // moved off the page, or scaled to nothing
+      } else if (style.transform !== "none" || style.position === "absolute" || style.position === "fixed") {
+        // Moved off the page (`left: -9999px`, a transform), or scaled to nothing.
         const rect = el.getBoundingClientRect();
         const { right, bottom } = withOverflow(el, rect);
         if (right + scrollX <= 0 || bottom + scrollY <= 0 ||
