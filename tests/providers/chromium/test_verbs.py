@@ -107,6 +107,19 @@ async def test_press_key_types_a_text_where_the_focus_is_then_the_key(
     assert await in_page(provider, ctx, "term.textContent") == "$ +"  # a new line, its key
 
 
+async def test_press_key_says_where_the_keys_now_go(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/choice-only"))
+    first = await ok(provider, ctx, "verb.press_key", key="Tab")
+    assert first["focus"] == '#country (input "Country")'
+    assert (await ok(provider, ctx, "verb.press_key", key="Tab"))["focus"] == '#city (input "City")'
+    await in_page(provider, ctx, "document.activeElement.blur()")
+    lost = await ok(provider, ctx, "verb.press_key", text="x")
+    assert "focus" not in lost
+    assert lost["notice"].startswith("No element had the focus, so 'x' went to the page itself")
+
+
 async def test_press_key_reaches_an_element_the_pointer_cannot(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -16,6 +16,8 @@
 //   stashed   {}                              -> that element, as a handle for Playwright
 //   reveal    {}                              -> nothing: that element is scrolled into the
 //                                                middle of the top document's view
+//   focused   {}                              -> the element the keys go to, if any (its
+//                                                selector, tag and name)
 //   watchDrag {}, dragEnded {}                -> whether a drag the browser carries began,
 //                                                and whether its drop was taken
 //   watchTyped {}                             -> nothing: that field, typed into, is watched
@@ -4497,6 +4499,7 @@ async (request) => {
     case "target": return target(request);
     case "stashed": return store.target;
     case "reveal": return reveal();
+    case "focused": { const el = deepActive(); return el && el !== doc.body && el !== doc.documentElement ? describeCover(el) : {}; }
     case "watchDrag": return watchDrag();
     case "dragEnded": return dragEnded();
     case "watchTyped": return watchTyped(store.target);

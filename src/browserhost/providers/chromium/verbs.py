@@ -29,7 +29,7 @@ from browserhost.providers.key_verbs import (
 )
 from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
-from . import driver, fields, pagescript, targets
+from . import driver, fields, navigation, pagescript, targets
 from .errors import playwright_errors
 from .inputs import after_typing, led_to, notices, page_says, press
 
@@ -102,6 +102,18 @@ async def _read_again(page: Page, filled: dict[str, Any]) -> None:
     )
     filled["value"] = now
     filled["notice"] = f"{filled['notice']} {told}" if filled.get("notice") else told
+
+
+async def _focused(page: Page) -> str | None:
+    """The element the keys now go to (a Tab moved it), as ``#name (input "Name")``; None
+    where it is the page itself. Unread where the page is gone or between documents."""
+    if page.is_closed() or navigation.awaited_server(page) is not None:
+        return None  # a page waiting for its server's next document runs no script
+    try:
+        focused: dict[str, Any] = await pagescript.run(page, "focused")
+    except driver.PlaywrightError:
+        return None
+    return targets.named(focused) if focused.get("selector") else None
 
 
 def _shown_before(text: str, matched: dict[str, str]) -> str | None:
@@ -238,10 +250,18 @@ class PageVerbs(Provider):
             # The value the keys left on what they were pressed on (a slider's, a spinner's).
             now = (settled.read or {}).get("state") or {}
             held = {"value": now["value"]} if arguments.selector and "value" in now else {}
+            focus = await _focused(shown)
+            if focus is None and arguments.text and arguments.selector is None:
+                notice = notices(
+                    notice,
+                    f"No element had the focus, so {arguments.text!r} went to the page itself "
+                    "(to its shortcuts, if it has any); to type into a field, give its selector.",
+                )
             return {
                 **pressed,
                 **said,
                 **held,
+                **({"focus": focus} if focus else {}),
                 "url": shown.url,
                 "title": await settled.title(shown),
                 **({"notice": notice} if notice else {}),
