@@ -1032,6 +1032,12 @@ PAGES: dict[str, str] = {
         '<button style="text-transform: uppercase" onclick="out.textContent=\'deleted\'">'
         'Delete</button></div></div><p id="out">none</p>',
     ),
+    # An editor drawn in a frame whose whole body is editable, beside a field of the page.
+    "/frame-editor": _page(
+        "Frame editor",
+        '<label>Subject <input id="subject"></label>'
+        '<iframe id="editor" srcdoc="<body contenteditable=true><p>Body</p></body>"></iframe>',
+    ),
     # A field that keeps only a choice made from its list: what was typed goes as it blurs.
     "/choice-only": _page(
         "Choice only",

@@ -380,6 +380,13 @@ async def test_mouse_clicks_at_a_point_of_a_canvas(
     )
     double = await ok(provider, ctx, "verb.mouse", action="click", x=60, y=40, click_count=2)
     assert await out_line(provider, ctx) == "out: dblclick 60,40"
+    # Two presses, as a person's: a click for each, the second counted as the second.
+    clicks = await in_page(provider, ctx, "window.log.filter((l) => l.includes('click 60'))")
+    assert clicks == [
+        "out: click 60,40 detail 1",
+        "out: click 60,40 detail 2",
+        "out: dblclick 60,40",
+    ]
     assert (double["start"]["x"], double["start"]["y"]) == (120, 80)
     await ok(provider, ctx, "verb.mouse", action="click", x=10, y=20, button="right")
     assert await in_page(provider, ctx, "window.log.slice(-3)") == [

@@ -593,6 +593,18 @@ async def test_a_frame_in_a_frame_is_listed_one_step_a_frame_and_found_by_text(
     assert (clicked["clicked"], clicked["nowReads"]) == (button["selector"], "pressed")
 
 
+async def test_an_editor_frame_the_focus_left_is_not_said_to_be_focused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An editor drawn in a frame (TinyMCE's) keeps its body as its document's active
+    element once the focus moved to the page's own field: one element has the focus."""
+    await ok(provider, ctx, "browser.open", url=site.url("/frame-editor"))
+    await ok(provider, ctx, "browser.type", selector="#editor >> body", value="Hello")
+    await ok(provider, ctx, "browser.type", selector="#subject", value="Hi")
+    listed = (await _snapshot(provider, ctx))["elements"]
+    assert [e["selector"] for e in listed if e.get("focused")] == ["#subject"]
+
+
 async def test_a_click_in_a_frame_below_the_fold_brings_the_frame_into_view_first(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1154,7 +1154,8 @@ async (request) => {
       out.invalid = true;
     }
     if (el.readOnly || el.getAttribute("aria-readonly") === "true") out.readonly = true;
-    if (deepActive() === el) out.focused = true;
+    // An iframe's document keeps its last focused element while the focus is elsewhere.
+    if (deepActive() === el && (window === top || doc.hasFocus())) out.focused = true;
     if (disabled(el)) out.disabled = true;
     return out;
   }
