@@ -154,6 +154,7 @@ HIDDEN: list[dict[str, Any]] = [
     {"selector": "#p", "tag": "a", "label": "Privacy", **where}
     for where in (
         {"opener": {"selector": "#account", "tag": "button", "label": "Account"}},
+        {"opener": {"selector": "#products", "tag": "a", "label": "Products", "leaves": True}},
         {"within": {"selector": "nav", "tag": "nav", "label": "Account Profile Privacy"}},
         {},
     )

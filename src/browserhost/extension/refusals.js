@@ -271,7 +271,9 @@ export function checkFoundText(text, found, words) {
   const hidden = found.hidden;
   if (found.total === 0 && hidden) {
     const named = (el) => `${el.selector} (${described(el)})`;
-    const how = hidden.opener ? `open it with ${named(hidden.opener)} first (click it, or hover it)`
+    const how = hidden.opener?.leaves
+      ? `open it with ${named(hidden.opener)} first (hover it with verb.hover: it is a link)`
+      : hidden.opener ? `open it with ${named(hidden.opener)} first (click it, or hover it)`
       : hidden.within ? `open ${named(hidden.within)}, which holds it, first (hover it, or click it)`
         : "open what holds it first";
     throw new Refusal(`"${text}" is ${named(hidden)}, hidden now (in a closed menu, tab or ` +

@@ -889,6 +889,9 @@ PAGES: dict[str, str] = {
         '<button id="tab-billing" aria-controls="pane-billing">Billing</button>'
         '<div id="pane-billing" style="display: none"><label><input type="checkbox">'
         "<span>Email me invoices</span></label></div>"
+        # A menu that opens on hover under a link to a page of its own.
+        '<nav><a href="/page-a" id="products">Products</a><ul style="display: none">'
+        '<li><a href="#kettles">Kettles</a></li></ul></nav>'
         '<output id="out"></output><script>document.addEventListener("click", (event) => {'
         ' out.textContent = "pressed " + event.target.textContent; });</script>',
     ),

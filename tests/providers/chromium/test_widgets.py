@@ -237,6 +237,12 @@ async def test_text_names_what_reads_it_exactly_before_what_holds_it_in_part(
     error = await refused(provider, ctx, "browser.click", text="Email me invoices")
     assert error.startswith('"Email me invoices" is #pane-billing > label > input')
     assert 'open it with #tab-billing (button "Billing") first' in error
+    # Opened from a link to a page of its own: a click there would leave the page.
+    error = await refused(provider, ctx, "browser.click", text="Kettles")
+    assert error.endswith(
+        'open it with #products (a "Products") first (hover it with verb.hover: it is a '
+        "link), then click it."
+    )
 
 
 async def test_the_option_the_keys_are_on_is_highlighted_not_chosen(

@@ -3765,6 +3765,8 @@ async (request) => {
       const out = { selector: selectorFor(el), tag: tagOf(el), label: cap(named(el)) };
       if (opener && rendered(opener)) {
         out.opener = { selector: selectorFor(opener), tag: tagOf(opener), label: cap(nameOf(opener) || guessedName(opener)) };
+        // A menu's top item that is a link to another page opens on hover; a click leaves.
+        if (opener.matches("a[href]") && !/^(#|javascript:)/i.test(opener.getAttribute("href"))) out.opener.leaves = true;
       } else if (holder !== doc.body) {
         out.within = { selector: selectorFor(holder), tag: tagOf(holder), label: cap(clean(textOf(holder)), 60) };
       }

@@ -333,8 +333,11 @@ def hidden_refusal(text: str, hidden: dict[str, Any], doing: tuple[str, str]) ->
     """What a by-text action answers when the control that reads exactly ``text`` is hidden
     now (``hiddenNamed`` in ``snapshot.js``): where it is, and what opens it."""
     where = f'"{text}" is {named(hidden)}, hidden now (in a closed menu, tab or section)'
-    if hidden.get("opener"):
-        how = f"open it with {named(hidden['opener'])} first (click it, or hover it)"
+    opener = hidden.get("opener")
+    if opener and opener.get("leaves"):  # a link to another page: a click would follow it
+        how = f"open it with {named(opener)} first (hover it with verb.hover: it is a link)"
+    elif opener:
+        how = f"open it with {named(opener)} first (click it, or hover it)"
     elif hidden.get("within"):
         how = f"open {named(hidden['within'])}, which holds it, first (hover it, or click it)"
     else:
