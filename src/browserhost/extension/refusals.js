@@ -150,8 +150,8 @@ export function checkUsable(selector, info, verb) {
   const cover = aim.coveredBy;
   if (cover) {
     throw new Refusal(`${selector} is covered by ${cover.selector} (${described(cover)}), so ` +
-      `nothing was ${verb}. Close or dismiss what covers it first (a dialog's close button, a ` +
-      "banner's accept button; a tooltip or a menu that showed on hover goes once the pointer " +
+      `nothing was ${verb}. Close or dismiss what covers it first (a dialog's close button or ` +
+      "Escape (verb.press_key), a banner's accept or reject button; a tooltip or a menu that showed on hover goes once the pointer " +
       "moves off: verb.mouse with action move), then try again.");
   }
 }

@@ -660,9 +660,9 @@ async def test_a_selector_that_matches_several_elements_is_refused_with_the_coun
             "browser.click",
             {"selector": "#under"},
             "#under is covered by body > div (div), so nothing was clicked. Close or dismiss "
-            "what covers it first (a dialog's close button, a banner's accept button; a tooltip "
-            "or a menu that showed on hover goes once the pointer moves off: verb.mouse with "
-            "action move), then try again.",
+            "what covers it first (a dialog's close button or Escape (verb.press_key), a "
+            "banner's accept or reject button; a tooltip or a menu that showed on hover goes "
+            "once the pointer moves off: verb.mouse with action move), then try again.",
         ),
     ],
 )

@@ -511,7 +511,8 @@ _UNUSABLE: Refusals = (
     (
         "coveredBy",
         "{selector} is covered by {cover}, so nothing was {verb}. Close or dismiss what covers "
-        "it first (a dialog's close button, a banner's accept button; a tooltip or a menu that "
+        "it first (a dialog's close button or Escape (verb.press_key), a banner's accept or "
+        "reject button; a tooltip or a menu that "
         "showed on hover goes once the pointer moves off: verb.mouse with action move), then "
         "try again.",
     ),
