@@ -137,7 +137,8 @@ export const ACTIONS_BY_NAME = {
     // The state is the one after the click, not why nothing happened.
     if (state.disabled && !answer.notice) {
       answer.notice = `The click went in; the page disabled ${clicked()} after it: it takes one press, ` +
-        "or waits to be enabled again (the next step's fields filled, a request answered).";
+        "waits to be enabled again (the next step's fields filled, a request answered), or has " +
+        "nothing more to do (a last page's Next).";
     }
     return withPageSays(answer, settled);
   },

@@ -75,6 +75,10 @@ async def test_every_kind_of_state_is_reported_where_it_applies(
     assert seen["Balance"]["value"] == "40"
     assert seen["Plan"]["readonly"] is True
     assert seen["Month"]["value"] == "Empty"
+    # A thumb that reads its value: stepped again and again by the selector listed once.
+    for value in ("5", "6"):
+        stepped = await ok(provider, ctx, "verb.press_key", selector="#seats", key="ArrowRight")
+        assert stepped["value"] == value
     # Typed as a number, told as a name: its number is read beside the name, and taken.
     typed = await ok(provider, ctx, "browser.type", selector="#month", value="11")
     assert (typed["value"], "notice" in typed) == ("November (11)", False)
@@ -812,8 +816,9 @@ async def test_the_wait_after_a_click_covers_the_timers_it_started(
     signed = await ok(provider, ctx, "browser.click", text="Sign in")  # a result after 600 ms
     assert signed["disabled"] is True
     assert signed["notice"] == (
-        "The click went in; the page disabled #signin after it: it takes one press, or waits "
-        "to be enabled again (the next step's fields filled, a request answered)."
+        "The click went in; the page disabled #signin after it: it takes one press, waits to "
+        "be enabled again (the next step's fields filled, a request answered), or has nothing "
+        "more to do (a last page's Next)."
     )
     assert (await _by_label(provider, ctx))["Signed in"]["disabled"] is True
     assert await out_line(provider, ctx) == "out: welcome"

@@ -161,8 +161,9 @@ def disabled_by_click(clicked: str) -> str:
     """What a click's answer says of an element it found enabled and left disabled: the
     state is the one after the click, not why nothing happened."""
     return (
-        f"The click went in; the page disabled {clicked} after it: it takes one press, or "
-        "waits to be enabled again (the next step's fields filled, a request answered)."
+        f"The click went in; the page disabled {clicked} after it: it takes one press, waits "
+        "to be enabled again (the next step's fields filled, a request answered), or has "
+        "nothing more to do (a last page's Next)."
     )
 
 

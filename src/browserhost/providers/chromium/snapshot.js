@@ -2529,7 +2529,10 @@ async (request) => {
       if (named && now !== was) return { was: cap(was, 60), now: cap(now, 60) };
       // A row a long list draws again for another item as it scrolls (a virtual list): its
       // name and the words around it were both replaced, not added to or cut (a choice or a
-      // message shown beside a field, a button that now reads "Unfollow").
+      // message shown beside a field, a button that now reads "Unfollow"). Not a name of its
+      // own words or value, which it changes itself (a slider's thumb that reads "5").
+      const own = clean(el.textContent);
+      if (MOVING_VALUE.has(roleOf(el)) || (own && now.includes(own))) return false;
       const around = upTo(aroundText(el), 200);
       return replaced(was, now) && replaced(wasAround, around)
         ? { was: cap(wasAround, 60), now: cap(around, 60), around: true } : false;
@@ -2538,6 +2541,7 @@ async (request) => {
     return fingerprint(el) !== seen.print;
   }
   const ITEM_ROLES = new Set(["option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem"]);
+  const MOVING_VALUE = new Set(["slider", "spinbutton", "progressbar", "scrollbar", "meter"]);
   const replaced = (was, now) => Boolean(was && now && !was.includes(now) && !now.includes(was));
 
   function describeCover(el) {

@@ -232,7 +232,7 @@ class PageVerbs(Provider):
             with playwright_errors("verb.press_key", selector=arguments.selector):
                 if arguments.selector is not None:
                     aimed = await targets.target(
-                        page, arguments.selector, "type", watch=True, keyboard=True
+                        page, arguments.selector, "type", watch=True, keyboard=True, done="pressed"
                     )
                     await (await aimed.handle()).focus()
                 if arguments.text is not None:
