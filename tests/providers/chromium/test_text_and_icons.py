@@ -137,6 +137,9 @@ async def test_icons_named_only_by_a_plain_class_are_listed_with_it_and_clicked_
     assert await out_line(provider, ctx) == "out: post-2 like"
     await ok(provider, ctx, "browser.click", text="share")  # by the name it was listed with
     assert await out_line(provider, ctx) == "out: post-2 btn-share"
+    # Of several classes, the one naming a control's part: a select's caret.
+    caret = next(e for e in elements if e["selector"] == "i.el-icon")
+    assert (caret["label"], caret["labelGuessed"]) == ("select caret", True)
 
 
 async def test_svg_shapes_with_handlers_are_listed_and_hovered(

@@ -977,7 +977,8 @@ async (request) => {
     "truncate|sr|hidden|block|inline|absolute|relative|fixed|sticky)(?:-|$)|[:\\[/]");
   const CONTROL_PART = new RegExp("(?:^|[-_])(?:up|down|next|prev|previous|close|plus|minus|" +
     "increment|decrement|increase|decrease|add|remove|delete|edit|search|menu|more|expand|" +
-    "collapse|handle|toggle|play|pause|clear|send|reply|share|like|star|backdrop)(?:$|[-_])", "i");
+    "collapse|handle|toggle|play|pause|clear|send|reply|share|like|star|backdrop|caret|arrow|" +
+    "chevron|dropdown|calendar)(?:$|[-_])", "i");
 
   // What an element is called; a control hidden behind its label goes by the label's text.
   function labelOf(el, face) {
