@@ -2442,7 +2442,18 @@ async (request) => {
   // What tells one element from its look-alikes once the page has drawn it again: its name,
   // and the words around it (the row a checkbox or an icon button sits in).
   function fingerprint(el) {
-    return printedName(el) + "\u0000" + upTo(aroundText(el), 200);
+    return printedName(el) + "\u0000" + upTo(aroundText(el), 200) + "\u0000" + itemKey(el);
+  }
+
+  // Which item of a list the row around `el` stands for, where the page says so (a virtual
+  // list's index or key): a row drawn again for another item says another.
+  const ITEM_KEY = /^(?:data-(?:idx|index|item-?index|row-?index|row-?key|row-?id|key|id)|aria-(?:rowindex|posinset)|row-index)$/;
+  function itemKey(el) {
+    let up = el.parentElement;
+    for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
+      for (const { name, value } of up.attributes) if (ITEM_KEY.test(name)) return `${name}=${value}`;
+    }
+    return "";
   }
   // Its name, or the words a person reads as its name (a row's first cell, a word before it).
   const printedName = (el) => upTo(clean(nameOf(el) || rowLabel(el) || looseLabel(el)), LABEL_MAX);
@@ -2524,7 +2535,7 @@ async (request) => {
     if (before === el) {
       // An item drawn again as another (a list filtered in place), or a row's box whose
       // row now holds another (a table sorted in place).
-      const [was, wasAround] = seen.print.split("\u0000");
+      const [was, wasAround, wasKey] = seen.print.split("\u0000");
       const now = printedName(el);
       const named = ITEM_ROLES.has(roleOf(el)) || (!nameOf(el) && rowLabel(el));
       if (named && now !== was) return { was: cap(was, 60), now: cap(now, 60) };
@@ -2532,11 +2543,12 @@ async (request) => {
       // name and the words around it were both replaced, not added to or cut (a choice or a
       // message shown beside a field, a button that now reads "Unfollow"). Not a name of its
       // own words or value, which it changes itself (a slider's thumb that reads "5").
+      const around = upTo(aroundText(el), 200);
+      const redrawn = { was: cap(wasAround, 60), now: cap(around, 60), around: true };
+      if (wasKey && itemKey(el) !== wasKey) return redrawn; // the page says another item's
       const own = clean(el.textContent);
       if (MOVING_VALUE.has(roleOf(el)) || (own && now.includes(own))) return false;
-      const around = upTo(aroundText(el), 200);
-      return replaced(was, now) && replaced(wasAround, around)
-        ? { was: cap(wasAround, 60), now: cap(around, 60), around: true } : false;
+      return replaced(was, now) && replaced(wasAround, around) ? redrawn : false;
     }
     if (before && before.isConnected) return true;
     return fingerprint(el) !== seen.print;
