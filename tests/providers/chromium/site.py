@@ -911,6 +911,14 @@ PAGES: dict[str, str] = {
     "/nest-3": _page(
         "Nest 3", "<button onclick=\"this.textContent = 'pressed'\">Deep button</button>"
     ),
+    # A frame in a tall frame, below the page's window though in its own frame's view.
+    "/nest-low-1": _page(
+        "Nest low", '<iframe id="middle" src="/nest-low-2" style="height: 1400px"></iframe>'
+    ),
+    "/nest-low-2": _page(
+        "Nest low 2",
+        '<div style="height: 1100px">Middle</div><iframe id="inner" src="/nest-3"></iframe>',
+    ),
     # A list longer than the box that scrolls it, its items draggable.
     "/list-in-a-box": _page(
         "List in a box",
@@ -1034,6 +1042,13 @@ PAGES: dict[str, str] = {
         "<p>Delete Alpha?</p><button>Cancel</button>"
         '<button style="text-transform: uppercase" onclick="out.textContent=\'deleted\'">'
         'Delete</button></div></div><p id="out">none</p>',
+    ),
+    # A form whose first button that sends it is Cancel: Enter sends it as Cancel.
+    "/cancel-first": _page(
+        "Cancel first",
+        '<form onsubmit="event.preventDefault(); out.textContent = event.submitter.value">'
+        '<label>Email <input id="mail"></label><button value="cancel">Cancel</button>'
+        '<button value="create">Create</button></form><p id="out"></p>',
     ),
     # An editor drawn in a frame whose whole body is editable, beside a field of the page.
     "/frame-editor": _page(

@@ -107,6 +107,20 @@ async def test_press_key_types_a_text_where_the_focus_is_then_the_key(
     assert await in_page(provider, ctx, "term.textContent") == "$ +"  # a new line, its key
 
 
+async def test_type_and_submit_says_which_button_enter_sent_the_form_as(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Enter sends a form as a press on its first button that sends it: here its Cancel."""
+    await ok(provider, ctx, "browser.open", url=site.url("/cancel-first"))
+    typed = await ok(provider, ctx, "browser.type", selector="#mail", value="a@b.c", submit=True)
+    assert await in_page(provider, ctx, "out.textContent") == "cancel"
+    assert typed["notice"] == (
+        "Enter sent the form as a press on its first button, body > form > button:nth-of-type(1) "
+        '(button "Cancel"), would (it has 2 that send it); to send it with another, click '
+        "that one."
+    )
+
+
 async def test_press_key_says_where_the_keys_now_go(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -680,6 +680,15 @@ async def test_a_box_in_a_closed_details_is_not_listed_and_its_summary_opens_it(
     assert (await ok(provider, ctx, "browser.click", selector="#invite"))["checked"] is True
 
 
+async def test_find_says_a_frame_in_a_frame_below_the_window_is_out_of_view(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The inner frame is in its own frame's view, which reaches below the page's window."""
+    await ok(provider, ctx, "browser.open", url=site.url("/nest-low-1"))
+    (found,) = (await ok(provider, ctx, "verb.find", text="Deep button"))["elements"]
+    assert (found["inViewport"], found["bounds"]["y"] > 800) == (False, True)
+
+
 async def test_a_step_into_something_that_is_no_frame_or_host_is_refused(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

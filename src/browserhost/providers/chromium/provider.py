@@ -120,6 +120,16 @@ def enter_idle(selector: str) -> str:
     )
 
 
+def enter_sends(ready: dict[str, Any]) -> str:
+    """What a type's notice says of an Enter in a form with several buttons that send it: the
+    browser sends it as a press on the first would, whatever that one says."""
+    first = targets.named(ready["enterSends"])
+    return (
+        f"Enter sent the form as a press on its first button, {first}, would (it has "
+        f"{ready['sendsCount']} that send it); to send it with another, click that one."
+    )
+
+
 def _plain_text(clicked: str, text: str | None) -> str:
     """What a click's notice says when no control has the text it was asked by."""
     return (
@@ -485,8 +495,11 @@ class ChromiumProvider(
                 if parameters.submit:
                     shown, settled = await after_input(self.access, tab, page, popup)
                     submitted = form_refused(settled) or led_to(tab, settled, shown)
-                    if (aimed.info.get("ready") or {}).get("enterIdle"):
+                    ready = aimed.info.get("ready") or {}
+                    if ready.get("enterIdle"):
                         submitted = submitted or enter_idle(selector)
+                    if ready.get("enterSends"):
+                        submitted = notices(submitted, enter_sends(ready))
                 else:
                     settled = await after_typing(
                         self.access, tab, page, aimed, in_flight, filled.read

@@ -2428,7 +2428,7 @@ async (request) => {
       const rect = el && rendered(el);
       if (!rect) return null;
       const box = contentBox(el);
-      return { selector: selectorFor(el), x: box.x, y: box.y, inViewport: inViewport(rect) };
+      return { selector: selectorFor(el), x: box.x, y: box.y, width: rect.width, height: rect.height, inViewport: inViewport(rect) };
     });
   }
 
@@ -3991,6 +3991,7 @@ async (request) => {
   // `keys`: the page listens for keys on the field or around it, so the text is typed key
   // by key (see listenedFor); `enterIdle`: a one-line field in no form, with nothing that
   // listens for what Enter sets off.
+  const SENDS = "button:not([type]), button[type=submit], input[type=submit], input[type=image]";
   function readyForText(el, value) {
     const tag = tagOf(el);
     const keeps = el.maxLength >= 0 && value.length > el.maxLength ? { keeps: el.maxLength } : {};
@@ -4002,7 +4003,11 @@ async (request) => {
       el.focus();
       // Known for sure (DevTools' listeners at hand): Enter here would do nothing at all.
       const idle = listeners && !el.form && !heard.size ? { enterIdle: true } : {};
-      return { typeIt: true, ...keeps, ...keys, ...idle };
+      // Enter sends the form as a press on its first button that sends it would: of several,
+      // which one (a dialog's Cancel written before its Create).
+      const sends = el.form ? [...el.form.elements].filter((control) => control.matches(SENDS)) : [];
+      const sent = sends.length > 1 && !sends[0].disabled ? { enterSends: describeCover(sends[0]), sendsCount: sends.length } : {};
+      return { typeIt: true, ...keeps, ...keys, ...idle, ...sent };
     } else if (tag === "textarea") {
       el.selectionStart = 0;
       el.selectionEnd = el.value.length;

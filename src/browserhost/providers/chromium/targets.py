@@ -233,6 +233,16 @@ async def child_frames(located: Located) -> list[Located]:
         )
     except driver.PlaywrightError:
         return []
+    # In view in its own frame, and that frame in the page's window (a frame in a frame
+    # reads its own frame's view only).
+    nested = located.frame.parent_frame is not None
+    width, height = await _window(located.frame.page) if nested else (0.0, 0.0)
+
+    def shown(box: dict[str, Any]) -> bool:
+        x, y = located.x + box["x"], located.y + box["y"]
+        in_window = x < width and y < height and x + box["width"] > 0 and y + box["height"] > 0
+        return bool(box["inViewport"]) and located.shown and (not nested or in_window)
+
     return [
         Located(
             child,
@@ -240,7 +250,7 @@ async def child_frames(located: Located) -> list[Located]:
             located.x + box["x"],
             located.y + box["y"],
             located.prefix + box["selector"] + HOP,
-            shown=box["inViewport"],
+            shown=shown(box),
         )
         for child, box in zip(children, boxes, strict=True)
         if box is not None
