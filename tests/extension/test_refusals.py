@@ -31,6 +31,7 @@ AIMS: list[dict[str, Any]] = [
     {"inert": True},
     {"blocked": {"selector": "#app", "tag": "div"}},
     {"hidden": True, "hoverShows": {"selector": "span.number", "tag": "span"}},
+    {"hidden": True, "focusShows": {"selector": "div.date", "tag": "div"}},
     {"moving": True},
     {"text": "report.pdf", "repeated": 2},
     {"text": "report.pdf", "noText": True},

@@ -92,6 +92,11 @@ export function checkUsable(selector, info, verb) {
       `it off (${aim.blocked.selector} (${described(aim.blocked)})), so nothing was ${verb}. ` +
       "Close what is open first (press Escape, or choose in it), then try again.");
   }
+  if (aim.focusShows) {
+    throw new Refusal(`${selector} is see-through until it has the focus (a field drawn only ` +
+      `then), so nothing was ${verb}; click what holds it, ${aim.focusShows.selector} ` +
+      `(${described(aim.focusShows)}), first, then take a new snapshot.`);
+  }
   if (aim.hoverShows) {
     throw new Refusal(`${selector} is see-through until the pointer is over what holds it, ` +
       `${aim.hoverShows.selector} (${described(aim.hoverShows)}), so nothing was ${verb}; hover ` +

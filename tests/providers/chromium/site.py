@@ -1043,6 +1043,13 @@ PAGES: dict[str, str] = {
         '<button style="text-transform: uppercase" onclick="out.textContent=\'deleted\'">'
         'Delete</button></div></div><p id="out">none</p>',
     ),
+    # A date field's part drawn only once the field has the focus (Material UI's pickers).
+    "/focus-shows": _page(
+        "Focus shows",
+        '<div id="date" style="border: 1px solid #888; width: 200px; height: 30px"'
+        ' onclick="month.style.opacity = 1; month.focus()"><span id="month" role="spinbutton"'
+        ' aria-label="Month" contenteditable="true" style="opacity: 0">MM</span></div>',
+    ),
     # A form whose first button that sends it is Cancel: Enter sends it as Cancel.
     "/cancel-first": _page(
         "Cancel first",

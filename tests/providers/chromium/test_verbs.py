@@ -121,6 +121,20 @@ async def test_type_and_submit_says_which_button_enter_sent_the_form_as(
     )
 
 
+async def test_a_field_drawn_only_once_focused_is_to_be_clicked_first_not_hovered(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/focus-shows"))
+    error = await refused(provider, ctx, "browser.type", selector="#month", value="11")
+    assert error == (
+        "#month is see-through until it has the focus (a field drawn only then), so nothing "
+        'was typed; click what holds it, #date (div "MM"), first, then take a new snapshot.'
+    )
+    await ok(provider, ctx, "browser.click", selector="#date")
+    await ok(provider, ctx, "browser.type", selector="#month", value="11")
+    assert await in_page(provider, ctx, "month.textContent") == "11"
+
+
 async def test_press_key_says_where_the_keys_now_go(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -2992,8 +2992,10 @@ async (request) => {
     if (!el.checkVisibility || !el.checkVisibility({ visibilityProperty: true })) return {};
     const rect = el.getBoundingClientRect();
     if (rect.width < 4 || rect.height < 4) return {};
+    // A field drawn only once focused (a date field's parts before it is): a click there.
+    const field = el.isContentEditable || el.matches(FIELDS);
     for (let up = el.parentElement, depth = 0; up && up !== doc.body && depth < HOVER_DEPTH; up = up.parentElement, depth++) {
-      if (rendered(up)) return { hoverShows: describeCover(up) };
+      if (rendered(up)) return field ? { focusShows: describeCover(up) } : { hoverShows: describeCover(up) };
     }
     return {};
   }

@@ -458,6 +458,12 @@ _UNUSABLE: Refusals = (
         "in it), then try again.",
     ),
     (
+        "focusShows",
+        "{selector} is see-through until it has the focus (a field drawn only then), so "
+        "nothing was {verb}; click what holds it, {focus_shows}, first, then take a new "
+        "snapshot.",
+    ),
+    (
         "hoverShows",
         "{selector} is see-through until the pointer is over what holds it, {hover_shows}, so "
         "nothing was {verb}; hover that first (verb.hover), then take a new snapshot.",
@@ -561,6 +567,7 @@ def check_usable(selector: str, info: dict[str, Any], done: str) -> None:
         closed_in=named(aim.get("closedIn")),
         stand_in=named(aim.get("standIn")),
         hover_shows=named(aim.get("hoverShows")),
+        focus_shows=named(aim.get("focusShows")),
         blocked=named(aim.get("blocked")),
         through=named(aim.get("through")),
         cover=named(aim.get("coveredBy")),
