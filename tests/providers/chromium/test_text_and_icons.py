@@ -117,9 +117,10 @@ async def test_icon_actions_inside_a_clickable_card_are_listed_with_guessed_name
     assert (chip["label"], chip["labelGuessed"]) == ("cancel", True)
     await ok(provider, ctx, "browser.click", text="cancel")
     assert await out_line(provider, ctx) == "out: removed Red"
-    # Without its test id: known by its path data.
+    # Without its test id: known by its path data, the icon set's or the chip's own.
     trash = next(e for e in elements if e["selector"] == "#trash")
     assert (trash["label"], trash["labelGuessed"]) == ("delete", True)
+    assert next(e for e in elements if e["selector"] == "#open-list")["label"] == "arrow drop down"
 
 
 async def test_icons_named_only_by_a_plain_class_are_listed_with_it_and_clicked_by_it(
