@@ -75,6 +75,12 @@ async def test_every_kind_of_state_is_reported_where_it_applies(
     assert seen["Balance"]["value"] == "40"
     assert seen["Plan"]["readonly"] is True
     assert seen["Month"]["value"] == "Empty"
+    notify = seen["Notifications"]
+    assert (notify["selector"], notify["checked"], notify["labelGuessed"]) == (
+        "#notify",
+        False,
+        True,
+    )
     # A thumb that reads its value: stepped again and again by the selector listed once.
     for value in ("5", "6"):
         stepped = await ok(provider, ctx, "verb.press_key", selector="#seats", key="ArrowRight")

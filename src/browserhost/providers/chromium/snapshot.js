@@ -785,7 +785,8 @@ async (request) => {
     for (let up = el.parentElement; up && within(up); up = up.parentElement) {
       if ([...up.querySelectorAll(BOXES)].some((other) => other !== el)) return "";
       const text = shortLabel(textOf(up));
-      if (text && !item && clean(textBefore(el, up))) return "";
+      // A switch is written after its words, as a settings row draws it: "Notifications [o ]".
+      if (text && !item && clean(textBefore(el, up)) && roleOf(el) !== "switch") return "";
       if (text) return text;
     }
     return "";
@@ -798,12 +799,12 @@ async (request) => {
     return before.toString();
   }
 
-  // A checkbox or radio in a table's row that names it nowhere (a row's selection box): the
+  // A checkbox, radio or switch in a table's row that names it nowhere (a row's selection box): the
   // row's first cell of text, as a person tells the rows apart; in the header row, "all
   // rows", which such a box selects.
   function rowLabel(el) {
     const box = tagOf(el) === "input" ? el.type : roleOf(el);
-    if (box !== "checkbox" && box !== "radio") return "";
+    if (box !== "checkbox" && box !== "radio" && box !== "switch") return "";
     const row = el.closest("tr, [role=row]");
     if (!row) return itemLabel(el);
     const cells = [...row.querySelectorAll("td, th, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]")];
