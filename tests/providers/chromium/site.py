@@ -1050,6 +1050,13 @@ PAGES: dict[str, str] = {
         ' onclick="month.style.opacity = 1; month.focus()"><span id="month" role="spinbutton"'
         ' aria-label="Month" contenteditable="true" style="opacity: 0">MM</span></div>',
     ),
+    # Rows with a button of one name each.
+    "/row-actions": _page(
+        "Row actions",
+        "".join(
+            f"<div><span>{name}</span> <button>Edit</button></div>" for name in ("Alpha", "Beta")
+        ),
+    ),
     # A form whose first button that sends it is Cancel: Enter sends it as Cancel.
     "/cancel-first": _page(
         "Cancel first",

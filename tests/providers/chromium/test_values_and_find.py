@@ -16,7 +16,7 @@ from browserhost.contract import Context, data
 from browserhost.providers.chromium import ChromiumProvider
 from browserhost.render import element_notes
 
-from .driving import assert_shape, in_page, ok, out_line
+from .driving import assert_shape, in_page, ok, out_line, refused
 from .site import Site
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -125,6 +125,18 @@ async def test_a_click_by_text_means_the_open_dialogs_button_not_the_covered_pag
     clicked = await ok(provider, ctx, "browser.click", text="Delete")
     assert clicked["label"] == "DELETE"
     assert await in_page(provider, ctx, "out.textContent") == "deleted"
+
+
+async def test_a_click_by_text_that_matches_buttons_of_several_rows_names_their_rows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/row-actions"))
+    error = await refused(provider, ctx, "browser.click", text="Edit")
+    assert error == (
+        '"Edit" matches 2 elements: body > div:nth-of-type(1) > button (button "Edit" in '
+        '"Alpha"); body > div:nth-of-type(2) > button (button "Edit" in "Beta"). Nothing was '
+        "clicked; click one by its selector."
+    )
 
 
 async def test_find_quotes_the_words_around_a_cell_cell_by_cell(

@@ -3735,15 +3735,19 @@ async (request) => {
       }
     }
     if (drop) matches = [...new Set(matches.map(dropItem))];
-    return {
-      how,
-      ...(option ? { option } : {}),
-      total: matches.length,
-      matches: matches.slice(0, limit).map((el) => ({
-        selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el) || guessedName(el)),
-        group: cap(groupOf(el)), opensWindow: opensWindow(el),
-      })),
-    };
+    // Each as a snapshot lists it: several alike say whose row they are in.
+    const listed = matches.slice(0, limit).map((el) => {
+      const group = cap(groupOf(el));
+      return {
+        el,
+        out: {
+          selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el) || guessedName(el)),
+          ...(group ? { group } : {}), opensWindow: opensWindow(el),
+        },
+      };
+    });
+    inRows(listed);
+    return { how, ...(option ? { option } : {}), total: matches.length, matches: listed.map(({ out }) => out) };
   }
 
   // The innermost elements drawn whose own text is exactly `lower` (any case): elements made
