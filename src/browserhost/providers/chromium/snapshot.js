@@ -2444,7 +2444,7 @@ async (request) => {
   // What tells one element from its look-alikes once the page has drawn it again: its name,
   // and the words around it (the row a checkbox or an icon button sits in).
   function fingerprint(el) {
-    return printedName(el) + "\u0000" + upTo(aroundText(el), 200) + "\u0000" + itemKey(el);
+    return printedName(el) + "\u0000" + aroundText(el) + "\u0000" + itemKey(el);
   }
 
   // Which item of a list the row around `el` stands for, where the page says so (a virtual
@@ -2463,15 +2463,17 @@ async (request) => {
   // The words of the nearest small box around `el` that has any: a row's, a card's. None
   // where that box is a long list's (more than AROUND_CHILDREN children).
   const AROUND_CHILDREN = 12;
+  const boxWords = new Map(); // read once a question: the elements of a row share their boxes
   function aroundText(el) {
     let up = el.parentElement;
     for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
       if (up.childElementCount > AROUND_CHILDREN) return "";
-      const text = clean(up.textContent);
-      if (text) return text;
+      if (!boxWords.has(up)) boxWords.set(up, upTo(clean(up.textContent), AROUND_MAX));
+      if (boxWords.get(up)) return boxWords.get(up);
     }
     return "";
   }
+  const AROUND_MAX = 200;
 
   function snapshot({ scope, textMax, elementsMax }) {
     let root = doc.body || doc.documentElement;
@@ -2545,7 +2547,7 @@ async (request) => {
       // name and the words around it were both replaced, not added to or cut (a choice or a
       // message shown beside a field, a button that now reads "Unfollow"). Not a name of its
       // own words or value, which it changes itself (a slider's thumb that reads "5").
-      const around = upTo(aroundText(el), 200);
+      const around = aroundText(el);
       const redrawn = { was: cap(wasAround, 60), now: cap(around, 60), around: true };
       if (wasKey && itemKey(el) !== wasKey) return redrawn; // the page says another item's
       const own = clean(el.textContent);
