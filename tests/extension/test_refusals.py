@@ -29,6 +29,7 @@ AIMS: list[dict[str, Any]] = [
     {"hidden": True, "standIn": {"selector": "#speed-button", "tag": "span", "label": "Fast"}},
     {"clipped": True, "standIn": {"selector": "button.dropdown-toggle", "tag": "button"}},
     {"inert": True},
+    {"inert": True, "pressedBy": {"selector": "div.v-field", "tag": "div", "label": "Country"}},
     {"blocked": {"selector": "#app", "tag": "div"}},
     {"hidden": True, "hoverShows": {"selector": "span.number", "tag": "span"}},
     {"hidden": True, "focusShows": {"selector": "div.date", "tag": "div"}},

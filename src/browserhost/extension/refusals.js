@@ -112,6 +112,11 @@ export function checkUsable(selector, info, verb) {
       `nothing was ${verb}; open or expand what holds it first (its header, a "more" button, ` +
       "an arrow), or take a new snapshot.");
   }
+  if (aim.pressedBy) {
+    throw new Refusal(`${selector} lets clicks through to the control around it, ` +
+      `${aim.pressedBy.selector} (${described(aim.pressedBy)}), so nothing was ${verb}; click that ` +
+      "instead (then the option it shows, for a list).");
+  }
   if (aim.inert) {
     throw new Refusal(`${selector} does not take clicks (its style lets them through to what is ` +
       `under it), so nothing was ${verb}; the page does not offer it now.`);

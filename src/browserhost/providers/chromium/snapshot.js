@@ -769,8 +769,16 @@ async (request) => {
   // filled with where it is a swatch. A field's classes name its kind or its library's parts
   // (`el-checkbox__original`), never what it is for: no icon is guessed for one.
   const guessedName = (el, rect = el.getBoundingClientRect()) =>
-    looseLabel(el) || rowLabel(el) ||
+    looseLabel(el) || rowLabel(el) || fieldWithin(el) ||
     [el.matches(FIELDS) ? "" : iconWord(el), colourWord(el, rect)].filter(Boolean).join(" ");
+
+  // A control that holds one field and takes its presses (Vuetify's select, around its
+  // input): that field's name.
+  function fieldWithin(el) {
+    if (el.matches(FIELDS)) return "";
+    const fields = el.querySelectorAll(FIELDS);
+    return fields.length === 1 ? clean(nameOf(fields[0])) : "";
+  }
 
   // A checkbox or radio in a tree's node or a list's item that names it nowhere: the words
   // on its own line (the node's, not its children's). Outside such an item, the words after
@@ -3167,7 +3175,12 @@ async (request) => {
       }
       if (tries >= 4) break;
     }
-    if (getComputedStyle(target).pointerEvents === "none") return { inert: true };
+    if (getComputedStyle(target).pointerEvents === "none") {
+      // A field the control around it takes the presses for (Vuetify's select): that one.
+      const around = target.parentElement?.closest(INTERACTIVE);
+      return around && rendered(around) && getComputedStyle(around).pointerEvents !== "none"
+        ? { inert: true, pressedBy: describeCover(around) } : { inert: true };
+    }
     // Not covered at its middle but cut off there, or not drawn there (a ring of a donut
     // chart, an L-shaped box, an outline): pressed where it is, if anywhere.
     const missed = missedAt(target, centre(rect), hit);

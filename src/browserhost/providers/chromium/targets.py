@@ -427,7 +427,7 @@ def check_count(count: int, selector: str) -> None:
         )
 
 
-_POINTER_ONLY = frozenset({"coveredBy", "through", "inert", "outside", "offText"})
+_POINTER_ONLY = frozenset({"coveredBy", "through", "inert", "pressedBy", "outside", "offText"})
 """What keeps a pointer from an element and not the keys (``target``'s ``keyboard``)."""
 
 Refusals = tuple[tuple[str, str], ...]
@@ -479,6 +479,11 @@ _UNUSABLE: Refusals = (
         "person cannot scroll (a collapsed section, a clipped card or list), so nothing was "
         '{verb}; open or expand what holds it first (its header, a "more" button, an arrow), '
         "or take a new snapshot.",
+    ),
+    (
+        "pressedBy",
+        "{selector} lets clicks through to the control around it, {pressed_by}, so nothing was "
+        "{verb}; click that instead (then the option it shows, for a list).",
     ),
     (
         "inert",
@@ -568,6 +573,7 @@ def check_usable(selector: str, info: dict[str, Any], done: str) -> None:
         stand_in=named(aim.get("standIn")),
         hover_shows=named(aim.get("hoverShows")),
         focus_shows=named(aim.get("focusShows")),
+        pressed_by=named(aim.get("pressedBy")),
         blocked=named(aim.get("blocked")),
         through=named(aim.get("through")),
         cover=named(aim.get("coveredBy")),
