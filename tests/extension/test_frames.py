@@ -45,6 +45,19 @@ def test_same_and_cross_origin_frames_are_listed_and_acted_in(
     assert page.evaluate("window.log") == []
 
 
+def test_a_click_in_a_frame_below_the_fold_brings_the_frame_into_view_first(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=f"{site.origin}/w/frame-below.html"))
+        data(act(http, "browser.click", selector="#same >> #pay"))
+        assert "inner: paid" in data(act(http, "browser.snapshot", selector="#same"))["text"]
+        data(act(http, "browser.type", selector="#cross >> #card", value="4242"))
+        data(act(http, "browser.click", selector="#cross >> #pay"))
+        assert "inner: paid 4242" in data(act(http, "browser.snapshot", selector="#cross"))["text"]
+    assert extension.page(f"{site.origin}/w/frame-below.html").evaluate("window.log") == []
+
+
 def test_a_frame_of_another_extension_bars_the_tab_and_every_action_says_so(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

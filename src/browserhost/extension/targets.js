@@ -12,19 +12,28 @@ import { CLICKING, checkCount, checkFound, checkFoundText, checkUsable, Refusal 
  * `byText`, to click: the text the element was found by; when it is only part of the
  * element's text, the click is aimed at that text's own box (as the chromium provider does). */
 /** What keeps a pointer from an element and not the keys (targets.py's _POINTER_ONLY). */
-const POINTER_ONLY = ["coveredBy", "through", "inert", "outside", "offText"];
+const POINTER_ONLY = ["coveredBy", "through", "inert", "pressedBy", "outside", "offText"];
 
 export async function target(tabId, selector, purpose, { styles = null, fresh = false, watch = false,
   done = null, byText = null, guard = false, keyboard = false } = {}) {
-  const located = await locate(tabId, selector);
-  const info = await page(located, "target", {
-    selector: located.selector, purpose, styles, fresh, watch, byText, guard,
-  });
+  let located;
+  let info;
+  for (const revealed of [false, true]) {
+    located = await locate(tabId, selector);
+    info = await page(located, "target", {
+      selector: located.selector, purpose, styles, fresh, watch, byText, guard,
+    });
+    const top = located.frameId === mainPlace(tabId).frameId;
+    if (top || revealed || !info || !info.aim || await inWindow(tabId, located, info.aim)) break;
+    // Its frame shows it, but the page has that frame scrolled out of the window.
+    await page(located, "reveal", {});
+  }
   checkFound(info, selector);
   checkCount(Number(info.count), selector);
   if (info.changed) {
-    const { was, now } = info.changed;
-    const renamed = now === undefined ? "" : `: it reads "${now}" now, listed as "${was}"`;
+    const { was, now, around } = info.changed;
+    const renamed = now === undefined ? ""
+      : around ? `: it is in "${now}" now, listed in "${was}"` : `: it reads "${now}" now, listed as "${was}"`;
     throw new Refusal(`${selector} no longer names the element your latest snapshot listed ` +
       `(the page changed${renamed}), so nothing was ` +
       `${done || (purpose === "click" ? "clicked" : "typed")}; take a new snapshot.`);
@@ -37,6 +46,14 @@ export async function target(tabId, selector, purpose, { styles = null, fresh = 
     checkUsable(selector, info, done || (purpose === "click" ? "clicked" : "typed"));
   }
   return { info, located };
+}
+
+/** Whether the point where an element in an iframe is pressed (its `aim`, in its frame) is in
+ * the page's window (targets.py's _in_window). */
+async function inWindow(tabId, located, aim) {
+  const window = await page(mainPlace(tabId), "pointer", { points: [] });
+  const [x, y] = [located.x + Number(aim.x), located.y + Number(aim.y)];
+  return x >= 0 && y >= 0 && x < Number(window.width) && y < Number(window.height);
 }
 
 /** Start the mouse on its way to `to` where it rests, if something came under it there since
