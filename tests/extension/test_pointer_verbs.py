@@ -168,6 +168,22 @@ def test_a_drag_reorders_a_list_the_browsers_own_drag_and_drop_sorts(
     assert out == "out: order e,a,b,c,d"
 
 
+def test_a_drag_whose_drop_the_page_refused_says_nothing_moved(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: a drop zone the page never lets take a drop."""
+    url = site.url("/w/dragdrop.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        refused = act(http, "verb.drag", text="Plums", toSelector="#freezer")
+        assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text
+        assert refused.json()["error"].startswith(
+            '[data-id="plums"] was dragged, but the page did not take it where it was dropped, '
+            "on #freezer: the drag ended with nothing dropped, so nothing moved."
+        )
+    assert extension.page(url).evaluate("window.log") == ["dragstart plums", "dragend none"]
+
+
 def test_a_refused_mouse_says_what_its_action_did_not_do(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

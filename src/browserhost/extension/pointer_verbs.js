@@ -131,6 +131,8 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
     ));
   }
   const startUnder = await underAt(located, from);
+  // Whether a drag the browser carries begins, and its drop is taken (snapshot.js).
+  await page(located, "watchDrag", {});
   // Checked again, the page's timers watched from here: the wait after the drop waits for
   // what the drop sets off (the reads above would have ended the watch).
   ({ info, located } = await target(tabId, chosen, "click", { ...checks, watch: true }));
@@ -140,6 +142,14 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   to = await dragAlong(tabId, located, from, to, via);
   const settled = await settle(tabId);
   const shown = await shownAfter(tabId, settled);
+  // A document the drop replaced, or a frame it removed, tells nothing.
+  const ended = await page(located, "dragEnded", {}).catch(() => ({})) || {};
+  if (ended.started && !ended.dropped && ended.effect === "none") {
+    const onto = toSelector || (given(toText) ? `"${toText}"` : "the drop point");
+    throw new Refusal(`${chosen} was dragged, but the page did not take it where it was dropped, ` +
+      `on ${onto}: the drag ended with nothing dropped, so nothing moved. Drop it on an element ` +
+      "that takes it (take a new snapshot to see where it is now).");
+  }
   // A slider dragged: the value it was left at (the chromium provider's drag).
   const now = (settled && settled.state) || {};
   const slider = info.type === "range" || info.role === "slider";

@@ -4164,13 +4164,13 @@ async (request) => {
     const stop = () => {
       for (const [type, listener] of Object.entries(listeners)) removeEventListener(type, listener, true);
     };
-    store.dragWatch = { seen, stop };
+    store.dropWatch = { seen, stop };
     return {};
   }
 
   function dragEnded() {
-    const watch = store.dragWatch;
-    store.dragWatch = null;
+    const watch = store.dropWatch;
+    store.dropWatch = null;
     if (!watch) return {};
     watch.stop();
     return watch.seen;
