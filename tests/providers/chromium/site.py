@@ -277,7 +277,10 @@ PAGES: dict[str, str] = {
         ".then((t) => { out.textContent = 'fetched ' + t })\">Fetch</button>"
         '<button id="frame" onclick="requestAnimationFrame(() => { out.textContent = '
         "'frame done' })\">Frame</button>"
-        '<button id="now" onclick="out.textContent = \'done at once\'">Now</button>',
+        '<button id="now" onclick="out.textContent = \'done at once\'">Now</button>'
+        # A report its server builds for longer than a click waits.
+        '<button id="report" onclick="fetch(\'/answer-later?ms=4500\').then((r) => r.text())'
+        ".then((t) => { out.textContent = 'report ' + t })\">Report</button>",
     ),
     # A page filled in by script after its load event, from a request it makes then.
     "/filled-late": _page(

@@ -27,6 +27,20 @@ async def _text_after_click(
     return str(snapshot["text"])
 
 
+async def test_a_click_whose_request_outlasts_the_wait_says_the_page_still_waits_for_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The answer is of its moment: the agent is told the page still waits for its server,
+    not left to read an unchanged page as a click that did nothing."""
+    await ok(provider, ctx, "browser.open", url=site.url("/later"))
+    clicked = await ok(provider, ctx, "browser.click", selector="#report")
+    assert clicked["notice"].startswith(
+        f"The page is still waiting for its server (GET {site.url('/answer-later?ms=4500')}); "
+        "what it shows may change when that answers."
+    )
+    await ok(provider, ctx, "verb.wait_for", text="report ready", timeout_s=10)
+
+
 @pytest.mark.parametrize(
     ("button", "shown"),
     [

@@ -181,8 +181,30 @@ def still_loading(settled: Settled, shown: Page) -> str | None:
 
 def led_to(tab: Tab, settled: Settled, shown: Page) -> str | None:
     """What an answer after input says of the page the input led to, when there is
-    something to say: that it could not be loaded, or that it is still loading."""
-    return load_failed(tab, shown) or still_loading(settled, shown)
+    something to say: that it could not be loaded, that it is still loading, or that it still
+    waits for requests it sent."""
+    return (
+        load_failed(tab, shown)
+        or still_loading(settled, shown)
+        or still_asking(tab, settled, shown)
+    )
+
+
+def still_asking(tab: Tab, settled: Settled, shown: Page) -> str | None:
+    """What the answer says when the wait after the input ended with requests the page sent
+    still unanswered (a report its server builds for seconds, a page fetched in place of
+    the one shown): what the page shows is of that moment."""
+    if settled.done or shown.is_closed():
+        return None
+    pending = tab.pending(shown)
+    if not pending:
+        return None
+    more = f" and {len(pending) - 1} more" if len(pending) > 1 else ""
+    return (
+        f"The page is still waiting for its server ({pending[0]}{more}); what it shows may "
+        "change when that answers. Wait for what you expect (verb.wait_for), then take a "
+        "snapshot; pressing again would ask again."
+    )
 
 
 def load_failed(tab: Tab, shown: Page) -> str | None:

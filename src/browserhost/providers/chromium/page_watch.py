@@ -45,6 +45,8 @@ FAILED_LOAD_PREFIX = "Failed to load resource"
 # Requests a page waits on before it is done changing (as the DevTools protocol names their
 # types); media, beacons, websockets and event streams may never finish and hold nothing back.
 AWAITED_RESOURCES = frozenset({"Document", "Fetch", "XHR", "Script", "Stylesheet"})
+REQUEST_SAID_MAX = 120
+"""How much of a request's address an answer quotes when the page still waits for it."""
 AUTOMATIC_FAVICON_PATH = "/favicon.ico"
 TOLD_GRACE_S = 0.25
 """How long after Playwright saw a page's load its document's own word of it may come (it
@@ -132,7 +134,7 @@ class PageWatch:
         """For the next snapshot, each with whether the current page's document said it
         itself (its console, its uncaught errors): those go when another document comes."""
         self._blocked: str | None = None
-        self._loading: dict[Page, set[str]] = {}  # request ids in flight
+        self._loading: dict[Page, dict[str, str]] = {}  # requests in flight: id, method and url
         self._loads: dict[Page, int] = {}  # documents each page loaded
         self._load_events: dict[Page, int] = {}  # load events of each page's main frame
         self._moves: dict[Page, int] = {}  # navigations of each page's frames, of any kind
@@ -197,6 +199,10 @@ class PageWatch:
     def in_flight(self, page: Page) -> frozenset[str]:
         """The ids of the page's own requests in flight (:meth:`loading`)."""
         return frozenset(self._loading.get(page, ()))
+
+    def pending(self, page: Page) -> list[str]:
+        """The page's own requests in flight, each as its method and address."""
+        return list(self._loading.get(page, {}).values())
 
     async def network_quiet(self, page: Page, timeout_s: float) -> bool:
         """Wait (bounded) until none of the page's requests is in flight."""
@@ -477,13 +483,15 @@ class PageWatch:
                 return
             navigation.server_asked(page, sent["requestId"], str(sent["request"]["url"]))
         if kind in AWAITED_RESOURCES:
-            self._loading.setdefault(page, set()).add(sent["requestId"])
+            asked = sent.get("request") or {}
+            what = f"{asked.get('method', 'GET')} {str(asked.get('url', ''))[:REQUEST_SAID_MAX]}"
+            self._loading.setdefault(page, {})[sent["requestId"]] = what
 
     def _on_request_done(self, page: Page, event: dict[str, Any]) -> None:
         navigation.server_answered(page, event["requestId"])
         waiting = self._loading.get(page)
         if waiting is not None and event["requestId"] in waiting:
-            waiting.discard(event["requestId"])
+            del waiting[event["requestId"]]
             if not waiting:
                 self._loaded.set()
 
