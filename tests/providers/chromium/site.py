@@ -278,6 +278,10 @@ PAGES: dict[str, str] = {
         '<button id="frame" onclick="requestAnimationFrame(() => { out.textContent = '
         "'frame done' })\">Frame</button>"
         '<button id="now" onclick="out.textContent = \'done at once\'">Now</button>'
+        # A fetch whose answer is shown a moment later (htmx's swap delay, a fade).
+        '<button id="swap" onclick="fetch(\'/answer-later?ms=400\').then((r) => r.text())'
+        ".then((t) => setTimeout(() => { out.textContent = 'swapped ' + t }, 300))\">Swap"
+        "</button>"
         # A report its server builds for longer than a click waits.
         '<button id="report" onclick="fetch(\'/answer-later?ms=4500\').then((r) => r.text())'
         ".then((t) => { out.textContent = 'report ' + t })\">Report</button>",
@@ -1045,6 +1049,17 @@ PAGES: dict[str, str] = {
         "<p>Delete Alpha?</p><button>Cancel</button>"
         '<button style="text-transform: uppercase" onclick="out.textContent=\'deleted\'">'
         'Delete</button></div></div><p id="out">none</p>',
+    ),
+    # A feed that loads more once its end comes into view, with more of the page below it.
+    "/feed-above-footer": _page(
+        "Feed",
+        '<div id="feed">'
+        + "".join(f'<p style="height: 60px">Post {n}</p>' for n in range(1, 31))
+        + '</div><div id="more">Loading more posts</div>'
+        '<footer style="height: 1500px">About us</footer><script>'
+        "new IntersectionObserver((seen, watch) => { if (!seen[0].isIntersecting) return;"
+        " watch.disconnect(); more.remove(); feed.insertAdjacentHTML('beforeend',"
+        " '<p>Post 31</p><p>Post 32</p>'); }).observe(more);</script>",
     ),
     # A date field's part drawn only once the field has the focus (Material UI's pickers).
     "/focus-shows": _page(

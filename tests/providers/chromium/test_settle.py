@@ -48,6 +48,7 @@ async def test_a_click_whose_request_outlasts_the_wait_says_the_page_still_waits
         ("#timer", "timer done"),
         ("#fetch", "fetched ready"),
         ("#frame", "frame done"),
+        ("#swap", "swapped ready"),
     ],
 )
 async def test_what_a_click_started_has_ended_when_it_answers(

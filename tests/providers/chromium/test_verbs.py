@@ -135,6 +135,16 @@ async def test_a_field_drawn_only_once_focused_is_to_be_clicked_first_not_hovere
     assert await in_page(provider, ctx, "month.textContent") == "11"
 
 
+async def test_scroll_to_the_bottom_passes_a_feed_that_loads_more_as_it_comes_into_view(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The end of the feed lies a screen above the page's bottom: a jump straight there
+    would never show it, and the feed would load nothing."""
+    await ok(provider, ctx, "browser.open", url=site.url("/feed-above-footer"))
+    await ok(provider, ctx, "browser.scroll", direction="bottom")
+    assert await in_page(provider, ctx, "feed.lastElementChild.textContent") == "Post 32"
+
+
 async def test_press_key_says_where_the_keys_now_go(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -51,6 +51,10 @@ async def settle(
                     load=True,
                     opened=opened is not None,
                     early=opened == "early",
+                    # The timers the input set stay watched while its requests are answered:
+                    # what an answer sets off is waited for on the next turn (the next
+                    # question ends the watch).
+                    keep=True,
                 )
                 if not read["quiet"]:
                     return Settled(done=False, read=read)

@@ -33,7 +33,7 @@
 //                                                both)
 //   position  {selector?}                     -> the scroll position (of the element)
 //   quiet     {quietMs, maxMs, glance?,       -> waits (from the load event) until the document
-//              load?, opened?, early?}           stops changing
+//              load?, opened?, early?, keep?}    stops changing
 //   state     {afterInput?}                   -> the stashed element's state, the url and title
 //                                                (and whether a timer the input set is pending)
 //   fill      {value} or {values}             -> the stashed field made ready for text to be
@@ -2833,7 +2833,7 @@ async (request) => {
   // starts later (a request, a timer, a frame callback) shows in that frame or as pending.
   // With `load`, the wait starts at the document's load event (within maxMs), in the same
   // round trip.
-  async function quiet({ quietMs, maxMs, glance, load, opened, early }) {
+  async function quiet({ quietMs, maxMs, glance, load, opened, early, keep }) {
     const called = performance.now();
     // What the action set moving is waited for until MOTION_MS from here, and no longer.
     const since = opened ? -Infinity : (store.timers ? store.timers.since : called) - INPUT_LEAD_MS;
@@ -2900,7 +2900,9 @@ async (request) => {
       const finish = (calm) => {
         observer.disconnect();
         resources.disconnect();
-        unwatchTimers();
+        // With `keep`, the page's timers are still watched for the next wait of the same
+        // settle: what an answer to a request the action sent sets off (htmx's swap delay).
+        if (!keep) unwatchTimers();
         // Still restyled as the wait ended: the next click makes sure its element holds still.
         store.restless = restyled > 0 && performance.now() - restyled < FRAME_LATE_MS;
         resolve({ quiet: calm, ...stateNow() });
@@ -4468,7 +4470,7 @@ async (request) => {
   // With a selector alone, brings its element into view; with a direction alone, scrolls the
   // page (or the box that holds most of it) that way; with both, scrolls the element itself,
   // a box that scrolls (a list, a text area), that way: `noScroll` when it does not.
-  function scroll({ direction, selector }) {
+  async function scroll({ direction, selector }) {
     const box = scroller();
     watchTimers();
     if (selector) {
@@ -4502,25 +4504,35 @@ async (request) => {
           up = [...el.querySelectorAll(":scope > *, :scope > * > *")].find(moves);
         }
         if (!up) return { error: "noScroll" };
-        scrollAlong(up, direction);
+        await scrollAlong(up, direction);
         return { ...position(up), box: selectorFor(up) };
       }
-      scrollAlong(el, direction);
+      await scrollAlong(el, direction);
       return { ...position(el), box: selector };
     }
-    scrollAlong(box, direction);
+    await scrollAlong(box, direction);
     // Not the page: which box moved.
     return box === (doc.scrollingElement || doc.documentElement) ? position(box) : { ...position(box), box: selectorFor(box) };
   }
 
-  function scrollAlong(box, direction) {
+  // To the bottom a screen at a time, a frame drawn after each (BOTTOM_STEPS at most, then
+  // the rest at once), as a person's wheel passes what lies between: a list that loads more
+  // as its last item comes into view (htmx's "revealed", an infinite feed) with more of the
+  // page below it sees it pass.
+  const BOTTOM_STEPS = 25;
+  async function scrollAlong(box, direction) {
     const page = box === (doc.scrollingElement || doc.documentElement);
     const screen = Math.max(1, Math.round((page ? innerHeight : box.clientHeight) * 0.9));
-    const top = {
-      up: box.scrollTop - screen, down: box.scrollTop + screen, top: 0, bottom: box.scrollHeight,
-    }[direction];
-    if (page) scrollTo({ top, behavior: "instant" });
-    else box.scrollTo({ top, behavior: "instant" });
+    const to = (top) => (page ? scrollTo({ top, behavior: "instant" }) : box.scrollTo({ top, behavior: "instant" }));
+    if (direction === "bottom") {
+      for (let step = 0; step < BOTTOM_STEPS && box.scrollTop + box.clientHeight < box.scrollHeight - 1; step++) {
+        const before = box.scrollTop;
+        to(before + screen);
+        if (box.scrollTop === before) break;
+        await Promise.race([frame(), new Promise((drawn) => later(drawn, FRAME_LATE_MS))]);
+      }
+    }
+    to({ up: box.scrollTop - screen, down: box.scrollTop + screen, top: 0, bottom: box.scrollHeight }[direction]);
   }
 
   function scrollsItself(el) {
