@@ -202,6 +202,11 @@ async def _window(page: Page) -> tuple[float, float]:
     return float(window["width"]), float(window["height"])
 
 
+def _meets_window(x: float, y: float, box: dict[str, Any], window: tuple[float, float]) -> bool:
+    """Whether a box of ``box``'s size at ``x``, ``y`` in the page shows in its window."""
+    return x < window[0] and y < window[1] and x + box["width"] > 0 and y + box["height"] > 0
+
+
 async def in_page(page: Page, aimed: Target) -> dict[str, Any]:
     """``aimed``'s facts with its box placed in the page, and in view only where the page's
     window shows it: an iframe's document reads both in its own frame."""
@@ -210,8 +215,7 @@ async def in_page(page: Page, aimed: Target) -> dict[str, Any]:
     if located.frame is page.main_frame or not isinstance(bounds, dict):
         return info
     x, y = bounds["x"] + located.x, bounds["y"] + located.y
-    width, height = await _window(page)
-    shown = x < width and y < height and x + bounds["width"] > 0 and y + bounds["height"] > 0
+    shown = _meets_window(x, y, bounds, await _window(page))
     return {
         **info,
         "bounds": {**bounds, "x": x, "y": y},
@@ -236,11 +240,10 @@ async def child_frames(located: Located) -> list[Located]:
     # In view in its own frame, and that frame in the page's window (a frame in a frame
     # reads its own frame's view only).
     nested = located.frame.parent_frame is not None
-    width, height = await _window(located.frame.page) if nested else (0.0, 0.0)
+    window = await _window(located.frame.page) if nested else (0.0, 0.0)
 
     def shown(box: dict[str, Any]) -> bool:
-        x, y = located.x + box["x"], located.y + box["y"]
-        in_window = x < width and y < height and x + box["width"] > 0 and y + box["height"] > 0
+        in_window = _meets_window(located.x + box["x"], located.y + box["y"], box, window)
         return bool(box["inViewport"]) and located.shown and (not nested or in_window)
 
     return [
