@@ -1073,7 +1073,14 @@ PAGES: dict[str, str] = {
         "Row actions",
         "".join(
             f"<div><span>{name}</span> <button>Edit</button></div>" for name in ("Alpha", "Beta")
-        ),
+        )
+        # A table's rows, their actions side by side in a cell of their own.
+        + "<table>"
+        + "".join(
+            f"<tr><td>{name}</td><td><button>Change</button> <button>Remove</button></td></tr>"
+            for name in ("Ada", "Grace")
+        )
+        + "</table>",
     ),
     # A form whose first button that sends it is Cancel: Enter sends it as Cancel.
     "/cancel-first": _page(

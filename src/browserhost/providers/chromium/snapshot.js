@@ -519,6 +519,11 @@ async (request) => {
       const label = item.out.label || "";
       named.set(label, [...(named.get(label) || []), item.el]);
     }
+    // The names every item's controls share (Edit, Delete) are no item's words: a row's Edit
+    // is in "Ada Lovelace", not in "Delete".
+    const shared = [...named].filter(([label, alike]) => label && alike.length > 1)
+      .map(([label]) => label).sort((a, b) => b.length - a.length);
+    const itemWords = (box) => clean(shared.reduce((text, name) => text.split(name).join(" "), textOf(box)));
     for (const { el, out } of elements) {
       const label = out.label || "";
       const alike = named.get(label);
@@ -528,7 +533,7 @@ async (request) => {
       let up = el.parentElement;
       for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
         if (others.some((other) => other !== el && up.contains(other))) break;
-        const words = clean(label ? textOf(up).split(label).join(" ") : textOf(up));
+        const words = itemWords(up);
         if (/[\p{L}\p{N}]/u.test(words)) {
           out.group = cap(words, OWNER_WORDS);
           break;
