@@ -521,9 +521,11 @@ async (request) => {
     }
     // The names every item's controls share (Edit, Delete) are no item's words: a row's Edit
     // is in "Ada Lovelace", not in "Delete".
-    const shared = [...named].filter(([label, alike]) => label && alike.length > 1)
+    // Not a number or a short mark ("1", "+"), which may be part of an item's own words.
+    const shared = [...named].filter(([label, alike]) => alike.length > 1 && label.length >= 3 && /\p{L}/u.test(label))
       .map(([label]) => label).sort((a, b) => b.length - a.length);
-    const itemWords = (box) => clean(shared.reduce((text, name) => text.split(name).join(" "), textOf(box)));
+    const itemWords = (box, own) =>
+      clean([own, ...shared].reduce((text, name) => (name ? text.split(name).join(" ") : text), textOf(box)));
     for (const { el, out } of elements) {
       const label = out.label || "";
       const alike = named.get(label);
@@ -533,7 +535,7 @@ async (request) => {
       let up = el.parentElement;
       for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
         if (others.some((other) => other !== el && up.contains(other))) break;
-        const words = itemWords(up);
+        const words = itemWords(up, label);
         if (/[\p{L}\p{N}]/u.test(words)) {
           out.group = cap(words, OWNER_WORDS);
           break;
