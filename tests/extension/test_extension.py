@@ -576,6 +576,27 @@ def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
     )
 
 
+def test_a_snapshot_names_the_boxes_in_view_that_scroll_by_themselves(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As the chromium provider names them, in a snapshot's notice and in the refusal of a
+    click by a text the list has drawn no row of yet."""
+    with server.client() as http:
+        data(act(http, "browser.open", url=site.url("/scroll-boxes")))
+        page = data(act(http, "browser.snapshot"))
+        refused = act(http, "browser.click", text="Person 40").json()["error"]
+    assert page["notice"].startswith(
+        'Boxes that scroll by themselves hold more than they show: `#people` list "People" '
+        "(scroll 0/14880), `div.panel` (scroll 0/"
+    )
+    assert page["notice"].endswith("a long list may add its rows only as it scrolls.")
+    assert refused.startswith(
+        'No visible element has the text "Person 40"; take a new snapshot and click by '
+        "selector. A box that scrolls by itself may hold it out of view, in rows not drawn "
+        'yet: `#people` list "People" (scroll 0/14880), `div.panel` (scroll 0/'
+    )
+
+
 def test_a_snapshot_tells_the_pages_console_problems_once(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -4,8 +4,8 @@
 import { awaiting, cdp, fatal, mainPlace } from "./cdp.js";
 import {
   DRAWN_SEEN, ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES,
-  NAMED_PICTURES, PRESS_ATTEMPTS, SHAPES_SEEN, STILL_LOADING, TEXT_MAX, UNLISTED_SHAPES,
-  VIEWPORT_SIZES,
+  NAMED_PICTURES, PRESS_ATTEMPTS, SCROLL_BOXES, SCROLL_BOXES_MOVED, SHAPES_SEEN, STILL_LOADING,
+  TEXT_MAX, UNLISTED_SHAPES, VIEWPORT_SIZES,
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
@@ -16,7 +16,7 @@ import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import {
   checkFound, checkTakesText, checkUsable, missedAll, optionValue, Refusal, refusalToOpen,
-  slippedRelease, UNREACHABLE,
+  scrollBoxesNamed, slippedRelease, UNREACHABLE,
 } from "./refusals.js";
 import { byText, leaveRest, target } from "./targets.js";
 import { notTaken } from "./typing.js";
@@ -83,7 +83,7 @@ export const ACTIONS_BY_NAME = {
       const pictures = (read.pictures || []).join(", ");
       const said = [drawn && `Drawn, with nothing to read in it: ${drawn}.`,
         shapes && `${UNLISTED_SHAPES}: ${shapes}.`, (drawn || shapes) && seen,
-        pictures && `${NAMED_PICTURES}: ${pictures}.`];
+        pictures && `${NAMED_PICTURES}: ${pictures}.`, scrollBoxes(read.scrollBoxes || [])];
       if (said.some(Boolean)) answer.notice = said.filter(Boolean).join(" ");
     }
     if (missed.length) {
@@ -239,6 +239,12 @@ export const ACTIONS_BY_NAME = {
 
 // A form the input sent that the browser's own check stopped, in the chromium provider's
 // words (providers/chromium/inputs.py, form_refused): it was not sent.
+// The boxes in view that scroll by themselves (snapshot.js's scrollBoxes), in one sentence:
+// the chromium provider's snapshots.py scroll_boxes.
+function scrollBoxes(boxes) {
+  return boxes.length ? `${SCROLL_BOXES}: ${scrollBoxesNamed(boxes)}. ${SCROLL_BOXES_MOVED}` : "";
+}
+
 function formRefused({ refused }) {
   if (!refused) return {};
   const field = refused.field ? `"${refused.field}" (${refused.selector})` : refused.selector;

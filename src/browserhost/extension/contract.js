@@ -40,6 +40,8 @@ export const DRAWN_SEEN = "browser.capture shows it; verb.mouse clicks it by x a
 export const SHAPES_SEEN = "An svg's shapes are elements: a selector names one (#chart > rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse.";
 export const UNLISTED_SHAPES = "Drawn beside the shapes listed, with no name or handler of their own (a box or a mark to drop on)";
 export const NAMED_PICTURES = "Pictures among the text, named where no text says it";
+export const SCROLL_BOXES = "Boxes that scroll by themselves hold more than they show";
+export const SCROLL_BOXES_MOVED = "browser.scroll with a box's selector and a direction moves it; a long list may add its rows only as it scrolls.";
 // chromium/inputs.py
 export const PRESS_ATTEMPTS = 3;
 // chromium/targets.py
@@ -69,6 +71,8 @@ export const KEY_NAMES = {"backspace": "Backspace", "tab": "Tab", "enter": "Ente
 export const NOT_A_KEY = "{key} is not a key: give a name (Enter, Escape, Tab, Backspace, Delete, ArrowDown, PageDown, Home, F5), one character, or a chord of them (Control+a, Shift+Tab); nothing was pressed. To type a text, give text.";
 // chromium/targets.py
 export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has focused it, or verb.drag its handle by offsetX", "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused it, or click its arrows", "combobox": "click it, then click the option it shows", "listbox": "click the option you want in it"};
+export const NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet";
+export const BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it.";
 // providers/session_verbs.py
 export const COOKIES_SCHEMA = {"additionalProperties": false, "properties": {"urls": {"anyOf": [{"items": {"maxLength": 8192, "pattern": "^https?://", "type": "string"}, "maxItems": 20, "minItems": 1, "type": "array"}, {"type": "null"}], "default": null, "description": "The http(s) addresses whose cookies to read (default: the page's own).", "title": "Urls"}}, "title": "CookiesArguments", "type": "object"};
 export const COOKIES_HELP = "Read the session's cookies sent to the page (or to urls): name, value, domain, path, expires (Unix seconds; -1 for a session cookie), httpOnly, secure, sameSite. Values are the user's secrets (logins): read them only when the task needs them.";

@@ -3,7 +3,9 @@
 // _by_text), so an agent reads the same whichever browser serves it. No chrome API here:
 // tests/extension/test_refusals.py runs these beside the Python ones and compares.
 
-import { BLOCKED_SCHEMES_HELP, MOUSE_DONE, OWN_REFUSED, WIDGET_ADVICE } from "./contract.js";
+import {
+  BLOCKED_SCHEMES_HELP, BOX_SCROLLED, MOUSE_DONE, NOT_DRAWN_YET, OWN_REFUSED, WIDGET_ADVICE,
+} from "./contract.js";
 
 /** An answer the agent reads ("ok: false" with what to do), not a failure of the bridge. */
 export class Refusal extends Error {}
@@ -290,7 +292,8 @@ export function checkFoundText(text, found, words) {
       `section), so nothing was ${words.done}; ${how}, then ${words.act} it.`);
   }
   if (found.total === 0) {
-    throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.`);
+    const boxes = found.boxes?.length ? ` ${NOT_DRAWN_YET}: ${scrollBoxesNamed(found.boxes)}; ${BOX_SCROLLED}` : "";
+    throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.${boxes}`);
   }
   if (found.total > 1) {
     const listed = found.matches.map((m) => `${m.selector} (${m.tag} "${m.label}")`).join("; ");
@@ -298,4 +301,11 @@ export function checkFoundText(text, found, words) {
     throw new Refusal(`"${text}" matches ${found.total} elements: ${listed}${more}. Nothing was ` +
       `${words.done}; ${words.pick}.`);
   }
+}
+
+// Boxes that scroll by themselves (snapshot.js's scrollBoxes) as the agent finds them: the
+// chromium provider's targets.py scroll_boxes_named.
+export function scrollBoxesNamed(boxes) {
+  return boxes.map((box) => [`\`${box.selector}\``, box.role, box.name && `"${box.name}"`,
+    `(scroll ${box.scrollY}/${box.maxScrollY})`].filter(Boolean).join(" ")).join(", ");
 }

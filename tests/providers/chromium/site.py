@@ -223,6 +223,26 @@ PAGES: dict[str, str] = {
         + '</div><p id="out" style="margin: 0">none</p>'
         "<script>box.scrollTop = box.scrollHeight;</script>",
     ),
+    # A page that scrolls, with boxes in view that scroll by themselves: a list that draws
+    # only the rows it shows (of 500), a short panel, and a text area (a field: its value is
+    # what it holds); and one box below the view.
+    "/scroll-boxes": _page(
+        "Scroll boxes",
+        '<div id="people" role="list" aria-label="People" style="height: 120px; overflow: auto">'
+        '<div id="rows" style="position: relative; height: 15000px"></div></div>'
+        '<div class="panel" style="height: 60px; overflow-y: auto">'
+        + "".join(f"<p>Note {n}</p>" for n in range(8))
+        + '</div><textarea rows="2">'
+        + "line\n" * 20
+        + "</textarea>"
+        '<div style="height: 1200px"></div>'
+        '<div id="below" style="height: 50px; overflow: auto"><p style="height: 400px">Far'
+        "</p></div><script>"
+        "function draw() { const first = Math.floor(people.scrollTop / 30); rows.innerHTML = '';"
+        " for (let i = first; i < first + 4; i++) rows.insertAdjacentHTML('beforeend',"
+        " `<div role=listitem style='position: absolute; top: ${i * 30}px'>Person ${i}</div>`); }"
+        "people.addEventListener('scroll', draw); draw();</script>",
+    ),
     # Fields in no form: one nothing listens on, sent by its page's button; one whose page
     # sends it on Enter itself; one whose page sends it on change.
     "/formless": _page(

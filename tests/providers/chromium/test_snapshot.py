@@ -476,6 +476,47 @@ async def test_items_above_the_top_of_a_box_scrolled_down_are_listed_and_clicked
     assert await out_line(provider, ctx) == "b0"
 
 
+async def test_boxes_in_view_that_scroll_by_themselves_are_named_with_their_scroll(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A list that draws only the rows it shows holds more than any snapshot lists: the
+    notice names it, and a panel beside it, with where each is scrolled to; not a text area
+    (its value is what it holds), nor a box below the view. Scrolled, the list says so."""
+    await ok(provider, ctx, "browser.open", url=site.url("/scroll-boxes"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "Person 3" in snapshot["text"]
+    assert "Person 4" not in snapshot["text"]
+    assert re.fullmatch(
+        'Boxes that scroll by themselves hold more than they show: `#people` list "People" '
+        r"\(scroll 0/14880\), `div\.panel` \(scroll 0/[1-9]\d+\)\. browser\.scroll with a box's "
+        "selector and a direction moves it; a long list may add its rows only as it scrolls.",
+        snapshot["notice"],
+    )
+    await ok(provider, ctx, "browser.scroll", selector="#people", direction="down")
+    scrolled = await ok(provider, ctx, "browser.snapshot")
+    assert '`#people` list "People" (scroll 0/' not in scrolled["notice"]
+    assert "Person 0" not in scrolled["text"]
+    assert "`#people` list" in scrolled["notice"]
+
+
+async def test_a_click_by_a_text_no_row_drawn_shows_names_the_boxes_that_may_hold_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A list that draws only the rows it shows has no "Person 40" yet: the refusal says
+    which box may hold it, and scrolled there, the click finds it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/scroll-boxes"))
+    error = await refused(provider, ctx, "browser.click", text="Person 40")
+    assert error.startswith(
+        'No visible element has the text "Person 40"; take a new snapshot and click by '
+        "selector. A box that scrolls by itself may hold it out of view, in rows not drawn "
+        'yet: `#people` list "People" (scroll 0/14880), `div.panel` (scroll 0/'
+    )
+    assert error.endswith("; browser.scroll with the box's selector and a direction moves it.")
+    await in_page(provider, ctx, "people.scrollTop = 1200")
+    clicked = await ok(provider, ctx, "browser.click", text="Person 40")
+    assert clicked["clicked"] == "#rows > div:nth-of-type(1)"
+
+
 async def test_a_search_field_in_a_closed_list_is_not_listed_nor_clicked(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1664,6 +1664,29 @@ async (request) => {
 
   const PANEL_SHARE = 0.3;
 
+  // Boxes in view that scroll by themselves and hide part of what they hold (a list, a side
+  // panel, a chat), besides `main`, whose scroll the snapshot reports: what they hide may not
+  // be on the page yet (a long list draws its rows as it scrolls), so the agent is told they
+  // are there. The largest first.
+  function scrollBoxes(root, main) {
+    const found = [];
+    for (const el of root === doc.body ? root.getElementsByTagName("*") : [root, ...root.getElementsByTagName("*")]) {
+      if (el.scrollHeight - el.clientHeight < SCROLL_BOX_HIDDEN_MIN || el === main) continue;
+      if (FIELD_TAGS.has(tagOf(el)) || !/^(auto|scroll|overlay)$/.test(personsOverflowY(el))) continue;
+      const rect = rendered(el);
+      if (rect && inViewport(rect)) found.push({ el, area: el.clientWidth * el.clientHeight });
+    }
+    return found.sort((a, b) => b.area - a.area).slice(0, SCROLL_BOXES_MAX).map(({ el }) => ({
+      selector: selectorFor(el),
+      role: roleOf(el) || undefined,
+      name: cap(ariaName(el)) || undefined,
+      ...position(el),
+    }));
+  }
+  const SCROLL_BOX_HIDDEN_MIN = 24; // about a line: less is a border's or a rounding's
+  const SCROLL_BOXES_MAX = 4;
+  const FIELD_TAGS = new Set(["textarea", "select", "input"]);
+
   function position(box) {
     return {
       scrollY: Math.round(box.scrollTop),
@@ -2523,10 +2546,11 @@ async (request) => {
     });
     inRows(elements);
     remember(elements, !scope);
+    const main = scroller(true);
     return {
       url: location.href,
       title: doc.title,
-      ...position(scroller(true)),
+      ...position(main),
       text: read.text,
       textTotalChars: read.total,
       textAboveChars: read.above,
@@ -2539,6 +2563,7 @@ async (request) => {
       drawn: drawings(root, shown),
       shapes: unlistedShapes(root, shown),
       pictures: namedPictures(root, shown),
+      scrollBoxes: scrollBoxes(root, main),
     };
   }
 
@@ -3771,7 +3796,12 @@ async (request) => {
       };
     });
     inRows(listed);
-    return { how, ...(option ? { option } : {}), total: matches.length, matches: listed.map(({ out }) => out) };
+    // None: a box that scrolls by itself may hold it out of view, in rows not drawn yet.
+    const boxes = matches.length || option ? [] : scrollBoxes(doc.body || doc.documentElement, scroller(true));
+    return {
+      how, ...(option ? { option } : {}), ...(boxes.length ? { boxes } : {}), total: matches.length,
+      matches: listed.map(({ out }) => out),
+    };
   }
 
   // The innermost elements drawn whose own text is exactly `lower` (any case): elements made

@@ -3,6 +3,7 @@ from the page and from the iframes it shows."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -126,7 +127,15 @@ def _notice(read: dict[str, Any], elements: list[data.Element], tab: Tab) -> str
     if drawn or shapes:
         said.append(seen)
     said.append(f"{NAMED_PICTURES}: {pictures}." if pictures else "")
+    said.append(scroll_boxes(read.get("scrollBoxes") or ()))
     return " ".join(filter(None, said)) or None
+
+
+def scroll_boxes(boxes: Iterable[Mapping[str, Any]]) -> str:
+    """The sentence naming the boxes in view that scroll by themselves (``snapshot.js``'s
+    ``scrollBoxes``), or nothing when there are none."""
+    named = targets.scroll_boxes_named(boxes)
+    return f"{SCROLL_BOXES}: {named}. {SCROLL_BOXES_MOVED}" if named else ""
 
 
 SEEN = "browser.capture shows it; verb.mouse clicks it by x and y."
@@ -143,6 +152,12 @@ UNLISTED_SHAPES = (
 """How a snapshot names the shapes of a drawing it lists some shapes of, that it does not list."""
 NAMED_PICTURES = "Pictures among the text, named where no text says it"
 """How a snapshot names pictures a page names (alt, title) that its text does not hold."""
+SCROLL_BOXES = "Boxes that scroll by themselves hold more than they show"
+"""How a snapshot names the boxes in view that scroll apart from the page (a list, a panel)."""
+SCROLL_BOXES_MOVED = (
+    "browser.scroll with a box's selector and a direction moves it; a long list may add its "
+    "rows only as it scrolls."
+)
 
 
 async def _read_frames(located: Located, read: dict[str, Any], caps: Caps, depth: int = 0) -> None:

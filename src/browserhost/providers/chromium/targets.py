@@ -14,6 +14,7 @@ before any input reaches the page.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -28,6 +29,9 @@ HOP = " >> "
 FRAME_DEPTH_MAX = 4
 """How many iframes deep a selector may reach."""
 TEXT_CANDIDATES_MAX = 8
+NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet"
+"""What a refusal for a text no element shows adds where boxes in view scroll by themselves."""
+BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it."
 """How many candidates an ambiguous click by text lists."""
 
 Purpose = Literal["click", "type", "inspect"]
@@ -324,9 +328,11 @@ async def by_text_how(
     if total == 0 and (hidden := found.get("hidden")) is not None:
         raise ActionError(hidden_refusal(text, hidden, doing))
     if total == 0:
+        boxes = found.get("boxes")
         raise ActionError(
             f'No visible element has the text "{text}"; take a new snapshot and {doing[0]} by '
             "selector."
+            + (f" {NOT_DRAWN_YET}: {scroll_boxes_named(boxes)}; {BOX_SCROLLED}" if boxes else "")
         )
     if total > 1:
         listed = "; ".join(
@@ -583,6 +589,25 @@ def check_usable(selector: str, info: dict[str, Any], done: str) -> None:
     )
     if why is not None:
         raise ActionError(why)
+
+
+def scroll_boxes_named(boxes: Iterable[Mapping[str, Any]]) -> str:
+    """The boxes that scroll by themselves (``snapshot.js``'s ``scrollBoxes``) as the agent
+    finds them: ``#people list "People" (scroll 0/14880)``, in backticks, one after another."""
+    return ", ".join(
+        " ".join(
+            filter(
+                None,
+                (
+                    f"`{box['selector']}`",
+                    box.get("role"),
+                    f'"{box["name"]}"' if box.get("name") else None,
+                    f"(scroll {box['scrollY']}/{box['maxScrollY']})",
+                ),
+            )
+        )
+        for box in boxes
+    )
 
 
 def named(element: dict[str, Any] | None) -> str:
