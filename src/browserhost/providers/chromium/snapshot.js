@@ -1667,10 +1667,11 @@ async (request) => {
   // Boxes in view that scroll by themselves and hide part of what they hold (a list, a side
   // panel, a chat), besides `main`, whose scroll the snapshot reports: what they hide may not
   // be on the page yet (a long list draws its rows as it scrolls), so the agent is told they
-  // are there. The largest first.
-  function scrollBoxes(root, main) {
+  // are there. The largest first, of `candidates` (a snapshot's: those its text layout found
+  // styled to scroll, or to hide what overflows them).
+  function scrollBoxes(candidates, main) {
     const found = [];
-    for (const el of root === doc.body ? root.getElementsByTagName("*") : [root, ...root.getElementsByTagName("*")]) {
+    for (const el of candidates) {
       if (el.scrollHeight - el.clientHeight < SCROLL_BOX_HIDDEN_MIN || el === main) continue;
       if (FIELD_TAGS.has(tagOf(el)) || !/^(auto|scroll|overlay)$/.test(personsOverflowY(el))) continue;
       const rect = rendered(el);
@@ -1705,7 +1706,7 @@ async (request) => {
   // so the text an agent reads can follow the viewport.
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
-  const NO_LAYOUT = { unseen: [], runs: new Map(), holders: new Set(), sealed: [] };
+  const NO_LAYOUT = { unseen: [], runs: new Map(), holders: new Set(), sealed: [], scrollers: [] };
 
   // Of custom elements with no children and no open shadow root (`candidates`), those drawn
   // with a size (most likely content in a closed shadow root, which no script reads), by
@@ -2379,6 +2380,7 @@ async (request) => {
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
     const shadowed = root.shadowRoot ? [root] : [];
     const sealed = []; // custom elements with nothing open to read: see sealedComponents
+    const scrollers = []; // boxes styled to scroll, or to hide what a wheel may scroll: see scrollBoxes
     const visit = (el) => {
       if (el.shadowRoot) shadowed.push(el);
       if (found.length && found[found.length - 1].contains(el)) return;
@@ -2396,6 +2398,7 @@ async (request) => {
       }
       const style = getComputedStyle(el);
       if (style.display === "none" || style.display === "contents") return;
+      if (style.overflowY !== "visible" && style.overflowY !== "clip") scrollers.push(el);
       if (clipping(el, style, cut) || style.opacity === "0") {
         found.push(el);
       } else if (style.transform !== "none" || style.position === "absolute" || style.position === "fixed") {
@@ -2414,7 +2417,7 @@ async (request) => {
     for (const host of holders) {
       for (const el of host.shadowRoot ? host.shadowRoot.querySelectorAll("*") : []) visit(el);
     }
-    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders, sealed };
+    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders, sealed, scrollers };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
@@ -2563,7 +2566,7 @@ async (request) => {
       drawn: drawings(root, shown),
       shapes: unlistedShapes(root, shown),
       pictures: namedPictures(root, shown),
-      scrollBoxes: scrollBoxes(root, main),
+      scrollBoxes: scrollBoxes(scope ? [root, ...layout.scrollers] : layout.scrollers, main),
     };
   }
 
@@ -3797,7 +3800,7 @@ async (request) => {
     });
     inRows(listed);
     // None: a box that scrolls by itself may hold it out of view, in rows not drawn yet.
-    const boxes = matches.length || option ? [] : scrollBoxes(doc.body || doc.documentElement, scroller(true));
+    const boxes = matches.length || option ? [] : scrollBoxes((doc.body || doc.documentElement).getElementsByTagName("*"), scroller(true));
     return {
       how, ...(option ? { option } : {}), ...(boxes.length ? { boxes } : {}), total: matches.length,
       matches: listed.map(({ out }) => out),
