@@ -597,6 +597,22 @@ def test_a_snapshot_names_the_boxes_in_view_that_scroll_by_themselves(
     )
 
 
+def test_type_and_submit_says_which_button_enter_sent_the_form_as(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As the chromium provider says it: a form's first button that sends it, its Cancel."""
+    url = site.url("/cancel-first")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        typed = data(act(http, "browser.type", selector="#mail", value="a@b.c", submit=True))
+        assert extension.page(url).evaluate("out.textContent") == "cancel"
+    assert typed["notice"] == (
+        "Enter sent the form as a press on its first button, body > form > button:nth-of-type(1) "
+        '(button "Cancel"), would (it has 2 that send it); to send it with another, click '
+        "that one."
+    )
+
+
 def test_a_snapshot_tells_the_pages_console_problems_once(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

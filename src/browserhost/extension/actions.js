@@ -15,8 +15,8 @@ import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import {
-  checkFound, checkTakesText, checkUsable, missedAll, optionValue, Refusal, refusalToOpen,
-  scrollBoxesNamed, slippedRelease, UNREACHABLE,
+  checkFound, checkTakesText, checkUsable, described, missedAll, optionValue, Refusal,
+  refusalToOpen, scrollBoxesNamed, slippedRelease, UNREACHABLE,
 } from "./refusals.js";
 import { byText, leaveRest, target } from "./targets.js";
 import { notTaken } from "./typing.js";
@@ -161,6 +161,8 @@ export const ACTIONS_BY_NAME = {
       if (value) await cdp(tabId, "Input.insertText", { text: value });
       else await key(tabId, "Backspace", "Backspace", 8);
     }
+    // Which of a form's several buttons Enter sends it as (its first, whatever it says).
+    const sends = submit ? await page(located, "enterSends") : {};
     if (submit) {
       // What the text set off first (a list filtered as it is typed): Enter picks what the
       // page shows for the whole text.
@@ -174,9 +176,10 @@ export const ACTIONS_BY_NAME = {
     const state = await stateAfter(located, settled);
     // After a submit, what the field holds if anything (a date the page parsed as Enter went).
     const refused = info.tag !== "select" && (!submit || state.value) && notTaken(selector, value, state);
+    const notice = [refused, submit && formRefused(settled).notice, sends.enterSends && enterSent(sends)]
+      .filter(Boolean).join(" ");
     return withPageSays({
-      selector, ...await shownAfter(tabId, settled), ...(submit ? formRefused(settled) : {}),
-      ...(refused ? { notice: refused } : {}), ...state,
+      selector, ...await shownAfter(tabId, settled), ...(notice ? { notice } : {}), ...state,
     }, settled);
   },
 
@@ -243,6 +246,13 @@ export const ACTIONS_BY_NAME = {
 // the chromium provider's snapshots.py scroll_boxes.
 function scrollBoxes(boxes) {
   return boxes.length ? `${SCROLL_BOXES}: ${scrollBoxesNamed(boxes)}. ${SCROLL_BOXES_MOVED}` : "";
+}
+
+// An Enter in a form with several buttons that send it: the browser sends it as a press on
+// the first would (the chromium provider's provider.py enter_sends).
+function enterSent({ enterSends: first, sendsCount }) {
+  return `Enter sent the form as a press on its first button, ${first.selector} (${described(first)}), ` +
+    `would (it has ${sendsCount} that send it); to send it with another, click that one.`;
 }
 
 function formRefused({ refused }) {

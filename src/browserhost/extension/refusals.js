@@ -70,7 +70,7 @@ export function checkCount(count, selector) {
 
 /** An element the page script named (a cover, what a press would reach): its tag and
  * label, as `div "We use cookies"`. */
-const described = (element) => (element.label ? `${element.tag} "${element.label}"` : element.tag);
+export const described = (element) => (element.label ? `${element.tag} "${element.label}"` : element.tag);
 
 /** Whether a person could act on the element now; `verb` says what would have been done. */
 export function checkUsable(selector, info, verb) {

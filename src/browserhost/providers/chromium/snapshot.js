@@ -4057,6 +4057,12 @@ async (request) => {
   // by key (see listenedFor); `enterIdle`: a one-line field in no form, with nothing that
   // listens for what Enter sets off.
   const SENDS = "button:not([type]), button[type=submit], input[type=submit], input[type=image]";
+  // Enter in a form's field sends it as a press on the form's first button that sends it
+  // would: of several, which one (a dialog's Cancel written before its Create).
+  function enterSends(el) {
+    const sends = el.form ? [...el.form.elements].filter((control) => control.matches(SENDS)) : [];
+    return sends.length > 1 && !sends[0].disabled ? { enterSends: describeCover(sends[0]), sendsCount: sends.length } : {};
+  }
   function readyForText(el, value) {
     const tag = tagOf(el);
     const keeps = el.maxLength >= 0 && value.length > el.maxLength ? { keeps: el.maxLength } : {};
@@ -4068,11 +4074,7 @@ async (request) => {
       el.focus();
       // Known for sure (DevTools' listeners at hand): Enter here would do nothing at all.
       const idle = listeners && !el.form && !heard.size ? { enterIdle: true } : {};
-      // Enter sends the form as a press on its first button that sends it would: of several,
-      // which one (a dialog's Cancel written before its Create).
-      const sends = el.form ? [...el.form.elements].filter((control) => control.matches(SENDS)) : [];
-      const sent = sends.length > 1 && !sends[0].disabled ? { enterSends: describeCover(sends[0]), sendsCount: sends.length } : {};
-      return { typeIt: true, ...keeps, ...keys, ...idle, ...sent };
+      return { typeIt: true, ...keeps, ...keys, ...idle, ...enterSends(el) };
     } else if (tag === "textarea") {
       el.selectionStart = 0;
       el.selectionEnd = el.value.length;
@@ -4598,6 +4600,7 @@ async (request) => {
     case "snapshot": return request.due ? afterFirstFrame(request) : parsed().then(() => snapshot(request));
     case "target": return target(request);
     case "stashed": return store.target;
+    case "enterSends": return tagOf(store.target) === "input" ? enterSends(store.target) : {};
     case "reveal": return reveal();
     case "focused": { const el = deepActive(); return el && el !== doc.body && el !== doc.documentElement ? describeCover(el) : {}; }
     case "watchDrag": return watchDrag();
