@@ -4,7 +4,7 @@ heard (each key's name, code and modifiers, and that the browser sent it)."""
 
 from __future__ import annotations
 
-from browserhost.providers.key_verbs import PressKeyArguments, not_a_key
+from browserhost.providers.key_verbs import PressKeyArguments, not_a_key, to_the_page
 from tests.conftest import LiveServer
 from tests.extension.conftest import Loaded, act, data, declared_verbs
 from tests.providers.chromium.site import Site
@@ -50,3 +50,23 @@ def test_press_key_types_a_command_key_by_key_and_presses_chords(
     assert refused.json()["code"] == "PROVIDER_REJECTED", refused.text
     assert refused.json()["error"] == not_a_key("NoSuchKey")
     assert page.evaluate("term.textContent") == "$ ", "the text was typed before the refusal"
+
+
+def test_press_key_says_where_the_keys_now_go(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As the chromium provider says it: the field a Tab moved the keys to, and a text typed
+    with nothing focused that went to the page itself."""
+    url = site.url("/choice-only")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        first = data(act(http, "verb.press_key", key="Tab"))
+        second = data(act(http, "verb.press_key", key="Tab"))
+        extension.page(url).evaluate("document.activeElement.blur()")
+        lost = data(act(http, "verb.press_key", text="x"))
+    assert (first["focus"], second["focus"]) == (
+        '#country (input "Country")',
+        '#city (input "City")',
+    )
+    assert "focus" not in lost
+    assert lost["notice"] == to_the_page("x")

@@ -4,10 +4,10 @@
 // names (providers/key_verbs.py, through contract.js).
 
 import { cdp } from "./cdp.js";
-import { KEY_NAMES, NOT_A_KEY, PRESS_KEY_HELP, PRESS_KEY_SCHEMA } from "./contract.js";
+import { KEY_NAMES, NOT_A_KEY, PRESS_KEY_HELP, PRESS_KEY_SCHEMA, TO_THE_PAGE } from "./contract.js";
 import { link } from "./link.js";
-import { evaluate, settle, shownAfter } from "./page.js";
-import { Refusal } from "./refusals.js";
+import { evaluate, page, settle, shownAfter } from "./page.js";
+import { described as describedElement, Refusal } from "./refusals.js";
 import { target } from "./targets.js";
 
 export const VERBS = [
@@ -154,12 +154,21 @@ export async function pressKey(tabId, { key, text, selector }) {
   }
   if (names) await press(tabId, names);
   const settled = await settle(tabId);
-  // The value the keys left on what they were pressed on (the chromium provider's press_key).
+  // The value the keys left on what they were pressed on, and where the keys go now (a Tab
+  // moved them), as the chromium provider's press_key answers them.
   const now = (settled && settled.state) || {};
+  const focused = await page(tabId, "focused").catch(() => null);
+  const focus = focused && focused.selector ? `${focused.selector} (${describedElement(focused)})` : null;
+  const given = selector !== undefined && selector !== null;
+  const shown = await shownAfter(tabId, settled);
+  const notice = [shown.notice, !focus && text && !given && TO_THE_PAGE.replace("{text}", quoted(text))]
+    .filter(Boolean).join(" ");
   return {
     ...(names ? { key: names.join("+") } : {}),
     ...(text ? { typed: text } : {}),
-    ...(selector !== undefined && selector !== null && "value" in now ? { value: now.value } : {}),
-    ...await shownAfter(tabId, settled),
+    ...(given && "value" in now ? { value: now.value } : {}),
+    ...(focus ? { focus } : {}),
+    ...shown,
+    ...(notice ? { notice } : {}),
   };
 }

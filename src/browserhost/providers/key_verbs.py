@@ -109,3 +109,15 @@ NOT_A_KEY = (
 
 def not_a_key(key: str) -> str:
     return NOT_A_KEY.format(key=repr(key))
+
+
+TO_THE_PAGE = (
+    "No element had the focus, so {text} went to the page itself (to its shortcuts, if it has "
+    "any); to type into a field, give its selector."
+)
+"""What press_key says of a text typed with no selector and no element focused, ``{text}``
+quoted (the extension's too)."""
+
+
+def to_the_page(text: str) -> str:
+    return TO_THE_PAGE.format(text=repr(text))

@@ -26,6 +26,7 @@ from browserhost.providers.key_verbs import (
     chord_parts,
     is_key,
     not_a_key,
+    to_the_page,
 )
 from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
@@ -252,11 +253,7 @@ class PageVerbs(Provider):
             held = {"value": now["value"]} if arguments.selector and "value" in now else {}
             focus = await _focused(shown)
             if focus is None and arguments.text and arguments.selector is None:
-                notice = notices(
-                    notice,
-                    f"No element had the focus, so {arguments.text!r} went to the page itself "
-                    "(to its shortcuts, if it has any); to type into a field, give its selector.",
-                )
+                notice = notices(notice, to_the_page(arguments.text))
             return {
                 **pressed,
                 **said,
