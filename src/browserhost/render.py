@@ -64,6 +64,8 @@ def element_notes(element: Answer) -> list[str]:
         total = element.get("optionsTotal")
         more = f" and {total - len(element['options'])} more" if isinstance(total, int) else ""
         notes.append(f"{many}options {listed}{more}")
+    elif element.get("multiple"):
+        notes.append("takes several")
     notes += [flag for flag in _FLAGS if element.get(flag) is True]
     if element.get("inViewport") is False:
         notes.append("off-screen")

@@ -94,12 +94,15 @@ class ElementState(Data):
         "select has. browser.type chooses any of them by its label or value.",
     )
     checked: Tristate | None = None
-    multiple: bool | None = Field(None, description="A select that takes several options.")
+    multiple: bool | None = Field(
+        None, description="A select, or a list (aria-multiselectable), that takes several options."
+    )
     selected: bool | None = None
     highlighted: bool | None = Field(
         None,
-        description="The option the keys are on in the list a focused field drives (its "
-        "aria-activedescendant): Enter would choose it; nothing is chosen yet.",
+        description="The option the keys are on in the list a focused field or list drives "
+        "(its aria-activedescendant): Enter would choose it; in a field's list nothing is "
+        "chosen yet, in a list that holds the focus itself selected says what is.",
     )
     expanded: bool | None = None
     pressed: Tristate | None = None

@@ -71,7 +71,7 @@ export const KEY_NAMES = {"backspace": "Backspace", "tab": "Tab", "enter": "Ente
 export const NOT_A_KEY = "{key} is not a key: give a name (Enter, Escape, Tab, Backspace, Delete, ArrowDown, PageDown, Home, F5), one character, or a chord of them (Control+a, Shift+Tab); nothing was pressed. To type a text, give text.";
 export const TO_THE_PAGE = "No element had the focus, so {text} went to the page itself (to its shortcuts, if it has any); to type into a field, give its selector.";
 // chromium/targets.py
-export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has focused it, or verb.drag its handle by offsetX", "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused it, or click its arrows", "combobox": "click it, then click the option it shows", "listbox": "click the option you want in it"};
+export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has focused it, or verb.drag its handle by offsetX", "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused it, or click its arrows", "combobox": "click it, then click the option it shows", "listbox": "click the option you want in it (where it takes several, verb.mouse with modifiers [\"Control\"] adds one to those chosen)"};
 export const NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet";
 export const BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it.";
 // providers/session_verbs.py

@@ -1025,6 +1025,16 @@ PAGES: dict[str, str] = {
         ' role="option" aria-selected="true">Rust</div></div>'
         "<script>lang.focus()</script>",
     ),
+    # A list that holds the focus itself and takes several: the keys are on Olive, which is
+    # chosen, as Ham is.
+    "/chosen-options": _page(
+        "Chosen options",
+        '<ul id="toppings" role="listbox" aria-label="Toppings" aria-multiselectable="true"'
+        ' tabindex="0" aria-activedescendant="olive"><li id="ham" role="option"'
+        ' aria-selected="true">Ham</li><li id="cheese" role="option" aria-selected="false">'
+        'Cheese</li><li id="olive" role="option" aria-selected="true">Olive</li></ul>'
+        "<script>toppings.focus()</script>",
+    ),
     # An editor's box, its words in a paragraph of it.
     "/editor-words": _page(
         "Editor words",
@@ -1094,11 +1104,13 @@ PAGES: dict[str, str] = {
         "".join(
             f"<div><span>{name}</span> <button>Edit</button></div>" for name in ("Alpha", "Beta")
         )
-        # A table's rows, their actions side by side in a cell of their own.
+        # A table's rows, their actions side by side in a cell of their own (a word of a
+        # row's own starts with an action's name).
         + "<table>"
         + "".join(
-            f"<tr><td>{name}</td><td><button>Change</button> <button>Remove</button></td></tr>"
-            for name in ("Ada", "Grace")
+            f"<tr><td>{name}</td><td>{role}</td>"
+            "<td><button>Change</button> <button>Remove</button></td></tr>"
+            for name, role in (("Ada", "Changer"), ("Grace", "Remover"))
         )
         + "</table>",
     ),

@@ -139,8 +139,9 @@ async def test_a_click_by_text_that_matches_buttons_of_several_rows_names_their_
     )
     # Beside another action of every row, each is in its row's words, not in that action's.
     listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
-    assert [e["group"] for e in listed if e["label"] == "Change"] == ["Ada", "Grace"]
-    assert [e["group"] for e in listed if e["label"] == "Remove"] == ["Ada", "Grace"]
+    rows = ["Ada Changer", "Grace Remover"]  # their words whole, where an action's name starts one
+    assert [e["group"] for e in listed if e["label"] == "Change"] == rows
+    assert [e["group"] for e in listed if e["label"] == "Remove"] == rows
 
 
 async def test_find_quotes_the_words_around_a_cell_cell_by_cell(

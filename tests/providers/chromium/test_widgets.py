@@ -268,6 +268,23 @@ async def test_the_option_the_keys_are_on_is_highlighted_not_chosen(
     assert "value" not in listed["Ruby Rust"]  # the list: nothing chosen
 
 
+async def test_an_option_a_focused_list_has_the_keys_on_is_chosen_where_it_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A list that holds the focus itself marks what is chosen aria-selected, the option the
+    keys are on too: both are chosen, and the list takes several."""
+    await ok(provider, ctx, "browser.open", url=site.url("/chosen-options"))
+    listed = await _by_label(provider, ctx)
+    assert (listed["Olive"]["highlighted"], listed["Olive"]["selected"]) == (True, True)
+    assert listed["Cheese"]["selected"] is False
+    assert (listed["Toppings"]["value"], listed["Toppings"]["multiple"]) == ("Ham, Olive", True)
+    error = await refused(provider, ctx, "browser.type", selector="#toppings", value="Cheese")
+    assert error.endswith(
+        "click the option you want in it (where it takes several, verb.mouse with modifiers "
+        '["Control"] adds one to those chosen).'
+    )
+
+
 async def test_a_submit_into_a_list_filtered_as_typed_picks_from_the_whole_text(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

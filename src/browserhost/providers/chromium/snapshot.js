@@ -524,8 +524,7 @@ async (request) => {
     // Not a number or a short mark ("1", "+"), which may be part of an item's own words.
     const shared = [...named].filter(([label, alike]) => alike.length > 1 && label.length >= 3 && /\p{L}/u.test(label))
       .map(([label]) => label).sort((a, b) => b.length - a.length);
-    const itemWords = (box, own) =>
-      clean([own, ...shared].reduce((text, name) => (name ? text.split(name).join(" ") : text), textOf(box)));
+    const itemWords = (box, own) => clean([own, ...shared].reduce(withoutWords, textOf(box)));
     for (const { el, out } of elements) {
       const label = out.label || "";
       const alike = named.get(label);
@@ -545,6 +544,11 @@ async (request) => {
   }
   const OWNER_DEPTH = 6;
   const OWNER_WORDS = 40;
+  // `text` without `words` where they stand as words of their own: a row's "Editor" keeps
+  // its letters when the rows' "Edit" buttons' name is taken out.
+  const withoutWords = (text, words) => (words
+    ? text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "gu"), " ")
+    : text);
   // In one box, or in boxes side by side in one (a row's cells).
   const sideBySide = (el, other) => {
     const [a, b] = [el.parentElement, other.parentElement];
@@ -1095,14 +1099,21 @@ async (request) => {
   }
 
   // The option the keys are on in the list a focused field drives, or a focused list or menu
-  // holds (its aria-activedescendant): Enter would choose it. Such lists mark it
+  // holds (its aria-activedescendant): Enter would choose it. A field's list marks it
   // aria-selected too, as the pattern advises for a combobox's list, and nothing is chosen
-  // by that.
-  function highlighted(el) {
+  // by that; a list that holds the focus itself marks what is chosen so (several, in one
+  // that takes several; the one the keys are on, where the choice follows them).
+  function keysHolder(el) {
     const field = el.id && deepActive();
-    return Boolean(field && field !== el && field.getAttribute("aria-activedescendant") === el.id &&
-      /^(combobox|textbox|searchbox|menu|menubar|listbox|tree|grid)$/.test(roleOf(field)));
+    return field && field !== el && field.getAttribute("aria-activedescendant") === el.id &&
+      /^(combobox|textbox|searchbox|menu|menubar|listbox|tree|grid)$/.test(roleOf(field)) ? field : null;
   }
+  const highlighted = (el) => Boolean(keysHolder(el));
+  // Whether `el` is marked aria-selected only for the keys its field's list has on it.
+  const selectedByKeys = (el) => {
+    const holder = keysHolder(el);
+    return Boolean(holder) && /^(combobox|textbox|searchbox)$/.test(roleOf(holder));
+  };
 
   function state(el, valueMax = VALUE_MAX) {
     const out = {};
@@ -1140,15 +1151,16 @@ async (request) => {
     } else if (role === "combobox") {
       valueIn(out, shownChoice(el), valueMax);
     } else if (role === "listbox") {
+      if (el.getAttribute("aria-multiselectable") === "true") out.multiple = true;
       // The option the keys are on is marked selected as they move, and is no choice, unless
       // its look says chosen too (Element Plus's is-selected).
       const chosen = [...el.querySelectorAll("[aria-selected=true]")]
-        .filter((option) => !highlighted(option) || markOf(option) === "selected").map(nameOf).join(", ");
+        .filter((option) => !selectedByKeys(option) || markOf(option) === "selected").map(nameOf).join(", ");
       if (chosen) valueIn(out, chosen, valueMax);
     }
     const selected = el.getAttribute("aria-selected");
     if (highlighted(el)) out.highlighted = true;
-    else if (selected !== null) out.selected = selected === "true";
+    if (selected !== null && !selectedByKeys(el)) out.selected = selected === "true";
     const expanded = el.getAttribute("aria-expanded");
     if (expanded !== null) out.expanded = expanded === "true";
     else if (tag === "summary" && el.parentElement && tagOf(el.parentElement) === "details") {

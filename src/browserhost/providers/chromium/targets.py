@@ -370,7 +370,8 @@ WIDGET_ADVICE = {
     "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused "
     "it, or click its arrows",
     "combobox": "click it, then click the option it shows",
-    "listbox": "click the option you want in it",
+    "listbox": "click the option you want in it (where it takes several, verb.mouse with "
+    'modifiers ["Control"] adds one to those chosen)',
 }
 """What to do instead of typing into a control a page draws with an ARIA role (the extension
 says the same, through ``contract.js``)."""
