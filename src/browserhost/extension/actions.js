@@ -161,12 +161,14 @@ export const ACTIONS_BY_NAME = {
       if (value) await cdp(tabId, "Input.insertText", { text: value });
       else await key(tabId, "Backspace", "Backspace", 8);
     }
-    // Which of a form's several buttons Enter sends it as (its first, whatever it says).
-    const sends = submit ? await page(located, "enterSends") : {};
+    let sends = {};
     if (submit) {
       // What the text set off first (a list filtered as it is typed): Enter picks what the
       // page shows for the whole text.
       await settle(tabId);
+      // Which of a form's several buttons Enter sends it as (its first, whatever it says);
+      // asked after that wait, as a question to the page ends the watch it waited on.
+      sends = await page(located, "enterSends");
       await key(tabId, "Enter", "Enter", 13, "\r");
     }
     // Text that set the page doing something it shows later (a debounced search for

@@ -672,6 +672,32 @@ async def test_icon_buttons_of_rows_redrawn_anew_say_their_row_and_a_stale_one_i
     assert await in_page(provider, ctx, "window.log") == ["delete Frozen yoghurt"]
 
 
+async def test_a_tables_row_action_listed_before_the_table_was_sorted_is_refused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Every row's Actions cell reads "Edit Delete": sorted, the selector of Quinn Wong's
+    Delete names Ada Diaz's, and a row whose first cell was rewritten in place holds another
+    too; both are refused with the row each is in. A status changed in a row leaves it the
+    same row."""
+    await _open(provider, site, ctx, "users-table.html")
+    deletes = [e for e in (await _snapshot(provider, ctx))["elements"] if e["label"] == "Delete"]
+    quinn = deletes[0]["selector"]
+    await ok(provider, ctx, "browser.click", selector="#by-name")
+    error = await refused(provider, ctx, "browser.click", selector=quinn)
+    assert error == (
+        f"{quinn} no longer names the element your latest snapshot listed (the page changed: "
+        'it is in "Ada Diaz" now, listed in "Quinn Wong"), so nothing was clicked; take a new '
+        "snapshot."
+    )
+    first = [e for e in (await _snapshot(provider, ctx))["elements"] if e["label"] == "Delete"][0]
+    await ok(provider, ctx, "browser.click", selector="#approve")  # its status only
+    await ok(provider, ctx, "browser.click", selector=first["selector"])
+    await ok(provider, ctx, "browser.click", selector="#rename")  # in place: another row
+    error = await refused(provider, ctx, "browser.click", selector=first["selector"])
+    assert 'it is in "Zoe Park" now, listed in "Ada Diaz"' in error
+    assert await in_page(provider, ctx, "window.log") == ["delete Ada Diaz"]
+
+
 async def test_a_row_a_virtual_list_drew_again_for_another_item_is_refused(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

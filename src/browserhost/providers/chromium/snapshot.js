@@ -2497,8 +2497,23 @@ async (request) => {
   // What tells one element from its look-alikes once the page has drawn it again: its name,
   // and the words around it (the row a checkbox or an icon button sits in).
   function fingerprint(el) {
-    return printedName(el) + "\u0000" + aroundText(el) + "\u0000" + itemKey(el);
+    return printedName(el) + "\u0000" + aroundText(el) + "\u0000" + itemKey(el) + "\u0000" + rowKey(el);
   }
+
+  // The words of the first cell of the table row `el` is in that has words of its own (a
+  // person's name, an order's number): a table sorted or filtered draws another row's
+  // Delete where this one's was, alike in name and in the cell around it.
+  function rowKey(el) {
+    const row = el.closest("tr, [role=row]");
+    if (!row) return "";
+    for (const cell of row.querySelectorAll("td, th, [role=cell], [role=gridcell], [role=rowheader]")) {
+      if (cell.contains(el) || cell.querySelector(FIELDS)) continue;
+      const text = upTo(textOf(cell), ROW_KEY_MAX);
+      if (text) return text;
+    }
+    return "";
+  }
+  const ROW_KEY_MAX = 60;
 
   // Which item of a list the row around `el` stands for, where the page says so (a virtual
   // list's index or key): a row drawn again for another item says another.
@@ -2591,13 +2606,20 @@ async (request) => {
     const seen = store.remembered.get(selector);
     if (!seen) return false;
     const before = seen.ref.deref();
+    const [was, wasAround, wasKey, wasRow] = seen.print.split("\u0000");
+    // A table's row that holds another now (sorted, filtered, a page of it turned).
+    const otherRow = () => {
+      const row = wasRow ? rowKey(el) : wasRow;
+      return row !== wasRow && { was: cap(wasRow, 60), now: cap(row, 60), around: true };
+    };
     if (before === el) {
       // An item drawn again as another (a list filtered in place), or a row's box whose
       // row now holds another (a table sorted in place).
-      const [was, wasAround, wasKey] = seen.print.split("\u0000");
       const now = printedName(el);
       const named = ITEM_ROLES.has(roleOf(el)) || (!nameOf(el) && rowLabel(el));
       if (named && now !== was) return { was: cap(was, 60), now: cap(now, 60) };
+      const moved = otherRow();
+      if (moved) return moved;
       // A row a long list draws again for another item as it scrolls (a virtual list): its
       // name and the words around it were both replaced, not added to or cut (a choice or a
       // message shown beside a field, a button that now reads "Unfollow"). Not a name of its
@@ -2610,7 +2632,7 @@ async (request) => {
       return replaced(was, now) && replaced(wasAround, around) ? redrawn : false;
     }
     if (before && before.isConnected) return true;
-    return fingerprint(el) !== seen.print;
+    return otherRow() || fingerprint(el) !== seen.print;
   }
   const ITEM_ROLES = new Set(["option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem"]);
   const MOVING_VALUE = new Set(["slider", "spinbutton", "progressbar", "scrollbar", "meter"]);
