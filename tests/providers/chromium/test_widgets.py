@@ -689,7 +689,7 @@ async def test_a_tables_row_action_listed_before_the_table_was_sorted_is_refused
         'it is in "Ada Diaz" now, listed in "Quinn Wong"), so nothing was clicked; take a new '
         "snapshot."
     )
-    first = [e for e in (await _snapshot(provider, ctx))["elements"] if e["label"] == "Delete"][0]
+    first = next(e for e in (await _snapshot(provider, ctx))["elements"] if e["label"] == "Delete")
     await ok(provider, ctx, "browser.click", selector="#approve")  # its status only
     await ok(provider, ctx, "browser.click", selector=first["selector"])
     await ok(provider, ctx, "browser.click", selector="#rename")  # in place: another row
