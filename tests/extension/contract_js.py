@@ -124,6 +124,7 @@ def _values() -> dict[str, tuple[object, str]]:
         "KEY_NAMES": (key_verbs.KEY_NAMES, "providers/key_verbs.py"),
         "NOT_A_KEY": (key_verbs.NOT_A_KEY, "providers/key_verbs.py"),
         "TO_THE_PAGE": (key_verbs.TO_THE_PAGE, "providers/key_verbs.py"),
+        "NOT_FOCUSED": (key_verbs.NOT_FOCUSED, "providers/key_verbs.py"),
         "WIDGET_ADVICE": (targets.WIDGET_ADVICE, "chromium/targets.py"),
         "NOT_DRAWN_YET": (targets.NOT_DRAWN_YET, "chromium/targets.py"),
         "BOX_SCROLLED": (targets.BOX_SCROLLED, "chromium/targets.py"),

@@ -4,7 +4,7 @@ heard (each key's name, code and modifiers, and that the browser sent it)."""
 
 from __future__ import annotations
 
-from browserhost.providers.key_verbs import PressKeyArguments, not_a_key, to_the_page
+from browserhost.providers.key_verbs import PressKeyArguments, not_a_key, not_focused, to_the_page
 from tests.conftest import LiveServer
 from tests.extension.conftest import Loaded, act, data, declared_verbs
 from tests.providers.chromium.site import Site
@@ -69,4 +69,24 @@ def test_press_key_says_where_the_keys_now_go(
         '#city (input "City")',
     )
     assert "focus" not in lost
-    assert lost["notice"] == to_the_page("x")
+    assert lost["notice"] == to_the_page("x", None)
+
+
+def test_press_key_on_an_element_the_keys_do_not_reach_is_refused(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As the chromium provider refuses it, saying where the keys would go; the option the
+    field's keys are on takes them through its field."""
+    url = site.url("/keys-owner")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        refused = act(http, "verb.press_key", selector="#cherry", key="Enter").json()["error"]
+        page = extension.page(url)
+        assert page.evaluate("out.textContent") == "none"
+        data(act(http, "verb.press_key", selector="#apple", key="Enter"))
+        assert page.evaluate("out.textContent") == "chose Apple"
+        page.evaluate("fruit.blur()")
+        pressed = data(act(http, "verb.press_key", key="Escape"))
+        assert page.evaluate("out.textContent") == "page Escape"
+    assert refused == not_focused("#cherry", '#fruit (input "Fruit")')
+    assert pressed["notice"] == to_the_page(None, "Escape")

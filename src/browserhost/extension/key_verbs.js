@@ -4,7 +4,9 @@
 // names (providers/key_verbs.py, through contract.js).
 
 import { cdp } from "./cdp.js";
-import { KEY_NAMES, NOT_A_KEY, PRESS_KEY_HELP, PRESS_KEY_SCHEMA, TO_THE_PAGE } from "./contract.js";
+import {
+  KEY_NAMES, NOT_A_KEY, NOT_FOCUSED, PRESS_KEY_HELP, PRESS_KEY_SCHEMA, TO_THE_PAGE,
+} from "./contract.js";
 import { link } from "./link.js";
 import { evaluate, page, settle, shownAfter } from "./page.js";
 import { described as describedElement, Refusal } from "./refusals.js";
@@ -80,6 +82,14 @@ const onThisKeyboard = (name) =>
 const quoted = (text) => (text.includes("'") && !text.includes('"') ? `"${text}"` :
   `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
 
+// The chromium provider's key_verbs.py to_the_page: keys or a text that went to the page
+// itself, nothing having the focus (not a Tab alone, which moves it into the page).
+function toThePage(text, key) {
+  if ((key === "Tab" || key === "Shift+Tab") && !text) return "";
+  const what = [text && quoted(text), key].filter(Boolean).join(" and ");
+  return what ? TO_THE_PAGE.replace("{what}", what) : "";
+}
+
 async function send(tabId, type, description, held) {
   const modifiers = [...held].reduce((bits, name) => bits | (MODIFIER_BITS[name] || 0), 0);
   // A key pressed with a modifier other than Shift types nothing (Control+a selects).
@@ -140,12 +150,29 @@ export async function pressKey(tabId, { key, text, selector }) {
   if (names && names.some((name) => !described(onThisKeyboard(name), false))) {
     throw new Refusal(NOT_A_KEY.replace("{key}", quoted(key)));
   }
-  if (selector !== undefined && selector !== null) {
+  const given = selector !== undefined && selector !== null;
+  // Where the keys go, as the chromium provider's press_key says it: to the element given,
+  // which must keep the focus (or be the item what holds it has the keys on), or where the
+  // focus is.
+  const holder = async () => {
+    const focused = await page(tabId, "focused").catch(() => null);
+    return focused && focused.selector ? `${focused.selector} (${describedElement(focused)})` : null;
+  };
+  let before = null;
+  if (given) {
     const { located } = await target(tabId, selector, "type", { watch: true, keyboard: true });
-    await evaluate(located, `(async () => {
+    const holds = await evaluate(located, `(async () => {
       const el = await (${link.pageScript})({ op: "stashed" });
       el.focus();
+      const active = el.getRootNode().activeElement;
+      return active === el || (el.id !== "" && active?.getAttribute("aria-activedescendant") === el.id);
     })()`);
+    if (!holds) {
+      throw new Refusal(NOT_FOCUSED.replace("{selector}", selector)
+        .replace("{holder}", await holder() || "the page itself"));
+    }
+  } else {
+    before = await holder();
   }
   for (const character of text || "") {
     const name = TYPED_AS[character] || character;
@@ -157,11 +184,9 @@ export async function pressKey(tabId, { key, text, selector }) {
   // The value the keys left on what they were pressed on, and where the keys go now (a Tab
   // moved them), as the chromium provider's press_key answers them.
   const now = (settled && settled.state) || {};
-  const focused = await page(tabId, "focused").catch(() => null);
-  const focus = focused && focused.selector ? `${focused.selector} (${describedElement(focused)})` : null;
-  const given = selector !== undefined && selector !== null;
+  const focus = await holder();
   const shown = await shownAfter(tabId, settled);
-  const notice = [shown.notice, !focus && text && !given && TO_THE_PAGE.replace("{text}", quoted(text))]
+  const notice = [shown.notice, !given && !before && toThePage(text, names && names.join("+"))]
     .filter(Boolean).join(" ");
   return {
     ...(names ? { key: names.join("+") } : {}),

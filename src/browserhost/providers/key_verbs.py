@@ -112,12 +112,30 @@ def not_a_key(key: str) -> str:
 
 
 TO_THE_PAGE = (
-    "No element had the focus, so {text} went to the page itself (to its shortcuts, if it has "
-    "any); to type into a field, give its selector."
+    "No element had the focus, so {what} went to the page itself (to its shortcuts, if it has "
+    "any); to type into a field or press on an element, give its selector."
 )
-"""What press_key says of a text typed with no selector and no element focused, ``{text}``
-quoted (the extension's too)."""
+"""What press_key says of keys pressed or a text typed with no selector while no element had
+the focus, ``{what}`` the text quoted or the key (the extension's too)."""
 
 
-def to_the_page(text: str) -> str:
-    return TO_THE_PAGE.format(text=repr(text))
+def to_the_page(text: str | None, key: str | None) -> str | None:
+    """:data:`TO_THE_PAGE` for a press_key with no selector and nothing focused; none for a
+    Tab alone, which moves the focus into the page."""
+    if key in ("Tab", "Shift+Tab") and not text:
+        return None
+    what = " and ".join(filter(None, (repr(text) if text else None, key)))
+    return TO_THE_PAGE.format(what=what) if what else None
+
+
+NOT_FOCUSED = (
+    "{selector} does not take the focus, so nothing was pressed: the keys would go to "
+    "{holder}. Give the selector of what takes them (a field, a button, or the list, menu or "
+    "grid whose keys move among its items), or none to press where the focus is."
+)
+"""The refusal of a press_key whose element the focus does not stay on (a cell or an option
+of a list that holds the focus itself, a box a page's focus trap takes it back from)."""
+
+
+def not_focused(selector: str, holder: str | None) -> str:
+    return NOT_FOCUSED.format(selector=selector, holder=holder or "the page itself")

@@ -1114,6 +1114,20 @@ PAGES: dict[str, str] = {
         )
         + "</table>",
     ),
+    # A field whose keys move among the options of its list (aria-activedescendant), and
+    # words that take no focus: what a key pressed on each reaches.
+    "/keys-owner": _page(
+        "Keys owner",
+        '<input id="fruit" role="combobox" aria-label="Fruit" aria-controls="fruits"'
+        ' aria-expanded="true" aria-activedescendant="apple"><ul id="fruits" role="listbox">'
+        '<li id="apple" role="option">Apple</li><li id="cherry" role="option">Cherry</li></ul>'
+        '<span id="plain">Plain words</span><p id="out">none</p><script>'
+        "fruit.addEventListener('keydown', (e) => { if (e.key === 'Enter') out.textContent ="
+        " 'chose ' + document.getElementById(fruit.getAttribute('aria-activedescendant'))"
+        ".textContent; });"
+        "document.addEventListener('keydown', (e) => { if (e.target === document.body)"
+        " out.textContent = 'page ' + e.key; }); fruit.focus();</script>",
+    ),
     # A form whose first button that sends it is Cancel: Enter sends it as Cancel.
     "/cancel-first": _page(
         "Cancel first",

@@ -12,7 +12,14 @@ from browserhost.contract import Context
 from browserhost.host.verb_schemas import read_schema
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
 from browserhost.providers.chromium.verbs import WAIT_MAX_S
-from browserhost.providers.key_verbs import KEY_NAMES, OTHER_KEYS, is_key, not_a_key
+from browserhost.providers.key_verbs import (
+    KEY_NAMES,
+    OTHER_KEYS,
+    is_key,
+    not_a_key,
+    not_focused,
+    to_the_page,
+)
 
 from .driving import TEST_TIMEOUTS, in_page, ok, out_line, refused
 from .site import Site
@@ -156,6 +163,32 @@ async def test_press_key_says_where_the_keys_now_go(
     lost = await ok(provider, ctx, "verb.press_key", text="x")
     assert "focus" not in lost
     assert lost["notice"].startswith("No element had the focus, so 'x' went to the page itself")
+
+
+async def test_press_key_on_an_element_the_keys_do_not_reach_is_refused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An option the field's keys are not on, and words that take no focus, are refused,
+    saying where the keys would go; the option they are on takes them through its field. A
+    key pressed with nothing focused is said to have gone to the page itself."""
+    await ok(provider, ctx, "browser.open", url=site.url("/keys-owner"))
+    error = await refused(provider, ctx, "verb.press_key", selector="#cherry", key="Enter")
+    assert error == not_focused("#cherry", '#fruit (input "Fruit")')
+    assert error.startswith(
+        "#cherry does not take the focus, so nothing was pressed: the keys would go to #fruit "
+        '(input "Fruit").'
+    )
+    assert await out_line(provider, ctx) == "none"
+    await ok(provider, ctx, "verb.press_key", selector="#apple", key="Enter")
+    assert await out_line(provider, ctx) == "chose Apple"
+    await in_page(provider, ctx, "fruit.blur()")
+    error = await refused(provider, ctx, "verb.press_key", selector="#plain", key="Enter")
+    assert error == not_focused("#plain", None)
+    pressed = await ok(provider, ctx, "verb.press_key", key="Escape")
+    assert pressed["notice"] == to_the_page(None, "Escape")
+    assert pressed["notice"].startswith("No element had the focus, so Escape went to the page")
+    assert await out_line(provider, ctx) == "page Escape"
+    assert "notice" not in await ok(provider, ctx, "verb.press_key", key="Tab")
 
 
 async def test_press_key_reaches_an_element_the_pointer_cannot(

@@ -26,6 +26,7 @@ from browserhost.providers.key_verbs import (
     chord_parts,
     is_key,
     not_a_key,
+    not_focused,
     to_the_page,
 )
 from browserhost.sdk import ActionError, Provider, VerbArguments, verb
@@ -103,6 +104,14 @@ async def _read_again(page: Page, filled: dict[str, Any]) -> None:
     )
     filled["value"] = now
     filled["notice"] = f"{filled['notice']} {told}" if filled.get("notice") else told
+
+
+_HOLDS_FOCUS = """el => {
+  const active = el.getRootNode().activeElement;
+  return active === el || (el.id !== "" && active?.getAttribute("aria-activedescendant") === el.id);
+}"""
+"""Whether the keys reach the element now: it holds the focus, or what holds it has the keys
+on it (its aria-activedescendant)."""
 
 
 async def _focused(page: Page) -> str | None:
@@ -230,12 +239,18 @@ class PageVerbs(Provider):
         key = None if chord is None else "+".join(chord)
         async with self.access.using(context, "verb.press_key") as tab:
             page = await tab.page()
+            before = None
             with playwright_errors("verb.press_key", selector=arguments.selector):
                 if arguments.selector is not None:
                     aimed = await targets.target(
                         page, arguments.selector, "type", watch=True, keyboard=True, done="pressed"
                     )
-                    await (await aimed.handle()).focus()
+                    handle = await aimed.handle()
+                    await handle.focus()
+                    if not await handle.evaluate(_HOLDS_FOCUS):
+                        raise ActionError(not_focused(arguments.selector, await _focused(page)))
+                else:
+                    before = await _focused(page)
                 if arguments.text is not None:
                     await pagescript.answering(page.keyboard.type(arguments.text))
                 if key is not None:
@@ -252,8 +267,8 @@ class PageVerbs(Provider):
             now = (settled.read or {}).get("state") or {}
             held = {"value": now["value"]} if arguments.selector and "value" in now else {}
             focus = await _focused(shown)
-            if focus is None and arguments.text and arguments.selector is None:
-                notice = notices(notice, to_the_page(arguments.text))
+            if before is None and arguments.selector is None:
+                notice = notices(notice, to_the_page(arguments.text, key))
             return {
                 **pressed,
                 **said,
