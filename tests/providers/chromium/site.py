@@ -1128,6 +1128,18 @@ PAGES: dict[str, str] = {
         "document.addEventListener('keydown', (e) => { if (e.target === document.body)"
         " out.textContent = 'page ' + e.key; }); fruit.focus();</script>",
     ),
+    # A chat whose messages are written newest first and drawn from the bottom up
+    # (column-reverse): it starts at its bottom, its newest message in view.
+    "/chat-reversed": _page(
+        "Chat",
+        '<div id="chat" style="height: 200px; overflow-y: auto; display: flex;'
+        ' flex-direction: column-reverse">'
+        + "".join(
+            f'<p style="flex: none; height: 40px; margin: 0">Message {n}</p>'
+            for n in range(30, 0, -1)
+        )
+        + "</div>",
+    ),
     # A form whose first button that sends it is Cancel: Enter sends it as Cancel.
     "/cancel-first": _page(
         "Cancel first",

@@ -963,6 +963,26 @@ async def test_scroll_with_a_selector_and_a_direction_scrolls_that_box_itself(
     )
 
 
+async def test_a_box_drawn_from_the_bottom_up_says_its_scroll_from_the_top(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A chat laid out column-reverse starts at its bottom, its newest message in view (the
+    browser counts that as 0 and up into negative numbers): the answers count from its top,
+    as for any box, and top and bottom go where they say."""
+    await ok(provider, ctx, "browser.open", url=site.url("/chat-reversed"))
+    await ok(provider, ctx, "browser.snapshot")
+    end = 30 * 40 - 200
+    up = await ok(provider, ctx, "browser.scroll", selector="#chat", direction="up")
+    assert (up["scrollY"], up["maxScrollY"], up["atBottom"]) == (end - 180, end, False)
+    top = await ok(provider, ctx, "browser.scroll", selector="#chat", direction="top")
+    assert (top["scrollY"], top["atTop"]) == (0, True)
+    oldest = await ok(provider, ctx, "browser.inspect", selector="#chat > p:last-child")
+    assert oldest["inViewport"] is True  # Message 1, drawn at the top
+    bottom = await ok(provider, ctx, "browser.scroll", selector="#chat", direction="bottom")
+    assert (bottom["scrollY"], bottom["atBottom"]) == (end, True)
+    assert await in_page(provider, ctx, "chat.scrollTop") == 0
+
+
 async def test_back_and_forward_walk_history_and_refuse_past_its_ends(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -105,7 +105,7 @@ async (request) => {
       for (let up = el.parentElement || el.getRootNode().host; up && (x <= 0 || y <= 0);
         up = up.parentElement || up.getRootNode().host) {
         x += Math.abs(up.scrollLeft);
-        y += up.scrollTop;
+        y += scrolledFromTop(up);
       }
       if (x <= 0 || y <= 0) return null;
     }
@@ -1700,9 +1700,22 @@ async (request) => {
   const SCROLL_BOXES_MAX = 4;
   const FIELD_TAGS = new Set(["textarea", "select", "input"]);
 
+  // A box laid out from its end (a chat's column-reverse: the newest message first in the
+  // markup, drawn at the bottom) starts scrolled to its bottom, at 0, and counts up into
+  // negative numbers: how far it is from its top is what a person sees.
+  const fromEnd = (box) => {
+    if (box.scrollTop < 0) return true;
+    const { flexDirection, display } = getComputedStyle(box);
+    return flexDirection === "column-reverse" && display.endsWith("flex");
+  };
+  const scrolledFromTop = (box) =>
+    box.scrollTop < 0 || (box.scrollTop === 0 && fromEnd(box))
+      ? box.scrollTop + Math.max(0, box.scrollHeight - box.clientHeight)
+      : box.scrollTop;
+
   function position(box) {
     return {
-      scrollY: Math.round(box.scrollTop),
+      scrollY: Math.round(scrolledFromTop(box)),
       maxScrollY: Math.max(0, Math.round(box.scrollHeight - box.clientHeight)),
     };
   }
@@ -4601,14 +4614,15 @@ async (request) => {
     const screen = Math.max(1, Math.round((page ? innerHeight : box.clientHeight) * 0.9));
     const to = (top) => (page ? scrollTo({ top, behavior: "instant" }) : box.scrollTo({ top, behavior: "instant" }));
     if (direction === "bottom") {
-      for (let step = 0; step < BOTTOM_STEPS && box.scrollTop + box.clientHeight < box.scrollHeight - 1; step++) {
+      for (let step = 0; step < BOTTOM_STEPS && scrolledFromTop(box) + box.clientHeight < box.scrollHeight - 1; step++) {
         const before = box.scrollTop;
         to(before + screen);
         if (box.scrollTop === before) break;
         await Promise.race([frame(), new Promise((drawn) => later(drawn, FRAME_LATE_MS))]);
       }
     }
-    to({ up: box.scrollTop - screen, down: box.scrollTop + screen, top: 0, bottom: box.scrollHeight }[direction]);
+    const top = fromEnd(box) ? -box.scrollHeight : 0;
+    to({ up: box.scrollTop - screen, down: box.scrollTop + screen, top, bottom: box.scrollHeight }[direction]);
   }
 
   function scrollsItself(el) {
