@@ -11,6 +11,7 @@ import pytest
 from browserhost.contract import Context
 from browserhost.host.verb_schemas import read_schema
 from browserhost.providers.chromium import ChromiumConfig, ChromiumProvider
+from browserhost.providers.chromium.held import plan_dropped
 from browserhost.providers.chromium.verbs import WAIT_MAX_S
 from browserhost.providers.key_verbs import (
     KEY_NAMES,
@@ -380,19 +381,38 @@ async def test_dialog_answers_the_next_confirm_and_prompt(
     assert await out_line(provider, ctx) == "out: confirm false"
 
 
+async def test_a_planned_answer_no_dialog_took_is_dropped_after_the_next_action(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Planned for a confirm the click did not bring (a modal of the page's own came), it
+    is dropped and said so: a confirm shown actions later is answered as configured, not
+    accepted behind the agent's back. Reading the page spends no plan."""
+    await ok(provider, ctx, "browser.open", url=site.url("/w/dialogs.html"))
+    await ok(provider, ctx, "verb.dialog", accept=True)
+    await ok(provider, ctx, "browser.snapshot")
+    clicked = await ok(provider, ctx, "browser.click", selector="#out")
+    assert clicked["notice"] == plan_dropped((True, None))
+    assert clicked["notice"].startswith(
+        "No alert, confirm or prompt came up, so the plan to accept"
+    )
+    confirmed = await ok(provider, ctx, "browser.click", text="Ask confirm")
+    assert confirmed["dialogs"][0]["answer"] == "dismissed"
+    assert await out_line(provider, ctx) == "out: confirm false"
+
+
 async def test_a_page_asking_whether_to_leave_it_is_left_said_and_spends_no_plan(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
+    """The question of leaving is always answered so; a plan to dismiss is for a confirm."""
     await ok(provider, ctx, "browser.open", url=site.url("/leave-guard"))
     await ok(provider, ctx, "browser.type", selector="#draft", value="unsaved")
-    await ok(provider, ctx, "verb.dialog", accept=True)  # planned for the confirm after
-    assert (await ok(provider, ctx, "browser.click", text="Leave"))["title"] == "Confirm"
+    await ok(provider, ctx, "verb.dialog", accept=False)
+    left = await ok(provider, ctx, "browser.click", text="Leave")
+    assert (left["title"], left["notice"]) == ("Confirm", plan_dropped((False, None)))
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert [p["text"] for p in snapshot["consoleProblems"]] == [
         "The page asked whether to leave it (it may have had unsaved changes); it was left."
     ]
-    clicked = await ok(provider, ctx, "browser.click", text="Delete")
-    assert clicked["dialogs"][0]["answer"] == "accepted"
 
 
 async def test_upload_takes_files_from_the_project_only(

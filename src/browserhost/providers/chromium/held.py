@@ -1,5 +1,6 @@
-"""The answer to an action that a dialog, left open for the agent (``ask`` mode), stopped
-midway: what is known so far, with the dialog marked open."""
+"""Dialogs and the actions around them: the answer to an action that a dialog, left open for
+the agent (``ask`` mode), stopped midway (what is known so far, with the dialog marked open),
+and the answer the dialog verb planned, which only the next action that acts may spend."""
 
 from __future__ import annotations
 
@@ -46,3 +47,32 @@ def held_answer(request: ProviderRequest, tab: Tab) -> Answer:
     if isinstance(result, data.Data):
         result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     return {"ok": True, "data": result}
+
+
+TELLING = frozenset({"browser.open", "browser.click", "browser.type"})
+"""The actions of the ten whose answers have a notice; every verb's may."""
+PLAN_SPENDERS = TELLING | {"browser.back", "browser.forward"}
+"""The actions of the ten that may show a dialog; a verb may where it changes the page."""
+
+
+def plan_dropped(planned: tuple[bool, str | None]) -> str:
+    """What an answer says when the dialog verb's planned answer found no dialog to take."""
+    answer = "accept" if planned[0] else "dismiss"
+    return (
+        f"No alert, confirm or prompt came up, so the plan to {answer} the next one "
+        "(verb.dialog) was dropped; plan it again right before the action that shows one."
+    )
+
+
+def spend_plan(
+    tab: Tab | None, planned: tuple[bool, str | None], request: ProviderRequest, answer: Answer
+) -> None:
+    """After an action that acts, drop ``planned`` if no dialog took it, saying so in the
+    answer where it can."""
+    if tab is None or tab.dialog_plan is not planned or not answer.get("ok"):
+        return
+    tab.dialog_plan = None
+    result = answer.get("data")
+    if isinstance(result, dict) and (verb_name(request.action) or request.action in TELLING):
+        said = result.get("notice")
+        result["notice"] = f"{said} {plan_dropped(planned)}" if said else plan_dropped(planned)

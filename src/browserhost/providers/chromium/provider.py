@@ -20,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from browserhost.contract import ACTIONS, Context, ProviderRequest, data
+from browserhost.contract import ACTIONS, Context, ProviderRequest, data, verb_name
 from browserhost.contract import actions as params
 from browserhost.contract.deadlines import seconds_said
 from browserhost.contract.limits import SNAPSHOT_TEXT_MAX
@@ -46,7 +46,7 @@ from .errors import (
 )
 from .futures import retrieve_exception
 from .grid import Grid
-from .held import held_answer
+from .held import PLAN_SPENDERS, held_answer, spend_plan
 from .inputs import (
     NEW_TAB,
     PRESS_ATTEMPTS,
@@ -251,7 +251,25 @@ class ChromiumProvider(
     async def answer(self, request: ProviderRequest) -> Answer:
         """Run one request. While a dialog is left open for the agent (``ask`` mode) nothing
         but the dialog verb runs; an action that a dialog stops midway is answered as soon
-        as the dialog shows, and goes on once the agent answers it."""
+        as the dialog shows, and goes on once the agent answers it. The answer the dialog
+        verb planned is for a dialog the next action that acts shows: where none took it,
+        it is dropped, and said so."""
+        tab = self._pool.peek(request.context.key)
+        planned = None if tab is None else tab.dialog_plan
+        answer = await self._answer(request)
+        if planned is not None and self._acts(request.action):
+            spend_plan(self._pool.peek(request.context.key), planned, request, answer)
+        return answer
+
+    def _acts(self, action: str) -> bool:
+        """Whether ``action`` may show a dialog: one that acts on the page."""
+        name = verb_name(action)
+        if name is None:
+            return action in PLAN_SPENDERS
+        declared = self.verbs.get(name)
+        return action != DIALOG_VERB and declared is not None and declared.spec.changes_page
+
+    async def _answer(self, request: ProviderRequest) -> Answer:
         key = request.context.key
         tab = self._pool.peek(key)
         if tab is not None and tab.held is not None and request.action != DIALOG_VERB:

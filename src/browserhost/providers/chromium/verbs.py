@@ -408,9 +408,10 @@ class PageVerbs(Provider):
 
     @verb(
         "Answer an alert, confirm or prompt: accept (with text for a prompt) or dismiss. "
-        "Answers the dialog that is open, if one is; otherwise plans the answer to the next "
-        "one, so call it before the action that shows it. Dialogs nobody planned for are "
-        "answered as the user configured (by default dismissed) or left open for this verb."
+        "Answers the dialog that is open, if one is; otherwise plans the answer to one the "
+        "next action shows, so call it right before that action (a plan no dialog took is "
+        "dropped after it, and its answer says so). Dialogs nobody planned for are answered "
+        "as the user configured (by default dismissed) or left open for this verb."
     )
     async def dialog(self, arguments: DialogArguments, context: Context) -> dict[str, Any]:
         tab = self.access.pool.peek(context.key)
