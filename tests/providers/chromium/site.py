@@ -1128,6 +1128,14 @@ PAGES: dict[str, str] = {
         "document.addEventListener('keydown', (e) => { if (e.target === document.body)"
         " out.textContent = 'page ' + e.key; }); fruit.focus();</script>",
     ),
+    # A switch its page saves as it is turned on, and turns off again when the save fails.
+    "/switch-reverts": _page(
+        "Switch reverts",
+        '<span id="sms" role="switch" aria-checked="false" tabindex="0">SMS alerts</span>'
+        '<p id="out">none</p><script>sms.onclick = () => { sms.setAttribute("aria-checked",'
+        ' "true"); setTimeout(() => { sms.setAttribute("aria-checked", "false");'
+        ' out.textContent = "Could not save SMS alerts"; }, 300); };</script>',
+    ),
     # A chat whose messages are written newest first and drawn from the bottom up
     # (column-reverse): it starts at its bottom, its newest message in view.
     "/chat-reversed": _page(

@@ -381,6 +381,18 @@ async def test_dialog_answers_the_next_confirm_and_prompt(
     assert await out_line(provider, ctx) == "out: confirm false"
 
 
+async def test_fill_form_waits_for_what_a_toggle_set_off_and_tells_a_switch_put_back(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The page turns the switch on, then off again when its save fails: fill_form waits
+    for that, as a click does, and says the switch is off."""
+    await ok(provider, ctx, "browser.open", url=site.url("/switch-reverts"))
+    filled = await ok(provider, ctx, "verb.fill_form", fields=[{"selector": "#sms", "value": True}])
+    assert filled["filled"][0]["checked"] is False
+    assert filled["filled"][0]["notice"].startswith("#sms is still unchecked")
+    assert await out_line(provider, ctx) == "Could not save SMS alerts"
+
+
 async def test_a_planned_answer_no_dialog_took_is_dropped_after_the_next_action(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

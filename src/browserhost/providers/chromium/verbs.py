@@ -365,8 +365,11 @@ class PageVerbs(Provider):
             if toggle is not None:
                 wanted = _checked(field, toggle)
                 if info[key] != wanted:  # a click where a person would toggle it
-                    pressed = await targets.target(page, field.selector, "click")
+                    pressed = await targets.target(page, field.selector, "click", watch=True)
                     await press(tab, page, pressed, "verb.fill_form")
+                    # What the click set off (a switch saved to the server and put back
+                    # when that fails) is waited for, as a click's is.
+                    await self.access.settle(tab, page)
             elif not isinstance(field.value, str) and info["typable"]:
                 raise ActionError(
                     f"{field.selector} takes text, not {field.value}; nothing more set."
