@@ -1128,6 +1128,14 @@ PAGES: dict[str, str] = {
         "document.addEventListener('keydown', (e) => { if (e.target === document.body)"
         " out.textContent = 'page ' + e.key; }); fruit.focus();</script>",
     ),
+    # A select whose options its page adds a moment after it loads (a state's, once a
+    # country is chosen).
+    "/options-later": _page(
+        "Options later",
+        '<select id="state"><option>Choose a state</option></select><script>setTimeout(() =>'
+        ' { for (const name of ["Ontario", "Quebec"]) state.add(new Option(name)); }, 300);'
+        "</script>",
+    ),
     # A switch its page saves as it is turned on, and turns off again when the save fails.
     "/switch-reverts": _page(
         "Switch reverts",

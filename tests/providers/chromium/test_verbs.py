@@ -381,6 +381,16 @@ async def test_dialog_answers_the_next_confirm_and_prompt(
     assert await out_line(provider, ctx) == "out: confirm false"
 
 
+async def test_wait_for_a_text_sees_an_option_a_select_was_given(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Its list shows only once opened: the select that holds it is what appeared."""
+    await ok(provider, ctx, "browser.open", url=site.url("/options-later"))
+    waited = await ok(provider, ctx, "verb.wait_for", text="Quebec", timeoutS=5)
+    assert waited["matched"]["tag"] == "select"
+    assert await in_page(provider, ctx, "state.options.length") == 3
+
+
 async def test_fill_form_waits_for_what_a_toggle_set_off_and_tells_a_switch_put_back(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

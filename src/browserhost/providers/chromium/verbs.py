@@ -303,15 +303,16 @@ class PageVerbs(Provider):
             what = arguments.text if arguments.text is not None else arguments.selector
             # The first match a person sees: a hidden one first in the page (a toast's
             # template, a closed menu) would be waited on instead of the one that appears.
-            locator = (
-                (
-                    page.get_by_text(arguments.text)
-                    if arguments.text is not None
-                    else page.locator(f"css={arguments.selector}")
+            if arguments.text is not None:
+                # A select's options show only in the list it opens: the select that holds
+                # the option is what appears (a state's list filled once a country is chosen).
+                holding = page.locator("select").filter(
+                    has=page.locator("option", has_text=arguments.text)
                 )
-                .filter(visible=True)
-                .first
-            )
+                found = page.get_by_text(arguments.text).or_(holding)
+            else:
+                found = page.locator(f"css={arguments.selector}")
+            locator = found.filter(visible=True).first
             state: Literal["hidden", "visible"] = "hidden" if arguments.gone else "visible"
             with playwright_errors(
                 "verb.wait_for",
