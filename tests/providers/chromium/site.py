@@ -250,6 +250,7 @@ PAGES: dict[str, str] = {
         '<input id="q"><button id="go" type="button"'
         " onclick=\"out.textContent = 'sent ' + q.value\">Search</button>"
         '<input id="k"><input id="c" onchange="out.textContent = \'changed \' + c.value">'
+        '<input id="f" oninput="out.textContent = \'filtered \' + f.value">'
         '<p id="out">none</p>'
         "<script>k.addEventListener('keydown', (e) => {"
         " if (e.key === 'Enter') out.textContent = 'entered ' + k.value; });</script>",

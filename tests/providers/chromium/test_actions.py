@@ -754,6 +754,15 @@ async def test_a_submit_by_enter_where_enter_does_nothing_says_so(
     changed = await ok(provider, ctx, "browser.type", selector="#c", value="gloves", submit=True)
     assert "notice" not in changed, changed
     assert await out_line(provider, ctx) == "changed gloves"
+    # A field the page filters by as it is typed: Enter did nothing, the text did already.
+    filtered = await ok(provider, ctx, "browser.type", selector="#f", value="mia", submit=True)
+    assert filtered["notice"] == (
+        "Enter was pressed in #f, but it is in no form and the page listens for no key or "
+        "change there: Enter set nothing off. The page takes the text as it is typed (it "
+        "listens for input there): what it shows now is its answer to it; take a snapshot to "
+        "see it."
+    )
+    assert await out_line(provider, ctx) == "filtered mia"
 
 
 async def test_type_says_when_the_field_did_not_take_the_text(

@@ -110,13 +110,21 @@ REPORT_MARGIN_S = 3.0
 """How long before the host's deadline an action that has not finished stops to answer."""
 
 
-def enter_idle(selector: str) -> str:
+def enter_idle(selector: str, as_typed: bool) -> str:
     """What a type's notice says of an Enter that could set nothing off: a field in no form,
-    with nothing listening for keys, a change or a search there."""
-    return (
+    with nothing listening for keys, a change or a search there; the page may have taken the
+    text as it was typed (``as_typed``: it listens for input there)."""
+    said = (
         f"Enter was pressed in {selector}, but it is in no form and the page listens for no key "
-        "or change there: nothing was sent. Click the page's own button to send it (Submit, "
-        "a search icon)."
+        "or change there: "
+    )
+    if as_typed:
+        return said + (
+            "Enter set nothing off. The page takes the text as it is typed (it listens for "
+            "input there): what it shows now is its answer to it; take a snapshot to see it."
+        )
+    return said + (
+        "nothing was sent. Click the page's own button to send it (Submit, a search icon)."
     )
 
 
@@ -515,7 +523,8 @@ class ChromiumProvider(
                     submitted = form_refused(settled) or led_to(tab, settled, shown)
                     ready = aimed.info.get("ready") or {}
                     if ready.get("enterIdle"):
-                        submitted = submitted or enter_idle(selector)
+                        as_typed = ready["enterIdle"] == "asTyped"
+                        submitted = submitted or enter_idle(selector, as_typed)
                     if ready.get("enterSends"):
                         submitted = notices(submitted, enter_sends(ready))
                 else:

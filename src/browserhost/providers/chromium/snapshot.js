@@ -4120,7 +4120,9 @@ async (request) => {
       el.select();
       el.focus();
       // Known for sure (DevTools' listeners at hand): Enter here would do nothing at all.
-      const idle = listeners && !el.form && !heard.size ? { enterIdle: true } : {};
+      // A page that reacts to the text as it goes in (a list filtered as typed) has done so.
+      const idle = listeners && !el.form && !heard.size
+        ? { enterIdle: listenedFor(el, ["input"]).size ? "asTyped" : true } : {};
       return { typeIt: true, ...keeps, ...keys, ...idle, ...enterSends(el) };
     } else if (tag === "textarea") {
       el.selectionStart = 0;
