@@ -1129,6 +1129,19 @@ PAGES: dict[str, str] = {
         "document.addEventListener('keydown', (e) => { if (e.target === document.body)"
         " out.textContent = 'page ' + e.key; }); fruit.focus();</script>",
     ),
+    # A feed whose posts have no ids: a new one comes in at the top.
+    "/feed-grows": _page(
+        "Feed grows",
+        '<button id="more" type="button">New post</button><div id="feed">'
+        + "".join(
+            f'<article><p>Post {n}</p><button type="button" onclick="out.textContent ='
+            f" 'liked {n}'\">Like</button></article>"
+            for n in range(1, 6)
+        )
+        + '</div><p id="out">none</p><script>more.onclick = () => feed.insertAdjacentHTML('
+        "'afterbegin', '<article><p>Post 0</p><button type=button>Like</button></article>');"
+        "</script>",
+    ),
     # A select whose options its page adds a moment after it loads (a state's, once a
     # country is chosen).
     "/options-later": _page(

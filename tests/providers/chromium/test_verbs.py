@@ -381,6 +381,21 @@ async def test_dialog_answers_the_next_confirm_and_prompt(
     assert await out_line(provider, ctx) == "out: confirm false"
 
 
+async def test_a_control_find_listed_is_refused_once_its_selector_names_another(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """find lists Post 3's Like by its place in the feed; a post that comes in at the top
+    makes that selector name Post 2's: refused, as one a snapshot listed is."""
+    await ok(provider, ctx, "browser.open", url=site.url("/feed-grows"))
+    found = await ok(provider, ctx, "verb.find", text="Post 3")
+    like = found["elements"][0]["near"][0]["selector"]
+    assert like == "#feed > article:nth-of-type(3) > button"
+    await ok(provider, ctx, "browser.click", selector="#more")
+    error = await refused(provider, ctx, "browser.click", selector=like)
+    assert error.startswith(f"{like} no longer names the element your latest snapshot listed")
+    assert await out_line(provider, ctx) == "none"
+
+
 async def test_wait_for_a_text_sees_an_option_a_select_was_given(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -3979,9 +3979,17 @@ async (request) => {
       if (rect) hits.push({ el: picture, rect, text: name });
     }
     hits.sort((a, b) => order(a.el, b.el));
+    // The controls it lists, remembered as a snapshot's are: a feed that adds a post above
+    // them before the click makes their selectors name another post's.
+    const listed = [];
+    const listing = (item) => {
+      const out = element(item);
+      listed.push({ el: item.el, out });
+      return out;
+    };
     const found = hits.slice(0, limit).map((hit) => {
       if (hit.item) {
-        const out = element(hit.item);
+        const out = listing(hit.item);
         const around = hit.el.parentElement ? shownWords(hit.el.parentElement) : "";
         if (around && around !== labelOf(hit.el, hit.item.face)) out.context = cap(around, 160);
         return out;
@@ -3991,9 +3999,10 @@ async (request) => {
       if (selector) out.selector = selector;
       out.inViewport = Boolean(hit.rect) && inViewport(hit.rect) && !scrolledAway(hit.el, hit.rect, listedBoxes) &&
         !clippedAway(hit.el, hit.rect, listedBoxes);
-      out.near = nearby(hit.el, shown, top).map((item) => element(item));
+      out.near = nearby(hit.el, shown, top).map(listing);
       return out;
     });
+    remember(listed, false);
     return { total: hits.length, elements: found };
   }
 
