@@ -127,6 +127,7 @@ def _values() -> dict[str, tuple[object, str]]:
         "NOT_FOCUSED": (key_verbs.NOT_FOCUSED, "providers/key_verbs.py"),
         "WIDGET_ADVICE": (targets.WIDGET_ADVICE, "chromium/targets.py"),
         "NOT_DRAWN_YET": (targets.NOT_DRAWN_YET, "chromium/targets.py"),
+        "SCROLLS_SIDEWAYS": (targets.SCROLLS_SIDEWAYS, "chromium/targets.py"),
         "BOX_SCROLLED": (targets.BOX_SCROLLED, "chromium/targets.py"),
         "COOKIES_SCHEMA": (CookiesArguments.model_json_schema(), "providers/session_verbs.py"),
         "COOKIES_HELP": (session_verbs.COOKIES_HELP, "providers/session_verbs.py"),

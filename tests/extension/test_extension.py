@@ -16,6 +16,7 @@ import anyio
 import pytest
 
 from browserhost.providers.chromium.inputs import STILL_LOADING
+from browserhost.providers.chromium.targets import SCROLLS_SIDEWAYS
 from tests.api.test_bridge_extension import own_address
 from tests.cli.test_verbs import Shell
 from tests.conftest import TOKEN, LiveServer, serve_answers, start_server
@@ -639,3 +640,12 @@ def test_a_page_that_stops_answering_fails_the_action_and_the_agent_can_go_on(
     assert frozen.status_code == 504, frozen.text
     assert "The page stopped answering for 8 s" in frozen.json()["error"]
     assert after["title"] == "Page A"
+
+
+def test_a_direction_for_a_box_that_scrolls_only_across_is_refused_saying_so(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    with server.client() as http:
+        data(act(http, "browser.open", url=site.url("/wide-table")))
+        refused = act(http, "browser.scroll", selector="#wrap", direction="down")
+    assert refused.json()["error"] == SCROLLS_SIDEWAYS.format(selector="#wrap")

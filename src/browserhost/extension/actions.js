@@ -4,8 +4,8 @@
 import { awaiting, cdp, fatal, mainPlace } from "./cdp.js";
 import {
   DRAWN_SEEN, ELEMENTS_MAX, FULL_ELEMENTS_MAX, FULL_TEXT_MAX, INSPECT_FIELDS, INSPECT_STYLES,
-  NAMED_PICTURES, PRESS_ATTEMPTS, SCROLL_BOXES, SCROLL_BOXES_MOVED, SHAPES_SEEN, STILL_LOADING,
-  TEXT_MAX, UNLISTED_SHAPES, VIEWPORT_SIZES,
+  NAMED_PICTURES, PRESS_ATTEMPTS, SCROLL_BOXES, SCROLL_BOXES_MOVED, SCROLLS_SIDEWAYS, SHAPES_SEEN,
+  STILL_LOADING, TEXT_MAX, UNLISTED_SHAPES, VIEWPORT_SIZES,
 } from "./contract.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
@@ -190,6 +190,7 @@ export const ACTIONS_BY_NAME = {
     let moved = await page(where, "scroll", {
       selector: where.selector || null, direction: direction || null,
     });
+    if (moved.error === "sideways") throw new Refusal(SCROLLS_SIDEWAYS.replace("{selector}", selector));
     if (moved.error === "noScroll") {
       throw new Refusal(`${selector} does not scroll (what it holds fits in it), so nothing was ` +
         `scrolled; give direction alone to scroll the page, or selector alone to bring ` +

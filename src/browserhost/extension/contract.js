@@ -74,6 +74,7 @@ export const NOT_FOCUSED = "{selector} does not take the focus, so nothing was p
 // chromium/targets.py
 export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has focused it, or verb.drag its handle by offsetX", "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused it, or click its arrows", "combobox": "click it, then click the option it shows", "listbox": "click the option you want in it (where it takes several, verb.mouse with modifiers [\"Control\"] adds one to those chosen)"};
 export const NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet";
+export const SCROLLS_SIDEWAYS = "{selector} scrolls only sideways, and browser.scroll moves up and down, so nothing was scrolled; give selector alone with an element in it to bring that into view, or use verb.mouse with action wheel and deltaX on it.";
 export const BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it.";
 // providers/session_verbs.py
 export const COOKIES_SCHEMA = {"additionalProperties": false, "properties": {"urls": {"anyOf": [{"items": {"maxLength": 8192, "pattern": "^https?://", "type": "string"}, "maxItems": 20, "minItems": 1, "type": "array"}, {"type": "null"}], "default": null, "description": "The http(s) addresses whose cookies to read (default: the page's own).", "title": "Urls"}}, "title": "CookiesArguments", "type": "object"};

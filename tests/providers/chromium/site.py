@@ -1129,6 +1129,13 @@ PAGES: dict[str, str] = {
         "document.addEventListener('keydown', (e) => { if (e.target === document.body)"
         " out.textContent = 'page ' + e.key; }); fruit.focus();</script>",
     ),
+    # A table wider than its box, which scrolls across only.
+    "/wide-table": _page(
+        "Wide table",
+        '<div id="wrap" style="width: 300px; overflow-x: auto"><table><tr>'
+        + "".join(f"<td>Column {n}</td>" for n in range(30))
+        + "</tr></table></div>",
+    ),
     # A feed whose posts have no ids: a new one comes in at the top.
     "/feed-grows": _page(
         "Feed grows",

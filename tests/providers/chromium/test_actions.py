@@ -20,6 +20,7 @@ from browserhost.providers.chromium import (
 )
 from browserhost.providers.chromium.errors import MayHaveRunError
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
+from browserhost.providers.chromium.targets import SCROLLS_SIDEWAYS
 
 from .driving import (
     TEST_TIMEOUTS,
@@ -970,6 +971,18 @@ async def test_scroll_with_a_selector_and_a_direction_scrolls_that_box_itself(
         "#c1 does not scroll (what it holds fits in it), so nothing was scrolled; give "
         "direction alone to scroll the page, or selector alone to bring #c1 into view."
     )
+
+
+async def test_a_direction_for_a_box_that_scrolls_only_across_is_refused_saying_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/wide-table"))
+    error = await refused(provider, ctx, "browser.scroll", selector="#wrap", direction="down")
+    assert error == SCROLLS_SIDEWAYS.format(selector="#wrap")
+    assert error.startswith("#wrap scrolls only sideways, and browser.scroll moves up and down")
+    far = await ok(provider, ctx, "browser.scroll", selector="#wrap td:last-child")
+    assert far["scrollY"] == 0
+    assert await in_page(provider, ctx, "wrap.scrollLeft") > 0
 
 
 async def test_a_box_drawn_from_the_bottom_up_says_its_scroll_from_the_top(

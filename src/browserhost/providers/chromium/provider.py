@@ -573,6 +573,8 @@ class ChromiumProvider(
             moved = await pagescript.run(
                 where, "scroll", selector=located and located.selector, direction=direction
             )
+            if moved.get("error") == "sideways":
+                raise ActionError(targets.SCROLLS_SIDEWAYS.format(selector=selector))
             if moved.get("error") == "noScroll":
                 raise ActionError(
                     f"{selector} does not scroll (what it holds fits in it), so nothing was "

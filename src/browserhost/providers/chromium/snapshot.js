@@ -4603,7 +4603,12 @@ async (request) => {
         if (!up || up === doc.body) {
           up = [...el.querySelectorAll(":scope > *, :scope > * > *")].find(moves);
         }
-        if (!up) return { error: "noScroll" };
+        if (!up) {
+          // A wide table's box: its scroll runs across, which no direction here names.
+          const across = el.scrollWidth - el.clientWidth > 1 &&
+            /^(auto|scroll|overlay)$/.test(getComputedStyle(el).overflowX);
+          return { error: across ? "sideways" : "noScroll" };
+        }
         await scrollAlong(up, direction);
         return { ...position(up), box: selectorFor(up) };
       }

@@ -377,6 +377,14 @@ WIDGET_ADVICE = {
 says the same, through ``contract.js``)."""
 
 
+SCROLLS_SIDEWAYS = (
+    "{selector} scrolls only sideways, and browser.scroll moves up and down, so nothing was "
+    "scrolled; give selector alone with an element in it to bring that into view, or use "
+    "verb.mouse with action wheel and deltaX on it."
+)
+"""The refusal of a direction for a box that scrolls across only (the extension's too)."""
+
+
 def check_takes_text(selector: str, info: dict[str, Any]) -> None:
     if not info["typable"]:
         advice = WIDGET_ADVICE.get(info.get("role") or "")
