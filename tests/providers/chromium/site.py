@@ -1129,6 +1129,15 @@ PAGES: dict[str, str] = {
         "document.addEventListener('keydown', (e) => { if (e.target === document.body)"
         " out.textContent = 'page ' + e.key; }); fruit.focus();</script>",
     ),
+    # Values the browser's own check refuses, set by the page, one it takes, and a required
+    # field nobody has been at.
+    "/out-of-range": _page(
+        "Out of range",
+        '<input id="seats" type="number" min="1" max="500" value="9999" aria-label="Seats">'
+        '<input id="day" type="date" min="2027-01-01" value="2026-05-01" aria-label="Day">'
+        '<input id="fine" type="number" max="500" value="3" aria-label="Fine">'
+        '<input id="need" required aria-label="Need">',
+    ),
     # A table wider than its box, which scrolls across only.
     "/wide-table": _page(
         "Wide table",

@@ -476,6 +476,21 @@ async def test_items_above_the_top_of_a_box_scrolled_down_are_listed_and_clicked
     assert await out_line(provider, ctx) == "b0"
 
 
+async def test_a_value_the_browsers_own_check_refuses_is_invalid_however_it_came_in(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A number past its max and a date before its min, set by the page, are invalid; a
+    value in range is not, nor an empty required field nobody has been at."""
+    await ok(provider, ctx, "browser.open", url=site.url("/out-of-range"))
+    listed = {e["selector"]: e for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]}
+    assert [listed[s].get("invalid") for s in ("#seats", "#day", "#fine", "#need")] == [
+        True,
+        True,
+        None,
+        None,
+    ]
+
+
 async def test_boxes_in_view_that_scroll_by_themselves_are_named_with_their_scroll(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1180,7 +1180,10 @@ async (request) => {
     }
     if (el.required || el.getAttribute("aria-required") === "true") out.required = true;
     const invalid = el.getAttribute("aria-invalid");
-    if ((invalid !== null && invalid !== "false") || safeMatches(el, ":user-invalid")) {
+    // A value the browser's own check refuses (a number past its max, a date before its
+    // min), however it came in; an empty required field only once a person has been at it.
+    const refused = el.willValidate && el.value !== "" && !el.validity.valid;
+    if ((invalid !== null && invalid !== "false") || refused || safeMatches(el, ":user-invalid")) {
       out.invalid = true;
     }
     if (el.readOnly || el.getAttribute("aria-readonly") === "true") out.readonly = true;
