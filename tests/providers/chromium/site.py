@@ -1145,6 +1145,15 @@ PAGES: dict[str, str] = {
         + "".join(f"<td>Column {n}</td>" for n in range(30))
         + "</tr></table></div>",
     ),
+    # Thirty posts a screen's quarter each, a Like in each.
+    "/many-likes": _page(
+        "Many likes",
+        "".join(
+            f'<article id="p{n}" style="height: 200px"><p>Post {n}</p><button type="button">'
+            "Like</button></article>"
+            for n in range(1, 31)
+        ),
+    ),
     # A feed whose posts have no ids: a new one comes in at the top.
     "/feed-grows": _page(
         "Feed grows",

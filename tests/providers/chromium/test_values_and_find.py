@@ -144,6 +144,18 @@ async def test_a_click_by_text_that_matches_buttons_of_several_rows_names_their_
     assert [e["group"] for e in listed if e["label"] == "Remove"] == rows
 
 
+async def test_a_click_by_a_text_many_controls_have_lists_those_around_the_view(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Thirty Likes: the refusal lists the eight nearest where the page is scrolled to."""
+    await ok(provider, ctx, "browser.open", url=site.url("/many-likes"))
+    await in_page(provider, ctx, "p15.scrollIntoView()")
+    error = await refused(provider, ctx, "browser.click", text="Like")
+    assert error.startswith('"Like" matches 30 elements: ')
+    assert '#p15 > button (button "Like" in "Post 15")' in error
+    assert "#p1 > button" not in error
+
+
 async def test_find_quotes_the_words_around_a_cell_cell_by_cell(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

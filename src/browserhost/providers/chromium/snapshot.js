@@ -3837,8 +3837,11 @@ async (request) => {
       }
     }
     if (drop) matches = [...new Set(matches.map(dropItem))];
+    // Of more than are listed, those the agent sees first, then the nearest to the view (a
+    // feed's seventy Likes: the ones around where it is).
+    const shownFirst = matches.length > limit ? nearestFirst(matches) : matches;
     // Each as a snapshot lists it: several alike say whose row they are in.
-    const listed = matches.slice(0, limit).map((el) => {
+    const listed = shownFirst.slice(0, limit).map((el) => {
       const group = cap(groupOf(el));
       return {
         el,
@@ -3855,6 +3858,16 @@ async (request) => {
       how, ...(option ? { option } : {}), ...(boxes.length ? { boxes } : {}), total: matches.length,
       matches: listed.map(({ out }) => out),
     };
+  }
+
+  // `elements` in view first, then by how far each lies from the view; in reading order
+  // otherwise.
+  function nearestFirst(elements) {
+    const far = new Map(elements.map((el) => {
+      const rect = el.getBoundingClientRect();
+      return [el, inViewport(rect) ? 0 : rect.bottom <= 0 ? -rect.bottom : Math.max(0, rect.top - innerHeight)];
+    }));
+    return [...elements].sort((a, b) => far.get(a) - far.get(b));
   }
 
   // The innermost elements drawn whose own text is exactly `lower` (any case): elements made
