@@ -166,8 +166,7 @@ export const ACTIONS_BY_NAME = {
       // What the text set off first (a list filtered as it is typed): Enter picks what the
       // page shows for the whole text.
       await settle(tabId);
-      // Which of a form's several buttons Enter sends it as (its first, whatever it says);
-      // asked after that wait, as a question to the page ends the watch it waited on.
+      // Which of a form's several buttons Enter sends it as (its first, whatever it says).
       sends = await page(located, "enterSends");
       await key(tabId, "Enter", "Enter", 13, "\r");
     }
@@ -243,8 +242,6 @@ export const ACTIONS_BY_NAME = {
   "verb.set_cookies": setCookies,
 };
 
-// A form the input sent that the browser's own check stopped, in the chromium provider's
-// words (providers/chromium/inputs.py, form_refused): it was not sent.
 // The boxes in view that scroll by themselves (snapshot.js's scrollBoxes), in one sentence:
 // the chromium provider's snapshots.py scroll_boxes.
 function scrollBoxes(boxes) {
@@ -258,6 +255,8 @@ function enterSent({ enterSends: first, sendsCount }) {
     `would (it has ${sendsCount} that send it); to send it with another, click that one.`;
 }
 
+// A form the input sent that the browser's own check stopped, in the chromium provider's
+// words (providers/chromium/inputs.py, form_refused): it was not sent.
 function formRefused({ refused }) {
   if (!refused) return {};
   const field = refused.field ? `"${refused.field}" (${refused.selector})` : refused.selector;

@@ -164,8 +164,7 @@ export async function pressKey(tabId, { key, text, selector }) {
     const holds = await evaluate(located, `(async () => {
       const el = await (${link.pageScript})({ op: "stashed" });
       el.focus();
-      const active = el.getRootNode().activeElement;
-      return active === el || (el.id !== "" && active?.getAttribute("aria-activedescendant") === el.id);
+      return (${link.pageScript})({ op: "keysReach" });
     })()`);
     if (!holds) {
       throw new Refusal(NOT_FOCUSED.replace("{selector}", selector)

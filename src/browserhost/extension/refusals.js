@@ -163,8 +163,9 @@ export function checkUsable(selector, info, verb) {
   if (cover) {
     throw new Refusal(`${selector} is covered by ${cover.selector} (${described(cover)}), so ` +
       `nothing was ${verb}. Close or dismiss what covers it first (a dialog's close button or ` +
-      "Escape (verb.press_key), a banner's accept or reject button; a tooltip or a menu that showed on hover goes once the pointer " +
-      "moves off: verb.mouse with action move), then try again.");
+      "Escape (verb.press_key), a banner's accept or reject button; a tooltip or a menu that " +
+      "showed on hover goes once the pointer moves off: verb.mouse with action move), then " +
+      "try again.");
   }
 }
 

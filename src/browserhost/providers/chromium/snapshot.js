@@ -214,6 +214,10 @@ async (request) => {
     return rect.right > 0 && rect.bottom > 0 && rect.left < innerWidth && rect.top < innerHeight;
   }
 
+  // How far above or below the view `rect` lies: 0 in it.
+  const fromView = (rect) =>
+    inViewport(rect) ? 0 : rect.bottom <= 0 ? -rect.bottom : Math.max(0, rect.top - innerHeight);
+
   function bounds(rect) {
     return {
       x: Math.round(rect.x), y: Math.round(rect.y),
@@ -1109,6 +1113,8 @@ async (request) => {
       /^(combobox|textbox|searchbox|menu|menubar|listbox|tree|grid)$/.test(roleOf(field)) ? field : null;
   }
   const highlighted = (el) => Boolean(keysHolder(el));
+  // Whether keys pressed now reach `el`: it holds the focus, or what does has its keys on it.
+  const keysReach = (el) => el.getRootNode().activeElement === el || highlighted(el);
   // Whether `el` is marked aria-selected only for the keys its field's list has on it.
   const selectedByKeys = (el) => {
     const holder = keysHolder(el);
@@ -1688,7 +1694,7 @@ async (request) => {
     const found = [];
     for (const el of candidates) {
       if (el.scrollHeight - el.clientHeight < SCROLL_BOX_HIDDEN_MIN || el === main) continue;
-      if (FIELD_TAGS.has(tagOf(el)) || !/^(auto|scroll|overlay)$/.test(personsOverflowY(el))) continue;
+      if (el.matches(FIELDS) || !/^(auto|scroll|overlay)$/.test(personsOverflowY(el))) continue;
       const rect = rendered(el);
       if (rect && inViewport(rect)) found.push({ el, area: el.clientWidth * el.clientHeight });
     }
@@ -1701,7 +1707,6 @@ async (request) => {
   }
   const SCROLL_BOX_HIDDEN_MIN = 24; // about a line: less is a border's or a rounding's
   const SCROLL_BOXES_MAX = 4;
-  const FIELD_TAGS = new Set(["textarea", "select", "input"]);
 
   // A box laid out from its end (a chat's column-reverse: the newest message first in the
   // markup, drawn at the bottom) starts scrolled to its bottom, at 0, and counts up into
@@ -2575,9 +2580,7 @@ async (request) => {
     let kept = shown;
     if (shown.length > elementsMax) {
       // What the agent can see, then the nearest above and below it, in reading order.
-      const distance = ({ rect }) =>
-        inViewport(rect) ? 0 : rect.bottom <= 0 ? -rect.bottom : Math.max(0, rect.top - innerHeight);
-      const far = new Map(shown.map((item) => [item, distance(item)]));
+      const far = new Map(shown.map((item) => [item, fromView(item.rect)]));
       const chosen = new Set([...shown].sort((a, b) => far.get(a) - far.get(b)).slice(0, elementsMax));
       kept = shown.filter((item) => chosen.has(item));
     }
@@ -3863,10 +3866,7 @@ async (request) => {
   // `elements` in view first, then by how far each lies from the view; in reading order
   // otherwise.
   function nearestFirst(elements) {
-    const far = new Map(elements.map((el) => {
-      const rect = el.getBoundingClientRect();
-      return [el, inViewport(rect) ? 0 : rect.bottom <= 0 ? -rect.bottom : Math.max(0, rect.top - innerHeight)];
-    }));
+    const far = new Map(elements.map((el) => [el, fromView(el.getBoundingClientRect())]));
     return [...elements].sort((a, b) => far.get(a) - far.get(b));
   }
 
@@ -4673,7 +4673,8 @@ async (request) => {
   watchRest();
 
   // A timer watch that no wait ended (the action was refused) ends at the next question.
-  const keepsWatch = ["quiet", "state", "stashed", "position", "fill", "typeOn", "watchTyped"];
+  const keepsWatch = ["quiet", "state", "stashed", "position", "fill", "typeOn", "watchTyped", "enterSends",
+    "keysReach"];
   if (store.timers && !keepsWatch.includes(request.op)) unwatchTimers();
 
   switch (request.op) {
@@ -4681,6 +4682,7 @@ async (request) => {
     case "target": return target(request);
     case "stashed": return store.target;
     case "enterSends": return tagOf(store.target) === "input" ? enterSends(store.target) : {};
+    case "keysReach": return keysReach(store.target);
     case "reveal": return reveal();
     case "focused": { const el = deepActive(); return el && el !== doc.body && el !== doc.documentElement ? describeCover(el) : {}; }
     case "watchDrag": return watchDrag();

@@ -29,10 +29,10 @@ HOP = " >> "
 FRAME_DEPTH_MAX = 4
 """How many iframes deep a selector may reach."""
 TEXT_CANDIDATES_MAX = 8
+"""How many candidates an ambiguous click by text lists."""
 NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet"
 """What a refusal for a text no element shows adds where boxes in view scroll by themselves."""
 BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it."
-"""How many candidates an ambiguous click by text lists."""
 
 Purpose = Literal["click", "type", "inspect"]
 

@@ -106,14 +106,6 @@ async def _read_again(page: Page, filled: dict[str, Any]) -> None:
     filled["notice"] = f"{filled['notice']} {told}" if filled.get("notice") else told
 
 
-_HOLDS_FOCUS = """el => {
-  const active = el.getRootNode().activeElement;
-  return active === el || (el.id !== "" && active?.getAttribute("aria-activedescendant") === el.id);
-}"""
-"""Whether the keys reach the element now: it holds the focus, or what holds it has the keys
-on it (its aria-activedescendant)."""
-
-
 async def _focused(page: Page) -> str | None:
     """The element the keys now go to (a Tab moved it), as ``#name (input "Name")``; None
     where it is the page itself. Unread where the page is gone or between documents."""
@@ -245,9 +237,8 @@ class PageVerbs(Provider):
                     aimed = await targets.target(
                         page, arguments.selector, "type", watch=True, keyboard=True, done="pressed"
                     )
-                    handle = await aimed.handle()
-                    await handle.focus()
-                    if not await handle.evaluate(_HOLDS_FOCUS):
+                    await (await aimed.handle()).focus()
+                    if not await pagescript.run(aimed.located.frame, "keysReach"):
                         raise ActionError(not_focused(arguments.selector, await _focused(page)))
                 else:
                     before = await _focused(page)
