@@ -1,5 +1,6 @@
 """The agent's path: open, snapshot, click and type over stdio MCP, then a snapshot again
-(``resnapshot``, see :data:`SETTLED_STEPS`), back and forward, against the same steps done
+(``resnapshot``, see :data:`SETTLED_STEPS`), back and forward, and a snapshot a moment after
+another open (:data:`LATER`), against the same steps done
 directly with Playwright, and against @playwright/mcp, on the same page in one run.
 
     .venv/bin/python benches/bench_mcp.py [--rounds 100] [--chromium /usr/bin/chromium]
@@ -75,6 +76,11 @@ The snapshot right after an open meets a renderer still busy with the page it ju
 (its first frame); @playwright/mcp's navigate answers with a snapshot of its own, and so
 has waited that out before its next ``browser_snapshot``. This one compares the snapshots
 themselves."""
+LATER = "read later"
+"""A snapshot a moment (:data:`AGENT_PAUSE_S`) after an open of its own: an agent reads the
+open's answer before it asks for more, and the page has drawn its first frame by then. What
+an agent's first read of a page it opened costs, on each side."""
+AGENT_PAUSE_S = 0.2
 PAIR = "open+snap"
 """An open and the snapshot after it, one round's two together: what an agent waits for to
 read a page it opened. The peer's navigate waits for the page's first frame and answers
@@ -245,8 +251,8 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
     samples: dict[str, dict[str, list[float]]] = {
         side: {
             step: []
-            for step in (*STEPS, "sequence", PAIR, *SETTLED_STEPS, *HISTORY_STEPS)
-            if step in {*steps, "sequence", PAIR}
+            for step in (*STEPS, "sequence", PAIR, *SETTLED_STEPS, *HISTORY_STEPS, LATER)
+            if step in {*steps, "sequence", PAIR, LATER}
         }
         for side, steps in sides.items()
     }
@@ -271,15 +277,20 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
                 await steps[step](i)
                 if i >= WARMUP:
                     samples[side][step].append((time.perf_counter() - started) * 1000)
-            if i == 0:
-                continue  # nothing to go back to yet
-            for step in HISTORY_STEPS:
-                if step in steps:
-                    started = time.perf_counter()
-                    if await steps[step](i) is False:
-                        break
-                    if i >= WARMUP:
-                        samples[side][step].append((time.perf_counter() - started) * 1000)
+            if i > 0:  # with an earlier page to go back to
+                for step in HISTORY_STEPS:
+                    if step in steps:
+                        started = time.perf_counter()
+                        if await steps[step](i) is False:
+                            break
+                        if i >= WARMUP:
+                            samples[side][step].append((time.perf_counter() - started) * 1000)
+            await steps["open"](i + 1)
+            await asyncio.sleep(AGENT_PAUSE_S)
+            started = time.perf_counter()
+            await steps["snapshot"](i)
+            if i >= WARMUP:
+                samples[side][LATER].append((time.perf_counter() - started) * 1000)
     return samples
 
 
@@ -352,7 +363,7 @@ async def main() -> int:
     ours, direct = medians["browserhost"], medians["playwright"]
     peer = medians.get("playwright_mcp")
     verdicts: dict[str, str] = {}
-    for step in (*STEPS, "sequence", PAIR, *SETTLED_STEPS, *HISTORY_STEPS):
+    for step in (*STEPS, "sequence", PAIR, *SETTLED_STEPS, LATER, *HISTORY_STEPS):
         ratio = ours[step] / direct[step]
         low, high = interval(samples["browserhost"][step], samples["playwright"][step])
         if step in TARGETS:
@@ -362,7 +373,12 @@ async def main() -> int:
             p_low, p_high = interval(samples["playwright_mcp"][step], samples["browserhost"][step])
             faster = peer[step] / ours[step]
             against_peer = f" {peer[step]:>13.1f} ms {faster:>9.2f}x {p_low:>5.2f}-{p_high:<5.2f}"
-            if step in ("snapshot", PAIR, "resnapshot"):  # faster than the peer's: ours/peer's < 1
+            if step in (
+                "snapshot",
+                PAIR,
+                "resnapshot",
+                LATER,
+            ):  # faster than the peer's: ours/peer's < 1
                 verdicts[step] = verdict(1 / p_high, 1 / p_low, 1.0, "the peer's")
         elif peer is not None:
             against_peer = f" {'-':>16} {'-':>10}"

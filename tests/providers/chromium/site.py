@@ -289,6 +289,13 @@ PAGES: dict[str, str] = {
         " jumpy.style.left = jumpy.style.left === '200px' ? '400px' : '200px'; });"
         "</script>",
     ),
+    "/redrawn": _page(
+        "Redrawn",
+        '<button id="b" onclick="out.textContent = \'pressed \' + this.textContent">Old</button>'
+        "<button id=\"swap\" onclick=\"const b = document.createElement('button'); b.id = 'b';"
+        " b.textContent = 'New'; b.onclick = () => { out.textContent = 'pressed New' };"
+        ' document.getElementById(\'b\').replaceWith(b)">Swap</button><p id="out">idle</p>',
+    ),
     "/later": _page(
         "Later",
         '<p id="out">idle</p>'

@@ -12,7 +12,7 @@ import pytest
 from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumProvider
 
-from .driving import ok
+from .driving import in_page, ok, out_line
 from .site import Site
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -110,6 +110,25 @@ async def test_a_snapshot_of_one_element_at_once_after_an_open_waits_for_its_fir
     await ok(provider, ctx, "browser.open", url=site.url("/drawn-at-load"))
     snapshot = await ok(provider, ctx, "browser.snapshot", selector="#app")
     assert snapshot["text"] == "Drawn ready\nGo"
+
+
+async def test_the_read_a_page_does_of_itself_after_its_load_is_no_snapshot_of_the_agents(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Left alone after its first frame, a page reads itself once, so that the agent's first
+    snapshot of it runs warm. The agent saw nothing of that read: a button drawn again since
+    is pressed as the page shows it now, not refused as changed since a snapshot."""
+    await ok(provider, ctx, "browser.open", url=site.url("/redrawn"))
+    # Past the first frame, then the browser's next idle time: the page's own read ran first.
+    await in_page(
+        provider,
+        ctx,
+        "new Promise((done) => requestAnimationFrame(() => setTimeout(() => "
+        "requestIdleCallback(done), 0)))",
+    )
+    await ok(provider, ctx, "browser.click", selector="#swap")
+    await ok(provider, ctx, "browser.click", selector="#b")
+    assert await out_line(provider, ctx) == "pressed New"
 
 
 async def test_open_answers_for_the_page_its_load_listeners_left(

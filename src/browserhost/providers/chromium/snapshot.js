@@ -3,8 +3,10 @@
 // Evaluated as `frame.evaluate(source, request)` in one frame: one call answers one question,
 // so a snapshot costs one round trip however large the page. `request.op` picks the question:
 //
-//   snapshot  {scope?, textMax, elementsMax}  -> url, title, scroll, text around the viewport,
-//                                                 interactive elements with their state, frames
+//   snapshot  {scope?, textMax, elementsMax,  -> url, title, scroll, text around the viewport,
+//              warm?}                             interactive elements with their state, frames
+//                                                 (`warm`: read only to run the code once,
+//                                                 nothing remembered)
 //   target    {selector, purpose, styles?,    -> the one element a selector names, checked for
 //              fresh?, watch?, text?,             the purpose (click: where to press it, or
 //              valueMax?, byText?, told?,         the part of its text byText names, and
@@ -2564,7 +2566,7 @@ async (request) => {
   }
   const AROUND_MAX = 200;
 
-  function snapshot({ scope, textMax, elementsMax }) {
+  function snapshot({ scope, textMax, elementsMax, warm }) {
     let root = doc.body || doc.documentElement;
     if (scope) {
       const found = resolve(scope);
@@ -2594,7 +2596,11 @@ async (request) => {
       return { el: item.el, out };
     });
     inRows(elements);
-    remember(elements, !scope);
+    // A warm-up read (pagescript.at_document_start) is no one's to remember.
+    if (!warm) {
+      remember(elements, !scope);
+      store.read = true;
+    }
     const main = scroller(true);
     return {
       url: location.href,
