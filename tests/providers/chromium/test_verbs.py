@@ -487,6 +487,9 @@ async def test_a_file_input_hidden_in_its_label_is_listed_and_a_click_on_it_name
     )
     await ok(provider, ctx, "verb.upload", selector="#upload", files=["a.txt"])
     assert await in_page(provider, ctx, "out.textContent") == "got a.txt"
+    assert [item.get("value") for item in listed] == [""]  # before: no file chosen
+    chosen = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(item["selector"], item["value"]) for item in chosen] == [("#upload", "a.txt")]
 
 
 async def test_tabs_lists_switches_and_closes_windows(

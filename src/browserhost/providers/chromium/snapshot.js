@@ -1147,7 +1147,9 @@ async (request) => {
     } else if ((box = tag === "input" && role === "combobox" && !el.value && (faceOf(el) || choiceBox(el)))) {
       valueIn(out, shownChoice(box, false, el), valueMax); // what its box shows chosen
     } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
-      if (type !== "file") valueIn(out, el.value, valueMax);
+      // A file input's value is a made-up path: the names of the files chosen are what it shows.
+      const chosen = type === "file" ? [...(el.files || [])].map((file) => file.name).join(", ") : el.value;
+      valueIn(out, chosen, valueMax);
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
       // Its words, with the number where they do not show it ("November (11)"): typed, the
       // number is what it takes.
