@@ -106,9 +106,16 @@ PAGE = (
 Step = Callable[[int], Awaitable[object]]
 
 
+LATER_ROUND = -1
+"""The round number :data:`LATER`'s open gives :func:`address`: a third address, so that the
+next round's open is a new entry in the session history too."""
+
+
 def address(url: str, i: int) -> str:
     """Round ``i``'s address of the page: two in turn, so that each open is a new entry in
     the session history (an open of the address already shown would replace it)."""
+    if i == LATER_ROUND:
+        return f"{url}?later"
     return url if i % 2 == 0 else f"{url}?again"
 
 
@@ -285,7 +292,7 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
                             break
                         if i >= WARMUP:
                             samples[side][step].append((time.perf_counter() - started) * 1000)
-            await steps["open"](i + 1)
+            await steps["open"](LATER_ROUND)
             await asyncio.sleep(AGENT_PAUSE_S)
             started = time.perf_counter()
             await steps["snapshot"](i)
