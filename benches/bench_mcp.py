@@ -77,9 +77,10 @@ The snapshot right after an open meets a renderer still busy with the page it ju
 has waited that out before its next ``browser_snapshot``. This one compares the snapshots
 themselves."""
 LATER = "read later"
-"""A snapshot a moment (:data:`AGENT_PAUSE_S`) after an open of its own: an agent reads the
-open's answer before it asks for more, and the page has drawn its first frame by then. What
-an agent's first read of a page it opened costs, on each side."""
+"""A snapshot a moment (:data:`AGENT_PAUSE_S`) after an open, in rounds of their own after
+the others: an agent reads the open's answer before it asks for more, and the page has drawn
+its first frame by then. What an agent's first read of a page it opened costs, on each
+side."""
 AGENT_PAUSE_S = 0.2
 PAIR = "open+snap"
 """An open and the snapshot after it, one round's two together: what an agent waits for to
@@ -106,16 +107,9 @@ PAGE = (
 Step = Callable[[int], Awaitable[object]]
 
 
-LATER_ROUND = -1
-"""The round number :data:`LATER`'s open gives :func:`address`: a third address, so that the
-next round's open is a new entry in the session history too."""
-
-
 def address(url: str, i: int) -> str:
     """Round ``i``'s address of the page: two in turn, so that each open is a new entry in
     the session history (an open of the address already shown would replace it)."""
-    if i == LATER_ROUND:
-        return f"{url}?later"
     return url if i % 2 == 0 else f"{url}?again"
 
 
@@ -253,8 +247,8 @@ async def peer_steps(stack: AsyncExitStack, url: str, chromium: str) -> dict[str
 
 
 async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str, Any]:
-    """Milliseconds per step and per sequence, for each side, interleaved by round; a side
-    without one of the history steps leaves it out."""
+    """Milliseconds per step and per sequence, for each side, interleaved by round (then the
+    :data:`LATER` rounds); a side without one of the history steps leaves it out."""
     samples: dict[str, dict[str, list[float]]] = {
         side: {
             step: []
@@ -284,18 +278,22 @@ async def rounds_of(sides: dict[str, dict[str, Step]], rounds: int) -> dict[str,
                 await steps[step](i)
                 if i >= WARMUP:
                     samples[side][step].append((time.perf_counter() - started) * 1000)
-            if i > 0:  # with an earlier page to go back to
-                for step in HISTORY_STEPS:
-                    if step in steps:
-                        started = time.perf_counter()
-                        if await steps[step](i) is False:
-                            break
-                        if i >= WARMUP:
-                            samples[side][step].append((time.perf_counter() - started) * 1000)
-            await steps["open"](LATER_ROUND)
+            if i == 0:
+                continue  # nothing to go back to yet
+            for step in HISTORY_STEPS:
+                if step in steps:
+                    started = time.perf_counter()
+                    if await steps[step](i) is False:
+                        break
+                    if i >= WARMUP:
+                        samples[side][step].append((time.perf_counter() - started) * 1000)
+    # Rounds of their own, after the others: a pause in those would change what they time.
+    for i in range(WARMUP + rounds):
+        for side in names[i % len(names) :] + names[: i % len(names)]:
+            await sides[side]["open"](i)
             await asyncio.sleep(AGENT_PAUSE_S)
             started = time.perf_counter()
-            await steps["snapshot"](i)
+            await sides[side]["snapshot"](i)
             if i >= WARMUP:
                 samples[side][LATER].append((time.perf_counter() - started) * 1000)
     return samples
