@@ -1632,6 +1632,17 @@ PAGES: dict[str, str] = {
         '.catch(() => console.log("refused as expected"))</script>',
     ),
     "/many": _many(),
+    # A chat: its log a box that scrolls by itself, opened at its latest message.
+    "/chat-log": _page(
+        "Chat",
+        "<style>body { margin: 0; height: 100vh; display: flex; flex-direction: column }"
+        " #log { flex: 1; overflow: auto }</style><h1>Team chat</h1><div id='log'>"
+        + "".join(
+            f"<p>Message {n}: the quick brown fox jumps over the lazy dog.</p>" for n in range(600)
+        )
+        + "</div><input id='say' aria-label='Message'>"
+        "<script>log.scrollTop = log.scrollHeight</script>",
+    ),
     "/huge": _huge(),
     "/surface": _page(
         "Surface",

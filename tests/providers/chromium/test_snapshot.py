@@ -624,3 +624,18 @@ async def test_a_field_is_named_by_its_label_not_the_list_it_holds_beside_it(
     await ok(provider, ctx, "browser.open", url=site.url("/label-with-list"))
     elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     assert [(e["selector"], e.get("label")) for e in elements] == [("#from", "From:")]
+
+
+async def test_a_box_scrolled_by_itself_is_read_where_it_shows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A chat opened at its latest messages: the text too long for one snapshot is the part
+    of its log in view and what comes before it, not its oldest messages, which come first
+    on the page after the heading."""
+    await ok(provider, ctx, "browser.open", url=site.url("/chat-log"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    text = snapshot["text"]
+    assert snapshot["textTotalChars"] > len(text)
+    assert text.endswith("Message 599: the quick brown fox jumps over the lazy dog.")
+    assert "Message 0:" not in text
+    assert snapshot["textAboveChars"] > 0  # told there is more above

@@ -2473,11 +2473,13 @@ async (request) => {
     return textAround(pieces || chunks(root, [], false, layout), textMax, layout);
   }
 
-  // textMax characters of the pieces, starting at the top of the viewport (or ending at the
-  // bottom of the page), and how many are left above.
+  // textMax characters of the pieces, starting where the most of the text in view fits (at
+  // the top of the viewport, on a page that scrolls as a whole), or ending at the bottom of
+  // the page; and how many are left above.
   function textAround(pieces, textMax, layout) {
     const total = pieces.reduce((sum, piece) => sum + piece.text.length + 1, -1);
-    let first = pieces.findIndex((piece) => piece.bottom > 0 && !piece.pinned);
+    let first = mostInView(pieces, textMax);
+    if (first < 0) first = pieces.findIndex((piece) => piece.bottom > 0 && !piece.pinned);
     if (first < 0) first = pieces.length - 1;
     let last = first;
     let size = pieces[first].text.length;
@@ -2490,6 +2492,28 @@ async (request) => {
     const above = pieces.slice(0, first).reduce((sum, piece) => sum + piece.text.length + 1, 0);
     const text = joined(pieces.slice(first, last + 1), layout);
     return { text: wordsUpTo(text, textMax), total, above };
+  }
+
+  // The first piece in view from which textMax characters hold the most of the text in view;
+  // -1 when none is in view. A box that scrolls by itself puts the text it has scrolled past
+  // between what the page shows above it and what it shows (a chat's log, a mail's list):
+  // starting at the first piece in view, that part would be all the text there is room for.
+  function mostInView(pieces, textMax) {
+    const shown = pieces.map((piece) =>
+      !piece.pinned && piece.bottom > 0 && piece.top < innerHeight ? piece.text.length : 0);
+    let [best, most, end, size, held] = [-1, 0, 0, -1, 0];
+    for (let start = 0; start < pieces.length; start++) {
+      if (end <= start) [end, size, held] = [start, -1, 0];
+      // The pieces from `start` that fit, one at least (cut at the end if it alone is longer).
+      while (end < pieces.length && (end === start || size + 1 + pieces[end].text.length <= textMax)) {
+        size += 1 + pieces[end].text.length;
+        held += shown[end++];
+      }
+      if (shown[start] && held > most) [best, most] = [start, held];
+      size -= 1 + pieces[start].text.length;
+      held -= shown[start];
+    }
+    return best;
   }
 
   // At most `max` characters of `text`, ending at a word's end where one is near.
