@@ -143,17 +143,25 @@ _LOAD_WATCH = """(() => {
   const idle = window.requestIdleCallback ? requestIdleCallback.bind(window) : later;
   // A document's first read runs the script cold, its functions compiled and learning the
   // page's types as they go: on a small page, half again as long as the next read. A top
-  // document not read yet reads itself once, unseen and remembering nothing, when the
-  // browser is idle after its first frame, so that the agent's first snapshot of it runs
-  // warm. Not while an action waits on the page (its timers watched), nor a large page: an
-  // action that came meanwhile would wait out its read.
+  // document not read yet reads itself once, unseen and remembering nothing, after its first
+  // frame, once it has been asked nothing for a moment (an agent reads the open's answer)
+  // and the browser is idle, so that the agent's first snapshot of it runs warm. Not in
+  // between the questions of a script that acts at once (for a while at most), nor a large
+  // page: what is asked meanwhile would wait out its read.
   const warm = () => {
     const large = document.getElementsByTagName("*").length > %(warm_max)d;
-    if (store.read || store.timers || large) return;
+    if (store.read || store.asking || store.timers || large) return;
     const read = { op: "snapshot", warm: true, textMax: %(text)d, elementsMax: %(elements)d };
     try {
       store[%(key)s](read).catch(() => {});
     } catch {}
+  };
+  const [UNASKED_MS, ASKED_FOR_MS] = [100, 2000];
+  const warmOnceUnasked = (since = performance.now()) => {
+    if (store.read || performance.now() - since > ASKED_FOR_MS) return;
+    const unasked = store.asking ? 0 : performance.now() - (store.asked || 0);
+    if (unasked >= UNASKED_MS) idle(warm);
+    else later(() => warmOnceUnasked(since), UNASKED_MS - unasked);
   };
   addEventListener("load", () => {
     const watch = (store.afterLoad = { moved: false, looked: false });
@@ -173,7 +181,7 @@ _LOAD_WATCH = """(() => {
         changes.disconnect();
         loads.disconnect();
         resolve(watch.moved);
-        if (window === top) idle(warm);
+        if (window === top) warmOnceUnasked();
       };
       frame(() => later(() => look(true), 0));
       // At most as long as snapshot.js's FRAME_LATE_MS, or FRAME_MS for a page not shown.
@@ -229,7 +237,7 @@ def at_document_start() -> str:
     its first frame after that is waited for by the next action (``quiet`` with
     ``opened``), not by the open; when the agent thinks between the two, that frame has long
     passed. A top document tells of its load itself (:data:`LOADED_BINDING`), so the open
-    need not ask; and, unread when the browser is next idle after that frame, reads itself
+    need not ask; and, unread and asked nothing for a moment after that frame, reads itself
     once (up to :data:`WARM_ELEMENTS_MAX` elements), so that the agent's first snapshot of
     it does not run the script cold.
     """

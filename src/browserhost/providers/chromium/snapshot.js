@@ -4709,32 +4709,45 @@ async (request) => {
     "keysReach"];
   if (store.timers && !keepsWatch.includes(request.op)) unwatchTimers();
 
-  switch (request.op) {
-    case "snapshot": return request.due ? afterFirstFrame(request) : parsed().then(() => snapshot(request));
-    case "target": return target(request);
-    case "stashed": return store.target;
-    case "enterSends": return tagOf(store.target) === "input" ? enterSends(store.target) : {};
-    case "keysReach": return keysReach(store.target);
-    case "reveal": return reveal();
-    case "focused": { const el = deepActive(); return el && el !== doc.body && el !== doc.documentElement ? describeCover(el) : {}; }
-    case "watchDrag": return watchDrag();
-    case "dragEnded": return dragEnded();
-    case "watchTyped": return watchTyped(store.target);
-    case "hop": { const found = resolve(request.selector); return found.enterFrame ? found : {}; }
-    case "frames": return frameBoxes(request);
-    case "findText": return findText(request);
-    case "find": return find(request);
-    case "scroll": return scroll(request);
-    case "position": return position(request.selector ? resolve(request.selector).list[0] : scroller());
-    case "quiet": return quiet(request);
-    case "state": return request.afterInput ? afterInput() : stateNow();
-    case "fill": return fill(request);
-    case "typeOn": return typeOn(request);
-    case "pointer": return pointer(request);
-    case "dropTarget": return dropTarget(request);
-    case "redrop": return redrop(request);
-    case "selectText": return selectText(request);
-    case "selected": return selected(request);
-    default: throw new Error("unknown op " + request.op);
+  // The provider's questions under way, and when the last one ended: the document's own
+  // warm-up read (pagescript.at_document_start) waits until it is asked nothing for a moment.
+  if (request.warm) return answer(request);
+  store.asking = (store.asking || 0) + 1;
+  try {
+    return await answer(request);
+  } finally {
+    store.asking -= 1;
+    store.asked = performance.now();
+  }
+
+  function answer(request) {
+    switch (request.op) {
+      case "snapshot": return request.due ? afterFirstFrame(request) : parsed().then(() => snapshot(request));
+      case "target": return target(request);
+      case "stashed": return store.target;
+      case "enterSends": return tagOf(store.target) === "input" ? enterSends(store.target) : {};
+      case "keysReach": return keysReach(store.target);
+      case "reveal": return reveal();
+      case "focused": { const el = deepActive(); return el && el !== doc.body && el !== doc.documentElement ? describeCover(el) : {}; }
+      case "watchDrag": return watchDrag();
+      case "dragEnded": return dragEnded();
+      case "watchTyped": return watchTyped(store.target);
+      case "hop": { const found = resolve(request.selector); return found.enterFrame ? found : {}; }
+      case "frames": return frameBoxes(request);
+      case "findText": return findText(request);
+      case "find": return find(request);
+      case "scroll": return scroll(request);
+      case "position": return position(request.selector ? resolve(request.selector).list[0] : scroller());
+      case "quiet": return quiet(request);
+      case "state": return request.afterInput ? afterInput() : stateNow();
+      case "fill": return fill(request);
+      case "typeOn": return typeOn(request);
+      case "pointer": return pointer(request);
+      case "dropTarget": return dropTarget(request);
+      case "redrop": return redrop(request);
+      case "selectText": return selectText(request);
+      case "selected": return selected(request);
+      default: throw new Error("unknown op " + request.op);
+    }
   }
 }
