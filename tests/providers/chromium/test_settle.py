@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from browserhost.contract import Context
-from browserhost.providers.chromium import ChromiumProvider
+from browserhost.providers.chromium import ChromiumProvider, pagescript
 
 from .driving import in_page, ok, out_line
 from .site import Site
@@ -119,12 +119,17 @@ async def test_the_read_a_page_does_of_itself_after_its_load_is_no_snapshot_of_t
     snapshot of it runs warm. The agent saw nothing of that read: a button drawn again since
     is pressed as the page shows it now, not refused as changed since a snapshot."""
     await ok(provider, ctx, "browser.open", url=site.url("/redrawn"))
-    # Past the first frame, then the browser's next idle time: the page's own read ran first.
+    # Past the first frame, and asked nothing for longer than the read waits for (the open
+    # may have asked while it settled), then the browser's next idle time: the page's own
+    # read has run by then.
+    unasked_ms = 2 * pagescript.WARM_UNASKED_MS
     await in_page(
         provider,
         ctx,
-        "new Promise((done) => requestAnimationFrame(() => setTimeout(() => "
-        "requestIdleCallback(done), 0)))",
+        "new Promise((done) => requestAnimationFrame(() => { "
+        "const store = window[Symbol.for('browserhost')]; "
+        "const wait = () => store.asking || performance.now() - (store.asked || 0) < "
+        f"{unasked_ms} ? setTimeout(wait, 20) : requestIdleCallback(done); wait(); }}))",
     )
     await ok(provider, ctx, "browser.click", selector="#swap")
     await ok(provider, ctx, "browser.click", selector="#b")

@@ -139,8 +139,8 @@ def _whole_characters(text: str) -> str:
 
 _LOAD_WATCH = """(() => {
   const store = window[Symbol.for("browserhost")];
-  const [later, frame] = [setTimeout.bind(window), requestAnimationFrame.bind(window)];
-  const idle = window.requestIdleCallback ? requestIdleCallback.bind(window) : later;
+  const [later, frame, idle] = [setTimeout, requestAnimationFrame, requestIdleCallback]
+    .map((native) => native.bind(window));
   // A document's first read runs the script cold, its functions compiled and learning the
   // page's types as they go: on a small page, half again as long as the next read. A top
   // document not read yet reads itself once, unseen and remembering nothing, after its first
@@ -156,7 +156,7 @@ _LOAD_WATCH = """(() => {
       store[%(key)s](read).catch(() => {});
     } catch {}
   };
-  const [UNASKED_MS, ASKED_FOR_MS] = [100, 2000];
+  const [UNASKED_MS, ASKED_FOR_MS] = [%(unasked_ms)d, 2000];
   const warmOnceUnasked = (since = performance.now()) => {
     if (store.read || performance.now() - since > ASKED_FOR_MS) return;
     const unasked = store.asking ? 0 : performance.now() - (store.asked || 0);
@@ -216,6 +216,9 @@ WARM_ELEMENTS_MAX = 1000
 frame (see :func:`at_document_start`). A first read of that many takes about 45 ms on two
 busy cores, 7 ms more than the next; one of a small page's 130, 7 ms, 4 more."""
 
+WARM_UNASKED_MS = 100
+"""How long a document must have been asked nothing before it reads itself."""
+
 LOADED_BINDING = "__browserhostLoaded"
 """The DevTools binding a page's top document calls at its load event: whether it is calm
 then, its time origin, url and title (:meth:`.Tab.told_loaded`)."""
@@ -245,6 +248,7 @@ def at_document_start() -> str:
         "binding": json.dumps(LOADED_BINDING),
         "key": _key(),
         "warm_max": WARM_ELEMENTS_MAX,
+        "unasked_ms": WARM_UNASKED_MS,
         "text": SNAPSHOT_TEXT_MAX,
         "elements": SNAPSHOT_ELEMENTS_MAX,
     }

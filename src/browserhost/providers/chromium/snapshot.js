@@ -1148,7 +1148,7 @@ async (request) => {
       valueIn(out, shownChoice(box, false, el), valueMax); // what its box shows chosen
     } else if ((tag === "input" && !NO_VALUE.has(type)) || tag === "textarea") {
       // A file input's value is a made-up path: the names of the files chosen are what it shows.
-      const chosen = type === "file" ? [...(el.files || [])].map((file) => file.name).join(", ") : el.value;
+      const chosen = type === "file" ? [...el.files].map((file) => file.name).join(", ") : el.value;
       valueIn(out, chosen, valueMax);
     } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
       // Its words, with the number where they do not show it ("November (11)"): typed, the
