@@ -352,6 +352,21 @@ def test_open_refuses_the_hosts_own_address(extension: Loaded, server: LiveServe
     )
 
 
+def test_an_element_asked_for_on_a_blank_page_says_to_open_one(
+    extension: Loaded, server: LiveServer
+) -> None:
+    """As the chromium provider says it: on a blank page (here a blank tab the user shared) no
+    element is missing, nothing was opened."""
+    extension.context.new_page()
+    with server.client() as http:
+        extension.share("about:blank")
+        refused = act(http, "browser.click", text="Sign in")
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["error"] == (
+        "Nothing is open: the page is blank, so browser.click was not run; use browser.open."
+    )
+
+
 def test_an_action_whose_tab_is_closed_under_it_may_have_run(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

@@ -5,11 +5,11 @@
 // any other failure with a code of the extension's own, which the host reads as "may have run".
 
 import { ACTIONS_BY_NAME } from "./actions.js";
-import { attach, touched } from "./cdp.js";
+import { attach, cdp, touched } from "./cdp.js";
 import { PROVIDER_REJECTED, UNSUPPORTED } from "./contract.js";
 import { acting, link } from "./link.js";
 import { dialogs } from "./page_events.js";
-import { Refusal } from "./refusals.js";
+import { NotFound, Refusal } from "./refusals.js";
 import { holdTab, Stopped, until } from "./stopping.js";
 import { agentTab } from "./tabs.js";
 
@@ -89,6 +89,24 @@ async function perform(name, args, key, signal, began) {
     await attach(tabId);
     dialogs.delete(tabId);
     began.page = true;
-    return acting(() => action(tabId, args));
+    try {
+      return await acting(() => action(tabId, args));
+    } catch (error) {
+      if (error instanceof NotFound && await blank(tabId)) { // nothing was opened, not an element gone
+        throw new Refusal(`Nothing is open: the page is blank, so ${name} was not run; use browser.open.`);
+      }
+      throw error;
+    }
   });
+}
+
+// Whether the tab shows the blank page it starts on, with nothing written into it.
+async function blank(tabId) {
+  const expression = "location.href === 'about:blank' && !document.documentElement.innerText.trim()";
+  try {
+    const reply = await cdp(tabId, "Runtime.evaluate", { expression, returnByValue: true });
+    return reply?.result?.value === true;
+  } catch {
+    return false;
+  }
 }

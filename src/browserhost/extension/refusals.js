@@ -10,6 +10,9 @@ import {
 /** An answer the agent reads ("ok: false" with what to do), not a failure of the bridge. */
 export class Refusal extends Error {}
 
+/** No element is what the agent named: a selector that matches none, a text none shows. */
+export class NotFound extends Refusal {}
+
 export const NO_TAB =
   "No tab is shared with the agent, and this agent session has opened none: browser.open " +
   "opens one in the browserhost tab group, or the user shares a tab from the browserhost button.";
@@ -61,7 +64,7 @@ export function checkFound(answer, selector) {
 }
 
 export function checkCount(count, selector) {
-  if (count === 0) throw new Refusal(`No element matches ${selector}; take a new snapshot.`);
+  if (count === 0) throw new NotFound(`No element matches ${selector}; take a new snapshot.`);
   if (count > 1) {
     throw new Refusal(`${selector} matches ${count} elements; take a new snapshot and use a ` +
       "selector that matches exactly one.");
@@ -294,7 +297,7 @@ export function checkFoundText(text, found, words) {
   }
   if (found.total === 0) {
     const boxes = found.boxes?.length ? ` ${NOT_DRAWN_YET}: ${scrollBoxesNamed(found.boxes)}; ${BOX_SCROLLED}` : "";
-    throw new Refusal(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.${boxes}`);
+    throw new NotFound(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.${boxes}`);
   }
   if (found.total > 1) {
     const listed = found.matches.map((m) => `${m.selector} (${m.tag} "${m.label}")`).join("; ");

@@ -679,6 +679,28 @@ async def test_refusals_say_what_to_do_differently(
     assert await refused(provider, ctx, action, **parameters) == expected
 
 
+async def test_an_element_asked_for_before_any_page_is_open_says_to_open_one(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """On the blank page a session starts on, no element is missing: nothing was opened. A
+    page written into the blank page (a script's popup) is still asked for its elements."""
+    for action, parameters in [
+        ("browser.click", {"text": "Sign in"}),
+        ("browser.click", {"selector": "#sign-in"}),
+        ("browser.inspect", {"selector": "#sign-in"}),
+    ]:
+        assert await refused(provider, ctx, action, **parameters) == (
+            f"Nothing is open: the page is blank, so {action} was not run; use browser.open."
+        )
+    await ok(provider, ctx, "browser.open", url="about:blank")
+    page = provider.page_for(ctx)
+    assert page is not None
+    await page.evaluate("document.body.innerHTML = '<p>Written by a script</p>'")
+    assert await refused(provider, ctx, "browser.click", selector="#sign-in") == (
+        "No element matches #sign-in; take a new snapshot."
+    )
+
+
 async def test_a_field_drawn_under_its_own_label_is_not_covered(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -18,7 +18,7 @@ from browserhost.contract import VERB_PREFIX, Context
 from browserhost.sdk import ActionError
 
 from . import driver, navigation, settle
-from .addresses import ERROR_PAGE_SCHEME
+from .addresses import BLANK, ERROR_PAGE_SCHEME
 from .contexts import ContextPool, Key, Tab, held_notice
 from .errors import (
     PageStuckError,
@@ -29,6 +29,7 @@ from .errors import (
 )
 from .futures import retrieve_exception
 from .records import Opened, Settled, Timeouts
+from .targets import NotFound
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
@@ -51,6 +52,16 @@ STUCK_S = 3.0
 """How much longer a late page has to answer once the browser itself has answered: on a
 loaded machine a renderer (a new tab's above all) can take seconds, and a page called stuck
 is closed."""
+
+
+async def blank(page: Page | None) -> bool:
+    """Whether ``page`` is the blank page a tab starts on, with nothing written into it."""
+    if page is None or page.url != BLANK:
+        return False
+    try:
+        return bool(await page.evaluate("() => !document.documentElement.innerText.trim()"))
+    except driver.PlaywrightError:
+        return False
 
 
 class TabAccess:
@@ -111,6 +122,13 @@ class TabAccess:
                 except PageStuckError as stuck:
                     await tab.close_current()
                     raise PageStuckError(action) from stuck
+                except NotFound:
+                    if await blank(tab.current()):  # not an element gone: nothing was opened
+                        raise ActionError(
+                            f"Nothing is open: the page is blank, so {action} was not run; "
+                            "use browser.open."
+                        ) from None
+                    raise
                 except ActionError as refused:
                     # A wait that ran out (for a field to take text, say) may be a page that
                     # stopped answering, and then the refusal would blame the element; not

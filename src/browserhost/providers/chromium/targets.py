@@ -37,6 +37,10 @@ BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it.
 Purpose = Literal["click", "type", "inspect"]
 
 
+class NotFound(ActionError):
+    """No element is what the agent named: a selector that matches none, a text none shows."""
+
+
 @dataclass(frozen=True)
 class Located:
     """Where the rest of a selector is matched: a frame, and that frame's offset in the page."""
@@ -329,7 +333,7 @@ async def by_text_how(
         raise ActionError(hidden_refusal(text, hidden, doing))
     if total == 0:
         boxes = found.get("boxes")
-        raise ActionError(
+        raise NotFound(
             f'No visible element has the text "{text}"; take a new snapshot and {doing[0]} by '
             "selector."
             + (f" {NOT_DRAWN_YET}: {scroll_boxes_named(boxes)}; {BOX_SCROLLED}" if boxes else "")
@@ -437,7 +441,7 @@ def check_found(answer: dict[str, Any], selector: str | None) -> None:
 
 def check_count(count: int, selector: str) -> None:
     if count == 0:
-        raise ActionError(f"No element matches {selector}; take a new snapshot.")
+        raise NotFound(f"No element matches {selector}; take a new snapshot.")
     if count > 1:
         raise ActionError(
             f"{selector} matches {count} elements; take a new snapshot and use a selector that "
