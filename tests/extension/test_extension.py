@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 import pytest
 
+from browserhost.providers.chromium import targets
 from browserhost.providers.chromium.inputs import STILL_LOADING
 from browserhost.providers.chromium.targets import SCROLLS_SIDEWAYS
 from tests.api.test_bridge_extension import own_address
@@ -480,6 +481,22 @@ def test_typing_says_when_the_field_did_not_take_the_text(
     )
     assert secret["notice"].startswith("The page disabled #secret as the text was typed")
     assert (amount["value"], "notice" in amount) == ("1250", False)
+
+
+def test_a_row_a_virtual_list_draws_again_as_it_is_scrolled_to_is_chased_to_its_item(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: the contact listed is the one pressed, in the row
+    that shows it once scrolled to, and that row's selector is the one named."""
+    url = site.url("/w/recycled-rows.html")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        listed = data(act(http, "browser.snapshot"))["elements"]
+        (thirteen,) = [e for e in listed if e.get("group") == "Contact 13"]
+        clicked = data(act(http, "browser.click", selector=thirteen["selector"]))
+        assert extension.page(url).evaluate("window.log") == ["Contact 13"]
+    assert clicked["clicked"] != thirteen["selector"]
+    assert clicked["notice"] == targets.chased(thirteen["selector"], clicked["clicked"], "clicked")
 
 
 def test_a_click_whose_element_the_pointer_moves_is_aimed_again_and_never_lands_elsewhere(

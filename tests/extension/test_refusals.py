@@ -132,6 +132,16 @@ def test_the_selector_refusals_are_the_chromium_providers(page: Page) -> None:
     assert None not in (counts[0], counts[2])
 
 
+def test_the_notice_of_a_row_drawn_again_for_another_item_is_the_chromium_providers(
+    page: Page,
+) -> None:
+    for done in ("clicked", "typed into"):
+        js = page.evaluate(
+            """async (done) => (await import("./refusals.js")).chased("#a", "#b", done)""", done
+        )
+        assert js == targets.chased("#a", "#b", done)
+
+
 def test_the_typing_refusals_are_the_chromium_providers(page: Page) -> None:
     python = [said(partial(targets.check_takes_text, "#q", info)) for info in TEXT_FIELDS]
     assert said_in_js(page, "checkTakesText", [["#q", info] for info in TEXT_FIELDS]) == python

@@ -15,7 +15,7 @@ import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import {
-  checkFound, checkTakesText, checkUsable, described, missedAll, optionValue, Refusal,
+  chased, checkFound, checkTakesText, checkUsable, described, missedAll, optionValue, Refusal,
   refusalToOpen, scrollBoxesNamed, slippedRelease, UNREACHABLE,
 } from "./refusals.js";
 import { byText, leaveRest, target } from "./targets.js";
@@ -96,13 +96,16 @@ export const ACTIONS_BY_NAME = {
   },
 
   "browser.click": async (tabId, { selector, text }) => {
-    const chosen = selector || await byText(tabId, text || "");
+    let chosen = selector || await byText(tabId, text || "");
     // With the press guard: a press the page would get anywhere else is kept from it, and
     // the click aimed again as the page now shows it (the chromium provider's PRESS_ATTEMPTS).
     const aim = () => target(tabId, chosen, "click", {
       fresh: !selector, watch: true, byText: selector ? null : text, guard: true,
     });
     let { info, located } = await aim();
+    // The row a virtual list drew the item in as it scrolled: the one aimed at again.
+    const asked = chosen;
+    chosen = info.chased || chosen;
     // A click on part of an element's text names the element it landed on, and that text.
     const part = () => info.aim.text !== undefined;
     const clicked = () => (part() && info.aim.hit ? located.prefix + info.aim.hit : chosen);
@@ -140,11 +143,16 @@ export const ACTIONS_BY_NAME = {
         "waits to be enabled again (the next step's fields filled, a request answered), or has " +
         "nothing more to do (a last page's Next).";
     }
+    if (chosen !== asked) {
+      const said = chased(asked, chosen, "clicked");
+      answer.notice = answer.notice ? `${answer.notice} ${said}` : said;
+    }
     return withPageSays(answer, settled);
   },
 
-  "browser.type": async (tabId, { selector, value, submit }) => {
-    const { info, located } = await target(tabId, selector, "type", { watch: true });
+  "browser.type": async (tabId, { selector: asked, value, submit }) => {
+    const { info, located } = await target(tabId, asked, "type", { watch: true });
+    const selector = info.chased || asked;
     checkTakesText(selector, info);
     if (info.tag === "select") {
       await choose(located, selector, info, value);
@@ -177,8 +185,8 @@ export const ACTIONS_BY_NAME = {
     const state = await stateAfter(located, settled);
     // After a submit, what the field holds if anything (a date the page parsed as Enter went).
     const refused = info.tag !== "select" && (!submit || state.value) && notTaken(selector, value, state);
-    const notice = [refused, submit && formRefused(settled).notice, sends.enterSends && enterSent(sends)]
-      .filter(Boolean).join(" ");
+    const notice = [refused, submit && formRefused(settled).notice, sends.enterSends && enterSent(sends),
+      selector !== asked && chased(asked, selector, "typed into")].filter(Boolean).join(" ");
     return withPageSays({
       selector, ...await shownAfter(tabId, settled), ...(notice ? { notice } : {}), ...state,
     }, settled);

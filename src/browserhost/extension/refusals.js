@@ -63,6 +63,14 @@ export function checkFound(answer, selector) {
   if (error === "count") checkCount(Number(answer.count), answer.selector || selector || "");
 }
 
+// What the agent hears when the element asked for showed another item once scrolled into
+// view (a virtual list draws its rows again as it scrolls), and the element that shows the
+// item listed was the one acted on instead (the chromium provider's targets.chased).
+export function chased(asked, selector, done) {
+  return `${asked} showed another item once scrolled into view (the list draws its rows again ` +
+    `as it scrolls): the item your snapshot listed there is ${selector} now, which was ${done}.`;
+}
+
 export function checkCount(count, selector) {
   if (count === 0) throw new NotFound(`No element matches ${selector}; take a new snapshot.`);
   if (count > 1) {

@@ -711,6 +711,46 @@ async def test_a_row_a_virtual_list_drew_again_for_another_item_is_refused(
     assert await in_page(provider, ctx, "window.log") == []
 
 
+async def test_a_row_a_virtual_list_draws_again_as_it_is_scrolled_to_is_chased_to_its_item(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A row drawn below the list's view is listed; scrolled into view to be pressed, its
+    node shows another contact, and the one row that now shows the contact listed is the one
+    pressed, and named. The selector listed still names the other contact's row."""
+    await _open(provider, site, ctx, "recycled-rows.html")
+    listed = (await _snapshot(provider, ctx))["elements"]
+    (thirteen,) = [e for e in listed if e.get("group") == "Contact 13"]
+    assert thirteen["inViewport"] is False
+    clicked = await ok(provider, ctx, "browser.click", selector=thirteen["selector"])
+    assert await in_page(provider, ctx, "window.log") == ["Contact 13"]
+    now = clicked["clicked"]
+    assert now != thirteen["selector"]
+    assert clicked["notice"] == (
+        f"{thirteen['selector']} showed another item once scrolled into view (the list draws "
+        f"its rows again as it scrolls): the item your snapshot listed there is {now} now, "
+        "which was clicked."
+    )
+    await ok(provider, ctx, "browser.click", selector=now)  # the contact it now shows
+    assert await in_page(provider, ctx, "window.log") == ["Contact 13", "Contact 13"]
+
+
+async def test_a_field_of_a_virtual_list_typed_into_below_its_view_is_its_items(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "icon-rows.html")
+    listed = (await _snapshot(provider, ctx))["elements"]
+    (eighth,) = [e for e in listed if e.get("group") == "Row 8"]
+    assert eighth["inViewport"] is False
+    typed = await ok(provider, ctx, "browser.type", selector=eighth["selector"], value="2")
+    assert typed["selector"] != eighth["selector"]
+    assert typed["value"] == "2"
+    assert await in_page(provider, ctx, "window.log") == ["price 8"]
+    assert (
+        await in_page(provider, ctx, "document.querySelector('.row[data-item=\"8\"] input').value")
+        == "2"
+    )
+
+
 async def test_a_box_in_a_closed_details_is_not_listed_and_its_summary_opens_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -444,11 +444,11 @@ class ChromiumProvider(
                 if selector is None:
                     selector, plain = await targets.by_text_how(page, parameters.text or "")
 
-            async def aim() -> targets.Target:
+            async def aim(at: str) -> targets.Target:
                 # A selector found by text names what the agent means, whatever a snapshot said.
                 return await targets.target(
                     page,
-                    selector,
+                    at,
                     "click",
                     fresh=parameters.text is not None,
                     watch=True,
@@ -457,7 +457,9 @@ class ChromiumProvider(
                 )
 
             with before_input():
-                aimed = await aim()
+                aimed = await aim(selector)
+            # The row a virtual list drew the item in as it scrolled: the one aimed at again.
+            asked, selector = selector, aimed.info.get("chased", selector)
             popup = NextPopup(tab, page, expected=aimed.info["opensWindow"])
             since = tab.downloads.mark()
             try:
@@ -472,7 +474,7 @@ class ChromiumProvider(
                         break
                     if attempt == PRESS_ATTEMPTS:
                         raise ActionError(missed_all(clicked, missed, PRESS_ATTEMPTS))
-                    aimed = await aim()  # as the page shows it now, the pointer over it
+                    aimed = await aim(selector)  # as the page shows it now, the pointer over it
                 if await missed_press(aimed, settled, shown, "slipped") is not None:
                     raise ActionError(slipped_release(clicked))
             finally:
@@ -496,6 +498,7 @@ class ChromiumProvider(
                         else None
                     )
                     or (disabled_by_click(clicked) if state.get("disabled") else None),
+                    targets.chased(asked, selector, "clicked") if selector != asked else None,
                     page_says(settled),
                 ),
                 **state,
@@ -507,6 +510,7 @@ class ChromiumProvider(
             page = await tab.page()
             with before_input():
                 aimed = await targets.target(page, selector, "type", watch=True, text=value)
+            asked, selector = selector, aimed.info.get("chased", selector)
             since, in_flight = tab.downloads.mark(), tab.in_flight(page)
             popup = NextPopup(tab, page, expected=False)  # a submit's handler may open a window
             try:
@@ -557,7 +561,10 @@ class ChromiumProvider(
                 dialogs=tab.take_dialogs(),
                 downloads=await tab.downloads.caused(since),
                 notice=notices(
-                    filled.notice or refused, submitted or left_open, page_says(settled)
+                    filled.notice or refused,
+                    submitted or left_open,
+                    targets.chased(asked, selector, "typed into") if selector != asked else None,
+                    page_says(settled),
                 ),
                 **state,
             )

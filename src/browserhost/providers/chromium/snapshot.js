@@ -2685,6 +2685,15 @@ async (request) => {
     if (before && before.isConnected) return true;
     return otherRow() || fingerprint(el) !== seen.print;
   }
+  // The one element other than `el`, in the box that scrolls it, that shows what `print`
+  // (fingerprint) tells: the item `el` showed before its list drew it again for another.
+  function drawnAgain(el, print) {
+    let box = el.parentElement;
+    while (box && !scrollsItself(box)) box = box.parentElement;
+    const alike = [...(box || doc).getElementsByTagName(el.localName)]
+      .filter((other) => other !== el && fingerprint(other) === print);
+    return alike.length === 1 ? alike[0] : null;
+  }
   const ITEM_ROLES = new Set(["option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem"]);
   const MOVING_VALUE = new Set(["slider", "spinbutton", "progressbar", "scrollbar", "meter"]);
   const replaced = (was, now) => Boolean(was && now && !was.includes(now) && !now.includes(was));
@@ -3338,10 +3347,10 @@ async (request) => {
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
     if (found.list.length !== 1) return { count: found.list.length };
-    const el = found.list[0];
+    let el = found.list[0];
     store.target = el;
     store.typedOn = null;
-    const face = faceOf(el);
+    let face = faceOf(el);
     const rect = (face || el).getBoundingClientRect();
     const named = labelOf(el, face);
     const out = {
@@ -3379,6 +3388,28 @@ async (request) => {
         // A click by text that names part of the element's text is aimed at that text.
         const part = purpose === "click" && byText ? textPart(el, face, byText) : null;
         Object.assign(out, { aim: part ? await aimAtText(el, part) : await aim(el, face, purpose) });
+        const seen = !fresh && store.remembered.get(selector);
+        const moved = seen && (face || el).getBoundingClientRect();
+        if (seen && (moved.x !== rect.x || moved.y !== rect.y)) {
+          // Scrolled into view. A long list that draws only the rows in view (a virtual list)
+          // draws its rows again for other items as it scrolls: this element may be another
+          // item's now, and the one row that shows the item listed is then the one aimed at.
+          if (purpose === "type") await frame(); // what the page does on the scroll
+          for (const read of [boxWords, positions, indexes]) read.clear(); // drawn again since
+          const same = fingerprint(el) !== seen.print && drawnAgain(el, seen.print);
+          const redrawn = !same && changed(selector, el);
+          if (same) {
+            [el, face] = [same, faceOf(same)];
+            store.target = el;
+            out.chased = selectorFor(el);
+            store.remembered.set(out.chased, { ref: new WeakRef(el), print: seen.print });
+            out.bounds = bounds((face || el).getBoundingClientRect());
+            out.aim = await aim(el, face, purpose);
+          } else if (redrawn) {
+            out.changed = redrawn;
+            delete out.aim;
+          }
+        }
       }
       if (watch && out.aim && out.aim.x !== undefined) {
         watchTimers();

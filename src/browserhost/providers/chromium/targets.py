@@ -439,6 +439,17 @@ def check_found(answer: dict[str, Any], selector: str | None) -> None:
         check_count(int(answer["count"]), answer.get("selector") or selector or "")
 
 
+def chased(asked: str, selector: str, done: str) -> str:
+    """What the agent hears when the element ``asked`` for showed another item once scrolled
+    into view (a virtual list draws its rows again as it scrolls), and the element that shows
+    the item listed, ``selector``, was the one acted on instead."""
+    return (
+        f"{asked} showed another item once scrolled into view (the list draws its rows again "
+        f"as it scrolls): the item your snapshot listed there is {selector} now, which was "
+        f"{done}."
+    )
+
+
 def check_count(count: int, selector: str) -> None:
     if count == 0:
         raise NotFound(f"No element matches {selector}; take a new snapshot.")
