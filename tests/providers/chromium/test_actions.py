@@ -114,6 +114,24 @@ async def test_open_of_an_unreachable_site_says_what_to_check(
     assert (await ok(provider, ctx, "browser.snapshot"))["url"] == "chrome-error://chromewebdata/"
 
 
+async def test_back_and_forward_to_a_page_that_failed_to_load_say_so_as_its_open_did(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The step is taken, and the entry's site still does not answer: not "may have run"."""
+    failing = "http://no-such-host.invalid/"
+    failed = (
+        f"Could not load {failing}: its host name does not resolve. Check the address and "
+        "that the site is up. The page now shows the browser's error page."
+    )
+    await ok(provider, ctx, "browser.open", url=site.url("/page-a"))
+    assert await refused(provider, ctx, "browser.open", url=failing) == failed
+    await ok(provider, ctx, "browser.open", url=site.url("/page-b"))
+    assert await refused(provider, ctx, "browser.back") == failed
+    assert (await ok(provider, ctx, "browser.back"))["title"] == "Page A"
+    assert await refused(provider, ctx, "browser.forward") == failed
+    assert (await ok(provider, ctx, "browser.snapshot"))["url"] == "chrome-error://chromewebdata/"
+
+
 async def test_an_open_the_site_answers_with_an_error_status_says_so(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

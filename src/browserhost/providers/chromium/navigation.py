@@ -15,7 +15,7 @@ from browserhost.sdk import ActionError
 
 from . import devtools, driver
 from .addresses import ERROR_PAGE_SCHEME
-from .errors import MayHaveRunError, playwright_errors
+from .errors import MayHaveRunError, playwright_errors, translate
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Page, Response
@@ -120,6 +120,11 @@ async def travel(page: Page, delta: int, target: str, timeout_s: float) -> bool:
                 ) from failed
             if await shown(page, lambda there: there == target):
                 return True  # loaded anew
+            # The entry's site did not answer (refused, not found), as an open of it says.
+            site_failed = "net::ERR_" in str(failed) and "ERR_ABORTED" not in str(failed)
+            if site_failed and await shown(page, lambda there: there.startswith(ERROR_PAGE_SCHEME)):
+                said = translate(failed, action, url=target)
+                raise ActionError(f"{said} The page now shows the browser's error page.") from None
             raise MayHaveRunError(
                 f"{action} was sent, but the browser did not show the {which} page and "
                 "stopped the step; the page may or may not have moved. Take a new snapshot to "
