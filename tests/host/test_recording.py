@@ -313,6 +313,13 @@ def test_secrets_images_and_long_values_are_left_out_or_cut() -> None:
     assert len(str(huge)) < 20_000  # bounded work and size, whatever the answer
 
 
+def test_the_user_name_and_password_of_an_address_are_left_out() -> None:
+    opened = kept_parameters("browser.open", {"url": "http://ada:s3cret@127.0.0.1:8765/a"}, {})
+    assert opened == {"url": f"http://{HIDDEN}@127.0.0.1:8765/a"}
+    answer = kept({"url": "https://TOKEN@git.example/x?to=a@b.c", "text": "write to a@b.c"})
+    assert answer == {"url": f"https://{HIDDEN}@git.example/x?to=a@b.c", "text": "write to a@b.c"}
+
+
 async def test_a_burst_past_the_steps_waiting_is_dropped_and_the_log_says_so_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -8,6 +8,8 @@ and nothing secret.
 - A capture's image is left out (``base64``): the step has its own picture.
 - Any value under a key that names a secret (:data:`SECRET_KEY`) is left out, in parameters
   and answers alike (a verb's cookies, a header's token).
+- An address's user name and password (``https://user:pw@host/``) are left out wherever
+  they are (:data:`USERINFO`): the address opened, the page's own.
 - Text typed with ``browser.type`` is kept only when the page reported the field's value back
   after typing: a password field's value never is (:class:`browserhost.contract.data.
   ElementState`), nor is any when the action failed.
@@ -29,6 +31,8 @@ SECRET_KEY: Final = re.compile(
     r"pass(word|wd|phrase)?|secret|token|cookie|auth|credential|session_?key|api_?key", re.I
 )
 HIDDEN: Final = "[hidden]"
+USERINFO: Final = re.compile(r"(?<=://)[^/?#@\s]+@")
+"""The part of an address that carries a user name and password: ``user:pw@``."""
 LEFT_OUT: Final = "[left out]"
 
 
@@ -60,6 +64,8 @@ class _Cutter:
         if value is None or isinstance(value, bool | int | float):
             return value
         if isinstance(value, str):
+            if "@" in value:
+                value = USERINFO.sub(f"{HIDDEN}@", value)
             return value if len(value) <= VALUE_CHARS_MAX else value[: VALUE_CHARS_MAX - 1] + "…"
         if depth >= DEPTH_MAX:
             return "…"
