@@ -19,6 +19,7 @@ away or did not take is told in the notice too (:func:`not_taken`).
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -229,6 +230,18 @@ async def type_on(page: Page, aimed: Target, selector: str, value: str, kept: in
     return f"{spread}; its last {len(rest)} characters were left out: no field took them."
 
 
+_FORMS = {
+    "date": re.compile(r"\d{4,}-\d\d-\d\d"),
+    "month": re.compile(r"\d{4,}-\d\d"),
+    "week": re.compile(r"\d{4,}-W\d\d"),
+    "time": re.compile(r"\d\d:\d\d(:\d\d(\.\d{1,3})?)?"),
+    "datetime-local": re.compile(r"\d{4,}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?"),
+}
+"""How a value of each date and time field is written (HTML's own forms): one written so that
+the field still refuses names a day or an hour that does not exist."""
+_NO_FORM = re.compile(r"(?!)")
+
+
 def _check_ready(ready: dict[str, Any], selector: str, value: str) -> None:
     error = ready.get("error")
     if error is None:
@@ -242,6 +255,12 @@ def _check_ready(ready: dict[str, Any], selector: str, value: str) -> None:
         raise ActionError(
             f"{selector} is a range from {ready['min']} to {ready['max']}{steps}, which "
             f"{value!r} is not on; give one of its values. Nothing was changed."
+        )
+    if error == "malformed" and _FORMS.get(ready["type"], _NO_FORM).fullmatch(value):
+        raise ActionError(
+            f"{selector} is a {ready['type']} field, and {value!r} is written as it takes "
+            f"one but names no {ready['type']} there is (a 30th of February, a 13th month, "
+            "25 o'clock); give one that exists. Nothing was changed."
         )
     if error == "malformed":
         raise ActionError(
