@@ -121,7 +121,9 @@ class ElementState(Data):
         None,
         description="Where no state above says so: the word of a class the page marks it "
         'with as on or picked ("active", "selected", "clicked": a toggle, a chosen card, the '
-        'current tab shown only by its look); listed as "marked active".',
+        'current tab shown only by its look); listed as "marked active". A day of a date '
+        "grid from the month before or after, told apart by a class alone, is "
+        '"other month".',
     )
 
 

@@ -57,6 +57,21 @@ async def test_a_picked_date_shows_as_the_fields_value(
     assert await out_line(provider, ctx) == "out: 12/14/2026"
 
 
+async def test_a_day_of_the_month_before_or_after_shows_as_marked_other_month(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Two days read "30" (March's, April's), told apart by a class alone: the snapshot says
+    which is the other month's, and the one it does not mark is this month's."""
+    await _open(provider, site, ctx, "month-grid.html")
+    listed = (await _snapshot(provider, ctx))["elements"]
+    thirties = [e for e in listed if e["label"] == "30"]
+    assert [e.get("marked") for e in thirties] == ["other month", None]
+    assert [e.get("marked") for e in listed if e["label"] == "1"] == [None, "other month"]
+    assert all("marked" not in e for e in listed if e["label"] == "15")
+    await ok(provider, ctx, "browser.click", selector=thirties[1]["selector"])
+    assert await out_line(provider, ctx) == "out: 2026-04-30"
+
+
 async def test_every_kind_of_state_is_reported_where_it_applies(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1104,6 +1104,19 @@ async (request) => {
     return "";
   }
 
+  // A day of a date grid that belongs to the month before or after the one shown, told
+  // apart from this month's day of the same number by a class alone (flatpickr's
+  // prevMonthDay, jQuery UI's ui-datepicker-other-month on its cell, MUI's dayOutsideMonth,
+  // react-day-picker's rdp-day_outside). Only a day's number: a "next month" arrow is none.
+  const OTHER_MONTH = /(?:prev|previous|next|other|outside|adjacent)[-_]?(?:current[-_]?)?month|day[-_]*outside/i;
+  function otherMonth(el) {
+    if (!/^\d{1,2}$/.test(clean(el.textContent))) return false;
+    for (let node = el, up = 0; node && up < 3; node = node.parentElement, up++) {
+      if ([...node.classList].some((name) => OTHER_MONTH.test(name))) return true;
+    }
+    return false;
+  }
+
   // The option the keys are on in the list a focused field drives, or a focused list or menu
   // holds (its aria-activedescendant): Enter would choose it. A field's list marks it
   // aria-selected too, as the pattern advises for a combobox's list, and nothing is chosen
@@ -1185,7 +1198,7 @@ async (request) => {
     if (pressed !== null && pressed !== "undefined") out.pressed = tristate(pressed);
     if (out.checked === undefined && out.selected === undefined && out.pressed === undefined &&
         out.current === undefined) {
-      const mark = markOf(el);
+      const mark = markOf(el) || (otherMonth(el) && "other month");
       if (mark) out.marked = mark;
     }
     if (el.required || el.getAttribute("aria-required") === "true") out.required = true;
