@@ -132,6 +132,24 @@ def test_the_selector_refusals_are_the_chromium_providers(page: Page) -> None:
     assert None not in (counts[0], counts[2])
 
 
+CANDIDATES: list[dict[str, Any]] = [
+    {"selector": "#a", "tag": "button", "label": "Delete"},
+    {"selector": "#b", "tag": "button", "label": "Delete", "group": "Ada Diaz"},
+    {"selector": "#c", "tag": "span", "label": "30", "marked": "other month"},
+    {"selector": "#d", "tag": "a", "label": "1", "group": "April", "marked": "other month"},
+]
+
+
+def test_the_candidates_a_text_matches_are_listed_as_the_chromium_provider_lists_them(
+    page: Page,
+) -> None:
+    js = page.evaluate(
+        """async (all) => all.map((await import("./refusals.js")).candidate)""", CANDIDATES
+    )
+    assert js == [targets.candidate(match) for match in CANDIDATES]
+    assert js[3] == '#d (a "1" in "April", marked other month)'
+
+
 def test_the_notice_of_a_row_drawn_again_for_another_item_is_the_chromium_providers(
     page: Page,
 ) -> None:

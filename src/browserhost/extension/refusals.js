@@ -63,6 +63,14 @@ export function checkFound(answer, selector) {
   if (error === "count") checkCount(Number(answer.count), answer.selector || selector || "");
 }
 
+// One of the elements a text matches, as a refusal lists it (the chromium provider's
+// targets.candidate): its group and its mark, where it has them, tell alike ones apart.
+export function candidate(match) {
+  const group = match.group ? ` in "${match.group}"` : "";
+  const marked = match.marked ? `, marked ${match.marked}` : "";
+  return `${match.selector} (${match.tag} "${match.label}"${group}${marked})`;
+}
+
 // What the agent hears when the element asked for showed another item once scrolled into
 // view (a virtual list draws its rows again as it scrolls), and the element that shows the
 // item listed was the one acted on instead (the chromium provider's targets.chased).
@@ -308,7 +316,7 @@ export function checkFoundText(text, found, words) {
     throw new NotFound(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.${boxes}`);
   }
   if (found.total > 1) {
-    const listed = found.matches.map((m) => `${m.selector} (${m.tag} "${m.label}")`).join("; ");
+    const listed = found.matches.map(candidate).join("; ");
     const more = found.total > found.matches.length ? `; and ${found.total - found.matches.length} more` : "";
     throw new Refusal(`"${text}" matches ${found.total} elements: ${listed}${more}. Nothing was ` +
       `${words.done}; ${words.pick}.`);

@@ -68,6 +68,11 @@ async def test_a_day_of_the_month_before_or_after_shows_as_marked_other_month(
     assert [e.get("marked") for e in thirties] == ["other month", None]
     assert [e.get("marked") for e in listed if e["label"] == "1"] == [None, "other month"]
     assert all("marked" not in e for e in listed if e["label"] == "15")
+    error = await refused(provider, ctx, "browser.click", text="30")
+    assert error.startswith(
+        f'"30" matches 2 elements: {thirties[0]["selector"]} (span "30", marked other month); '
+        f'{thirties[1]["selector"]} (span "30"). Nothing was clicked'
+    )
     await ok(provider, ctx, "browser.click", selector=thirties[1]["selector"])
     assert await out_line(provider, ctx) == "out: 2026-04-30"
 

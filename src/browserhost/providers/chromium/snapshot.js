@@ -3922,11 +3922,12 @@ async (request) => {
     // Each as a snapshot lists it: several alike say whose row they are in.
     const listed = shownFirst.slice(0, limit).map((el) => {
       const group = cap(groupOf(el));
+      const marked = otherMonth(el) && "other month"; // the one thing alike days differ by
       return {
         el,
         out: {
           selector: selectorFor(el), tag: tagOf(el), label: cap(nameOf(el) || guessedName(el)),
-          ...(group ? { group } : {}), opensWindow: opensWindow(el),
+          ...(group ? { group } : {}), ...(marked ? { marked } : {}), opensWindow: opensWindow(el),
         },
       };
     });

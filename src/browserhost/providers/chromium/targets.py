@@ -339,17 +339,21 @@ async def by_text_how(
             + (f" {NOT_DRAWN_YET}: {scroll_boxes_named(boxes)}; {BOX_SCROLLED}" if boxes else "")
         )
     if total > 1:
-        listed = "; ".join(
-            f'{m["selector"]} ({m["tag"]} "{m["label"]}"'
-            + (f' in "{m["group"]}")' if m.get("group") else ")")
-            for m in matches
-        )
+        listed = "; ".join(candidate(m) for m in matches)
         more = f"; and {total - len(matches)} more" if total > len(matches) else ""
         raise ActionError(
             f'"{text}" matches {total} elements: {listed}{more}. Nothing was {doing[1]}; '
             f"{doing[0]} one by its selector."
         )
     return str(matches[0]["selector"]), found.get("how") == "text"
+
+
+def candidate(match: Mapping[str, Any]) -> str:
+    """One of the elements a text matches, as a refusal lists it: its selector, tag and label,
+    and the group it is in and its mark where it has them (alike, they tell it apart)."""
+    group = f' in "{match["group"]}"' if match.get("group") else ""
+    marked = f", marked {match['marked']}" if match.get("marked") else ""
+    return f'{match["selector"]} ({match["tag"]} "{match["label"]}"{group}{marked})'
 
 
 def hidden_refusal(text: str, hidden: dict[str, Any], doing: tuple[str, str]) -> str:
