@@ -21,8 +21,9 @@ import pytest
 import pytest_asyncio
 
 from browserhost.api.paths import PROVIDERS_PATH
+from tests.processes import listens_on
 from tests.providers.chromium.site import Site, serving
-from tests.spawning import spawn, stop, stop_all, wait_ready
+from tests.spawning import NotReadyError, spawn, stop, stop_all, wait_ready
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 pytest_plugins = ("tests.tiers", "tests.ordering")
 
 TOKEN = "test-token-0123456789"
+PORT_ATTEMPTS = 3
+"""How many ports a server is started on before its start fails: the one given as free may be
+taken meanwhile by another test's server."""
 
 
 def free_port() -> int:
@@ -76,24 +80,36 @@ def start_server(
     ``wrapper`` is a command the server runs under, e.g. ``("setpriv", "--bounding-set=-all")``;
     ``program`` is the browserhost it runs (another install's ``bin/browserhost``).
     """
-    port = free_port()
     full_env = {
         **os.environ,
         "BROWSERHOST_TOKEN": TOKEN,
         "BROWSERHOST_PROVIDERS": providers,
         **(env or {}),
     }
-    command = [
-        *wrapper, *program, "serve",
-        "--port", str(port), "--data-dir", str(data_dir), *extra_args,
-    ]  # fmt: skip
     data_dir.mkdir(parents=True, exist_ok=True)
-    log_path = data_dir.parent / f"serve-{port}.log"
-    with log_path.open("wb") as log:
-        process = spawn(command, env=full_env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=log)
-    url = f"http://127.0.0.1:{port}"
-    wait_ready(process, lambda: serve_answers(url), "browserhost serve", log_path)
-    return LiveServer(url, TOKEN, data_dir, process, log_path, full_env)
+    for attempt in range(1, PORT_ATTEMPTS + 1):
+        port = free_port()
+        command = [
+            *wrapper, *program, "serve",
+            "--port", str(port), "--data-dir", str(data_dir), *extra_args,
+        ]  # fmt: skip
+        log_path = data_dir.parent / f"serve-{port}.log"
+        with log_path.open("wb") as log:
+            process = spawn(command, env=full_env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=log)
+        url = f"http://127.0.0.1:{port}"
+
+        def ready(url: str = url, pid: int = process.pid, port: int = port) -> bool:
+            # Its own answer: another test's server may have been given the same port.
+            return serve_answers(url) and (bool(wrapper) or listens_on(pid, port))
+
+        try:
+            wait_ready(process, ready, "browserhost serve", log_path)
+        except NotReadyError:
+            if attempt < PORT_ATTEMPTS and f"port {port} is taken" in log_path.read_text():
+                continue
+            raise
+        return LiveServer(url, TOKEN, data_dir, process, log_path, full_env)
+    raise AssertionError("unreachable")
 
 
 def serve_answers(url: str) -> bool:

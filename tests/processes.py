@@ -75,6 +75,24 @@ def chromium_processes(root: int) -> dict[int, int]:
     }
 
 
+def listens_on(pid: int, port: int) -> bool:
+    """Whether ``pid`` itself holds the socket listening on loopback ``port``: a server found
+    answering there may be another test's, started on a port both were given as free."""
+    wanted = f":{port:04X}"
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[1].endswith(wanted) and fields[3] == "0A":  # LISTEN
+                    inodes.add(f"socket:[{fields[9]}]")
+    try:
+        held = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+    except OSError:  # exited
+        return False
+    return bool(inodes & held)
+
+
 def open_fds(pid: int) -> int:
     """How many file descriptors ``pid`` holds open."""
     return len(os.listdir(f"/proc/{pid}/fd"))

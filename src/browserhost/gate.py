@@ -125,10 +125,12 @@ class Gate:
             return foreign
         scheme, _, supplied = headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not hmac.compare_digest(supplied.encode(), self._token):
+            # A token sent that is not this host's (another host's, an old one) is said so.
+            sent = "The token sent is not this host's: send" if supplied else "Send"
             return (
                 401,
                 "UNAUTHORIZED",
-                f"Send Authorization: Bearer <token>; {self._unauthorized_hint}",
+                f"{sent} Authorization: Bearer <token>; {self._unauthorized_hint}",
             )
         # A request without a body has no media type to check; the route says what it lacks.
         if _has_body(headers):

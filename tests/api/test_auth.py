@@ -109,6 +109,22 @@ async def test_the_gate_refuses_and_the_selection_is_unchanged(
     assert selection_bytes(host) == before == b'{"selectedId": "rec"}'
 
 
+async def test_a_wrong_token_is_told_apart_from_none(
+    gated: tuple[httpx.AsyncClient, Recorder],
+) -> None:
+    client, _ = gated
+    said = {}
+    for name in ("missing-token", "wrong-token", "empty-token"):
+        _, headers = REFUSALS[name].request(TOKEN)
+        said[name] = (await client.get(SELECTION, headers=headers)).json()["error"]
+    hint = "Authorization: Bearer <token>; browserhost serve prints where it is."
+    assert said == {
+        "missing-token": f"Send {hint}",
+        "wrong-token": f"The token sent is not this host's: send {hint}",
+        "empty-token": f"Send {hint}",
+    }
+
+
 @pytest.mark.parametrize("name", ["missing-token", "evil-host", "cross-origin", "text-plain"])
 async def test_a_refused_action_never_reaches_the_provider(
     gated: tuple[httpx.AsyncClient, Recorder], name: str

@@ -254,7 +254,9 @@ def test_refused_calls_exit_3_and_say_what_to_do(shell: Shell) -> None:
 def test_a_wrong_token_or_no_server_exits_3(shell: Shell) -> None:
     wrong = shell("providers", env={"BROWSERHOST_TOKEN": "wrong"})
     assert wrong.status == EXIT_REFUSED
-    assert wrong.err.startswith("UNAUTHORIZED: Send Authorization: Bearer <token>")
+    assert wrong.err.startswith(
+        "UNAUTHORIZED: The token sent is not this host's: send Authorization: Bearer <token>"
+    )
     nowhere = shell("providers", "--url", f"http://127.0.0.1:{free_port()}")
     assert nowhere.status == EXIT_REFUSED
     assert nowhere.err.startswith("PROVIDER_UNAVAILABLE: browserhost is not reachable")

@@ -243,7 +243,9 @@ async def test_a_wrong_token_is_refused_by_the_gate(host: Host) -> None:
     assert isinstance(refused.value, NothingRanError)
     assert refused.value.refusal == "UNAUTHORIZED"
     assert refused.value.http_status == 401
-    assert str(refused.value).startswith("UNAUTHORIZED: Send Authorization: Bearer")
+    assert str(refused.value).startswith(
+        "UNAUTHORIZED: The token sent is not this host's: send Authorization: Bearer"
+    )
 
 
 def test_defaults_come_from_the_environment(

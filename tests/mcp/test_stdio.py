@@ -185,7 +185,9 @@ async def test_forwarding_with_a_wrong_token_says_so(setup: Setup) -> None:
     finally:
         server.stop()
     assert result.is_error
-    assert text_of(result).startswith("UNAUTHORIZED: Send Authorization: Bearer <token>")
+    assert text_of(result).startswith(
+        "UNAUTHORIZED: The token sent is not this host's: send Authorization: Bearer <token>"
+    )
 
 
 async def test_a_line_that_is_not_json_gets_a_parse_error_and_serving_goes_on(

@@ -141,7 +141,7 @@ export const ACTIONS_BY_NAME = {
     if (state.disabled && !answer.notice) {
       answer.notice = `The click went in; the page disabled ${clicked()} after it: it takes one press, ` +
         "waits to be enabled again (the next step's fields filled, a request answered), or has " +
-        "nothing more to do (a last page's Next).";
+        "nothing more to do (a last page's Next, a first page's Back).";
     }
     if (chosen !== asked) {
       const said = chased(asked, chosen, "clicked");

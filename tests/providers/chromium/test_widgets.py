@@ -937,7 +937,7 @@ async def test_the_wait_after_a_click_covers_the_timers_it_started(
     assert signed["notice"] == (
         "The click went in; the page disabled #signin after it: it takes one press, waits to "
         "be enabled again (the next step's fields filled, a request answered), or has nothing "
-        "more to do (a last page's Next)."
+        "more to do (a last page's Next, a first page's Back)."
     )
     assert (await _by_label(provider, ctx))["Signed in"]["disabled"] is True
     assert await out_line(provider, ctx) == "out: welcome"

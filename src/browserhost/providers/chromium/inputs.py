@@ -163,7 +163,7 @@ def disabled_by_click(clicked: str) -> str:
     return (
         f"The click went in; the page disabled {clicked} after it: it takes one press, waits "
         "to be enabled again (the next step's fields filled, a request answered), or has "
-        "nothing more to do (a last page's Next)."
+        "nothing more to do (a last page's Next, a first page's Back)."
     )
 
 
