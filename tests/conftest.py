@@ -36,6 +36,15 @@ PORT_ATTEMPTS = 3
 taken meanwhile by another test's server."""
 
 
+def listening(host: str = "127.0.0.1") -> socket.socket:
+    """A socket listening on a port of its own, for a server in this process to serve on: a
+    port only said to be free may be another test's by the time its server binds it."""
+    bound = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    bound.bind((host, 0))
+    bound.listen()
+    return bound
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -23,7 +23,7 @@ from browserhost.contract import ACTIONS
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 from tests.api.test_bridge import closing, receive, rpc, until
-from tests.conftest import TOKEN, free_port
+from tests.conftest import TOKEN, listening
 
 EXTENSION_ID = "abcdefghijklmnopabcdefghijklmnop"
 EXTENSION = f"chrome-extension://{EXTENSION_ID}"
@@ -55,9 +55,10 @@ async def serving(tmp_path: Path, extension_id: str | None = None) -> AsyncItera
     host = Host(tmp_path / "data")
     bridge = Bridge(host, extension_id=extension_id)
     app = create_app(host, TOKEN, allowed_hosts=[own_address()], bridge=bridge)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="0.0.0.0", port=port, log_level="warning"))
-    running = asyncio.ensure_future(server.serve())
+    bound = listening("0.0.0.0")
+    port = bound.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    running = asyncio.ensure_future(server.serve([bound]))
     await until(lambda: server.started)
     try:
         yield Served(host, port)

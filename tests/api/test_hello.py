@@ -19,7 +19,7 @@ from browserhost.api.app import create_app
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 from browserhost.providers.stub import register
-from tests.conftest import TOKEN, free_port
+from tests.conftest import TOKEN, listening
 
 NEAR_MISSES: dict[str, Callable[[str], str]] = {
     "empty": lambda token: "",
@@ -47,16 +47,12 @@ async def served(tmp_path: Path) -> AsyncIterator[Served]:
     host = Host(tmp_path / "data")
     host.catalog.install(register())
     bridge = Bridge(host)
-    port = free_port()
+    bound = listening()
+    port = bound.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(host, TOKEN, bridge=bridge),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-        )
+        uvicorn.Config(create_app(host, TOKEN, bridge=bridge), log_level="warning")
     )
-    serving = asyncio.ensure_future(server.serve())
+    serving = asyncio.ensure_future(server.serve([bound]))
     async with asyncio.timeout(10):
         while not server.started:  # noqa: ASYNC110  # a starting uvicorn sets a flag, no event
             await asyncio.sleep(0.01)

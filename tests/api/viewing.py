@@ -21,7 +21,7 @@ from browserhost.contract import ProviderRequest
 from browserhost.host import Host
 from browserhost.providers.chromium import features
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS, sandboxed
-from tests.conftest import TOKEN, free_port
+from tests.conftest import TOKEN, listening
 
 ACTIONS = "/api/browser-providers/actions"
 
@@ -67,11 +67,10 @@ def serving(data_dir: Path, record: dict[str, Any]) -> Iterator[Served]:
     host = Host(data_dir)
     host.catalog.install(counting(record, received))
     host.select(record["id"])
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(host, TOKEN), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
+    bound = listening()
+    port = bound.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(host, TOKEN), log_level="warning"))
+    thread = threading.Thread(target=server.run, args=([bound],), daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not server.started:

@@ -25,7 +25,7 @@ from browserhost.contract import Context
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 from browserhost.providers.chromium.launch import LAUNCH_FLAGS
-from tests.conftest import TOKEN, LiveServer, free_port, serving_selected
+from tests.conftest import TOKEN, LiveServer, listening, serving_selected
 from tests.processes import wait_until
 
 EXTENSION = Path(__file__).parents[2] / "src" / "browserhost" / "extension"
@@ -220,13 +220,12 @@ def hosted(tmp_path: Path) -> Iterator[Hosted]:
     host = Host(tmp_path / "data")
     bridge = Bridge(host)
     host.select("bridge")
-    port = free_port()
+    bound = listening()
+    port = bound.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(host, TOKEN, bridge=bridge), host="127.0.0.1", port=port, log_level="warning"
-        )
+        uvicorn.Config(create_app(host, TOKEN, bridge=bridge), log_level="warning")
     )
-    serving = asyncio.run_coroutine_threadsafe(server.serve(), loop)
+    serving = asyncio.run_coroutine_threadsafe(server.serve([bound]), loop)
     deadline = time.monotonic() + WAIT_S
     while not server.started:  # uvicorn sets a flag and sends no event
         assert time.monotonic() < deadline, "the host did not start"

@@ -27,7 +27,7 @@ from browserhost.contract import ACTIONS
 from browserhost.host import Host
 from browserhost.host.bridge import Bridge
 from browserhost.providers.stub import register
-from tests.conftest import TOKEN, free_port
+from tests.conftest import TOKEN, listening
 
 PROVIDERS = "/api/browser-providers"
 ACTIONS_PATH = "/api/browser-providers/actions"
@@ -82,13 +82,12 @@ async def serving(data_dir: Path) -> AsyncIterator[Hosted]:
     host.catalog.install(register())
     bridge = Bridge(host)
     host.select("bridge")
-    port = free_port()
+    bound = listening()
+    port = bound.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(host, TOKEN, bridge=bridge), host="127.0.0.1", port=port, log_level="error"
-        )
+        uvicorn.Config(create_app(host, TOKEN, bridge=bridge), log_level="error")
     )
-    running = asyncio.ensure_future(server.serve())
+    running = asyncio.ensure_future(server.serve([bound]))
     await until(lambda: server.started)
     yield Hosted(host, bridge, f"http://127.0.0.1:{port}")
     server.should_exit = True
