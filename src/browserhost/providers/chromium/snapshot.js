@@ -2698,12 +2698,17 @@ async (request) => {
     if (before && before.isConnected) return true;
     return otherRow() || fingerprint(el) !== seen.print;
   }
+  // The box of its own that scrolls `el`, if one does, not the page.
+  function scrollBox(el) {
+    let box = el.parentElement;
+    while (box && !scrollsItself(box)) box = box.parentElement;
+    return box && box !== doc.scrollingElement && box !== doc.documentElement && box !== doc.body ? box : null;
+  }
+
   // The one element other than `el`, in the box that scrolls it, that shows what `print`
   // (fingerprint) tells: the item `el` showed before its list drew it again for another.
   function drawnAgain(el, print) {
-    let box = el.parentElement;
-    while (box && !scrollsItself(box)) box = box.parentElement;
-    const alike = [...(box || doc).getElementsByTagName(el.localName)]
+    const alike = [...(scrollBox(el) || doc).getElementsByTagName(el.localName)]
       .filter((other) => other !== el && fingerprint(other) === print);
     return alike.length === 1 ? alike[0] : null;
   }
@@ -3407,7 +3412,9 @@ async (request) => {
           // Scrolled into view. A long list that draws only the rows in view (a virtual list)
           // draws its rows again for other items as it scrolls: this element may be another
           // item's now, and the one row that shows the item listed is then the one aimed at.
-          if (purpose === "type") await frame(); // what the page does on the scroll
+          // What the page does on the scroll of a box of its own, where such lists are (a
+          // click waits for it anyway; typing into a field the page scrolled to does not).
+          if (purpose === "type" && scrollBox(el)) await frame();
           for (const read of [boxWords, positions, indexes]) read.clear(); // drawn again since
           const same = fingerprint(el) !== seen.print && drawnAgain(el, seen.print);
           const redrawn = !same && changed(selector, el);
