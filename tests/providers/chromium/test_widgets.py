@@ -1129,7 +1129,7 @@ async def test_fields_take_a_value_as_a_person_enters_it_and_refuse_one_they_can
     assert "date field and does not take 'next Friday'" in error
     error = await refused(provider, ctx, "browser.type", selector="#when", value="2026-02-30")
     assert error == (
-        "#when is a date field, and '2026-02-30' is written as it takes one but names no date "
+        "#when is a date field, and '2026-02-30' is written as it takes one but names no day "
         "there is (a 30th of February, a 13th month, 25 o'clock); give one that exists. "
         "Nothing was changed."
     )

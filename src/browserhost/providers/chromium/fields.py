@@ -231,15 +231,23 @@ async def type_on(page: Page, aimed: Target, selector: str, value: str, kept: in
 
 
 _FORMS = {
-    "date": re.compile(r"\d{4,}-\d\d-\d\d"),
-    "month": re.compile(r"\d{4,}-\d\d"),
-    "week": re.compile(r"\d{4,}-W\d\d"),
-    "time": re.compile(r"\d\d:\d\d(:\d\d(\.\d{1,3})?)?"),
-    "datetime-local": re.compile(r"\d{4,}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?"),
+    "date": (re.compile(r"\d{4,}-\d\d-\d\d"), "day"),
+    "month": (re.compile(r"\d{4,}-\d\d"), "month"),
+    "week": (re.compile(r"\d{4,}-W\d\d"), "week"),
+    "time": (re.compile(r"\d\d:\d\d(:\d\d(\.\d{1,3})?)?"), "time of day"),
+    "datetime-local": (
+        re.compile(r"\d{4,}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?"),
+        "day and time",
+    ),
 }
-"""How a value of each date and time field is written (HTML's own forms): one written so that
-the field still refuses names a day or an hour that does not exist."""
-_NO_FORM = re.compile(r"(?!)")
+"""How a value of each date and time field is written (HTML's own forms), and what it names:
+one written so that the field still refuses names one that does not exist."""
+
+
+def _nonexistent(field_type: str, value: str) -> str | None:
+    """What a value written in its field's own form, which the field refused, names."""
+    form = _FORMS.get(field_type)
+    return form[1] if form is not None and form[0].fullmatch(value) else None
 
 
 def _check_ready(ready: dict[str, Any], selector: str, value: str) -> None:
@@ -256,11 +264,11 @@ def _check_ready(ready: dict[str, Any], selector: str, value: str) -> None:
             f"{selector} is a range from {ready['min']} to {ready['max']}{steps}, which "
             f"{value!r} is not on; give one of its values. Nothing was changed."
         )
-    if error == "malformed" and _FORMS.get(ready["type"], _NO_FORM).fullmatch(value):
+    if error == "malformed" and (named := _nonexistent(ready["type"], value)):
         raise ActionError(
             f"{selector} is a {ready['type']} field, and {value!r} is written as it takes "
-            f"one but names no {ready['type']} there is (a 30th of February, a 13th month, "
-            "25 o'clock); give one that exists. Nothing was changed."
+            f"one but names no {named} there is (a 30th of February, a 13th month, 25 "
+            "o'clock); give one that exists. Nothing was changed."
         )
     if error == "malformed":
         raise ActionError(
