@@ -134,8 +134,11 @@ def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
     with server.client() as http:
         data(act(http, "browser.open", url=f"{site.origin}/checked-form"))
         clicked = data(act(http, "browser.click", text="Send"))
+        enter = {"key": "Enter", "selector": 'input[name="q"]'}
+        pressed = data(act(http, "verb.press_key", **enter))
         data(act(http, "browser.type", selector='input[name="q"]', value="hat"))
         typed = data(act(http, "browser.type", selector="#mail", value="a@b.c", submit=True))
+    assert pressed["notice"] == clicked["notice"]  # Enter sends the form as its button does
     assert clicked["notice"] == (
         'The form was not sent: the browser\'s own check stopped it at the field "Name" '
         '(input[name="q"]), which says "Please fill out this field." (1 other field too). Fix '

@@ -15,8 +15,8 @@ import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import {
-  chased, checkFound, checkTakesText, checkUsable, described, missedAll, optionValue, Refusal,
-  refusalToOpen, scrollBoxesNamed, slippedRelease, UNREACHABLE,
+  chased, checkFound, checkTakesText, checkUsable, described, formRefused, missedAll, optionValue,
+  Refusal, refusalToOpen, scrollBoxesNamed, slippedRelease, UNREACHABLE,
 } from "./refusals.js";
 import { byText, leaveRest, target } from "./targets.js";
 import { notTaken } from "./typing.js";
@@ -261,25 +261,6 @@ function scrollBoxes(boxes) {
 function enterSent({ enterSends: first, sendsCount }) {
   return `Enter sent the form as a press on its first button, ${first.selector} (${described(first)}), ` +
     `would (it has ${sendsCount} that send it); to send it with another, click that one.`;
-}
-
-// A form the input sent that the browser's own check stopped, in the chromium provider's
-// words (providers/chromium/inputs.py, form_refused): it was not sent.
-function formRefused({ refused }) {
-  if (!refused) return {};
-  const field = refused.field ? `"${refused.field}" (${refused.selector})` : refused.selector;
-  const said = refused.message ? `, which says "${refused.message}"` : "";
-  const others = refused.more ? ` (${refused.more} other field${refused.more > 1 ? "s" : ""} too)` : "";
-  if (refused.byPage) {
-    return {
-      notice: `The form was not sent: the page's own check stopped it at the field ${field}` +
-        `${others}; the page says why beside it. Fix the field, then send the form again.`,
-    };
-  }
-  return {
-    notice: `The form was not sent: the browser's own check stopped it at the field ${field}` +
-      `${said}${others}. Fix the field, then send the form again.`,
-  };
 }
 
 // The words the page shows after the input that it did not as the input began (an alert,

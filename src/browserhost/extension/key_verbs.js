@@ -9,7 +9,7 @@ import {
 } from "./contract.js";
 import { link } from "./link.js";
 import { evaluate, page, settle, shownAfter } from "./page.js";
-import { described as describedElement, Refusal } from "./refusals.js";
+import { described as describedElement, formRefused, Refusal } from "./refusals.js";
 import { target } from "./targets.js";
 
 export const VERBS = [
@@ -185,8 +185,9 @@ export async function pressKey(tabId, { key, text, selector }) {
   const now = (settled && settled.state) || {};
   const focus = await holder();
   const shown = await shownAfter(tabId, settled);
-  const notice = [shown.notice, !given && !before && toThePage(text, names && names.join("+"))]
-    .filter(Boolean).join(" ");
+  // Enter that sent a form the browser's own check stopped, as the chromium provider says it.
+  const notice = [formRefused(settled || {}).notice, shown.notice,
+    !given && !before && toThePage(text, names && names.join("+"))].filter(Boolean).join(" ");
   return {
     ...(names ? { key: names.join("+") } : {}),
     ...(text ? { typed: text } : {}),

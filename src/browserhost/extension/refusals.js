@@ -63,6 +63,25 @@ export function checkFound(answer, selector) {
   if (error === "count") checkCount(Number(answer.count), answer.selector || selector || "");
 }
 
+// A form the input sent that the browser's own check stopped, in the chromium provider's
+// words (providers/chromium/inputs.py, form_refused): it was not sent.
+export function formRefused({ refused }) {
+  if (!refused) return {};
+  const field = refused.field ? `"${refused.field}" (${refused.selector})` : refused.selector;
+  const said = refused.message ? `, which says "${refused.message}"` : "";
+  const others = refused.more ? ` (${refused.more} other field${refused.more > 1 ? "s" : ""} too)` : "";
+  if (refused.byPage) {
+    return {
+      notice: `The form was not sent: the page's own check stopped it at the field ${field}` +
+        `${others}; the page says why beside it. Fix the field, then send the form again.`,
+    };
+  }
+  return {
+    notice: `The form was not sent: the browser's own check stopped it at the field ${field}` +
+      `${said}${others}. Fix the field, then send the form again.`,
+  };
+}
+
 // One of the elements a text matches, as a refusal lists it (the chromium provider's
 // targets.candidate): its group and its mark, where it has them, tell alike ones apart.
 export function candidate(match) {

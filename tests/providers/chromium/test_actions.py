@@ -379,6 +379,8 @@ async def test_a_form_the_browsers_own_check_stops_is_said_not_sent(
         '(input[name="q"]), which says "Please fill out this field." (1 other field too). Fix '
         "the field, then send the form again."
     )
+    pressed = await ok(provider, ctx, "verb.press_key", key="Enter", selector='input[name="q"]')
+    assert pressed["notice"] == clicked["notice"]  # Enter sends the form as its button does
     await ok(provider, ctx, "browser.type", selector='input[name="q"]', value="hat")
     typed = await ok(provider, ctx, "browser.type", selector="#mail", value="nobody", submit=True)
     assert typed["notice"].startswith(

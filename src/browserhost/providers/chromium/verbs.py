@@ -33,7 +33,7 @@ from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 from . import driver, fields, navigation, pagescript, targets
 from .errors import playwright_errors
-from .inputs import after_typing, led_to, notices, page_says, press
+from .inputs import after_typing, form_refused, led_to, notices, page_says, press
 
 if TYPE_CHECKING:
     from playwright.async_api import Locator, Page
@@ -250,7 +250,8 @@ class PageVerbs(Provider):
             settled = await self.access.settle(tab, shown)
             said = {"typed": arguments.text} if arguments.text is not None else {}
             pressed = {"key": key} if key is not None else {}
-            notice = led_to(tab, settled, shown)  # Enter that sent a form to a slow server
+            # Enter that sent a form the browser's own check stopped, or to a slow server.
+            notice = form_refused(settled) or led_to(tab, settled, shown)
             if arguments.selector is not None and arguments.text and key is None:
                 notice = notice or _keys_not_taken(aimed, settled, shown, arguments)
             notice = notices(notice, page_says(settled))
