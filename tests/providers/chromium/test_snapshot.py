@@ -527,7 +527,10 @@ async def test_a_click_by_a_text_no_row_drawn_shows_names_the_boxes_that_may_hol
         'yet: `#people` list "People" (scroll 0/14880), `div.panel` (scroll 0/'
     )
     assert error.endswith("; browser.scroll with the box's selector and a direction moves it.")
+    found = await ok(provider, ctx, "verb.find", text="Person 40")  # none, and where to look
+    assert (found["total"], found["notice"]) == (0, error.partition("selector. ")[2])
     await in_page(provider, ctx, "people.scrollTop = 1200; draw()")
+    assert "notice" not in await ok(provider, ctx, "verb.find", text="Person 40")
     clicked = await ok(provider, ctx, "browser.click", text="Person 40")
     assert clicked["clicked"] == "#rows > div:nth-of-type(1)"
 

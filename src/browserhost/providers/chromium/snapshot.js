@@ -4103,7 +4103,9 @@ async (request) => {
       return out;
     });
     remember(listed, false);
-    return { total: hits.length, elements: found };
+    // None: a box that scrolls by itself may hold it in rows not drawn yet (as findText says).
+    const boxes = hits.length ? [] : scrollBoxes(top.getElementsByTagName("*"), scroller(true));
+    return { total: hits.length, elements: found, ...(boxes.length ? { boxes } : {}) };
   }
 
   function within(el, set) {
