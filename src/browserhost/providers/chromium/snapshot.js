@@ -3199,13 +3199,9 @@ async (request) => {
   // a person sees.
   function intoView(el, inline = "center") {
     const rect = el.getBoundingClientRect();
-    let [high, wide] = [innerHeight, innerWidth];
-    for (let up = el.parentElement; up && up !== doc.body; up = up.parentElement) {
-      if (scrollsItself(up)) {
-        [high, wide] = [Math.min(high, up.clientHeight), Math.min(wide, up.clientWidth)];
-        break;
-      }
-    }
+    const box = scrollBox(el);
+    const [high, wide] = box ? [Math.min(innerHeight, box.clientHeight), Math.min(innerWidth, box.clientWidth)]
+      : [innerHeight, innerWidth];
     el.scrollIntoView({
       block: rect.height > high ? "nearest" : "center",
       inline: rect.width > wide ? "nearest" : inline,

@@ -335,8 +335,7 @@ async def by_text_how(
         boxes = found.get("boxes")
         raise NotFound(
             f'No visible element has the text "{text}"; take a new snapshot and {doing[0]} by '
-            "selector."
-            + (f" {NOT_DRAWN_YET}: {scroll_boxes_named(boxes)}; {BOX_SCROLLED}" if boxes else "")
+            "selector." + (f" {not_drawn_yet(boxes)}" if boxes else "")
         )
     if total > 1:
         listed = "; ".join(candidate(m) for m in matches)
@@ -346,6 +345,12 @@ async def by_text_how(
             f"{doing[0]} one by its selector."
         )
     return str(matches[0]["selector"]), found.get("how") == "text"
+
+
+def not_drawn_yet(boxes: Iterable[Mapping[str, Any]]) -> str:
+    """Where a text no element shows may be: in rows the boxes that scroll by themselves have
+    not drawn yet, and how to scroll them."""
+    return f"{NOT_DRAWN_YET}: {scroll_boxes_named(boxes)}; {BOX_SCROLLED}"
 
 
 def candidate(match: Mapping[str, Any]) -> str:

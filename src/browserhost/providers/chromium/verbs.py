@@ -222,8 +222,7 @@ class PageVerbs(Provider):
                 elements += [_in_frame(element, inner) for element in more["elements"]]
             boxes = found.get("boxes") if not total else None
             if boxes:  # an agent must not take "none" for "not there"
-                notice = f"{targets.NOT_DRAWN_YET}: {targets.scroll_boxes_named(boxes)}; "
-                return {"total": 0, "elements": [], "notice": notice + targets.BOX_SCROLLED}
+                return {"total": 0, "elements": [], "notice": targets.not_drawn_yet(boxes)}
             return {"total": total, "elements": elements}
 
     @verb(PRESS_KEY_HELP)
