@@ -1043,6 +1043,15 @@ PAGES: dict[str, str] = {
         'Cheese</li><li id="olive" role="option" aria-selected="true">Olive</li></ul>'
         "<script>toppings.focus()</script>",
     ),
+    # Editors whose lines are paragraphs, one keeping its white space as typed (as
+    # ProseMirror's), one a box of text and <br>s in markup indented as written.
+    "/editor-lines": _page(
+        "Editor lines",
+        '<div id="paragraphs" contenteditable="true"><p>First</p><p>Second</p></div>'
+        '<div id="kept" contenteditable="true" style="white-space: pre-wrap"></div>'
+        '<div id="written" contenteditable="true">\n  one <b>bold</b>  two<br>three\n'
+        "  <div>four</div>\n</div>",
+    ),
     # An editor's box, its words in a paragraph of it.
     "/editor-words": _page(
         "Editor words",

@@ -862,6 +862,33 @@ async def test_type_answers_what_the_field_holds_once_the_page_reworked_the_text
     assert guarded["notice"].startswith("The page did not take what was typed into #guarded")
 
 
+async def test_an_editors_value_keeps_its_lines(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An editable box's value reads as a textarea's would: each paragraph or <br> ends a
+    line, an empty paragraph is an empty line, white space the page keeps is kept, and the
+    markup's own indentation is not text. Text typed with line breaks reads back with them,
+    in the type's answer and in the snapshot."""
+    await ok(provider, ctx, "browser.open", url=site.url("/editor-lines"))
+    values = {
+        element["selector"]: element.get("value")
+        for element in (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    }
+    assert values == {
+        "#paragraphs": "First\nSecond",
+        "#kept": "",
+        "#written": "one bold two\nthree\nfour",
+    }
+    typed = await ok(provider, ctx, "browser.type", selector="#kept", value="a  b\nc\n\nd")
+    assert typed["value"] == "a  b\nc\n\nd"
+    assert "notice" not in typed, typed
+    typed = await ok(provider, ctx, "browser.type", selector="#paragraphs", value="x\ny")
+    assert typed["value"] == "x\ny"
+    assert await in_page(provider, ctx, "paragraphs.innerText.split(/\\n+/)") == ["x", "y"]
+    shown = (await ok(provider, ctx, "browser.inspect", selector="#paragraphs"))["value"]
+    assert shown == "x\ny"
+
+
 async def test_a_form_stopped_at_a_field_in_a_components_shadow_tree_is_said_not_sent(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -463,6 +463,56 @@ async (request) => {
     return clean(flatText(node));
   }
 
+  // An editable box's text as lines, as a textarea's value holds them: a block in it (an
+  // editor's paragraph, a list item) and a <br> end a line, so that text typed with Enter
+  // reads back with its line breaks, and an empty paragraph is an empty line. White space
+  // the page collapses is one space, and none at a line's ends; where it keeps it (pre-wrap,
+  // as most editors), it is as typed.
+  function editorText(el) {
+    const lines = [[]]; // each line's pieces: [text, kept]
+    const line = () => lines[lines.length - 1];
+    const holds = () => line().some(([text, kept]) => kept || text.trim());
+    const endBlock = () => holds() ? lines.push([]) : (lines[lines.length - 1] = []);
+    const walk = (node) => {
+      if (node.nodeType === Node.TEXT_NODE) {
+        const space = node.parentElement ? getComputedStyle(node.parentElement).whiteSpace : "normal";
+        if (!/^(pre|break-spaces)/.test(space)) {
+          line().push([node.data.replace(/\s+/g, " "), false]);
+          return;
+        }
+        node.data.split("\n").forEach((part, i) => {
+          if (i) lines.push([]);
+          line().push([part, true]);
+        });
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE || UNREAD.has(tagOf(node))) return;
+      if (node.getAttribute("aria-hidden") === "true" || !mayShow(node, { visibilityProperty: true })) return;
+      if (tagOf(node) === "br") {
+        lines.push([]);
+        return;
+      }
+      const block = !/^(inline|contents)/.test(getComputedStyle(node).display);
+      if (block) endBlock();
+      node.childNodes.forEach(walk);
+      if (block) endBlock();
+    };
+    el.childNodes.forEach(walk);
+    const text = lines.map((pieces) => {
+      let out = "";
+      pieces.forEach(([piece, kept], i) => {
+        if (!kept && out.endsWith(" ") && !(pieces[i - 1] || [])[1]) piece = piece.replace(/^ /, "");
+        out += piece;
+      });
+      const [first, last] = [pieces[0], pieces[pieces.length - 1]];
+      if (first && !first[1]) out = out.replace(/^ /, "");
+      if (last && !last[1]) out = out.replace(/ $/, "");
+      return out;
+    });
+    while (text.length && !text[text.length - 1]) text.pop();
+    return text.join("\n");
+  }
+
   // A box's words as shown, cells and blocks apart ("Widget B $10 7", not "Widget B$107");
   // a long text's as written, not laid out for a few words quoted from it.
   const SHOWN_WORDS_MAX = 1000;
@@ -1170,7 +1220,7 @@ async (request) => {
       const value = text && now && !text.includes(now) ? `${text} (${now})` : text || now;
       if (value) valueIn(out, value, valueMax);
     } else if (el.isContentEditable && tagOf(el) !== "input") {
-      valueIn(out, textOf(el), valueMax);
+      valueIn(out, editorText(el), valueMax);
     } else if (role === "combobox") {
       valueIn(out, shownChoice(el), valueMax);
     } else if (role === "listbox") {
