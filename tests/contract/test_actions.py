@@ -140,3 +140,30 @@ def test_only_normalized_parameters_are_kept(
 def test_unknown_keys_are_dropped_not_forwarded() -> None:
     call = normalize("browser.click", {"selector": "#a", "script": "alert(1)", "Selector": "x"})
     assert call.parameters.to_wire() == {"selector": "#a"}
+
+
+@pytest.mark.parametrize(
+    ("action", "parameters", "message"),
+    [
+        (
+            "browser.click",
+            {"selectr": "#f"},
+            "browser.click requires selector or text. 'selectr' is not a parameter of "
+            "browser.click, which takes selector, text.",
+        ),
+        (
+            "browser.type",
+            {"selector": "#q", "vlaue": "x", "sumbit": True},
+            "value is required for browser.type. 'vlaue', 'sumbit' are not parameters of "
+            "browser.type, which takes selector, value, submit.",
+        ),
+    ],
+)
+def test_a_refusal_names_the_keys_the_action_has_no_parameter_for(
+    action: str, parameters: dict[str, object], message: str
+) -> None:
+    """A misspelled required parameter is refused as missing, and the refusal names the key
+    that was given instead, with the ones the action takes."""
+    with pytest.raises(InvalidActionError) as refused:
+        normalize(action, parameters)
+    assert refused.value.message == f"{message} Nothing was sent."

@@ -337,7 +337,27 @@ def normalize(action: object, parameters: object = None) -> ActionCall:
     try:
         return ActionCall(spec, spec.parameters.model_validate(parameters))
     except ValidationError as exc:
-        raise InvalidActionError(_first_message(exc)) from None
+        raise InvalidActionError(_with_unknown(_first_message(exc), spec, parameters)) from None
+
+
+def _with_unknown(message: str, spec: ActionSpec, parameters: object) -> str:
+    """A refusal that also names the keys the action has no parameter for, where there are
+    any: an agent that misspelled a required one (``selectr``) learns which it meant. Unknown
+    keys alone refuse nothing (they are dropped)."""
+    if not isinstance(parameters, Mapping):
+        return message
+    fields = spec.parameters.model_fields
+    known = [field.alias or name for name, field in fields.items()]
+    unknown = [repr(key) for key in parameters if key not in known and key not in fields]
+    if not unknown:
+        return message
+    takes = f"takes {', '.join(known)}" if known else "takes no parameters"
+    one = len(unknown) == 1
+    named = f"{', '.join(unknown)} {'is not a parameter' if one else 'are not parameters'}"
+    return (
+        f"{message.removesuffix(' Nothing was sent.')} {named} of {spec.name}, which {takes}. "
+        "Nothing was sent."
+    )
 
 
 def _first_message(exc: ValidationError) -> str:

@@ -18,13 +18,17 @@ class ActionError(Exception):
 
 
 def validated(model: type[_M], value: object, what: str) -> _M:
-    """``value`` read into ``model``, or :class:`ActionError` naming the first field wrong."""
+    """``value`` read into ``model``, or :class:`ActionError` naming the first field wrong
+    (``what``, the arguments or options, where no one field is: a rule of the model's own
+    says what to give)."""
     try:
         return model.model_validate(value)
     except ValidationError as exc:
         problem = exc.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in problem["loc"]) or what
-        raise ActionError(f"{where}: {problem['msg']}.") from None
+        where = ".".join(str(part) for part in problem["loc"])
+        said = str(problem["msg"]).removeprefix("Value error, ")
+        said = f"{where}: {said}" if where else f"{what}: {said}"
+        raise ActionError(f"{said}; nothing was done.") from None
 
 
 def refusal(message: str) -> Answer:

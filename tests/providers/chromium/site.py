@@ -265,13 +265,15 @@ PAGES: dict[str, str] = {
         " if (store) store.pressGuard = { missed: { selector: 7, tag: ['x'] }, stop() {} }; };"
         " addEventListener('pointerdown', forge, true); setInterval(forge, 5);</script>",
     ),
-    # A select drawn open as a list of rows: its options are pressed on the page.
+    # A select drawn open as a list of rows: its options are pressed on the page. The page
+    # counts the changes it is told of.
     "/listbox": _page(
         "Listbox",
         '<select id="countries" size="4"><option>France</option><option>Sudan</option>'
         '<option>Spain</option></select><p id="out">none</p>'
-        "<script>countries.addEventListener('change', () => {"
-        " out.textContent = countries.value; });</script>",
+        "<script>let changes = 0; countries.addEventListener('change', () => {"
+        " changes += 1; out.textContent = countries.value + (changes > 1 ? ' ' + changes : '');"
+        " });</script>",
     ),
     "/hover-moves": _page(
         "Hover moves",
@@ -645,19 +647,22 @@ PAGES: dict[str, str] = {
         "<button>Send</button></form>",
     ),
     # The browser left out (novalidate): the page's script checks the fields, as Bootstrap's
-    # forms do, and shows its own words beside them; a note it showed from the start, and a
-    # toast once the name is saved.
+    # forms do, and shows its own words beside them; a note it showed from the start, a
+    # toast once the name is saved, and one only its class names, a moment after a publish.
     "/page-checked-form": _page(
         "Page checked form",
         '<p role="status">Fields marked * are required.</p>'
         '<form action="/result" novalidate><label>Name * <input name="q" required></label>'
         '<div id="why" class="invalid-feedback" hidden>Tell us your name.</div>'
         '<button>Send</button></form><button id="save">Save draft</button>'
-        '<div id="toast" role="status"></div><script>'
+        '<button id="publish">Publish</button><div id="toast" role="status"></div><script>'
         "document.forms[0].addEventListener('submit', (event) => {"
         "  if (!event.target.checkValidity()) { event.preventDefault(); why.hidden = false; }"
         "});"
         "save.onclick = () => setTimeout(() => { toast.textContent = 'Draft saved'; }, 50);"
+        "publish.onclick = () => setTimeout(() => { const shown = document.createElement('div');"
+        " shown.className = 'toast-item'; shown.textContent = 'Published to 3 readers';"
+        " document.body.append(shown); }, 300);"
         "</script>",
     ),
     # A field that keeps five characters, and codes in one-character boxes that move the focus

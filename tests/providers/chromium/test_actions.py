@@ -336,6 +336,20 @@ async def test_click_by_text_picks_an_option_of_a_list_drawn_open_as_a_control(
     assert await out_line(provider, ctx) == "Sudan"
 
 
+async def test_choosing_the_option_a_select_holds_already_sets_nothing_off(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A person picking the option already chosen makes no change event: a type of it
+    neither, so the page's handler (a search, an order) runs once for one choice."""
+    await ok(provider, ctx, "browser.open", url=site.url("/listbox"))
+    for _ in range(2):
+        chose = await ok(provider, ctx, "browser.type", selector="#countries", value="Spain")
+        assert chose["value"] == "Spain"
+    assert await out_line(provider, ctx) == "Spain"
+    await ok(provider, ctx, "browser.type", selector="#countries", value="France")
+    assert await out_line(provider, ctx) == "France 2"
+
+
 async def test_an_ambiguous_text_click_is_refused_and_nothing_is_clicked(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
@@ -411,10 +425,13 @@ async def test_what_the_page_shows_after_an_action_that_it_did_not_before_is_quo
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """A toast after a click, once: the note the page showed from the start, and the toast
-    already shown, are not news."""
+    already shown, are not news. A toast only its class names (no role, no live region) is
+    quoted too."""
     await ok(provider, ctx, "browser.open", url=site.url("/page-checked-form"))
     saved = await ok(provider, ctx, "browser.click", text="Save draft")
     assert saved["notice"] == 'The page now shows: "Draft saved"'
+    published = await ok(provider, ctx, "browser.click", text="Publish")
+    assert published["notice"] == 'The page now shows: "Published to 3 readers"'
     typed = await ok(provider, ctx, "browser.type", selector='input[name="q"]', value="Ann")
     assert "notice" not in typed
     again = await ok(provider, ctx, "browser.click", text="Save draft")

@@ -56,7 +56,13 @@ async def test_hover_by_text_refuses_a_text_that_names_no_element(
         'No visible element has the text "No such tab"; take a new snapshot and hover by selector.'
     )
     neither = await refused(provider, ctx, "verb.hover")
-    assert "give selector or text" in neither
+    assert neither.startswith("arguments: give selector or text")
+    assert neither.endswith("; nothing was done.")
+    nowhere = await refused(provider, ctx, "verb.drag", text="Beta")
+    assert nowhere == (
+        "arguments: give one destination: toSelector, toText, or an offset (offsetX, offsetY); "
+        "nothing was done."
+    )
 
 
 # --- drag -----------------------------------------------------------------------------------

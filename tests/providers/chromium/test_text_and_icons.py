@@ -17,7 +17,7 @@ from browserhost.contract import Context
 from browserhost.providers.chromium import ChromiumProvider
 from browserhost.render import element_notes
 
-from .driving import ok, out_line, refused
+from .driving import in_page, ok, out_line, refused
 from .site import Site
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -69,6 +69,45 @@ async def test_a_click_by_text_presses_the_item_that_shows_only_a_mark_beside_it
     assert await out_line(provider, ctx) == "out: Bonds"
     await ok(provider, ctx, "browser.click", text="stocks")
     assert await out_line(provider, ctx) == "out: Stocks"
+
+
+async def test_a_click_by_text_presses_the_words_of_a_box_that_holds_more_after_them(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A board's column names itself with words of its own before the cards it holds: a
+    click by those words presses them, on the column, not a card."""
+    await _open(provider, site, ctx, "board.html")
+    clicked = await ok(provider, ctx, "browser.click", text="Done")
+    assert clicked["clicked"] == "#done"
+    assert await out_line(provider, ctx) == "out: done"
+    await ok(provider, ctx, "browser.click", text="To do")
+    assert await out_line(provider, ctx) == "out: todo"
+
+
+async def test_a_checkbox_or_radio_hidden_in_its_label_is_listed_once_with_what_it_shows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A radio card's styled box and a checkbox's drawn tick, in the label of a control
+    hidden there, are the control: listed once, clicked by its text, and a press on the box
+    answers the control's state."""
+    await _open(provider, site, ctx, "board.html")
+    listed = [
+        (element["selector"], element.get("label"))
+        for element in await _elements(provider, ctx)
+        if element["tag"] != "div"
+    ]
+    assert listed == [
+        ('input[name="plan"][value="free"]', "Free"),
+        ('input[name="plan"][value="pro"]', "Pro"),
+        ("#news", "Send me news"),
+    ]
+    pro = await ok(provider, ctx, "browser.click", text="Pro")
+    assert (pro["clicked"], pro["checked"]) == ('input[name="plan"][value="pro"]', True)
+    free = await ok(
+        provider, ctx, "browser.click", selector="fieldset > label:nth-of-type(1) > span"
+    )
+    assert free["checked"] is True
+    assert await in_page(provider, ctx, "document.querySelector('[value=pro]').checked") is False
 
 
 async def test_a_file_drawn_under_something_else_is_refused_and_nothing_is_clicked(
@@ -141,6 +180,30 @@ async def test_icons_named_only_by_a_plain_class_are_listed_with_it_and_clicked_
     # Of several classes, the one naming a control's part: a select's caret.
     caret = next(e for e in elements if e["selector"] == "i.el-icon")
     assert (caret["label"], caret["labelGuessed"]) == ("select caret", True)
+
+
+async def test_icons_drawn_as_an_x_or_three_bars_are_guessed_close_and_menu(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An icon of bare shapes, named nowhere, is known by what it draws: an X, as two strokes
+    or a filled cross, is "close", three bars "menu"; a plus or a tick is neither, and stays
+    unnamed. A click by the guessed name presses it."""
+    await _open(provider, site, ctx, "marks.html")
+    named = {
+        e["selector"]: (e.get("label"), e.get("labelGuessed"))
+        for e in await _elements(provider, ctx)
+    }
+    assert named == {
+        "#menu": ("menu", True),
+        "#dismiss": ("close", True),
+        "#shut": ("close", True),
+        "#plus": (None, None),
+        "#tick": (None, None),
+    }
+    await ok(provider, ctx, "browser.click", selector="#shut")
+    assert await out_line(provider, ctx) == "out: shut"
+    await ok(provider, ctx, "browser.click", text="close")  # the one left
+    assert await out_line(provider, ctx) == "out: dismiss"
 
 
 async def test_svg_shapes_with_handlers_are_listed_and_hovered(

@@ -65,7 +65,10 @@ _NET_ERRORS = {
     "ERR_INTERNET_DISCONNECTED": "the machine is offline",
     "ERR_EMPTY_RESPONSE": "the server sent an empty response",
     "ERR_TOO_MANY_REDIRECTS": "it redirects in a loop",
-    "ERR_ABORTED": "the load was aborted (a download, or another navigation took over)",
+    "ERR_ABORTED": (
+        "the load was stopped: the site answered with nothing to show (a 204 No Content, or a "
+        "file to download), or another navigation took over"
+    ),
     "ERR_BLOCKED_BY_CLIENT": "the browser blocked it",
     "ERR_UNSAFE_PORT": "the browser never loads pages from that port (one kept for other uses)",
 }
@@ -250,9 +253,12 @@ def translate(
                 blocked_message(f"{where} redirected to an address that is not http or https")
             )
         reason = net_reason(code)
-        return ActionError(
-            f"Could not load {where}: {reason}. Check the address and that the site is up."
+        advice = (
+            "The page did not change."
+            if code == "ERR_ABORTED"
+            else "Check the address and that the site is up."
         )
+        return ActionError(f"Could not load {where}: {reason}. {advice}")
     return ActionError(f"{action} failed: {text}")
 
 

@@ -76,7 +76,12 @@ async (request) => {
     '"' + value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\a ")
       .replace(/\r/g, "\\d ") + '"';
   const tagOf = (el) => el.localName;
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  // The next frame, asked of the page's own requestAnimationFrame whether or not its frames
+  // are being watched (watchTimers): this script's waits are not the page's.
+  const frame = () => new Promise((resolve) => {
+    const ask = store.timers ? store.timers.original.frame : window.requestAnimationFrame;
+    ask.call(window, () => resolve());
+  });
 
   // --- visibility: where an element is drawn, and what a press there reaches --------------
 
@@ -787,7 +792,41 @@ async (request) => {
         }
       }
     }
-    return pictureWord(el) || classWord(el);
+    return pictureWord(el) || classWord(el) || drawnMark(el);
+  }
+
+  // What an icon drawn with bare shapes shows, where it is one of the marks controls are
+  // drawn with everywhere, whatever the icon set: an X (two strokes corner to corner, or a
+  // filled cross) closes, three bars open a menu. Its shapes are probed, in the box they
+  // fill together, where the mark's strokes run and where they do not.
+  const MARKS = [
+    { word: "close", on: [[0.25, 0.25], [0.75, 0.75], [0.75, 0.25], [0.25, 0.75], [0.5, 0.5]],
+      off: [[0.5, 0.12], [0.5, 0.88], [0.12, 0.5], [0.88, 0.5]], square: true },
+    { word: "menu", on: [[0.5, 0.03], [0.5, 0.5], [0.5, 0.97], [0.2, 0.5], [0.8, 0.5]],
+      off: [[0.5, 0.27], [0.5, 0.73]], square: false },
+  ];
+  const MARK_SHAPES_MAX = 4;
+  function drawnMark(el) {
+    const svg = tagOf(el) === "svg" ? el : el.querySelector("svg");
+    if (!svg || svg.querySelector("text, image, use, [transform]")) return "";
+    const shapes = [...svg.querySelectorAll("path, line, polyline, polygon, rect")];
+    if (!shapes.length || shapes.length > MARK_SHAPES_MAX) return "";
+    let box;
+    try {
+      box = svg.getBBox();
+    } catch {
+      return "";
+    }
+    if (!(box.width > 0 && box.height > 0)) return "";
+    const point = svg.createSVGPoint();
+    const drawnAt = ([fx, fy]) => {
+      point.x = box.x + box.width * fx;
+      point.y = box.y + box.height * fy;
+      return shapes.some((shape) => shape.isPointInFill(point) || shape.isPointInStroke(point));
+    };
+    const square = Math.abs(box.width - box.height) <= 0.2 * Math.max(box.width, box.height);
+    const mark = MARKS.find((one) => (!one.square || square) && one.on.every(drawnAt) && !one.off.some(drawnAt));
+    return mark ? mark.word : "";
   }
 
   // A Material icon drawn as bare paths (Material UI's builds for production leave its test
@@ -1526,6 +1565,12 @@ async (request) => {
     const on = listeners(el);
     return PRESS_EVENTS.some((type) => on[type]?.length);
   }
+  // A press handler set on `el` itself (a property, or a listener where DevTools' are at hand).
+  function ownHandler(el) {
+    if (el.onclick || el.onmousedown || el.onpointerdown) return true;
+    const on = listeners ? listeners(el) : {};
+    return PRESS_EVENTS.some((type) => on[type]?.length);
+  }
   const listeners = typeof request.listeners === "function" ? request.listeners : null;
   const PRESS_EVENTS = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "dblclick"];
   const LISTENED_CHILDREN_MAX = 3; // an icon and a label, and a badge
@@ -1624,6 +1669,11 @@ async (request) => {
     }
     for (const el of loose) {
       if (faces.has(el) || (tagOf(el) === "label" && el.control && found.has(el.control))) continue;
+      // Drawn in the label of a control listed itself (a radio card's styled box, a switch's
+      // track), with no handler of its own: a press there is a press on the label, and so on
+      // the control.
+      const label = el.closest("label");
+      if (label && label.control && found.has(label.control) && !ownHandler(el)) continue;
       // A clickable-looking wrapper of real controls is not a target of its own, nor a
       // component's host whose shadow tree draws one (Material Web's button).
       if (el.querySelector(INTERACTIVE) || el.shadowRoot?.querySelector(INTERACTIVE)) continue;
@@ -2797,7 +2847,7 @@ async (request) => {
       if (left <= 0) return null;
       const ended = await Promise.race([
         animation.finished.then(() => true, () => true),
-        new Promise((resolve) => setTimeout(() => resolve(false), left)),
+        new Promise((resolve) => later(() => resolve(false), left)),
       ]);
       if (!ended) return null;
     }
@@ -3605,12 +3655,13 @@ async (request) => {
   // --- what the page says of an action ------------------------------------------------
 
   // Words a page shows of what was just done: an alert or a toast (role alert or status, a
-  // live region), or a field's message beside it (an element whose class says error or
-  // invalid, as form libraries mark theirs, with no control in it). Read as an action
-  // begins (watchTimers) and after it; what it shows then that it did not show before is
-  // what the answer quotes.
+  // live region, or only a class that says so: toast, snackbar, alert, flash, notification),
+  // or a field's message beside it (an element whose class says error or invalid, as form
+  // libraries mark theirs, with no control in it). Read as an action begins (watchTimers)
+  // and after it; what it shows then that it did not show before is what the answer quotes.
   const SAYING = "[role=alert],[role=status],[aria-live=assertive],[aria-live=polite]," +
-    "[class*=error i],[class*=invalid i]";
+    "[class*=error i],[class*=invalid i],[class*=toast i],[class*=snackbar i],[class*=alert i]," +
+    "[class*=flash i],[class*=notification i]";
   const SAYING_MAX = 200; // characters: longer is a region of the page, not a message
   const SAID_MAX = 3;
 
@@ -3637,6 +3688,14 @@ async (request) => {
     return said.slice(0, SAID_MAX);
   }
 
+  // The checkbox or radio a press on `el` sets when `el` is a part of its label (a radio
+  // card's styled box): its state is what the press changed.
+  function labelledToggle(el) {
+    if (el.matches(INTERACTIVE)) return null;
+    const control = el.closest("label")?.control;
+    return control && tagOf(control) === "input" && ["checkbox", "radio"].includes(control.type) ? control : null;
+  }
+
   function stateNow() {
     const el = store.target;
     const out = { url: location.href, title: doc.title };
@@ -3644,7 +3703,8 @@ async (request) => {
     // closed, whose own state the page no longer keeps).
     const face = el && el.isConnected ? faceOf(el) : null;
     if (el && el.isConnected && rendered(face || el)) {
-      out.state = state(el);
+      const toggle = labelledToggle(el);
+      out.state = toggle ? { ...state(el), ...state(toggle) } : state(el);
       out.label = cap(labelOf(el, face)); // a toggle's new words (Like, then Liked)
     }
     if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
@@ -4011,9 +4071,11 @@ async (request) => {
       if (!parent || seen.has(parent) || !clean(node.data).toLowerCase().includes(lower)) continue;
       seen.add(parent);
       // Beside its text an element may show only marks, no word: a drag handle's "☰", a
-      // bullet, an arrow.
+      // bullet, an arrow. Or it holds other elements after its own words, which are the text
+      // (a board's column, "Done" over its cards): the press goes to those words.
       const shown = textOf(parent).toLowerCase();
-      if (!/[\p{L}\p{N}]/u.test(shown.replace(lower, "")) && rendered(parent)) found.push(parent);
+      const own = clean(node.data).toLowerCase() === lower;
+      if ((own || !/[\p{L}\p{N}]/u.test(shown.replace(lower, ""))) && rendered(parent)) found.push(parent);
     }
     return found;
   }
@@ -4225,6 +4287,8 @@ async (request) => {
         if (!el.multiple) break;
       }
       el.focus();
+      // The choice it holds already: a person picking it again sets nothing off.
+      if ([...el.options].every((option) => option.selected === chosen.includes(option))) return {};
       for (const option of el.options) option.selected = chosen.includes(option);
       return changedBy(el);
     }
@@ -4342,8 +4406,8 @@ async (request) => {
     const typedLast = store.typedOn || store.target;
     if (focused() === typedLast) {
       await new Promise((resolve) => {
-        requestAnimationFrame(() => setTimeout(resolve, 0));
-        setTimeout(resolve, doc.hidden ? FRAME_MS : MOTION_MS);
+        frame().then(() => later(resolve, 0));
+        later(resolve, doc.hidden ? FRAME_MS : MOTION_MS);
       });
     }
     const el = focused();
