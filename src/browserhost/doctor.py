@@ -160,25 +160,33 @@ def _port_taken(host: str, port: int, error: OSError, data_dir: Path) -> Finding
 
 
 def _holder(address: str, token: str | None) -> Literal["this data dir", "another serve"] | None:
-    """Who holds ``address``, from one request for the provider list with this data dir's
-    token. A serve of this data dir answers it: what only it can do (a pid file would outlive
-    a crash, and say nothing of who holds the port). Another serve refuses it in words of its
-    own, at once (its OpenAPI document, asked for before, is built on the first ask: a serve
-    just started on a loaded machine took longer than the probe waits)."""
-    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    """Who holds ``address``. First asked for the provider list with no token: a serve
+    refuses it in words of its own, at once (its OpenAPI document, asked for before, is
+    built on the first ask: a serve just started on a loaded machine took longer than the
+    probe waits), and anything else is another program, which is sent no token. Then asked
+    with this data dir's token: a serve of this data dir answers its provider list, which
+    only it can (a pid file would outlive a crash, and say nothing of who holds the port)."""
+    url = f"http://{address}{PROVIDERS_PATH}"
     try:
-        answer = httpx.get(
-            f"http://{address}{PROVIDERS_PATH}", headers=headers, timeout=PROBE_S, trust_env=False
-        )
-        if token is not None and answer.status_code == httpx.codes.OK:
-            return "this data dir"
-        said = answer.json().get("error", "")
+        unasked = httpx.get(url, timeout=PROBE_S, trust_env=False)
+        said = unasked.json().get("error", "")
     except (httpx.HTTPError, ValueError, AttributeError):
         return None
-    refused = answer.status_code == httpx.codes.UNAUTHORIZED
-    if refused and isinstance(said, str) and said.endswith(UNAUTHORIZED_HINT):
+    refused = unasked.status_code == httpx.codes.UNAUTHORIZED
+    if not (refused and isinstance(said, str) and said.endswith(UNAUTHORIZED_HINT)):
+        return None
+    if token is None:
         return "another serve"
-    return None
+    try:
+        answer = httpx.get(
+            url, headers={"Authorization": f"Bearer {token}"}, timeout=PROBE_S, trust_env=False
+        )
+        listed = answer.json() if answer.status_code == httpx.codes.OK else None
+    except (httpx.HTTPError, ValueError):
+        return "another serve"
+    return (
+        "this data dir" if isinstance(listed, dict) and "providers" in listed else "another serve"
+    )
 
 
 @contextmanager

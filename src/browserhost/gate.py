@@ -125,8 +125,13 @@ class Gate:
             return foreign
         scheme, _, supplied = headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not hmac.compare_digest(supplied.encode(), self._token):
-            # A token sent that is not this host's (another host's, an old one) is said so.
-            sent = "The token sent is not this host's: send" if supplied else "Send"
+            # A token sent that is not this host's (another host's, an old one) is said so,
+            # and one sent in another scheme (Basic) too.
+            sent = "Send"
+            if supplied and scheme.lower() != "bearer":
+                sent = f"Authorization uses {scheme[:20]}, not Bearer: send"
+            elif supplied:
+                sent = "The token sent is not this host's: send"
             return (
                 401,
                 "UNAUTHORIZED",

@@ -117,11 +117,14 @@ async def test_a_wrong_token_is_told_apart_from_none(
     for name in ("missing-token", "wrong-token", "empty-token"):
         _, headers = REFUSALS[name].request(TOKEN)
         said[name] = (await client.get(SELECTION, headers=headers)).json()["error"]
+    basic = {"Authorization": f"Basic {TOKEN}"}
+    said["basic"] = (await client.get(SELECTION, headers=basic)).json()["error"]
     hint = "Authorization: Bearer <token>; browserhost serve prints where it is."
     assert said == {
         "missing-token": f"Send {hint}",
         "wrong-token": f"The token sent is not this host's: send {hint}",
         "empty-token": f"Send {hint}",
+        "basic": f"Authorization uses Basic, not Bearer: send {hint}",
     }
 
 

@@ -11,6 +11,8 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -90,6 +92,50 @@ def test_a_port_held_by_another_program_fails_naming_it(tmp_path: Path) -> None:
         f"✗ port  127.0.0.1:{port} is in use by another program; serve with --port (or stop "
         "that program)."
     )
+
+
+def test_a_port_held_by_a_web_server_that_answers_anything_is_sent_no_token(
+    tmp_path: Path,
+) -> None:
+    """A program that answers every request (200, JSON) is not taken for a serve of this data
+    dir, and never sees its token."""
+    heard: list[str | None] = []
+
+    class Answering(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            heard.append(self.headers.get("Authorization"))
+            body = b'{"error": "no"}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / "token").write_text("the-secret-token\n")
+    (data_dir / "token").chmod(0o600)
+    with ThreadingHTTPServer(("127.0.0.1", 0), Answering) as answering:
+        threading.Thread(target=answering.serve_forever, daemon=True).start()
+        port = answering.server_address[1]
+        done = doctor(data_dir, "--port", str(port), env=STUB_ONLY)
+        answering.shutdown()
+    assert done.returncode == 1
+    assert line(done, "port") == (
+        f"✗ port  127.0.0.1:{port} is in use by another program; serve with --port (or stop "
+        "that program)."
+    )
+    assert heard
+    assert all(said is None for said in heard), heard
+
+
+def test_a_port_out_of_range_is_a_usage_error(tmp_path: Path) -> None:
+    done = doctor(tmp_path / "data", "--port", "99999", env=STUB_ONLY)
+    assert done.returncode == 2
+    assert "99999 is not in the range 0<=x<=65535" in done.stderr
 
 
 def test_a_port_held_by_a_running_serve_says_so(tmp_path: Path, live_server: LiveServer) -> None:

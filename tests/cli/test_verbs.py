@@ -353,8 +353,14 @@ def _one_line(ran: Ran, status: int) -> str:
 def test_capture_into_a_missing_folder_is_a_usage_error_in_one_line(selected: Shell) -> None:
     line = _one_line(selected("capture", "-o", "/nonexistent/x.png"), USAGE_ERROR)
     assert line == (
-        "Cannot write /nonexistent/x.png: there is no folder /nonexistent; create it or choose "
-        "another -o FILE. Nothing was sent."
+        "Cannot write /nonexistent/x.png: /nonexistent is no folder; create the folder or "
+        "choose another -o FILE. Nothing was sent."
+    )
+    afile = Path(__file__)
+    line = _one_line(selected("capture", "-o", f"{afile}/x.png"), USAGE_ERROR)
+    assert line == (
+        f"Cannot write {afile}/x.png: {afile} is a file, not a folder; create the folder or "
+        "choose another -o FILE. Nothing was sent."
     )
 
 

@@ -67,8 +67,8 @@ async def click(host: Host, fault: str) -> None:
 
 
 FAULTS = {
-    "hang": (RequestFailedError, "no answer came back (No answer within 1.5 s"),
-    "trickle": (RequestFailedError, "no answer came back (No answer within 1.5 s"),
+    "hang": (RequestFailedError, "which gave no answer (No answer within 1.5 s"),
+    "trickle": (RequestFailedError, "which gave no answer (No answer within 1.5 s"),
     "garbage": (UnknownResultError, "unusable answer to browser.click (The provider service's"),
     "oversized": (UnknownResultError, "larger than 12000000 bytes"),
     "gzip-bomb": (UnknownResultError, "larger than 12000000 bytes"),
@@ -108,7 +108,7 @@ async def test_a_service_killed_mid_action_may_have_run_and_its_restart_serves_t
     faulty_service.kill()
     with pytest.raises(RequestFailedError) as failed:
         await in_flight
-    assert "browser.click was sent to svc but no answer came back" in failed.value.message
+    assert "browser.click was sent to svc, which gave no answer" in failed.value.message
     assert "It may have run" in failed.value.message
     assert faulty_service.received == [BACK, arrived[1]]  # nothing more reached it
     faulty_service.start()  # the same port, a new process

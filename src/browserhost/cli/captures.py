@@ -25,9 +25,10 @@ from .output import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, USAGE_ERROR, err
 def check_output(output: Path | None) -> None:
     """Refuse ``-o`` into a folder that does not exist before sending: nothing runs."""
     if output is not None and not output.parent.is_dir():
+        what = "is a file, not a folder" if output.parent.exists() else "is no folder"
         err.print(
             Text(
-                f"Cannot write {output}: there is no folder {output.parent}; create it or "
+                f"Cannot write {output}: {output.parent} {what}; create the folder or "
                 "choose another -o FILE. Nothing was sent."
             )
         )

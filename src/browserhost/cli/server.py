@@ -43,7 +43,7 @@ def serve(
         str, typer.Option(metavar="HOST", help="Address to listen on.")
     ] = config.DEFAULT_HOST,
     port: Annotated[
-        int, typer.Option(metavar="PORT", help="Port to listen on.")
+        int, typer.Option(metavar="PORT", help="Port to listen on.", min=0, max=65535)
     ] = config.DEFAULT_PORT,
     data_dir: DataDirOption = None,
     select: Annotated[
@@ -313,9 +313,9 @@ def doctor(
     host: Annotated[
         str, typer.Option(metavar="HOST", help="The address serve would listen on.")
     ] = (config.DEFAULT_HOST),
-    port: Annotated[int, typer.Option(metavar="PORT", help="The port serve would listen on.")] = (
-        config.DEFAULT_PORT
-    ),
+    port: Annotated[
+        int, typer.Option(metavar="PORT", help="The port serve would listen on.", min=0, max=65535)
+    ] = (config.DEFAULT_PORT),
     data_dir: DataDirOption = None,
 ) -> None:
     """Check what a first run needs and say what to do for each gap, one line each.

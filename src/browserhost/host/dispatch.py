@@ -273,7 +273,7 @@ class Host:
             ) from exc
         except LostError as exc:
             raise errors.RequestFailedError(
-                f"{request.action} was sent to {provider.name} but no answer came back "
+                f"{request.action} was sent to {provider.name}, which gave no answer "
                 f"({str(exc).rstrip('.')}). It may have run; take a snapshot before acting again."
             ) from exc
         except BadAnswerError as exc:

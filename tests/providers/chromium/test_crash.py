@@ -251,6 +251,26 @@ async def test_a_document_the_parser_is_halfway_through_is_read_once_it_ends_or_
     assert whole["text"] == "first half\n\nsecond half"
 
 
+async def test_a_document_still_arriving_holds_up_no_page_opened_after_it(
+    own: ChromiumProvider, site: Site
+) -> None:
+    """A page whose body still streams when another is opened (Chromium tells no end of
+    its request) is no request of the next page's: it opens settled, waiting for nothing, and
+    its clicks are not said to wait for the first page's server."""
+    await ok(own, CTX, "browser.open", url=site.url("/to-held"))
+    with site.holding() as arrived:
+        await ok(own, CTX, "browser.click", text="Half body")
+        assert arrived.is_set()
+        async with asyncio.timeout(10):  # until the new document has committed
+            while (await ok(own, CTX, "browser.snapshot"))["url"] != site.url("/half-body"):
+                pass
+        for _ in range(2):
+            opened = await ok(own, CTX, "browser.open", url=site.url("/links"))
+            assert opened["settled"] is True, opened
+        clicked = await ok(own, CTX, "browser.click", text="Page A")
+        assert "notice" not in clicked, clicked
+
+
 async def test_back_while_a_link_waits_for_its_server_goes_back_and_says_so(
     own: ChromiumProvider, site: Site
 ) -> None:

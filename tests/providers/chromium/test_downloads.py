@@ -259,8 +259,9 @@ async def test_a_short_deadline_is_said_in_a_few_digits_of_seconds(
     with pytest.raises(MayHaveRunError) as stopped:
         await provider.answer(request)
     said = re.fullmatch(
-        r"verb\.wait_for did not finish within (0\.\d+) s, so it may or may not have happened; "
-        r"take a new snapshot to see where things stand\.",
+        r"verb\.wait_for did not finish within (0\.\d+) s \(the call's wait, less a moment to "
+        r"answer in\), so it may or may not have happened; take a new snapshot to see where "
+        r"things stand\.",
         str(stopped.value),
     )
     assert said is not None, str(stopped.value)

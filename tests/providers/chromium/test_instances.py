@@ -121,6 +121,14 @@ async def test_a_profile_instance_syncs_cookies_lists_references_and_starts_afte
         assert [(c["name"], c["domain"]) for c in saved] == [("flavor", "example.com")]
         with pytest.raises(ProviderRejectedError, match="exactly one of fromFile or toFile"):
             await host.instances.operate("chromium~work", "sync_cookies", {})
+        # Read and written on the host's machine: a relative path, or a folder that is not
+        # there, is refused and nothing is written (no folder made).
+        with pytest.raises(ProviderRejectedError, match=r"out\.json is not an absolute path"):
+            await host.instances.operate("chromium~work", "sync_cookies", {"toFile": "out.json"})
+        nowhere = tmp_path / "missing" / "out.json"
+        with pytest.raises(ProviderRejectedError, match=r"There is no folder .*missing"):
+            await host.instances.operate("chromium~work", "sync_cookies", {"toFile": str(nowhere)})
+        assert not nowhere.parent.exists()
         found = await host.instances.operate("chromium~work", "references")
         assert found["result"] == {
             "references": [{"kind": "profile", "id": "work", "label": "Profile work"}]

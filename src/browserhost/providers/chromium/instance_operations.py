@@ -90,6 +90,18 @@ def _scope(scope: Mapping[str, Any]) -> tuple[str | None, str | None, list[str] 
     path = source if source is not None else target
     if not isinstance(path, str) or not path:
         raise ActionError("fromFile and toFile are the path of a file. No cookies were copied.")
+    # Read and written by the host, wherever the caller runs: a relative path would be the
+    # host's working folder's, which no caller means.
+    if not Path(path).is_absolute():
+        raise ActionError(
+            f"{path} is not an absolute path: the file is read or written on the host's "
+            "machine, so give its whole path. No cookies were copied."
+        )
+    if target is not None and not Path(target).parent.is_dir():
+        raise ActionError(
+            f"There is no folder {Path(target).parent} on the host's machine to write {target} "
+            "in. No cookies were copied."
+        )
     if domains is not None and not (
         isinstance(domains, list) and all(isinstance(d, str) and d for d in domains)
     ):

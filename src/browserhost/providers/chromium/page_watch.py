@@ -134,7 +134,8 @@ class PageWatch:
         """For the next snapshot, each with whether the current page's document said it
         itself (its console, its uncaught errors): those go when another document comes."""
         self._blocked: str | None = None
-        self._loading: dict[Page, dict[str, str]] = {}  # requests in flight: id, method and url
+        # Requests in flight: id, and the method and url with the document loader they are for.
+        self._loading: dict[Page, dict[str, tuple[str, str]]] = {}
         self._loads: dict[Page, int] = {}  # documents each page loaded
         self._load_events: dict[Page, int] = {}  # load events of each page's main frame
         self._moves: dict[Page, int] = {}  # navigations of each page's frames, of any kind
@@ -161,10 +162,29 @@ class PageWatch:
     def _on_document(self, page: Page, navigated: dict[str, Any]) -> None:
         """``Page.frameNavigated``, a new document (one in the same document is told
         otherwise): what the current page's last document said is not this one's."""
-        if navigated["frame"].get("parentId") is None and self.current() is page:
+        frame = navigated["frame"]
+        if frame.get("parentId") is not None:
+            return
+        self._drop_earlier_requests(page, str(frame.get("loaderId")))
+        if self.current() is page:
             kept = [(problem, said) for problem, said in self._problems if not said]
             self._problems.clear()
             self._problems.extend(kept)
+
+    def _drop_earlier_requests(self, page: Page, loader: str) -> None:
+        """Forget the requests in flight of the documents the page's new one replaced (the
+        new document's own request is its loader's): Chromium does not always tell of their
+        end (a document still streaming its body when the next one came), and the new page
+        does not wait for them, nor is it said to wait for their server."""
+        waiting = self._loading.get(page)
+        if not waiting:
+            return
+        for request_id, (_, by) in list(waiting.items()):
+            if by != loader:
+                del waiting[request_id]
+                navigation.server_answered(page, request_id)
+        if not waiting:
+            self._loaded.set()
 
     def requests_of(self, page: Page) -> RequestLog:
         """The page's requests (the ``network`` verb reads them)."""
@@ -202,7 +222,7 @@ class PageWatch:
 
     def pending(self, page: Page) -> list[str]:
         """The page's own requests in flight, each as its method and address."""
-        return list(self._loading.get(page, {}).values())
+        return [what for what, _ in self._loading.get(page, {}).values()]
 
     async def network_quiet(self, page: Page, timeout_s: float) -> bool:
         """Wait (bounded) until none of the page's requests is in flight."""
@@ -485,7 +505,8 @@ class PageWatch:
         if kind in AWAITED_RESOURCES:
             asked = sent.get("request") or {}
             what = f"{asked.get('method', 'GET')} {str(asked.get('url', ''))[:REQUEST_SAID_MAX]}"
-            self._loading.setdefault(page, {})[sent["requestId"]] = what
+            loader = str(sent.get("loaderId"))
+            self._loading.setdefault(page, {})[sent["requestId"]] = (what, loader)
 
     def _on_request_done(self, page: Page, event: dict[str, Any]) -> None:
         navigation.server_answered(page, event["requestId"])

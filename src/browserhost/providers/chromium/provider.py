@@ -335,8 +335,9 @@ class ChromiumProvider(
                 await tab.close_current()
             raise PageStuckError(action) from None
         raise MayHaveRunError(
-            f"{action} did not finish within {seconds_said(budget_s)}, so it may or may not have "
-            "happened; take a new snapshot to see where things stand."
+            f"{action} did not finish within {seconds_said(budget_s)} (the call's wait, less a "
+            "moment to answer in), so it may or may not have happened; take a new snapshot to "
+            "see where things stand."
         )
 
     async def _guarded(self, request: ProviderRequest) -> Answer:
