@@ -129,6 +129,7 @@ def _values() -> dict[str, tuple[object, str]]:
         "NOT_DRAWN_YET": (targets.NOT_DRAWN_YET, "chromium/targets.py"),
         "SCROLLS_SIDEWAYS": (targets.SCROLLS_SIDEWAYS, "chromium/targets.py"),
         "BOX_SCROLLED": (targets.BOX_SCROLLED, "chromium/targets.py"),
+        "PAGE_GOES_ON": (targets.PAGE_GOES_ON, "chromium/targets.py"),
         "COOKIES_SCHEMA": (CookiesArguments.model_json_schema(), "providers/session_verbs.py"),
         "COOKIES_HELP": (session_verbs.COOKIES_HELP, "providers/session_verbs.py"),
         "SET_COOKIES_HELP": (session_verbs.SET_COOKIES_HELP, "providers/session_verbs.py"),

@@ -150,6 +150,18 @@ def test_the_candidates_a_text_matches_are_listed_as_the_chromium_provider_lists
     assert js[3] == '#d (a "1" in "April", marked other month)'
 
 
+def test_a_click_whose_selector_does_not_show_its_text_is_refused_in_the_same_words(
+    page: Page,
+) -> None:
+    for label in ("Write the report", ""):
+        js = page.evaluate(
+            """async (label) =>
+              (await import("./refusals.js")).notShowing("#card", "Book the room", label)""",
+            label,
+        )
+        assert js == targets.not_showing("#card", "Book the room", label)
+
+
 def test_the_notice_of_a_row_drawn_again_for_another_item_is_the_chromium_providers(
     page: Page,
 ) -> None:

@@ -132,7 +132,10 @@ OUTLINES: dict[str, ActionOutline] = {
             (
                 ParameterOutline("selector", _SELECTOR_HELP),
                 ParameterOutline(
-                    "text", "Visible label or accessible name of the element to click."
+                    "text",
+                    "Visible label or accessible name of the element to click. Given with a "
+                    "selector, the element the selector names must show it, or nothing is "
+                    "clicked.",
                 ),
             ),
         ),

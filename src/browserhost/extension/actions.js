@@ -15,8 +15,8 @@ import { drainProblems, takeDialogs } from "./page_events.js";
 import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import {
-  chased, checkFound, checkTakesText, checkUsable, described, formRefused, missedAll, optionValue,
-  Refusal, refusalToOpen, scrollBoxesNamed, slippedRelease, UNREACHABLE,
+  chased, checkFound, checkTakesText, checkUsable, described, formRefused, missedAll, notShowing,
+  optionValue, Refusal, refusalToOpen, scrollBoxesNamed, slippedRelease, UNREACHABLE,
 } from "./refusals.js";
 import { byText, leaveRest, target } from "./targets.js";
 import { notTaken } from "./typing.js";
@@ -100,9 +100,11 @@ export const ACTIONS_BY_NAME = {
     // With the press guard: a press the page would get anywhere else is kept from it, and
     // the click aimed again as the page now shows it (the chromium provider's PRESS_ATTEMPTS).
     const aim = () => target(tabId, chosen, "click", {
-      fresh: !selector, watch: true, byText: selector ? null : text, guard: true,
+      fresh: !selector, watch: true, byText: text || null, guard: true,
     });
     let { info, located } = await aim();
+    // Given a text as well as a selector: the element the selector names must show it.
+    if (selector && text && info.showsText === false) throw new Refusal(notShowing(selector, text, info.label));
     // The row a virtual list drew the item in as it scrolled: the one aimed at again.
     const asked = chosen;
     chosen = info.chased || chosen;

@@ -76,6 +76,7 @@ export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight,
 export const NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet";
 export const SCROLLS_SIDEWAYS = "{selector} scrolls only sideways, and browser.scroll moves up and down, so nothing was scrolled; give selector alone with an element in it to bring that into view, or use verb.mouse with action wheel and deltaX on it.";
 export const BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it.";
+export const PAGE_GOES_ON = "The page goes on below the view: one that adds more as it is scrolled (a feed) may show it further down; browser.scroll down, then try again.";
 // providers/session_verbs.py
 export const COOKIES_SCHEMA = {"additionalProperties": false, "properties": {"urls": {"anyOf": [{"items": {"maxLength": 8192, "pattern": "^https?://", "type": "string"}, "maxItems": 20, "minItems": 1, "type": "array"}, {"type": "null"}], "default": null, "description": "The http(s) addresses whose cookies to read (default: the page's own).", "title": "Urls"}}, "title": "CookiesArguments", "type": "object"};
 export const COOKIES_HELP = "Read the session's cookies sent to the page (or to urls): name, value, domain, path, expires (Unix seconds; -1 for a session cookie), httpOnly, secure, sameSite. Values are the user's secrets (logins): read them only when the task needs them.";

@@ -4,7 +4,8 @@
 // tests/extension/test_refusals.py runs these beside the Python ones and compares.
 
 import {
-  BLOCKED_SCHEMES_HELP, BOX_SCROLLED, MOUSE_DONE, NOT_DRAWN_YET, OWN_REFUSED, WIDGET_ADVICE,
+  BLOCKED_SCHEMES_HELP, BOX_SCROLLED, MOUSE_DONE, NOT_DRAWN_YET, OWN_REFUSED, PAGE_GOES_ON,
+  WIDGET_ADVICE,
 } from "./contract.js";
 
 /** An answer the agent reads ("ok: false" with what to do), not a failure of the bridge. */
@@ -215,6 +216,12 @@ export const missedAll = (clicked, missed, attempts) =>
   "instead (a hover effect, an image still loading, a menu opening over it). The page got no " +
   "press; take a new snapshot, then try again.";
 
+/** What a click given a selector and a text answers when the element does not show the
+ * text, in the chromium provider's words (providers/chromium/targets.py not_showing). */
+export const notShowing = (selector, text, label) =>
+  `${selector} ${label ? `reads "${label}", not "${text}"` : `does not show "${text}"`}, so ` +
+  "nothing was clicked: give the selector or the text alone, or take a new snapshot.";
+
 /** What a click answers when the page moved its element away as it was pressed, in the
  * chromium provider's words (providers/chromium/inputs.py slipped_release). */
 export const slippedRelease = (clicked) =>
@@ -332,7 +339,8 @@ export function checkFoundText(text, found, words) {
   }
   if (found.total === 0) {
     const boxes = found.boxes?.length ? ` ${NOT_DRAWN_YET}: ${scrollBoxesNamed(found.boxes)}; ${BOX_SCROLLED}` : "";
-    throw new NotFound(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.${boxes}`);
+    const below = found.pageBelow ? ` ${PAGE_GOES_ON}` : "";
+    throw new NotFound(`No visible element has the text "${text}"; take a new snapshot and ${words.instead}.${boxes}${below}`);
   }
   if (found.total > 1) {
     const listed = found.matches.map(candidate).join("; ");

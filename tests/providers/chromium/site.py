@@ -648,14 +648,17 @@ PAGES: dict[str, str] = {
     ),
     # The browser left out (novalidate): the page's script checks the fields, as Bootstrap's
     # forms do, and shows its own words beside them; a note it showed from the start, a
-    # toast once the name is saved, and one only its class names, a moment after a publish.
+    # toast once the name is saved, one only its class names, a moment after a publish, and
+    # a message a class "err" marks.
     "/page-checked-form": _page(
         "Page checked form",
         '<p role="status">Fields marked * are required.</p>'
         '<form action="/result" novalidate><label>Name * <input name="q" required></label>'
         '<div id="why" class="invalid-feedback" hidden>Tell us your name.</div>'
         '<button>Send</button></form><button id="save">Save draft</button>'
-        '<button id="publish">Publish</button><div id="toast" role="status"></div><script>'
+        '<button id="publish">Publish</button><div id="toast" role="status"></div>'
+        '<button id="check">Check</button><div class="err" id="short"></div><script>'
+        "check.onclick = () => { short.textContent = 'Name is too short.'; };"
         "document.forms[0].addEventListener('submit', (event) => {"
         "  if (!event.target.checkValidity()) { event.preventDefault(); why.hidden = false; }"
         "});"
@@ -1584,6 +1587,31 @@ PAGES: dict[str, str] = {
     # spinner that refuses every key and is set by its arrows, a field whose page keeps only
     # the digits typed, and a password field the page disables once focused (as a login that
     # asks something first); and a field nobody listens on.
+    # A table whose rows are drawn again from the page's own list at each change of a row's
+    # checkbox (innerHTML), as many apps draw them: the box pressed is gone after it.
+    "/rebuilt-rows": _page(
+        "Rebuilt rows",
+        '<table><tbody id="rows"></tbody></table><script>'
+        "const people = [{ name: 'Bob', chosen: false }, { name: 'Ivy', chosen: false }];"
+        "const draw = () => { rows.innerHTML = people.map((one, i) => '<tr data-id=\"' + i +"
+        " '\"><td><input type=\"checkbox\"' + (one.chosen ? ' checked' : '') + '></td><td>' +"
+        " one.name + '</td></tr>').join(''); };"
+        "rows.addEventListener('change', (event) => {"
+        " people[event.target.closest('tr').dataset.id].chosen = event.target.checked; draw(); });"
+        "draw();</script>",
+    ),
+    # A tree item the keys open: its children are drawn inside it, so its words grow.
+    "/key-tree": _page(
+        "Key tree",
+        '<div role="tree" aria-label="Files"><div role="treeitem" id="folder" tabindex="0"'
+        ' aria-expanded="false">Folder<span hidden> notes.txt todo.txt</span></div></div>'
+        '<p id="out">none</p><script>'
+        "folder.onkeydown = (event) => { if (event.key !== 'ArrowRight') return;"
+        " folder.setAttribute('aria-expanded', 'true');"
+        " folder.querySelector('span').hidden = false; };"
+        "folder.onclick = () => { out.textContent = 'chose folder'; };"
+        "</script>",
+    ),
     "/keys": _page(
         "Keys",
         '<input id="letters"><input id="no-digits"><input id="search"><ul id="words"></ul>'

@@ -336,6 +336,23 @@ async def test_click_by_text_picks_an_option_of_a_list_drawn_open_as_a_control(
     assert await out_line(provider, ctx) == "Sudan"
 
 
+async def test_a_checkbox_its_click_drew_again_answers_the_state_of_the_one_drawn(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A row's checkbox whose change draws the table again is gone after the click: the
+    answer reads the one its selector names now, as the page shows it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/rebuilt-rows"))
+    selector = '[data-id="1"] > td:nth-of-type(1) > input'
+    assert selector in [
+        e["selector"] for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    ]
+    chosen = await ok(provider, ctx, "browser.click", selector=selector)
+    assert chosen["checked"] is True
+    unchosen = await ok(provider, ctx, "browser.click", selector=selector)
+    assert unchosen["checked"] is False
+    assert await in_page(provider, ctx, "people[1].chosen") is False
+
+
 async def test_choosing_the_option_a_select_holds_already_sets_nothing_off(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
@@ -432,6 +449,8 @@ async def test_what_the_page_shows_after_an_action_that_it_did_not_before_is_quo
     assert saved["notice"] == 'The page now shows: "Draft saved"'
     published = await ok(provider, ctx, "browser.click", text="Publish")
     assert published["notice"] == 'The page now shows: "Published to 3 readers"'
+    checked = await ok(provider, ctx, "browser.click", text="Check")
+    assert checked["notice"] == 'The page now shows: "Name is too short."'
     typed = await ok(provider, ctx, "browser.type", selector='input[name="q"]', value="Ann")
     assert "notice" not in typed
     again = await ok(provider, ctx, "browser.click", text="Save draft")
@@ -624,7 +643,10 @@ async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     )
     closed = await ok(provider, ctx, "browser.click", text="Close me")
     assert closed["url"] == site.url("/opener")
-    assert "notice" not in closed
+    assert closed["notice"] == (
+        "The page closed itself as it was pressed (a popup's Close, window.close()); the tab "
+        "shown now, whose page the answer's url is, is the one it was opened from."
+    )
     assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Opener"
     # A handler's window.open: nothing on the button says it opens a window.
     scripted = await ok(provider, ctx, "browser.click", text="Open by script")

@@ -526,7 +526,11 @@ async def test_a_click_by_a_text_no_row_drawn_shows_names_the_boxes_that_may_hol
         "selector. A box that scrolls by itself may hold it out of view, in rows not drawn "
         'yet: `#people` list "People" (scroll 0/14880), `div.panel` (scroll 0/'
     )
-    assert error.endswith("; browser.scroll with the box's selector and a direction moves it.")
+    assert error.endswith(
+        "; browser.scroll with the box's selector and a direction moves it. The page goes on "
+        "below the view: one that adds more as it is scrolled (a feed) may show it further "
+        "down; browser.scroll down, then try again."
+    )
     found = await ok(provider, ctx, "verb.find", text="Person 40")  # none, and where to look
     assert (found["total"], found["notice"]) == (0, error.partition("selector. ")[2])
     await in_page(provider, ctx, "people.scrollTop = 1200; draw()")

@@ -84,6 +84,22 @@ async def test_a_click_by_text_presses_the_words_of_a_box_that_holds_more_after_
     assert await out_line(provider, ctx) == "out: todo"
 
 
+async def test_a_click_given_a_selector_and_a_text_presses_only_where_they_agree(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The text checks what the selector names: where the element does not show it, the two
+    name different elements and nothing is clicked."""
+    await _open(provider, site, ctx, "board.html")
+    error = await refused(provider, ctx, "browser.click", selector="#card-1", text="Book the room")
+    assert error == (
+        '#card-1 reads "Write the report", not "Book the room", so nothing was clicked: give '
+        "the selector or the text alone, or take a new snapshot."
+    )
+    assert await out_line(provider, ctx) == "out: none"
+    await ok(provider, ctx, "browser.click", selector="#card-2", text="book the ROOM")
+    assert await out_line(provider, ctx) == "out: card-2"
+
+
 async def test_a_checkbox_or_radio_hidden_in_its_label_is_listed_once_with_what_it_shows(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
@@ -204,6 +220,36 @@ async def test_icons_drawn_as_an_x_or_three_bars_are_guessed_close_and_menu(
     assert await out_line(provider, ctx) == "out: shut"
     await ok(provider, ctx, "browser.click", text="close")  # the one left
     assert await out_line(provider, ctx) == "out: dismiss"
+
+
+async def test_an_image_maps_regions_are_listed_where_they_are_drawn_and_clicked_there(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An <area> is drawn nowhere itself: it is the part of its picture its shape covers.
+    Listed as a link with those bounds, it is clicked there, by text or selector, the picture
+    scrolled into view first."""
+    await _open(provider, site, ctx, "imagemap.html")
+    listed = (await ok(provider, ctx, "browser.snapshot", full=True))["elements"]
+    regions = {e["label"]: (e["role"], e["bounds"]) for e in listed if e["tag"] == "area"}
+    corner = "(({x, y}) => [Math.round(x), Math.round(y)])"
+    picture = await in_page(
+        provider, ctx, f"{corner}(document.querySelector('img').getBoundingClientRect())"
+    )
+    assert regions == {
+        "North region": ("link", {"x": picture[0], "y": picture[1], "width": 150, "height": 100}),
+        "South region": (
+            "link",
+            {"x": picture[0] + 185, "y": picture[1] + 110, "width": 80, "height": 80},
+        ),
+        "East region": (
+            "link",
+            {"x": picture[0] + 160, "y": picture[1] + 10, "width": 130, "height": 80},
+        ),
+    }
+    await ok(provider, ctx, "browser.click", text="South region")
+    assert await out_line(provider, ctx) == "out: South region"
+    await ok(provider, ctx, "browser.click", selector='area[href="#east"]')  # a triangle
+    assert await out_line(provider, ctx) == "out: East region"
 
 
 async def test_svg_shapes_with_handlers_are_listed_and_hovered(

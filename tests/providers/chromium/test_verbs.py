@@ -149,6 +149,12 @@ async def test_scroll_to_the_bottom_passes_a_feed_that_loads_more_as_it_comes_in
     """The end of the feed lies a screen above the page's bottom: a jump straight there
     would never show it, and the feed would load nothing."""
     await ok(provider, ctx, "browser.open", url=site.url("/feed-above-footer"))
+    # A post not loaded yet: the refusal says the page goes on below, where it may come.
+    unloaded = await refused(provider, ctx, "browser.click", text="Post 32")
+    assert unloaded.endswith(
+        "The page goes on below the view: one that adds more as it is scrolled (a feed) may "
+        "show it further down; browser.scroll down, then try again."
+    )
     await ok(provider, ctx, "browser.scroll", direction="bottom")
     assert await in_page(provider, ctx, "feed.lastElementChild.textContent") == "Post 32"
 
@@ -201,6 +207,21 @@ async def test_press_key_reaches_an_element_the_pointer_cannot(
     assert "is covered by" in await refused(provider, ctx, "browser.click", selector="#level")
     await ok(provider, ctx, "verb.press_key", selector="#level", key="ArrowRight")
     assert await in_page(provider, ctx, "level.value") == "51"
+
+
+async def test_an_element_the_keys_changed_is_still_the_one_its_selector_names(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A tree item the keys opened reads its children's words too: the answer said so, and
+    the next action on the same selector takes it as it is now, not as another element drawn
+    in its place."""
+    await ok(provider, ctx, "browser.open", url=site.url("/key-tree"))
+    await ok(provider, ctx, "browser.snapshot")
+    opened = await ok(provider, ctx, "verb.press_key", selector="#folder", key="ArrowRight")
+    assert opened["focus"] == '#folder (div "Folder notes.txt todo.txt")'
+    clicked = await ok(provider, ctx, "browser.click", selector="#folder")
+    assert (clicked["clicked"], clicked["expanded"]) == ("#folder", True)
+    assert await out_line(provider, ctx) == "chose folder"
 
 
 async def test_every_name_press_key_takes_is_a_key_playwright_presses(

@@ -147,6 +147,11 @@ NEW_TAB = (
     "switches back to the page it opened from."
 )
 """What an answer says when the input opened a window, which the next actions act on."""
+CLOSED_ITSELF = (
+    "The page closed itself as it was pressed (a popup's Close, window.close()); the tab shown "
+    "now, whose page the answer's url is, is the one it was opened from."
+)
+"""What an answer says when the input made its page close, and another tab is shown."""
 
 
 def opens_files(files: str) -> str:

@@ -48,6 +48,7 @@ from .futures import retrieve_exception
 from .grid import Grid
 from .held import PLAN_SPENDERS, held_answer, spend_plan
 from .inputs import (
+    CLOSED_ITSELF,
     NEW_TAB,
     PRESS_ATTEMPTS,
     NextPopup,
@@ -459,6 +460,12 @@ class ChromiumProvider(
 
             with before_input():
                 aimed = await aim(selector)
+                if parameters.selector and parameters.text and aimed.info.get("showsText") is False:
+                    raise ActionError(
+                        targets.not_showing(
+                            parameters.selector, parameters.text, aimed.info["label"]
+                        )
+                    )
             # The row a virtual list drew the item in as it scrolled: the one aimed at again.
             asked, selector = selector, aimed.info.get("chased", selector)
             popup = NextPopup(tab, page, expected=aimed.info["opensWindow"])
@@ -492,6 +499,7 @@ class ChromiumProvider(
                     form_refused(settled)
                     or led_to(tab, settled, shown)
                     or (NEW_TAB if shown is not page and not page.is_closed() else None)
+                    or (CLOSED_ITSELF if shown is not page and page.is_closed() else None)
                     or (opens_files(files) if (files := aimed.info.get("opensFiles")) else None)
                     or (
                         _plain_text(clicked, parameters.text)

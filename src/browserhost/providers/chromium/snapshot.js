@@ -95,6 +95,7 @@ async (request) => {
   // The element's box when a person could see it: drawn, not empty, and not placed where no
   // scrolling reaches (left of or above the page, as "visually hidden" helpers do).
   function rendered(el) {
+    if (tagOf(el) === "area") return regionOf(el);
     if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
       return null;
     }
@@ -117,6 +118,39 @@ async (request) => {
       if (x <= 0 || y <= 0) return null;
     }
     return rect;
+  }
+
+  // An image map's region (<area>): drawn nowhere itself, it is the part of the picture that
+  // uses its map which its shape covers (coords in CSS pixels from the picture's corner), as
+  // a box; null where no picture shown uses the map. A press on the picture there is one on
+  // the region.
+  function regionOf(area) {
+    const img = mapPicture(area);
+    const shown = img && rendered(img);
+    if (!shown) return null;
+    const at = (area.getAttribute("coords") || "").split(/[\s,]+/).filter(Boolean).map(Number);
+    if (at.some((n) => !Number.isFinite(n))) return null;
+    const shape = (area.getAttribute("shape") || "rect").toLowerCase();
+    let box; // left, top, right, bottom
+    if (shape === "default") box = [0, 0, img.clientWidth, img.clientHeight];
+    else if (shape.startsWith("circ") && at.length >= 3) box = [at[0] - at[2], at[1] - at[2], at[0] + at[2], at[1] + at[2]];
+    else if (shape.startsWith("poly") && at.length >= 6) {
+      const [xs, ys] = [at.filter((_, i) => i % 2 === 0), at.filter((_, i) => i % 2 === 1)];
+      box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    } else if (at.length >= 4) box = [Math.min(at[0], at[2]), Math.min(at[1], at[3]), Math.max(at[0], at[2]), Math.max(at[1], at[3])];
+    else return null;
+    const [left, top] = [shown.left + img.clientLeft, shown.top + img.clientTop];
+    const [x1, y1] = [Math.max(box[0], 0), Math.max(box[1], 0)];
+    const [x2, y2] = [Math.min(box[2], img.clientWidth), Math.min(box[3], img.clientHeight)];
+    return x2 > x1 && y2 > y1 ? new DOMRect(left + x1, top + y1, x2 - x1, y2 - y1) : null;
+  }
+
+  // The picture that uses the map an <area> is in (`usemap="#name"`).
+  function mapPicture(area) {
+    const map = area.closest("map");
+    const name = map && (map.name || map.id);
+    return name ? [...area.getRootNode().querySelectorAll("img[usemap]")]
+      .find((img) => img.getAttribute("usemap") === `#${name}`) : null;
   }
 
   // The boxes read while a snapshot lists the elements (see clippers): the page does not
@@ -3298,6 +3332,11 @@ async (request) => {
   // it (a long list) only as far as needed, where its middle would take it far from the part
   // a person sees.
   function intoView(el, inline = "center") {
+    if (tagOf(el) === "area") { // drawn as a part of its picture
+      const img = mapPicture(el);
+      if (img) intoView(img, inline);
+      return;
+    }
     const rect = el.getBoundingClientRect();
     const box = scrollBox(el);
     const [high, wide] = box ? [Math.min(innerHeight, box.clientHeight), Math.min(innerWidth, box.clientWidth)]
@@ -3463,6 +3502,7 @@ async (request) => {
     if (found.list.length !== 1) return { count: found.list.length };
     let el = found.list[0];
     store.target = el;
+    store.targetSelector = selector;
     store.typedOn = null;
     let face = faceOf(el);
     const rect = (face || el).getBoundingClientRect();
@@ -3477,6 +3517,11 @@ async (request) => {
       ...state(el, valueMax || VALUE_MAX),
     };
     if (!named && out.label) out.labelGuessed = true;
+    // A click given a selector and a text too: whether what the selector names shows it.
+    if (byText) {
+      const shown = `${textOf(face || el)} ${named} ${out.label} ${tagOf(el) === "input" ? el.value : ""}`;
+      out.showsText = clean(shown).toLowerCase().includes(clean(byText).toLowerCase());
+    }
     // A press on a file input, or on a label for one, opens the browser's file chooser.
     const files = tagOf(el) === "input" ? el : el.closest("label")?.control;
     if (files && tagOf(files) === "input" && files.type === "file") out.opensFiles = selectorFor(files);
@@ -3517,7 +3562,7 @@ async (request) => {
           if (same) {
             [el, face] = [same, faceOf(same)];
             store.target = el;
-            out.chased = selectorFor(el);
+            out.chased = store.targetSelector = selectorFor(el);
             store.remembered.set(out.chased, { ref: new WeakRef(el), print: seen.print });
             out.bounds = bounds((face || el).getBoundingClientRect());
             out.aim = await aim(el, face, purpose);
@@ -3656,12 +3701,12 @@ async (request) => {
 
   // Words a page shows of what was just done: an alert or a toast (role alert or status, a
   // live region, or only a class that says so: toast, snackbar, alert, flash, notification),
-  // or a field's message beside it (an element whose class says error or invalid, as form
-  // libraries mark theirs, with no control in it). Read as an action begins (watchTimers)
+  // or a field's message beside it (an element whose class says error, err or invalid, as
+  // form libraries mark theirs, with no control in it). Read as an action begins (watchTimers)
   // and after it; what it shows then that it did not show before is what the answer quotes.
   const SAYING = "[role=alert],[role=status],[aria-live=assertive],[aria-live=polite]," +
     "[class*=error i],[class*=invalid i],[class*=toast i],[class*=snackbar i],[class*=alert i]," +
-    "[class*=flash i],[class*=notification i]";
+    "[class*=flash i],[class*=notification i],[class~=err i],[class*=-err i],[class*=_err i]";
   const SAYING_MAX = 200; // characters: longer is a region of the page, not a message
   const SAID_MAX = 3;
 
@@ -3697,7 +3742,14 @@ async (request) => {
   }
 
   function stateNow() {
-    const el = store.target;
+    let el = store.target;
+    // Drawn again by the action (a table its change handler rebuilt): the element its selector
+    // names now, of the same kind, is the one the answer reads.
+    if (el && !el.isConnected && store.targetSelector) {
+      const found = resolve(store.targetSelector);
+      const again = found.list && found.list.length === 1 ? found.list[0] : null;
+      if (again && tagOf(again) === tagOf(el) && again.type === el.type) el = again;
+    }
     const out = { url: location.href, title: doc.title };
     // What a person sees of it: nothing once the action hid it (an option of a menu that
     // closed, whose own state the page no longer keeps).
@@ -3706,6 +3758,11 @@ async (request) => {
       const toggle = labelledToggle(el);
       out.state = toggle ? { ...state(el), ...state(toggle) } : state(el);
       out.label = cap(labelOf(el, face)); // a toggle's new words (Like, then Liked)
+      // What the action made of its own element (a tree item the keys opened, its words
+      // now its children's too) the answer tells: the next action on the same selector
+      // takes it as it is now, not for another element drawn in its place.
+      const seen = store.remembered && store.remembered.get(store.targetSelector);
+      if (seen && seen.ref.deref() === el) seen.print = fingerprint(el);
     }
     if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
     if (store.pressGuard && store.pressGuard.slipped) out.slipped = store.pressGuard.slipped;
@@ -4045,11 +4102,14 @@ async (request) => {
       };
     });
     inRows(listed);
-    // None: a box that scrolls by itself may hold it out of view, in rows not drawn yet.
-    const boxes = matches.length || option ? [] : scrollBoxes((doc.body || doc.documentElement).getElementsByTagName("*"), scroller(true));
+    // None: a box that scrolls by itself may hold it out of view, in rows not drawn yet, or
+    // the page further down (a feed that adds more as it is scrolled).
+    const none = !matches.length && !option;
+    const boxes = none ? scrollBoxes((doc.body || doc.documentElement).getElementsByTagName("*"), scroller(true)) : [];
+    const { scrollY: y, maxScrollY } = position(scroller(true));
     return {
       how, ...(option ? { option } : {}), ...(boxes.length ? { boxes } : {}), total: matches.length,
-      matches: listed.map(({ out }) => out),
+      ...(none && maxScrollY - y > 1 ? { pageBelow: true } : {}), matches: listed.map(({ out }) => out),
     };
   }
 
@@ -4213,7 +4273,9 @@ async (request) => {
     remember(listed, false);
     // None: a box that scrolls by itself may hold it in rows not drawn yet (as findText says).
     const boxes = hits.length ? [] : scrollBoxes(top.getElementsByTagName("*"), scroller(true));
-    return { total: hits.length, elements: found, ...(boxes.length ? { boxes } : {}) };
+    const { scrollY: y, maxScrollY } = position(scroller(true));
+    const below = !hits.length && maxScrollY - y > 1 ? { pageBelow: true } : {};
+    return { total: hits.length, elements: found, ...(boxes.length ? { boxes } : {}), ...below };
   }
 
   function within(el, set) {

@@ -33,6 +33,11 @@ TEXT_CANDIDATES_MAX = 8
 NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet"
 """What a refusal for a text no element shows adds where boxes in view scroll by themselves."""
 BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it."
+PAGE_GOES_ON = (
+    "The page goes on below the view: one that adds more as it is scrolled (a feed) may show "
+    "it further down; browser.scroll down, then try again."
+)
+"""What a refusal for a text no element shows adds where the page scrolls on below."""
 
 Purpose = Literal["click", "type", "inspect"]
 
@@ -332,10 +337,10 @@ async def by_text_how(
     if total == 0 and (hidden := found.get("hidden")) is not None:
         raise ActionError(hidden_refusal(text, hidden, doing))
     if total == 0:
-        boxes = found.get("boxes")
+        where = elsewhere(found)
         raise NotFound(
             f'No visible element has the text "{text}"; take a new snapshot and {doing[0]} by '
-            "selector." + (f" {not_drawn_yet(boxes)}" if boxes else "")
+            "selector." + (f" {where}" if where else "")
         )
     if total > 1:
         listed = "; ".join(candidate(m) for m in matches)
@@ -345,6 +350,15 @@ async def by_text_how(
             f"{doing[0]} one by its selector."
         )
     return str(matches[0]["selector"]), found.get("how") == "text"
+
+
+def elsewhere(found: Mapping[str, Any]) -> str:
+    """Where a text no element shows may yet be, as the page script's search found none
+    (``boxes``, ``pageBelow``): in rows a box that scrolls by itself has not drawn, or further
+    down a page that goes on below; "" where neither."""
+    boxes = found.get("boxes")
+    said = [not_drawn_yet(boxes)] if boxes else []
+    return " ".join([*said, PAGE_GOES_ON] if found.get("pageBelow") else said)
 
 
 def not_drawn_yet(boxes: Iterable[Mapping[str, Any]]) -> str:
@@ -654,3 +668,13 @@ def _described(element: dict[str, Any]) -> str:
     label, as ``div "We use cookies"``."""
     label = element.get("label")
     return f'{element["tag"]} "{label}"' if label else str(element["tag"])
+
+
+def not_showing(selector: str, text: str, label: str) -> str:
+    """What a click given a selector and a text says when the element does not show the text:
+    the two name different elements, and which one is meant is the agent's to say."""
+    reads = f'reads "{label}", not "{text}"' if label else f'does not show "{text}"'
+    return (
+        f"{selector} {reads}, so nothing was clicked: give the selector or the text alone, or "
+        "take a new snapshot."
+    )

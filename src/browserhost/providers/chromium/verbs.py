@@ -220,9 +220,9 @@ class PageVerbs(Provider):
                     continue  # a frame that went away holds nothing
                 total += more["total"]
                 elements += [_in_frame(element, inner) for element in more["elements"]]
-            boxes = found.get("boxes") if not total else None
-            if boxes:  # an agent must not take "none" for "not there"
-                return {"total": 0, "elements": [], "notice": targets.not_drawn_yet(boxes)}
+            where = targets.elsewhere(found) if not total else ""
+            if where:  # an agent must not take "none" for "not there"
+                return {"total": 0, "elements": [], "notice": where}
             return {"total": total, "elements": elements}
 
     @verb(PRESS_KEY_HELP)
