@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cached_property
 from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
@@ -311,10 +312,10 @@ class Client(Connection):
         that long for the answer instead of the action's own wait (up to the host's maximum).
         """
         name, sent, timeout_s = str(action), dict(parameters or {}), VERB_TIMEOUT_S
-        if verb_name(action) is None:
-            call = normalize(action, parameters)
+        call = None if verb_name(action) is not None else normalize(action, parameters)
+        if call is not None:
             name, sent, timeout_s = call.name, call.parameters.to_wire(), call.spec.timeout_s
-        return await self.send(
+        answer = await self.send(
             name,
             sent,
             timeout_s=timeout_s,
@@ -322,6 +323,7 @@ class Client(Connection):
             provider_id=provider_id,
             timeout_ms=timeout_ms,
         )
+        return answer if call is None else replace(answer, data=call.told(answer.data))
 
     async def call(self, verb: str, **arguments: object) -> Any:
         """Run a verb of the selected provider (see ``providers()`` for their names and

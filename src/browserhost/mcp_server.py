@@ -325,7 +325,7 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
         arguments, timeout_ms = take_timeout(
             params.arguments or {}, None if declared is None else declared.input_schema
         )
-        action = ""
+        action, call = "", None
         if spec is not None:
             try:
                 call = normalize(spec.name, arguments)
@@ -348,9 +348,9 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
             await tell_changes(ctx, verbs)
             return failure(exc)
         await tell_changes(ctx, verbs)
-        if spec is None:
+        if spec is None or call is None:
             return verb_success(answer)
-        return success(spec, answer)
+        return success(spec, call.told(answer))
 
     async def roots_changed(ctx: RequestContext, params: types.NotificationParams) -> None:
         session = sessions.get(_session_key(ctx, stdio))

@@ -142,6 +142,19 @@ def test_unknown_keys_are_dropped_not_forwarded() -> None:
     assert call.parameters.to_wire() == {"selector": "#a"}
 
 
+def test_the_answer_says_which_keys_were_dropped_where_it_has_a_notice() -> None:
+    typed = normalize("browser.type", {"selector": "#q", "value": "x", "sumbit": True})
+    assert typed.ignored == ("sumbit",)
+    assert typed.told({"value": "x", "notice": 'The page now shows: "Saved"'}) == {
+        "value": "x",
+        "notice": "The page now shows: \"Saved\" 'sumbit' is not a parameter of browser.type, "
+        "which takes selector, value, submit, and did nothing.",
+    }
+    scrolled = normalize("browser.scroll", {"direction": "down", "by": 3})
+    assert scrolled.told({"scrollY": 9}) == {"scrollY": 9}  # no notice in a scroll's answer
+    assert normalize("browser.type", {"selector": "#q", "value": "x"}).told({"v": 1}) == {"v": 1}
+
+
 @pytest.mark.parametrize(
     ("action", "parameters", "message"),
     [

@@ -66,10 +66,15 @@ async def test_the_provider_receives_request_id_action_normalized_parameters_and
         Context(directory="/repo", session_id="ses_1"),
     )
     after_ms = time.time() * 1000
+    # The key it has no parameter for is dropped, and the answer says so.
+    dropped = (
+        "'delay' is not a parameter of browser.type, which takes selector, value, submit, and "
+        "did nothing."
+    )
     assert outcome.to_wire() == {
         "ok": True,
         "providerId": "rec",
-        "data": fitting("browser.type", echo="browser.type"),
+        "data": {**fitting("browser.type", echo="browser.type"), "notice": dropped},
     }
     [envelope] = recorder.wire
     assert envelope.pop("requestId").startswith("browser-")

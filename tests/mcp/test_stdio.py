@@ -97,6 +97,21 @@ async def test_invalid_parameter_is_an_error_result_with_invalid_action(setup: S
     assert "viewport must be mobile, tablet, desktop, or fill" in text_of(wrong)
 
 
+async def test_a_key_the_tool_has_no_parameter_for_is_said_to_have_done_nothing(
+    setup: Setup, site: str
+) -> None:
+    """A misspelled optional parameter is dropped, as every unknown key is: the action runs
+    without it, and its answer says the key did nothing, rather than let the agent take it
+    for done."""
+    with anyio.fail_after(60):
+        async with stdio_mcp(setup, "--select", "stub") as client:
+            opened = await call_ok(client, "browser_open", {"url": f"{site}/", "viewprt": "mobile"})
+    assert opened["notice"] == (
+        "'viewprt' is not a parameter of browser_open, which takes url, viewport, and did nothing."
+    )
+    assert opened["viewport"]["mode"] == "desktop"
+
+
 async def test_no_selected_provider_is_an_error_that_says_what_to_do(setup: Setup) -> None:
     with anyio.fail_after(60):
         async with stdio_mcp(setup) as client:

@@ -320,10 +320,26 @@ class ActionCall:
 
     spec: ActionSpec
     parameters: Parameters
+    ignored: tuple[str, ...] = ()
+    """The keys given that the action has no parameter for: dropped, never sent."""
 
     @property
     def name(self) -> ActionName:
         return self.spec.name
+
+    def told(self, data: Any) -> Any:
+        """The answer's ``data``, with its notice naming the keys that were dropped, where the
+        answer has a notice (open, snapshot, click, type): an agent that misspelled one
+        (``sumbit``) learns that it did nothing, rather than taking the answer for its doing."""
+        if (
+            not self.ignored
+            or not isinstance(data, dict)
+            or "notice" not in self.spec.data.model_fields
+        ):
+            return data
+        said = f"{_unknown_named(self.spec, self.ignored)}, and did nothing."
+        notice = data.get("notice")
+        return {**data, "notice": f"{notice} {said}" if isinstance(notice, str) else said}
 
 
 def normalize(action: object, parameters: object = None) -> ActionCall:
@@ -334,30 +350,38 @@ def normalize(action: object, parameters: object = None) -> ActionCall:
             "Unknown browser action; use one of " + ", ".join(ACTIONS) + ", or verb.<name> for "
             "a verb the provider offers. Nothing was sent."
         )
+    unknown = _unknown(spec, parameters)
     try:
-        return ActionCall(spec, spec.parameters.model_validate(parameters))
+        return ActionCall(spec, spec.parameters.model_validate(parameters), unknown)
     except ValidationError as exc:
-        raise InvalidActionError(_with_unknown(_first_message(exc), spec, parameters)) from None
+        message = _first_message(exc)
+        if unknown:  # a misspelled required one (``selectr``): which was meant
+            said = message.removesuffix(" Nothing was sent.")
+            message = f"{said} {_unknown_named(spec, unknown)}. Nothing was sent."
+        raise InvalidActionError(message) from None
 
 
-def _with_unknown(message: str, spec: ActionSpec, parameters: object) -> str:
-    """A refusal that also names the keys the action has no parameter for, where there are
-    any: an agent that misspelled a required one (``selectr``) learns which it meant. Unknown
-    keys alone refuse nothing (they are dropped)."""
-    if not isinstance(parameters, Mapping):
-        return message
+def _known(spec: ActionSpec) -> list[str]:
     fields = spec.parameters.model_fields
-    known = [field.alias or name for name, field in fields.items()]
-    unknown = [repr(key) for key in parameters if key not in known and key not in fields]
-    if not unknown:
-        return message
+    return [field.alias or name for name, field in fields.items()]
+
+
+def _unknown(spec: ActionSpec, parameters: object) -> tuple[str, ...]:
+    """The keys of ``parameters`` the action has no parameter for (dropped, as every unknown
+    key is)."""
+    if not isinstance(parameters, Mapping):
+        return ()
+    names = {*_known(spec), *spec.parameters.model_fields}
+    return tuple(str(key) for key in parameters if key not in names)
+
+
+def _unknown_named(spec: ActionSpec, unknown: tuple[str, ...]) -> str:
+    """``'sumbit' is not a parameter of browser.type, which takes selector, value, submit``."""
+    known = _known(spec)
     takes = f"takes {', '.join(known)}" if known else "takes no parameters"
-    one = len(unknown) == 1
-    named = f"{', '.join(unknown)} {'is not a parameter' if one else 'are not parameters'}"
-    return (
-        f"{message.removesuffix(' Nothing was sent.')} {named} of {spec.name}, which {takes}. "
-        "Nothing was sent."
-    )
+    named = ", ".join(repr(key) for key in unknown)
+    verb = "is not a parameter" if len(unknown) == 1 else "are not parameters"
+    return f"{named} {verb} of {spec.name}, which {takes}"
 
 
 def _first_message(exc: ValidationError) -> str:

@@ -229,6 +229,8 @@ class Host:
             saved = save_capture(data, context.directory, call.parameters.label)
             if saved is not None:
                 data = {**data, "path": str(saved)}
+        if call is not None:
+            data = call.told(data)
         # An instance's routing and control state rides along (001's session), not its data.
         session = provider.instance.session() if provider.instance is not None else None
         return Outcome(provider.id, data, session)
