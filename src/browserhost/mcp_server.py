@@ -348,9 +348,9 @@ def build_server(backend: Backend, *, stdio: bool) -> Server[Any]:
             await tell_changes(ctx, verbs)
             return failure(exc)
         await tell_changes(ctx, verbs)
-        if spec is None or call is None:
+        if call is None:  # a verb
             return verb_success(answer)
-        return success(spec, call.told(answer))
+        return success(call.spec, call.told(answer))
 
     async def roots_changed(ctx: RequestContext, params: types.NotificationParams) -> None:
         session = sessions.get(_session_key(ctx, stdio))

@@ -25,10 +25,9 @@ def validated(model: type[_M], value: object, what: str) -> _M:
         return model.model_validate(value)
     except ValidationError as exc:
         problem = exc.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in problem["loc"])
+        where = ".".join(str(part) for part in problem["loc"]) or what
         said = str(problem["msg"]).removeprefix("Value error, ")
-        said = f"{where}: {said}" if where else f"{what}: {said}"
-        raise ActionError(f"{said}; nothing was done.") from None
+        raise ActionError(f"{where}: {said}; nothing was done.") from None
 
 
 def refusal(message: str) -> Answer:

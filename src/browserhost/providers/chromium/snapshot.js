@@ -1593,15 +1593,15 @@ async (request) => {
   // handler on an element with few children (an icon, a cell, a box of colour) marks it, not
   // one on a container the page listens on for all it holds (the body, an app's root).
   function handled(el) {
-    if (el.onclick || el.onmousedown || el.onpointerdown || el.onmouseover) return true;
-    if (!listeners || el.childElementCount > LISTENED_CHILDREN_MAX || ITEM_HOLDERS.has(tagOf(el)) ||
-        el === doc.body || el === doc.documentElement) return false;
-    const on = listeners(el);
-    return PRESS_EVENTS.some((type) => on[type]?.length);
+    if (el.onmouseover) return true;
+    const holder = el.childElementCount > LISTENED_CHILDREN_MAX || ITEM_HOLDERS.has(tagOf(el)) ||
+      el === doc.body || el === doc.documentElement;
+    return holder ? pressProperty(el) : ownHandler(el);
   }
+  const pressProperty = (el) => Boolean(el.onclick || el.onmousedown || el.onpointerdown);
   // A press handler set on `el` itself (a property, or a listener where DevTools' are at hand).
   function ownHandler(el) {
-    if (el.onclick || el.onmousedown || el.onpointerdown) return true;
+    if (pressProperty(el)) return true;
     const on = listeners ? listeners(el) : {};
     return PRESS_EVENTS.some((type) => on[type]?.length);
   }
@@ -4102,14 +4102,10 @@ async (request) => {
       };
     });
     inRows(listed);
-    // None: a box that scrolls by itself may hold it out of view, in rows not drawn yet, or
-    // the page further down (a feed that adds more as it is scrolled).
     const none = !matches.length && !option;
-    const boxes = none ? scrollBoxes((doc.body || doc.documentElement).getElementsByTagName("*"), scroller(true)) : [];
-    const { scrollY: y, maxScrollY } = position(scroller(true));
     return {
-      how, ...(option ? { option } : {}), ...(boxes.length ? { boxes } : {}), total: matches.length,
-      ...(none && maxScrollY - y > 1 ? { pageBelow: true } : {}), matches: listed.map(({ out }) => out),
+      how, ...(option ? { option } : {}), ...(none ? elsewhere(doc.body || doc.documentElement) : {}),
+      total: matches.length, matches: listed.map(({ out }) => out),
     };
   }
 
@@ -4122,6 +4118,16 @@ async (request) => {
 
   // The innermost elements drawn whose own text is exactly `lower` (any case): elements made
   // clickable with addEventListener and no pointer cursor, a slider's scale, a plain label.
+  // Where a text found nowhere under `top` may yet be (targets.py's elsewhere says it): in
+  // rows a box in view that scrolls by itself has not drawn (`boxes`), or further down a page
+  // that goes on below the view (`pageBelow`: a feed that adds more as it is scrolled).
+  function elsewhere(top) {
+    const main = scroller(true);
+    const boxes = scrollBoxes(top.getElementsByTagName("*"), main);
+    const { scrollY, maxScrollY } = position(main);
+    return { ...(boxes.length ? { boxes } : {}), ...(maxScrollY - scrollY > 1 ? { pageBelow: true } : {}) };
+  }
+
   function shownAs(lower) {
     const found = [];
     const walker = doc.createTreeWalker(doc.body || doc.documentElement, NodeFilter.SHOW_TEXT);
@@ -4271,11 +4277,7 @@ async (request) => {
       return out;
     });
     remember(listed, false);
-    // None: a box that scrolls by itself may hold it in rows not drawn yet (as findText says).
-    const boxes = hits.length ? [] : scrollBoxes(top.getElementsByTagName("*"), scroller(true));
-    const { scrollY: y, maxScrollY } = position(scroller(true));
-    const below = !hits.length && maxScrollY - y > 1 ? { pageBelow: true } : {};
-    return { total: hits.length, elements: found, ...(boxes.length ? { boxes } : {}), ...below };
+    return { total: hits.length, elements: found, ...(hits.length ? {} : elsewhere(top)) };
   }
 
   function within(el, set) {
