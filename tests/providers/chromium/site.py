@@ -594,6 +594,15 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/double-click": _page(
+        "Cells",
+        '<table><tr><td id="name">Ann</td><td id="city">Oslo</td></tr></table><p id="out">-</p>'
+        "<script>const out = document.getElementById('out');"
+        "document.getElementById('name').addEventListener('dblclick', (e) => {"
+        " out.textContent = 'editing ' + e.target.textContent; });"
+        "document.getElementById('city').addEventListener('click', () => {"
+        " out.textContent = 'picked Oslo'; });</script>",
+    ),
     "/enabled-later": _page(
         "Enabled later",
         '<button id="go" disabled onclick="this.textContent = \'Gone\'">Go</button><script>'

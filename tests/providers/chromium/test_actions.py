@@ -1304,9 +1304,37 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     clicked = await ok(provider, ctx, "browser.click", text="Delete")
     dismissed = {"type": "confirm", "message": "Delete it?", "answer": "dismissed"}
     assert clicked["dialogs"] == [dismissed]
+    # The agent is told it was a Cancel it did not choose, and how to answer OK instead.
+    assert clicked["notice"].startswith("The page asked a question (a confirm) and got Cancel")
+    assert "call the dialog verb with accept true, then do this again" in clicked["notice"]
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert "answer: false" in snapshot["text"]
     assert snapshot["consoleProblems"] == []  # reported once, where it happened
+    await ok(provider, ctx, "verb.dialog", accept=True)
+    accepted = await ok(provider, ctx, "browser.click", text="Delete")
+    assert accepted["dialogs"][0]["answer"] == "accepted"
+    assert "notice" not in accepted
+    assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+async def test_a_click_on_what_only_a_double_click_works_on_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A cell edited in place on a double click: the click answers, and says which verb
+    does what a person would do instead; a cell that takes a click is not told so."""
+    await ok(provider, ctx, "browser.open", url=site.url("/double-click"))
+    clicked = await ok(provider, ctx, "browser.click", text="Ann")
+    assert clicked["notice"] == (
+        "#name listens for a double click and for no single one, so this click may have done "
+        'nothing to it; verb.mouse with action "click", selector #name and clickCount 2 '
+        "double-clicks it."
+    )
+    assert await in_page(provider, ctx, "out.textContent") == "-"
+    await ok(provider, ctx, "verb.mouse", action="click", selector="#name", clickCount=2)
+    assert await in_page(provider, ctx, "out.textContent") == "editing Ann"
+    picked = await ok(provider, ctx, "browser.click", text="Oslo")
+    assert "notice" not in picked
+    assert await in_page(provider, ctx, "out.textContent") == "picked Oslo"
 
 
 async def test_a_dialog_between_actions_is_reported_in_the_next_snapshot(

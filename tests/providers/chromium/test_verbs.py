@@ -619,6 +619,7 @@ async def test_a_dialog_left_open_is_read_then_answered_and_holds_everything_els
         assert await ok(asking, ctx, "verb.dialog", accept=False) == {"next": "dismiss"}
         planned = await ok(asking, ctx, "browser.click", text="Ask confirm")
         assert planned["dialogs"][0]["answer"] == "dismissed"
+        assert "notice" not in planned  # the Cancel the agent asked for
         assert await out_line(asking, ctx) == "out: confirm false"
     finally:
         await asking.aclose()

@@ -572,8 +572,10 @@ async def test_dialogs_an_action_caused_are_in_its_answer(
     await _open(provider, site, ctx, "dialogs.html")
     alerted = await ok(provider, ctx, "browser.click", text="Show alert")
     assert alerted["dialogs"] == [{"type": "alert", "message": "Saved!", "answer": "dismissed"}]
+    assert "notice" not in alerted  # an alert asks nothing
     asked = await ok(provider, ctx, "browser.click", text="Ask prompt")
     assert asked["dialogs"] == [{"type": "prompt", "message": "Your name?", "answer": "dismissed"}]
+    assert asked["notice"].startswith("The page asked a question (a prompt) and got Cancel")
     assert await out_line(provider, ctx) == "out: prompt null"
     assert (await _snapshot(provider, ctx))["consoleProblems"] == []
 

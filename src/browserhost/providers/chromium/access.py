@@ -103,7 +103,9 @@ class TabAccess:
             tab.welcome_popups = action in ("browser.click", "browser.type", "verb.mouse")
             tab.partial = {}
             tab.notices = []
-            tab.take_dialogs()  # left by an action that was refused after a dialog showed
+            # Left by an action that was refused after a dialog showed.
+            tab.take_dialogs()
+            tab.take_cancelled()
             tab.acting = True
             try:
                 await self._before(tab, action)

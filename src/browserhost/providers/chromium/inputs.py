@@ -162,6 +162,15 @@ def opens_files(files: str) -> str:
     )
 
 
+def double_only(clicked: str) -> str:
+    """What a click's answer says when only a double click does anything to its element."""
+    return (
+        f"{clicked} listens for a double click and for no single one, so this click may have "
+        f'done nothing to it; verb.mouse with action "click", selector {clicked} and '
+        "clickCount 2 double-clicks it."
+    )
+
+
 def disabled_by_click(clicked: str) -> str:
     """What a click's answer says of an element it found enabled and left disabled: the
     state is the one after the click, not why nothing happened."""

@@ -147,6 +147,7 @@ class PageWatch:
         self._told_more = asyncio.Event()
         self._typed: dict[Page, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
         self._dialogs: list[data.Dialog] = []
+        self._cancelled_unasked: str | None = None  # a confirm or prompt no plan answered
         self._requests: dict[Page, RequestLog] = {}
         self._console: dict[Page, ConsoleLog] = {}
 
@@ -198,6 +199,19 @@ class PageWatch:
         """The dialogs shown since the action began, or ``None``."""
         dialogs, self._dialogs = self._dialogs, []
         return dialogs or None
+
+    def take_cancelled(self) -> str | None:
+        """What the answer says of a confirm or prompt dismissed since the action began
+        because nothing said how to answer it: the page took it as Cancel, which an agent
+        reading "dismissed" may not know it can change."""
+        kind, self._cancelled_unasked = self._cancelled_unasked, None
+        if kind is None:
+            return None
+        return (
+            f"The page asked a question (a {kind}) and got Cancel, the answer given when the "
+            "dialog verb has not said otherwise: what it did next is what it does on Cancel. "
+            "To answer OK, call the dialog verb with accept true, then do this again."
+        )
 
     def take_held(self) -> tuple[Dialog, asyncio.Future[Any] | None]:
         """The dialog left open, and the action it stopped, for the agent to answer."""
@@ -473,6 +487,8 @@ class PageWatch:
                 await dialog.accept(entered or "")
             else:
                 await dialog.dismiss()
+        if plan is None and not accept and dialog.type in ("confirm", "prompt") and self.acting:
+            self._cancelled_unasked = dialog.type
         self._note_dialog(dialog, answer, entered)
 
     def _note_dialog(

@@ -56,6 +56,7 @@ from .inputs import (
     after_typing,
     declared_fields,
     disabled_by_click,
+    double_only,
     form_refused,
     led_to,
     missed_all,
@@ -501,6 +502,7 @@ class ChromiumProvider(
                     or (NEW_TAB if shown is not page and not page.is_closed() else None)
                     or (CLOSED_ITSELF if shown is not page and page.is_closed() else None)
                     or (opens_files(files) if (files := aimed.info.get("opensFiles")) else None)
+                    or (double_only(clicked) if aimed.info.get("doubleOnly") else None)
                     or (
                         _plain_text(clicked, parameters.text)
                         if plain and not _stateful(state)
@@ -509,6 +511,7 @@ class ChromiumProvider(
                     or (disabled_by_click(clicked) if state.get("disabled") else None),
                     targets.chased(asked, selector, "clicked") if selector != asked else None,
                     page_says(settled),
+                    tab.take_cancelled(),
                 ),
                 **state,
             )
@@ -574,6 +577,7 @@ class ChromiumProvider(
                     submitted or left_open,
                     targets.chased(asked, selector, "typed into") if selector != asked else None,
                     page_says(settled),
+                    tab.take_cancelled(),
                 ),
                 **state,
             )

@@ -1607,6 +1607,24 @@ async (request) => {
   }
   const listeners = typeof request.listeners === "function" ? request.listeners : null;
   const PRESS_EVENTS = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "dblclick"];
+
+  // Whether only a double click does anything to `el` (a cell edited in place): it or what
+  // holds it listens for one, and nothing from it up to the window listens for a single
+  // press. Only where DevTools' listeners are at hand; a page that listens at its root for
+  // both (React's) is not told apart.
+  function doubleOnly(el) {
+    if (!listeners) return false;
+    let double = false;
+    for (let up = el; up; up = up.parentElement || (up.parentNode && up.parentNode.host)) {
+      const on = listeners(up);
+      if (pressProperty(up) || PRESS_EVENTS.some((type) => type !== "dblclick" && on[type]?.length)) return false;
+      double ||= Boolean(up.ondblclick || on.dblclick?.length);
+    }
+    return double && ![doc, window].some((at) => {
+      const on = listeners(at);
+      return PRESS_EVENTS.some((type) => type !== "dblclick" && on[type]?.length);
+    });
+  }
   const LISTENED_CHILDREN_MAX = 3; // an icon and a label, and a badge
   const ITEM_HOLDERS = new Set(["ul", "ol", "dl", "menu", "table", "thead", "tbody", "tr", "nav", "form"]);
 
@@ -3525,6 +3543,7 @@ async (request) => {
     // A press on a file input, or on a label for one, opens the browser's file chooser.
     const files = tagOf(el) === "input" ? el : el.closest("label")?.control;
     if (files && tagOf(files) === "input" && files.type === "file") out.opensFiles = selectorFor(files);
+    if (purpose === "click" && doubleOnly(el)) out.doubleOnly = true;
     const role = roleOf(el);
     if (role && role !== out.tag) out.role = role;
     if (typeOf(el)) out.type = typeOf(el);
