@@ -26,6 +26,8 @@ def test_a_new_token_is_written_0600_even_under_a_permissive_umask(tmp_path: Pat
     path = tmp_path / "data" / config.TOKEN_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert path.read_text() == token + "\n"
+    # The folder it makes is for this user alone too: logins and downloads go there.
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
 
 
 def test_the_stored_token_is_reused_and_not_rewritten(tmp_path: Path) -> None:

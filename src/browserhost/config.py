@@ -60,9 +60,10 @@ def read_token(directory: Path) -> str | None:
 
 
 def prepare_data_dir(directory: Path) -> None:
-    """Create the data dir if missing, or raise :class:`DataDirError` saying why it cannot be."""
+    """Create the data dir if missing, or raise :class:`DataDirError` saying why it cannot be.
+    Made for this user alone (0700): it holds the token, logins and what pages downloaded."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     except FileExistsError:
         raise DataDirError(
             f"The data dir {directory} is a file; pass --data-dir a directory (it is created "

@@ -21,7 +21,7 @@ from browserhost.api.app import create_app
 from browserhost.api.bridge import page_script
 from browserhost.contract import ACTIONS
 from browserhost.host import Host
-from browserhost.host.bridge import Bridge
+from browserhost.host.bridge import HOLDER, Bridge
 from tests.api.test_bridge import closing, receive, rpc, until
 from tests.conftest import TOKEN, listening
 
@@ -166,3 +166,29 @@ async def test_the_person_at_the_browser_takes_control_and_hands_it_back(tmp_pat
             assert served.host.controls.controller("bridge") == "agent"
             assert (await rpc(connection, "control.take"))["result"] == {"taken": True}
         await until(lambda: served.host.controls.controller("bridge") != "user")
+
+
+async def test_no_viewer_can_name_itself_the_person_at_the_browser_to_hand_back(
+    tmp_path: Path,
+) -> None:
+    """A viewer (anyone with the token, an agent too) that says it is the bridged browser's
+    person is a viewer of that name, whose hand back and leaving release nothing of theirs."""
+    async with serving(tmp_path) as served:
+        headers = {"Origin": EXTENSION}
+        async with websockets.connect(served.url(), additional_headers=headers) as connection:
+            await connection.send(hello(TOKEN))
+            assert (await receive(connection))["t"] == "hello.ok"
+            assert (await rpc(connection, "control.take"))["result"] == {"taken": True}
+            surface = f"ws://127.0.0.1:{served.port}/api/surface"
+            async with websockets.connect(surface) as viewer:
+                await viewer.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": HOLDER}))
+                assert json.loads(await viewer.recv()) == {
+                    "t": "ready",
+                    "viewer": f"viewer {HOLDER}",
+                }
+                await viewer.send(json.dumps({"t": "handBack"}))
+                await viewer.send(json.dumps({"t": "show", "id": None}))  # answered after it
+                async with asyncio.timeout(10):
+                    while json.loads(await viewer.recv()).get("t") != "state":
+                        pass
+            assert served.host.controls.controller("bridge") == "user"

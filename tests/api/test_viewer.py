@@ -236,7 +236,7 @@ async def test_the_socket_refuses_a_bad_token_a_late_hello_and_a_foreign_page(
     assert refused.value.response.status_code == 403
     async with websockets.connect(socket_url) as socket:
         await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v1"}))
-        assert json.loads(await socket.recv()) == {"t": "ready", "viewer": "v1"}
+        assert json.loads(await socket.recv()) == {"t": "ready", "viewer": "viewer v1"}
 
 
 async def test_an_input_batch_over_input_batch_max_is_refused_and_types_nothing(

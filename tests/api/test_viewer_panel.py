@@ -103,3 +103,21 @@ async def test_the_panel_follows_the_watched_session_without_reloading(
     # One document saw all three: a reload would have forgotten the first two.
     await panel_shows(page, "sessions", "beta,alpha,beta")
     await page.close()
+
+
+async def test_no_other_page_can_show_the_viewer_in_a_frame(
+    browser: Browser, served: Served
+) -> None:
+    """A page that framed the viewer unseen could have a person's click take control for
+    it: the browser shows no viewer there (the panel above shows the viewer may frame its
+    own pages)."""
+    page = await browser.new_page()
+    await page.set_content(f'<iframe id="viewer" src="{served.viewer}"></iframe>')
+    holder = await page.wait_for_selector("#viewer")
+    assert holder is not None
+    frame = await holder.content_frame()
+    assert frame is not None
+    await frame.wait_for_load_state()
+    assert frame.url.startswith("chrome-error://")
+    assert await frame.locator("#picture").count() == 0
+    await page.close()

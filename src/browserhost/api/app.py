@@ -74,7 +74,8 @@ def create_app(
     app.router.routes.append(WebSocketRoute(SOCKET_PATH, viewer.surface_socket))
     # Before the viewer's files, which would otherwise answer for every path under them.
     app.router.routes.append(Route(f"{PANEL_PATH}/{{provider_id}}", viewer.panel_page))
-    app.mount(VIEWER_PATH, StaticFiles(directory=str(viewer.files()), html=True), name="viewer")
+    viewer_files = viewer.Unframed(StaticFiles(directory=str(viewer.files()), html=True))
+    app.mount(VIEWER_PATH, viewer_files, name="viewer")
     if mcp is not None:
         app.router.routes.append(Route(MCP_ROUTE, endpoint=mcp))
     if bridge is not None:

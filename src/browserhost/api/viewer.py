@@ -45,6 +45,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from browserhost.contract import Context
@@ -83,9 +84,35 @@ RATIO_MIN, RATIO_MAX = 0.25, 8.0
 log = logging.getLogger(__name__)
 
 
-PANEL_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
+PANEL_POLICY = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "frame-ancestors 'self'"
+)
 """A provider's panel page runs its own inline code and reaches nothing: not the API, not the
-network. It speaks to the viewer only through ``postMessage``."""
+network. It speaks to the viewer only through ``postMessage``, which alone may frame it."""
+
+NOT_FRAMED = (
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+)
+"""The viewer's pages are shown by no other page: one that framed the viewer unseen (the
+person's login kept in the tab) could have a person's click take control, or allow a
+browser to pair, for it."""
+
+
+class Unframed:
+    """The viewer's files, each answered with :data:`NOT_FRAMED`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def framed_by_none(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *NOT_FRAMED]}
+            await send(message)
+
+        await self.app(scope, receive, framed_by_none if scope["type"] == "http" else send)
 
 
 async def panel_page(request: Request) -> Response:
@@ -131,10 +158,13 @@ async def _hello(socket: WebSocket) -> str | None:
     message = await read_hello(socket, socket.app.state.token, HELLO_TIMEOUT_S)
     if message is None:
         return None
+    # The page's own id keeps a person's control across a reconnect of the same page; it is
+    # kept apart from the ids the host gives those who take control elsewhere (the person at
+    # a bridged browser), which no viewer can name itself to hand back.
     viewer = message.get("viewer")
-    if isinstance(viewer, str) and 0 < len(viewer) <= 64:
-        return viewer
-    return uuid.uuid4().hex
+    if not (isinstance(viewer, str) and 0 < len(viewer) <= 64):
+        viewer = uuid.uuid4().hex
+    return f"viewer {viewer}"
 
 
 def _json(raw: str) -> dict[str, Any] | None:

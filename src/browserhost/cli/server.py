@@ -95,6 +95,7 @@ def serve(
     few_malloc_arenas()
     import uvicorn
 
+    from browserhost.api import connections
     from browserhost.api.app import create_app
     from browserhost.host import Host
     from browserhost.host.bridge import Bridge
@@ -152,7 +153,10 @@ def serve(
         selected = "unreadable; choose one with: browserhost select ID"
         print_error(exc)
     err.print(f"  providers  {names}; selected: {selected}")
-    api_server = uvicorn.Server(uvicorn.Config(api, host=host, port=port, log_level="warning"))
+    connections.more_descriptors()
+    api_server = uvicorn.Server(
+        uvicorn.Config(api, host=host, port=port, log_level="warning", **connections.settings())
+    )
     servers = [(api_server, api_sockets)]
     if bridge is not None and bridge_sockets is not None:
         servers.append((_bridge_server(bridge, token, allow_host or ()), bridge_sockets))
@@ -214,11 +218,12 @@ def _bound(host: str, port: int, option: str) -> list[socket.socket]:
 def _bridge_server(bridge: Bridge, token: str, allowed: Sequence[str]) -> Server:
     import uvicorn
 
+    from browserhost.api import connections
     from browserhost.api.bridge import bridge_app
 
     app = bridge_app(bridge, token, tuple(allowed))
     # The address is the bound sockets' (_bound); the config's is not used.
-    settings = uvicorn.Config(app, log_level="warning", lifespan="off")
+    settings = uvicorn.Config(app, log_level="warning", lifespan="off", **connections.settings())
     return uvicorn.Server(settings)
 
 

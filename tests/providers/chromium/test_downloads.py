@@ -4,6 +4,7 @@ them, and the download verb (a real Chromium and a real site)."""
 from __future__ import annotations
 
 import re
+import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -183,6 +184,7 @@ async def test_without_a_project_downloads_go_to_the_data_dir(
     saved = tmp_path / "data" / "downloads" / "report.csv"
     assert clicked["downloads"] == [{"filename": "report.csv", "path": str(saved)}]
     assert saved.read_bytes() == REPORT
+    assert stat.S_IMODE(saved.parent.stat().st_mode) == 0o700  # no other user reads them
 
 
 async def test_the_download_verb_clicks_and_answers_the_file(

@@ -72,7 +72,9 @@ def downloads_folder(directory: str | None) -> Path:
         if folder.is_symlink():
             raise DownloadRefusedError(f"{folder} is a link; downloads are never saved through one")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        # In the data dir, for this user alone, as the data dir itself; a project's are the
+        # project's, as its other files.
+        folder.mkdir(mode=0o700 if directory is None else 0o777, parents=True, exist_ok=True)
     except OSError as exc:
         raise DownloadRefusedError(f"{folder} could not be made ({exc.strerror})") from None
     return folder
