@@ -594,6 +594,13 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/shadow-row": _page(
+        "Rating",
+        '<p>Rate it</p><div id="stars"></div><script>'
+        "document.getElementById('stars').attachShadow({mode: 'open'}).innerHTML = "
+        "'<span onclick=\"window.rated = 1\">\u2605</span>' + "
+        "'<span onclick=\"window.rated = 2\">\u2605</span><b>Good</b><i>!</i>';</script>",
+    ),
     "/double-click": _page(
         "Cells",
         '<table><tr><td id="name">Ann</td><td id="city">Oslo</td></tr></table><p id="out">-</p>'

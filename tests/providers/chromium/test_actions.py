@@ -1317,6 +1317,20 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_a_shadow_root_holding_several_elements_side_by_side_is_read_and_acted_on(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A component whose shadow root holds its elements at its top (a star rating): the
+    snapshot reads them as drawn, and a click on one reaches it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/shadow-row"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Rate it\n\u2605\u2605Good!"
+    second = snapshot["elements"][1]["selector"]
+    assert second == "#stars >> span:nth-of-type(2)"
+    await ok(provider, ctx, "browser.click", selector=second)
+    assert await in_page(provider, ctx, "window.rated") == 2
+
+
 async def test_a_click_on_what_only_a_double_click_works_on_says_so(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -2162,7 +2162,9 @@ async (request) => {
   // the other (about a space: a margin, padding, a border, a separator drawn by CSS, a field
   // between two labels), or on another line.
   function drawnApart(before, after) {
-    const space = (parseFloat(getComputedStyle(before.parentNode).fontSize) || 16) / 5;
+    // Their parent may be a shadow root, whose text its host styles.
+    const parent = before.parentNode.nodeType === Node.ELEMENT_NODE ? before.parentNode : before.parentNode.host;
+    const space = ((parent && parseFloat(getComputedStyle(parent).fontSize)) || 16) / 5;
     // The room the two keep on the sides that face says so at once (a button's padding).
     if (room(before, "Right") + room(after, "Left") > space) return true;
     const end = charBox(before, true);
