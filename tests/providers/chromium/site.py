@@ -594,6 +594,24 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/widget-stand-ins": _page(
+        "Stand-ins",
+        "<style>.hidden-accessible { position: absolute; width: 1px; height: 1px; "
+        "overflow: hidden; clip: rect(0 0 0 0); margin: -1px; border: 0; padding: 0 }"
+        ".popup { position: absolute; width: 220px; background: #eee }</style>"
+        '<p><label for="who">Reviewers</label><br><select id="who" multiple '
+        'class="hidden-accessible"><option>Ann Lee</option><option>Bob Stone</option>'
+        '</select><span id="box" role="combobox" aria-expanded="true" tabindex="0">'
+        "Add reviewers</span></p>"
+        '<p>Total: $40 <span class="hidden-accessible">for screen readers</span></p>'
+        # The list a widget opens, in an absolute box of no size around an absolute one
+        # (select2's): drawn, and so read and listed.
+        '<span style="position: absolute; top: 150px; left: 8px"><span class="popup">'
+        '<input type="search" aria-label="Search people"><ul role="listbox">'
+        '<li role="option" onclick="window.picked = this.textContent">Cat Moss</li>'
+        '<li role="option" onclick="window.picked = this.textContent">Dan Ford</li>'
+        "</ul></span></span>",
+    ),
     "/shadow-row": _page(
         "Rating",
         '<p>Rate it</p><div id="stars"></div><script>'

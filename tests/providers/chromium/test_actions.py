@@ -1317,6 +1317,22 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_a_snapshot_reads_what_is_drawn_not_what_a_widget_hides_for_screen_readers(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The form control a widget draws in its place, clipped to nothing, shows nothing a
+    person sees (no reviewer is chosen); a note for screen readers alone is not on the page
+    either. The list the widget opens in a box of no size is drawn, and so read and listed."""
+    await ok(provider, ctx, "browser.open", url=site.url("/widget-stand-ins"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Reviewers\nAdd reviewers\nTotal: $40\nCat Moss\nDan Ford"
+    listed = {element["label"]: element for element in snapshot["elements"]}
+    assert "Search people" in listed
+    assert listed["Dan Ford"]["role"] == "option"
+    await ok(provider, ctx, "browser.click", text="Dan Ford")
+    assert await in_page(provider, ctx, "window.picked") == "Dan Ford"
+
+
 async def test_a_shadow_root_holding_several_elements_side_by_side_is_read_and_acted_on(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -101,11 +101,8 @@ async (request) => {
     }
     const rect = el.getBoundingClientRect();
     if (rect.width <= 0 || rect.height <= 0) return null;
-    if (rect.width <= 2 || rect.height <= 2) { // "visually hidden", for screen readers alone
-      if (rect.width <= 1 && rect.height <= 1) return null;
-      const { clip, clipPath } = getComputedStyle(el);
-      if (clip === "rect(0px, 0px, 0px, 0px)" || clipPath.startsWith("inset(50%")) return null;
-    }
+    if (rect.width <= 1 && rect.height <= 1) return null;
+    if (forReadersAlone(el, rect)) return null;
     if (rect.right + scrollX <= 0 || rect.bottom + scrollY <= 0) {
       // Above or left of a box scrolled along (a list scrolled down) is where scrolling the
       // box back reaches.
@@ -118,6 +115,14 @@ async (request) => {
       if (x <= 0 || y <= 0) return null;
     }
     return rect;
+  }
+
+  // "Visually hidden": drawn in a box of a pixel or two, clipped to nothing, for screen
+  // readers alone (a note, the form control a widget draws in its place).
+  function forReadersAlone(el, rect, style = null) {
+    if (rect.width > 2 && rect.height > 2) return false;
+    const { clip, clipPath } = style || getComputedStyle(el);
+    return clip === "rect(0px, 0px, 0px, 0px)" || clipPath.startsWith("inset(50%");
   }
 
   // An image map's region (<area>): drawn nowhere itself, it is the part of the picture that
@@ -2092,7 +2097,12 @@ async (request) => {
     const shown = slot && el.assignedNodes({ flatten: true });
     const children = el.shadowRoot ? el.shadowRoot.childNodes : shown?.length ? shown : el.childNodes;
     const line = slot ? parent : el; // the element whose line its inline pieces are in
+    let broken = false; // a line break (<br>) since the last piece
     for (const node of children) {
+      if (node.nodeType === Node.ELEMENT_NODE && tagOf(node) === "br") {
+        broken = true;
+        continue;
+      }
       const first = out.length;
       if (node.nodeType === Node.ELEMENT_NODE) chunks(node, out, fixed, layout, line);
       else if (node.nodeType === Node.TEXT_NODE && clean(node.data)) {
@@ -2105,7 +2115,10 @@ async (request) => {
         }
       }
       const piece = out[first];
-      if (piece && piece.inline && piece.inline === out[first - 1]?.inline && readsOn(node)) {
+      if (piece && broken) {
+        piece.broken = true;
+        broken = false;
+      } else if (piece && piece.inline && piece.inline === out[first - 1]?.inline && readsOn(node)) {
         piece.glued = true;
       }
     }
@@ -2113,14 +2126,15 @@ async (request) => {
   }
 
   // Pieces read one after another: on one line where both are inline in the same element
-  // (words and links of a paragraph; a piece's `inline` is that element), a space between
-  // unless the page set none (readsOn), else on lines of their own.
+  // (words and links of a paragraph; a piece's `inline` is that element) and no line break
+  // (<br>) is between them, a space between unless the page set none (readsOn), else on
+  // lines of their own.
   // A piece that is an element's whole text has its runs read as a person does (runsApart)
   // here, only once it is chosen to be read.
   function joined(pieces, layout = NO_LAYOUT) {
     const between = (piece, i) => {
       if (i === 0) return "";
-      if (!piece.inline || piece.inline !== pieces[i - 1].inline) return "\n";
+      if (!piece.inline || piece.inline !== pieces[i - 1].inline || piece.broken) return "\n";
       return piece.glued ? "" : " ";
     };
     const read = (piece) => (piece.el ? runsApart(piece.el, layout, piece.text) : piece.text);
@@ -2603,15 +2617,19 @@ async (request) => {
       const style = getComputedStyle(el);
       if (style.display === "none" || style.display === "contents") return;
       if (style.overflowY !== "visible" && style.overflowY !== "clip") scrollers.push(el);
-      if (clipping(el, style, cut) || style.opacity === "0") {
+      if (clipping(el, style, cut) || style.opacity === "0" ||
+          (style.position === "absolute" && forReadersAlone(el, el.getBoundingClientRect(), style))) {
         found.push(el);
       } else if (style.transform !== "none" || style.position === "absolute" || style.position === "fixed") {
-        // Moved off the page (`left: -9999px`, a transform), or scaled to nothing.
+        // Moved off the page (`left: -9999px`, a transform), or scaled to nothing; not a box
+        // of no size of its own that what it holds is drawn out of (select2's dropdown, in
+        // an absolute box around an absolute one).
         const rect = el.getBoundingClientRect();
         const { right, bottom } = withOverflow(el, rect);
+        const nothing = !rect.width && !rect.height &&
+          (style.transform !== "none" || !(el.scrollWidth || el.scrollHeight));
         if (right + scrollX <= 0 || bottom + scrollY <= 0 ||
-            rect.left + scrollX >= width || rect.top + scrollY >= height ||
-            (!rect.width && !rect.height)) found.push(el);
+            rect.left + scrollX >= width || rect.top + scrollY >= height || nothing) found.push(el);
       }
       findRuns(el, style);
     };
