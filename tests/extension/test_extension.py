@@ -552,7 +552,8 @@ def test_a_field_the_page_rewrites_as_it_loses_focus_is_told_by_the_next_action(
     assert typed["value"] == "2027-01-22"
     assert named["notice"] == (
         'The page changed #date after it was typed into: it holds "22/01/2027" now, not '
-        '"2027-01-22" (a field the page formats, or reads anew as it loses focus).'
+        '"2027-01-22" (a suggestion picked, a field the page formats, or one it reads anew '
+        "as it loses focus)."
     )
 
 

@@ -273,8 +273,8 @@ function withPageSays(answer, { said, retyped }) {
   const fields = Array.isArray(retyped) ? retyped.filter((field) =>
     field && ["selector", "was", "now"].every((key) => typeof field[key] === "string")) : [];
   const told = fields.map((field) => `The page changed ${field.selector} after it was typed ` +
-    `into: it holds "${field.now}" now, not "${field.was}" (a field the page formats, or ` +
-    "reads anew as it loses focus).");
+    `into: it holds "${field.now}" now, not "${field.was}" (a suggestion picked, a field ` +
+    "the page formats, or one it reads anew as it loses focus).");
   if (said && said.length) told.push("The page now shows: " + said.map((text) => `"${text}"`).join("; "));
   if (!told.length) return answer;
   const quoted = told.join(" ");

@@ -594,6 +594,15 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/pick-on-press": _page(
+        "Pick on press",
+        '<input id="city" aria-label="City"><ul id="list" hidden></ul><script>'
+        "const city = document.getElementById('city'), list = document.getElementById('list');"
+        "window.picked = 0;"
+        "city.oninput = () => { list.hidden = false; list.innerHTML = '<li id=\"boston\">Boston</li>';"
+        " document.getElementById('boston').onmousedown = (e) => { e.preventDefault();"
+        " city.value = 'Boston'; list.hidden = true; window.picked += 1; }; };</script>",
+    ),
     "/widget-stand-ins": _page(
         "Stand-ins",
         "<style>.hidden-accessible { position: absolute; width: 1px; height: 1px; "

@@ -952,7 +952,8 @@ async def test_a_field_the_page_rewrites_as_it_loses_focus_is_told_by_the_next_a
     named = await ok(provider, ctx, "browser.type", selector="#name", value="Ann")
     assert named["notice"] == (
         'The page changed #date after it was typed into: it holds "22/01/2027" now, not '
-        '"2027-01-22" (a field the page formats, or reads anew as it loses focus).'
+        '"2027-01-22" (a suggestion picked, a field the page formats, or one it reads anew '
+        "as it loses focus)."
     )
     await ok(provider, ctx, "browser.type", selector="#date", value="2027-02-03")
     clicked = await ok(provider, ctx, "browser.click", selector="#go")
@@ -1315,6 +1316,21 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert accepted["dialogs"][0]["answer"] == "accepted"
     assert "notice" not in accepted
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
+async def test_a_suggestion_the_page_takes_and_hides_as_it_is_pressed_is_clicked(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An autocomplete that picks on mousedown and hides its list: the release lands where
+    the list was, as a person's does, and the pick is done, once; not a press that slipped."""
+    await ok(provider, ctx, "browser.open", url=site.url("/pick-on-press"))
+    await ok(provider, ctx, "browser.type", selector="#city", value="Bo")
+    clicked = await ok(provider, ctx, "browser.click", text="Boston")
+    assert clicked["clicked"] == "#boston"
+    assert clicked["notice"].startswith(
+        'The page changed #city after it was typed into: it holds "Boston"'
+    )
+    assert await in_page(provider, ctx, "[city.value, window.picked]") == ["Boston", 1]
 
 
 async def test_a_snapshot_reads_what_is_drawn_not_what_a_widget_hides_for_screen_readers(

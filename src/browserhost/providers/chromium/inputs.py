@@ -126,8 +126,8 @@ def page_says(settled: Settled) -> str | None:
     said, retyped = read.get("said"), read.get("retyped")
     told = [
         f"The page changed {field['selector']} after it was typed into: it holds "
-        f'"{field["now"]}" now, not "{field["was"]}" (a field the page formats, or '
-        "reads anew as it loses focus)."
+        f'"{field["now"]}" now, not "{field["was"]}" (a suggestion picked, a field the '
+        "page formats, or one it reads anew as it loses focus)."
         for field in (retyped if isinstance(retyped, list) else [])
         if isinstance(field, dict)
         and all(isinstance(field.get(key), str) for key in ("selector", "was", "now"))

@@ -3676,7 +3676,7 @@ async (request) => {
   // judged: a page may redraw the element as it is pressed, and its release then lands on
   // the new one. A release that missed an element the page moved away as it was pressed
   // (a message shown above it as the field before it lost focus) clicks nothing there: it is
-  // said in `slipped`, with what the release reached.
+  // said in `slipped`, with what the release reached; not one the page hid or removed.
   const GUARDED = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
   const GUARD_MS = 3000;
   const SLIP_PX = 2;
@@ -3686,8 +3686,10 @@ async (request) => {
     const guard = (store.pressGuard = { missed: null, slipped: null });
     let judged = false;
     let pressedAt = null;
+    // One the press put away (an option a list chose on mousedown, then hid) was pressed
+    // and answered: it did not move from under the release, it is gone, as a removed one.
     const slipped = (hit) => {
-      const moved = el.isConnected && (face || el).getBoundingClientRect();
+      const moved = el.isConnected && rendered(face || el);
       if (!moved || pressLands(hit, el, face)) return;
       if (Math.abs(moved.x - pressedAt.x) + Math.abs(moved.y - pressedAt.y) < SLIP_PX) return;
       guard.slipped = hit ? describeCover(hit) : { selector: "", tag: "" };
