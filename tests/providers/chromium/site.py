@@ -594,6 +594,13 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/jumps-away": _page(
+        "Jumps",
+        '<label>Comment <input id="comment"></label><label>Search <input id="search"></label>'
+        '<label>Name <input id="name" value="Ann"></label><script>'
+        "document.getElementById('comment').onkeydown = (e) => {"
+        " if (e.target.value.length >= 1) document.getElementById('search').focus(); };</script>",
+    ),
     "/pick-on-press": _page(
         "Pick on press",
         '<input id="city" aria-label="City"><ul id="list" hidden></ul><script>'

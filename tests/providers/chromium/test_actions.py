@@ -1318,6 +1318,24 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_keys_the_page_sends_on_into_another_field_are_said_to_have_gone_there(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A field that moves the focus elsewhere after its first key: the answer says where the
+    rest went, not that the page turned it away."""
+    await ok(provider, ctx, "browser.open", url=site.url("/jumps-away"))
+    typed = await ok(provider, ctx, "browser.type", selector="#comment", value="abc")
+    assert typed["value"] == "a"
+    assert typed["notice"] == (
+        "The page moved the focus from #comment to #search as the text was typed: #comment "
+        "holds 'a', and the rest went into #search, which holds 'bc'. Take a snapshot to see "
+        "both; type into each field what it should hold."
+    )
+    assert await in_page(provider, ctx, "[comment.value, search.value]") == ["a", "bc"]
+    # Typed whole into a field, with the focus left elsewhere after: nothing to tell.
+    assert "notice" not in await ok(provider, ctx, "browser.type", selector="#name", value="Bo")
+
+
 async def test_a_suggestion_the_page_takes_and_hides_as_it_is_pressed_is_clicked(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

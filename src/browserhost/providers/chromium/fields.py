@@ -129,6 +129,27 @@ def list_left_open(selector: str, value: str, *, submitted: bool) -> str:
     )
 
 
+def sent_on(selector: str, value: str, state: dict[str, Any], read: dict[str, Any]) -> str | None:
+    """What the answer's notice says when the page moved the focus to another field as the
+    text was typed, and the rest of the keys went in there (``focusMoved``, from the page
+    script's read after the typing): where they went, which a notice of keys turned away
+    would hide."""
+    moved, held = read.get("focusMoved"), state.get("value")
+    if not isinstance(moved, dict) or not isinstance(held, str):
+        return None
+    other, there = moved.get("selector"), moved.get("value")
+    if not isinstance(other, str) or not isinstance(there, str) or not there:
+        return None
+    typed = _bare(value)
+    if _in_order(typed, _bare(held)) or not _in_order(typed, _bare(held + there)):
+        return None  # it holds all of it; or the other field holds none of the rest
+    return (
+        f"The page moved the focus from {selector} to {other} as the text was typed: "
+        f"{selector} holds {held!r}, and the rest went into {other}, which holds {there!r}. "
+        "Take a snapshot to see both; type into each field what it should hold."
+    )
+
+
 def not_taken(selector: str, value: str, state: dict[str, Any]) -> str | None:
     """What the answer's notice says when the field does not hold the text typed into it:
     the page turned keys away (a field that takes only letters, a form that takes none until

@@ -3805,6 +3805,12 @@ async (request) => {
       const seen = store.remembered && store.remembered.get(store.targetSelector);
       if (seen && seen.ref.deref() === el) seen.print = fingerprint(el);
     }
+    // A field typed into whose keys the page sent on into another by moving the focus there
+    // as they came (a comment box that jumps to the search field): where they went.
+    const focusNow = el && el === (store.typedOn || store.target) && takesText(el) ? deepActive() : null;
+    if (focusNow && focusNow !== el && focusNow.isConnected && takesText(focusNow)) {
+      out.focusMoved = { selector: selectorFor(focusNow), value: cap(state(focusNow).value ?? "") };
+    }
     if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
     if (store.pressGuard && store.pressGuard.slipped) out.slipped = store.pressGuard.slipped;
     const changedSince = retyped(el);
