@@ -606,7 +606,8 @@ PAGES: dict[str, str] = {
         '<input id="city" aria-label="City"><ul id="list" hidden></ul><script>'
         "const city = document.getElementById('city'), list = document.getElementById('list');"
         "window.picked = 0;"
-        "city.oninput = () => { list.hidden = false; list.innerHTML = '<li id=\"boston\">Boston</li>';"
+        "city.oninput = () => { list.hidden = false;"
+        " list.innerHTML = '<li id=\"boston\">Boston</li>';"
         " document.getElementById('boston').onmousedown = (e) => { e.preventDefault();"
         " city.value = 'Boston'; list.hidden = true; window.picked += 1; }; };</script>",
     ),
