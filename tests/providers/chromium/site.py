@@ -594,6 +594,19 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/keys-on-option": _page(
+        "Reviewers",
+        # As Tom Select draws it: the field in a box, the list open under it in the same
+        # wrapper, the option the keys are on marked aria-selected; nothing chosen yet.
+        '<label for="who">Reviewers</label><div style="width: 300px">'
+        '<div class="control" style="border: 1px solid #999; padding: 4px">'
+        '<input id="who" role="combobox" aria-expanded="true" aria-controls="who-list" '
+        'aria-activedescendant="who-ann"></div>'
+        '<div style="position: absolute; width: 300px; background: #fff">'
+        '<div id="who-list" role="listbox"><div id="who-ann" role="option" aria-selected="true" '
+        'class="option active">Ann Lee</div><div id="who-bob" role="option" class="option">'
+        "Bob Stone</div></div></div></div><script>document.getElementById('who').focus()</script>",
+    ),
     "/jumps-away": _page(
         "Jumps",
         '<label>Comment <input id="comment"></label><label>Search <input id="search"></label>'

@@ -1318,6 +1318,16 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_the_option_the_keys_are_on_is_no_value_of_an_empty_combobox(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A list that marks the option its keys are on aria-selected (Tom Select's): the field
+    holds nothing until one is chosen, and says so."""
+    await ok(provider, ctx, "browser.open", url=site.url("/keys-on-option"))
+    field = await ok(provider, ctx, "browser.inspect", selector="#who")
+    assert (field["value"], field["expanded"]) == ("", True)
+
+
 async def test_keys_the_page_sends_on_into_another_field_are_said_to_have_gone_there(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -758,12 +758,16 @@ async (request) => {
     return parts.join(" ");
   }
 
-  // The words of the options a combobox's list (aria-controls, aria-owns) marks selected.
+  // The words of the options a combobox's list (aria-controls, aria-owns) marks selected;
+  // not the one marked so only for the keys on it (Tom Select's), unless its look says
+  // chosen too.
   function selectedInList(field) {
     const id = field.getAttribute("aria-controls") || field.getAttribute("aria-owns");
     const list = id ? field.getRootNode().getElementById?.(id.split(" ")[0]) : null;
     if (!list) return new Set();
-    return new Set([...list.querySelectorAll("[aria-selected=true]")].map((option) => clean(option.textContent)));
+    return new Set([...list.querySelectorAll("[aria-selected=true]")]
+      .filter((option) => !selectedByKeys(option) || markOf(option) === "selected")
+      .map((option) => clean(option.textContent)));
   }
 
   // The box a combobox's search field sits in, one line high, where the page shows what is
