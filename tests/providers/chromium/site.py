@@ -594,6 +594,18 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/drop-zone": _page(
+        "Drop zone",
+        # As Dropzone draws one: a box whose click clicks a hidden file input of its own.
+        '<h1>Documents</h1><div id="zone" style="border: 2px dashed #999; padding: 40px">'
+        '<button type="button">Drop files here to upload</button></div><p id="got">none</p>'
+        "<script>const input = document.createElement('input'); input.type = 'file';"
+        "input.className = 'zone-input'; input.style.visibility = 'hidden';"
+        "input.style.position = 'absolute'; document.body.append(input);"
+        "document.getElementById('zone').onclick = () => input.click();"
+        "input.onchange = () => { document.getElementById('got').textContent ="
+        " [...input.files].map((file) => file.name).join(', '); };</script>",
+    ),
     "/keys-on-option": _page(
         "Reviewers",
         # As Tom Select draws it: the field in a box, the list open under it in the same

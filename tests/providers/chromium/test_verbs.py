@@ -516,6 +516,32 @@ async def test_a_file_input_hidden_in_its_label_is_listed_and_a_click_on_it_name
     assert [(item["selector"], item["value"]) for item in chosen] == [("#upload", "a.txt")]
 
 
+async def test_a_drop_zone_that_opens_a_hidden_file_input_takes_files(
+    provider: ChromiumProvider, site: Site, tmp_path: Path
+) -> None:
+    """A box whose click clicks a file input of its own (Dropzone's): a click says which
+    input's chooser it opened, and upload on the box clicks it and gives that chooser the
+    files; on an element that opens none, upload says so."""
+    (tmp_path / "a.txt").write_text("hello")
+    ctx = Context(directory=str(tmp_path), session_id="drop-zone")
+    await ok(provider, ctx, "browser.open", url=site.url("/drop-zone"))
+    clicked = await ok(provider, ctx, "browser.click", text="Drop files here to upload")
+    assert clicked["notice"] == (
+        "The click opens the browser's file chooser, which takes no files from here: nothing "
+        "was chosen. Choose files with verb.upload on input.zone-input."
+    )
+    assert await in_page(provider, ctx, "got.textContent") == "none"
+    uploaded = await ok(provider, ctx, "verb.upload", selector="#zone", files=["a.txt"])
+    assert uploaded == {"selector": "#zone", "files": ["a.txt"], "clicked": True}
+    assert await in_page(provider, ctx, "got.textContent") == "a.txt"
+    none = await refused(provider, ctx, "verb.upload", selector="h1", files=["a.txt"])
+    assert none == (
+        "h1 is not a file input, and the click on it opened no file chooser within 3 s, so no "
+        "file was chosen (it was clicked). Name the file input, or the button that opens the "
+        "chooser."
+    )
+
+
 async def test_tabs_lists_switches_and_closes_windows(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

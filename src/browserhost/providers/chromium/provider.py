@@ -72,7 +72,7 @@ from .instances import ProfileShare, launch_record
 from .launch import ChromiumConfig, Launcher
 from .pdf import PdfVerb
 from .pointer import PointerVerbs
-from .records import Timeouts
+from .records import Settled, Timeouts
 from .session import SessionVerbs
 from .settle import settle_open
 from .surface import ChromiumSurface
@@ -147,6 +147,15 @@ def _plain_text(clicked: str, text: str | None) -> str:
         "text (a page that listens on what holds it reacts; an instruction that names a "
         "button yet to appear does nothing). Take a snapshot to see whether the page changed."
     )
+
+
+def _chooses_files(aimed: targets.Target, settled: Settled) -> str | None:
+    """The file input whose chooser a click opens: the one it pressed, or labels, or the
+    one the page's own handler clicked as the press was answered (a drop zone's)."""
+    pressed = aimed.info.get("opensFiles")
+    clicked = (settled.read or {}).get("opensFiles")
+    found = pressed or clicked
+    return found if isinstance(found, str) else None
 
 
 def _stateful(state: dict[str, Any]) -> bool:
@@ -501,7 +510,7 @@ class ChromiumProvider(
                     or led_to(tab, settled, shown)
                     or (NEW_TAB if shown is not page and not page.is_closed() else None)
                     or (CLOSED_ITSELF if shown is not page and page.is_closed() else None)
-                    or (opens_files(files) if (files := aimed.info.get("opensFiles")) else None)
+                    or (opens_files(files) if (files := _chooses_files(aimed, settled)) else None)
                     or (double_only(clicked) if aimed.info.get("doubleOnly") else None)
                     or (
                         _plain_text(clicked, parameters.text)

@@ -3726,6 +3726,20 @@ async (request) => {
       clear.call(window, timer);
     };
     for (const type of GUARDED) addEventListener(type, check, true);
+    // A file input the page's own handler clicks as the press is answered (a drop zone's
+    // hidden one) opens the browser's file chooser: said in stateNow's `opensFiles`.
+    const chooser = (event) => {
+      const input = event.composedPath()[0];
+      if (input !== el && tagOf(input) === "input" && input.type === "file") store.choosing = selectorFor(input);
+    };
+    store.choosing = null;
+    if (store.stopChooser) store.stopChooser();
+    addEventListener("click", chooser, true);
+    const chooserTimer = later(() => store.stopChooser(), GUARD_MS);
+    store.stopChooser = () => {
+      removeEventListener("click", chooser, true);
+      clear.call(window, chooserTimer);
+    };
   }
 
   // Whether a disabled element is enabled within ms: its own attributes or those of what
@@ -3815,6 +3829,7 @@ async (request) => {
     if (focusNow && focusNow !== el && focusNow.isConnected && takesText(focusNow)) {
       out.focusMoved = { selector: selectorFor(focusNow), value: cap(state(focusNow).value ?? "") };
     }
+    if (store.choosing) out.opensFiles = store.choosing;
     if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
     if (store.pressGuard && store.pressGuard.slipped) out.slipped = store.pressGuard.slipped;
     const changedSince = retyped(el);

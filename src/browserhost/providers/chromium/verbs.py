@@ -439,16 +439,38 @@ class PageVerbs(Provider):
             "url": page.url if page is not None else "about:blank",
         }
 
-    @verb("Put files from the project directory into a file input.")
+    @verb(
+        "Put files from the project directory into a file input, or into the file chooser "
+        "that an element opens when clicked (an upload button or drop zone)."
+    )
     async def upload(self, arguments: UploadArguments, context: Context) -> dict[str, Any]:
         paths = project_files(context.directory, arguments.files)
+        selector = arguments.selector
         async with self.access.using(context, "verb.upload") as tab:
-            aimed = await targets.target(await tab.page(), arguments.selector, "inspect")
-            if aimed.info.get("type") != "file":
-                raise ActionError(f"{arguments.selector} is not a file input.")
-            with playwright_errors("verb.upload", selector=arguments.selector):
-                await (await aimed.handle()).set_input_files(paths)
-            return {"selector": arguments.selector, "files": [p.name for p in paths]}
+            page = await tab.page()
+            aimed = await targets.target(page, selector, "inspect")
+            names = [p.name for p in paths]
+            with playwright_errors("verb.upload", selector=selector):
+                # A file input, or a label for one (Playwright sets the input it labels).
+                if aimed.info.get("type") == "file" or aimed.info.get("opensFiles"):
+                    await (await aimed.handle()).set_input_files(paths)
+                    return {"selector": selector, "files": names}
+                if aimed.info.get("tag") in ("input", "select", "textarea", "option"):
+                    raise ActionError(f"{selector} is not a file input.")
+                # A button or a drop zone whose click opens a hidden input's chooser
+                # (Dropzone's): clicked as a person does, the chooser given the files.
+                pressed = await targets.target(page, selector, "click")
+                try:
+                    async with page.expect_file_chooser(timeout=CHOOSER_WAIT_S * 1000) as shown:
+                        await pagescript.answering(page.mouse.click(*pressed.point))
+                    await (await shown.value).set_files(paths)
+                except driver.PlaywrightTimeoutError:
+                    raise ActionError(
+                        f"{selector} is not a file input, and the click on it opened no file "
+                        f"chooser within {CHOOSER_WAIT_S:g} s, so no file was chosen (it was "
+                        "clicked). Name the file input, or the button that opens the chooser."
+                    ) from None
+            return {"selector": selector, "files": names, "clicked": True}
 
     @verb(
         "List the tabs (the page and the windows it opened), in the order they opened; switch "
@@ -494,6 +516,10 @@ class PageVerbs(Provider):
             if len(text) > EVALUATE_RESULT_MAX:
                 raise ActionError(f"The result is over {EVALUATE_RESULT_MAX} characters of JSON.")
             return {"value": value}
+
+
+CHOOSER_WAIT_S = 3.0
+"""How long an upload waits for the file chooser a click on a button or drop zone opens."""
 
 
 def project_files(directory: str | None, names: list[str]) -> list[Path]:
