@@ -594,6 +594,12 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/see-through-card": _page(
+        "Shoes",
+        "<div id=\"card\" onclick=\"document.getElementById('out').textContent = 'opened'\">"
+        '<div style="pointer-events: none"><b>Trail Runner</b> $78</div></div>'
+        '<div><div style="pointer-events: none"><b>Sold out</b></div></div><p id="out">-</p>',
+    ),
     "/drop-zone": _page(
         "Drop zone",
         # As Dropzone draws one: a box whose click clicks a hidden file input of its own.

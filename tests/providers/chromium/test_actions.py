@@ -1318,6 +1318,23 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_a_click_by_text_the_pointer_goes_through_presses_the_card_around_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A card's title that lets the pointer through (pointer-events: none): a person's press
+    there is one on the card, and so is a click by that text; text over nothing that takes
+    a press is still refused."""
+    await ok(provider, ctx, "browser.open", url=site.url("/see-through-card"))
+    clicked = await ok(provider, ctx, "browser.click", text="Trail Runner")
+    assert clicked["clicked"] == "#card"
+    assert await in_page(provider, ctx, "out.textContent") == "opened"
+    error = await refused(provider, ctx, "browser.click", text="Sold out")
+    assert error.endswith(
+        "does not take clicks (its style lets them through to what is under "
+        "it), so nothing was clicked; the page does not offer it now."
+    )
+
+
 async def test_the_option_the_keys_are_on_is_no_value_of_an_empty_combobox(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

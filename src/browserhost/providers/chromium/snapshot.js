@@ -4017,7 +4017,13 @@ async (request) => {
       }
     }
     if (hit && landsOn(hit, el)) return { offText: describeCover(hit), text: part.text };
-    if (getComputedStyle(el).pointerEvents === "none") return { inert: true };
+    if (getComputedStyle(el).pointerEvents === "none") {
+      // Text that lets the pointer through to the card or button around it that listens
+      // (a product card's title): a person's press there is one on that, and so is this.
+      const through = hit && hit !== el && hit.contains(el) &&
+        (hit.matches(INTERACTIVE) || handled(hit) || pointerTarget(hit));
+      return through ? { x, y, text: part.text, hit: selectorFor(hit) } : { inert: true };
+    }
     // The text's own holder may sit in a box of its own inside `el` that cuts it off.
     return cutOff(range.startContainer.parentElement || el, { x, y }) || missedAt(el, { x, y }, hit);
   }
@@ -4124,6 +4130,7 @@ async (request) => {
       }
     }
     if (!matches.length && covered) ({ how, matches } = covered);
+    matches = [...new Set(matches.map(pressTaker))];
     // A match inside another match is the same target: keep the innermost. A label of a
     // matched control is that control.
     matches = matches.filter((el) => !matches.some((other) => other !== el && reaches(other, el)));
@@ -4173,6 +4180,17 @@ async (request) => {
       how, ...(option ? { option } : {}), ...(none ? elsewhere(doc.body || doc.documentElement) : {}),
       total: matches.length, matches: listed.map(({ out }) => out),
     };
+  }
+
+  // What a press on `el` reaches: `el`, or for text that lets the pointer through (a card's
+  // title under pointer-events: none) the control around it that takes the press, if any.
+  function pressTaker(el) {
+    if (getComputedStyle(el).pointerEvents !== "none") return el;
+    for (let up = el.parentElement; up && up !== doc.body; up = up.parentElement) {
+      if (getComputedStyle(up).pointerEvents === "none") continue;
+      return up.matches(INTERACTIVE) || handled(up) || pointerTarget(up) ? up : el;
+    }
+    return el;
   }
 
   // `elements` in view first, then by how far each lies from the view; in reading order
