@@ -594,6 +594,19 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/state-classes": _page(
+        "Settings",
+        "<style>.sw { display: inline-block; width: 30px; height: 16px; background: #ccc;"
+        " cursor: pointer } .sw.on { background: green }</style>"
+        '<p>Wifi <span class="sw on" onclick="this.classList.toggle(\'on\')"></span></p>'
+        '<p>Sound <span class="sw" onclick="this.classList.toggle(\'on\')"></span></p>'
+        '<div class="menu menu--below"><button class="item sel" onclick="pick(this)">One</button>'
+        '<button class="item" onclick="pick(this)">Two</button></div>'
+        '<button aria-label="Country, currently selected Norway">NO</button>'
+        "<script>function pick(item) { for (const other of document.querySelectorAll('.item'))"
+        " other.classList.toggle('sel', other === item);"
+        " item.parentElement.className = 'menu menu--above'; }</script>",
+    ),
     "/see-through-card": _page(
         "Shoes",
         "<div id=\"card\" onclick=\"document.getElementById('out').textContent = 'opened'\">"

@@ -1318,6 +1318,28 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_a_state_told_by_a_class_alone_is_read_and_names_no_selector(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A switch drawn on by a class `on` reads as marked on; selectors name no class or label
+    that changes with the state (`sel`, a BEM modifier, "currently selected"), so that they
+    still name their element once the state changed."""
+    await ok(provider, ctx, "browser.open", url=site.url("/state-classes"))
+    listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    switches = [item for item in listed if item["tag"] == "span"]
+    assert [item.get("marked") for item in switches] == ["on", None]
+    selectors = [item["selector"] for item in listed]
+    assert not any(
+        part in selector for selector in selectors for part in ("sel", "--", "currently")
+    ), selectors
+    clicked = await ok(provider, ctx, "browser.click", selector=switches[1]["selector"])
+    assert clicked["marked"] == "on"
+    two = next(item["selector"] for item in listed if item.get("label") == "Two")
+    await ok(provider, ctx, "browser.click", selector=two)
+    one = next(item["selector"] for item in listed if item.get("label") == "One")
+    assert (await ok(provider, ctx, "browser.click", selector=one))["clicked"] == one
+
+
 async def test_a_click_by_text_the_pointer_goes_through_presses_the_card_around_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

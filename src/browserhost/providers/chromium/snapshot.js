@@ -1225,12 +1225,16 @@ async (request) => {
   // shows a toggle, a chosen card or the current tab only by its look marks it so.
   const MARK_CLASS = /(?:^|[-_])(active|selected|checked|pressed|clicked|toggled|current|chosen|picked)(?:$|[-_])/i;
   const UNMARKED = /(?:^|[-_])(?:not|non|un)[-_]/i;
+  // A switch or tab drawn on by a class of "on" alone (`on`, `is-on`, `switch--on`,
+  // `toggle-on`): not a word that only ends so (`add-on`, `icon-on-left`).
+  const ON_CLASS = /^(?:(?:is|state)[-_])?on$|^[a-z]+(?:--|__)on$|^(?:switch|toggle|sw|btn|button)[-_]on$/i;
   function markOf(el) {
     for (const node of [el, el.parentElement]) {
       if (!node || (node !== el && tagOf(node) !== "li")) continue;
       for (const name of node.classList) {
         const found = MARK_CLASS.exec(name);
         if (found && !UNMARKED.test(name)) return found[1].toLowerCase();
+        if (ON_CLASS.test(name)) return "on";
       }
     }
     return "";
@@ -1430,8 +1434,15 @@ async (request) => {
 
   const readable = (value) => value && value.length <= ATTR_VALUE_MAX && !/[\n\r]/.test(value);
   const simpleIdent = (value) => /^[A-Za-z_][\w-]*$/.test(value);
+  // Not a class that says a state, nor a BEM modifier (`select2-container--below`, which
+  // flips as the dropdown opens the other way), nor a state cut short (`sel`, `act`).
   const stableClass = (name) =>
-    name.length <= 40 && simpleIdent(name) && !STATE_CLASS.test(name) && !/\d{3}/.test(name);
+    name.length <= 40 && simpleIdent(name) && !STATE_CLASS.test(name) && !/\d{3}/.test(name) &&
+    !name.includes("--") && !SHORT_STATE.test(name);
+  const SHORT_STATE = /^(?:sel|act|cur|chk|dis|exp|opn|hl|hi|above|below|dropup)$/i;
+  // A label that tells the element's state as well as its name ("Change country, currently
+  // selected United States") changes with it: no name to find the element by again.
+  const STATE_WORDS = /\b(?:selected|currently|current|checked|unchecked|expanded|collapsed|pressed|active)\b/i;
 
   // A short selector that names the element on its own in its root, or "".
   function ownSelector(el, root, forAnchor) {
@@ -1453,6 +1464,7 @@ async (request) => {
     }
     for (const attr of ["aria-label", "aria-controls", "for"]) {
       const value = el.getAttribute(attr);
+      if (attr === "aria-label" && STATE_WORDS.test(value || "")) continue;
       if (readable(value) && attrCount(root, attr, tagOf(el) + "\u0000" + value) === 1) {
         return withTag(attr, value);
       }
