@@ -594,6 +594,20 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    "/half-covered": _page(
+        "Overlap",
+        '<button id="one" style="position: absolute; left: 10px; top: 20px; width: 120px; '
+        "height: 40px\" onclick=\"document.getElementById('out').textContent = 'one'\">ONE</button>"
+        '<button id="two" style="position: absolute; left: 60px; top: 30px; width: 120px; '
+        "height: 40px\" onclick=\"document.getElementById('out').textContent = 'two'\">TWO</button>"
+        '<p id="out" style="position: absolute; top: 100px">-</p>',
+    ),
+    # Written decomposed (NFD): "N" and a combining tilde, as some systems store text.
+    "/decomposed": _page(
+        "Cafe",
+        "<button onclick=\"document.getElementById('out').textContent = 'ordered'\">"
+        'N\u0303andu\u0301 Cafe\u0301</button><p>Meet at Logron\u0303o</p><p id="out">-</p>',
+    ),
     "/state-classes": _page(
         "Settings",
         "<style>.sw { display: inline-block; width: 30px; height: 16px; background: #ccc;"

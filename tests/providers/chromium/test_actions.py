@@ -1318,6 +1318,18 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_a_button_another_lies_half_over_is_pressed_where_it_shows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Another button over its middle, as big as it: a person presses the strip that shows,
+    and so does the click, reaching it and not the one over it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/half-covered"))
+    assert (await ok(provider, ctx, "browser.click", text="ONE"))["clicked"] == "#one"
+    assert await in_page(provider, ctx, "out.textContent") == "one"
+    await ok(provider, ctx, "browser.click", selector="#two")
+    assert await in_page(provider, ctx, "out.textContent") == "two"
+
+
 async def test_a_state_told_by_a_class_alone_is_read_and_names_no_selector(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

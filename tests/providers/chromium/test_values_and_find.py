@@ -221,3 +221,18 @@ async def test_find_says_text_scrolled_out_of_its_box_is_out_of_view(
         ("Line 0", True),
         ("Line 9", False),
     ]
+
+
+async def test_text_the_page_writes_decomposed_is_found_by_the_text_as_typed(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A page that writes "ñ" as "n" and a combining tilde: a click, find and select_text
+    given the text as an agent types it (composed) find it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/decomposed"))
+    clicked = await ok(provider, ctx, "browser.click", text="\u00d1and\u00fa Caf\u00e9")
+    assert clicked["label"] == "\u00d1and\u00fa Caf\u00e9"
+    assert await in_page(provider, ctx, "out.textContent") == "ordered"
+    found = await ok(provider, ctx, "verb.find", text="Logro\u00f1o")
+    assert [item["text"] for item in found["elements"]] == ["Meet at Logro\u00f1o"]
+    selected = await ok(provider, ctx, "verb.select_text", text="Logro\u00f1o")
+    assert selected["selected"] == "Logron\u0303o"  # as the page reports its selection

@@ -68,7 +68,9 @@ async (request) => {
   const LABEL_MAX = 100;
   const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
-  const clean = (value) => (value || "").replace(/\s+/g, " ").trim();
+  // Composed (NFC): a page that writes "é" as "e" and an accent reads as one that writes it
+  // whole, as the agent types it.
+  const clean = (value) => (value || "").replace(/\s+/g, " ").trim().normalize("NFC");
   // The first `max` UTF-16 units of `value`, not ending inside a character (an emoji is two).
   const upTo = (value, max) => value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] || "") ? max - 1 : max);
   const cap = (value, max = LABEL_MAX) => (value.length > max ? upTo(value, max - 1) + "\u2026" : value);
@@ -3448,13 +3450,14 @@ async (request) => {
       return its.width * its.height < OWN_CONTROL_SHARE * own.width * own.height ? control : null;
     };
     const onItself = (hit) => pressLands(hit, el, face);
-    // The centre, or the point nearest it on the element and on no control inside it; null
-    // when the centre lands on something else, unless that is smaller than the element (a
-    // slice's label, a badge): then the point nearest the centre where it shows.
+    // The centre, or the point nearest it on the element and on no control inside it; where
+    // the centre lands on something else (a slice's label, a badge, a button laid half over
+    // it), the point nearest the centre where it shows, as a person presses it; null where
+    // it shows nowhere (a dialog or its backdrop over all of it).
     const clearAt = (box) => {
       const point = centre(box);
       const hit = hitAt(point.x, point.y);
-      if (!onItself(hit)) return hit && !reaches(target, hit) && smaller(hit, box) ? besideControls(box) : null;
+      if (!onItself(hit)) return hit && !reaches(target, hit) ? besideControls(box) : null;
       return innerControl(hit) ? besideControls(box) || point : point;
     };
     const besideControls = (box) => {
@@ -4301,7 +4304,7 @@ async (request) => {
       test = (value) => value.toLowerCase().includes(lower);
       at = (value) => value.toLowerCase().indexOf(lower);
       // textContent runs blocks together where the layout puts a space: compared unspaced.
-      absent = (el) => !el.textContent.toLowerCase().replace(/\s/g, "").includes(squashed);
+      absent = (el) => !el.textContent.normalize("NFC").toLowerCase().replace(/\s/g, "").includes(squashed);
       unlikely = () => false;
     }
     const top = doc.body || doc.documentElement;
@@ -4819,7 +4822,7 @@ async (request) => {
   // that wraps it and clears it) from a mouse that selected nothing.
   async function selectText({ text, selector }) {
     let top = doc.body || doc.documentElement;
-    const wanted = clean(text);
+    let wanted = clean(text);
     if (selector) {
       const found = resolve(selector);
       if (found.error || found.enterFrame) return found;
@@ -4830,8 +4833,16 @@ async (request) => {
       if (textField(top)) return selectInField(top, wanted) || { missing: true };
     }
     const read = readableText(top);
-    let index = read.text.indexOf(wanted);
-    if (index < 0) index = lowerSameLength(read.text).indexOf(lowerSameLength(wanted));
+    // As the page writes it: composed, or decomposed ("e" and an accent), which clean is not.
+    let index = -1;
+    for (const form of new Set([wanted, wanted.normalize("NFD")])) {
+      index = read.text.indexOf(form);
+      if (index < 0) index = lowerSameLength(read.text).indexOf(lowerSameLength(form));
+      if (index >= 0) {
+        wanted = form;
+        break;
+      }
+    }
     if (index < 0) {
       // The text a field holds is its value, which the page's text leaves out.
       for (const field of top.querySelectorAll("input, textarea")) {
