@@ -65,6 +65,29 @@ def test_the_person_acting_in_a_shared_tab_holds_it_until_handing_back_from_the_
     assert extension.badge() == "on"
 
 
+def test_a_page_can_neither_keep_a_persons_input_from_taking_control_nor_take_it(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """The watch for the person's input is out of the page's reach: a page that deletes what
+    it can find of it and breaks addEventListener does not stop a person's click taking
+    control, and finds no binding to call itself."""
+    own = extension.context.new_page()
+    own.goto(f"{site.origin}/no-watch")
+    assert own.evaluate("window.pretended") == "undefined"
+    extension.share(f"{site.origin}/no-watch")
+    with server.client() as http:
+        data(act(http, "browser.snapshot"))  # the agent's own reading takes nothing
+        assert act(http, "browser.snapshot").status_code == 200
+        own.click("#toggle")  # the person's own click
+        deadline = time.monotonic() + WAIT_S
+        while (refused := act(http, "browser.snapshot")).status_code != 423:
+            assert time.monotonic() < deadline, refused.text
+        assert refused.json()["code"] == "USER_IN_CONTROL"
+        popup = extension.popup(extension.tab_id(f"{site.origin}/no-watch"))
+        popup.click("#hand-back")
+        popup.wait_for_selector("#hand-back:disabled")
+
+
 def test_while_not_connected_the_popup_says_where_it_dials_and_where_to_change_that(
     extension: Loaded,
 ) -> None:

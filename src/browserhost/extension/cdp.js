@@ -40,17 +40,18 @@ export async function attach(tabId) {
   const send = (method, params = {}) => chrome.debugger.sendCommand({ tabId }, method, params);
   const { frameTree } = await send("Page.getFrameTree");
   mainFrames.set(tabId, frameTree.frame.id);
-  await watch(send);
+  await watch(send, frameTree.frame.id);
 }
 
 /** What every document of the tab is watched for: its execution contexts, its dialogs, the
  * person's input, and (for cross-origin iframes) the child sessions Chrome attaches. */
-async function watch(send) {
+async function watch(send, frameId) {
   await send("Page.enable");
   await send("Runtime.enable");
-  await send("Runtime.addBinding", { name: USER_INPUT });
-  await send("Page.addScriptToEvaluateOnNewDocument", { source: WATCH_USER });
-  await send("Runtime.evaluate", { expression: WATCH_USER });
+  await send("Runtime.addBinding", { name: USER_INPUT, executionContextName: WATCHING_WORLD });
+  await send("Page.addScriptToEvaluateOnNewDocument", { source: WATCH_USER, worldName: WATCHING_WORLD });
+  const { executionContextId } = await send("Page.createIsolatedWorld", { frameId, worldName: WATCHING_WORLD });
+  await send("Runtime.evaluate", { expression: WATCH_USER, contextId: executionContextId });
   // A Chrome that cannot attach to a frame's process leaves that frame unreachable, and a
   // snapshot says so.
   await send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: true })
@@ -68,9 +69,11 @@ export function forget(tabId) {
 
 // The person's own clicks and keys in a tab the agent works in: they take control from the
 // agent until they hand back (the popup). The agent's input is trusted too, but only arrives
-// while an action runs in that tab. A page could call the binding itself; at worst it stops
-// the agent, which the person can undo.
+// while an action runs in that tab. The watch and its binding live in a world of their own,
+// which the page's scripts cannot reach: a page can neither remove the watch (and so keep a
+// person's input from taking control) nor call the binding.
 const USER_INPUT = "browserhostUserInput";
+const WATCHING_WORLD = "browserhost watch";
 const WATCH_USER = `for (const type of ["pointerdown", "keydown"]) {
   addEventListener(type, (event) => {
     if (event.isTrusted && typeof ${USER_INPUT} === "function") ${USER_INPUT}(type);
@@ -213,7 +216,8 @@ function followContexts(tabId, session, method, params) {
     if (params.targetInfo.type !== "iframe") return;
     const send = (name, args = {}) =>
       chrome.debugger.sendCommand({ tabId, sessionId: params.sessionId }, name, args);
-    watch(send).catch(() => {}); // a frame gone already has nothing to read
+    // An out-of-process frame's target is its frame.
+    watch(send, params.targetInfo.targetId).catch(() => {}); // a frame gone has nothing to read
   } else if (method === "Target.detachedFromTarget") {
     drop((place) => place.session !== params.sessionId);
   }

@@ -594,6 +594,15 @@ PAGES: dict[str, str] = {
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
+    # A page that tries to keep a person's input from taking control, and to take it itself.
+    "/no-watch": _page(
+        "No watch",
+        '<button id="toggle" onclick="this.textContent = \'Clicked!\'">Toggle</button><script>'
+        "try { delete window.browserhostUserInput; } catch (e) {}"
+        "window.browserhostUserInput = undefined;"
+        "EventTarget.prototype.addEventListener = () => {};"
+        "window.pretended = typeof window.browserhostUserInput;</script>",
+    ),
     "/half-covered": _page(
         "Overlap",
         '<button id="one" style="position: absolute; left: 10px; top: 20px; width: 120px; '
