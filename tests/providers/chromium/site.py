@@ -595,6 +595,11 @@ PAGES: dict[str, str] = {
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
     # A page that tries to keep a person's input from taking control, and to take it itself.
+    "/faded-tip": _page(
+        "Access",
+        '<p><span>Code<span style="opacity: 0">: ZEBRA-42 is the answer</span></span> '
+        '<input id="code"></p>',
+    ),
     "/no-watch": _page(
         "No watch",
         '<button id="toggle" onclick="this.textContent = \'Clicked!\'">Toggle</button><script>'

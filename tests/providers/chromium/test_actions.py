@@ -1318,6 +1318,18 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_a_fields_loose_label_leaves_out_a_tooltip_faded_out_beside_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The words before a field name it as a person reads them: not a tooltip's, at opacity
+    0, which the snapshot's text leaves out too."""
+    await ok(provider, ctx, "browser.open", url=site.url("/faded-tip"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Code"
+    [field] = snapshot["elements"]
+    assert (field["label"], field["labelGuessed"]) == ("Code", True)
+
+
 async def test_a_button_another_lies_half_over_is_pressed_where_it_shows(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -1028,7 +1028,20 @@ async (request) => {
   function captionText(el) {
     const controls = el.matches(INTERACTIVE) || el.querySelector(INTERACTIVE);
     const tied = tagOf(el) === "label" && (el.hasAttribute("for") || el.control);
-    return controls || tied ? null : textOf(el);
+    return controls || tied ? null : seenText(el);
+  }
+  // `el`'s text less what in it is not seen (a tooltip faded out, at opacity 0), which
+  // innerText reads.
+  function seenText(el) {
+    const unseen = [...el.querySelectorAll("*")].filter((inner) =>
+      !mayShow(inner, { opacityProperty: true, visibilityProperty: true }));
+    if (!unseen.length) return textOf(el);
+    const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const parts = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!unseen.some((hidden) => hidden.contains(node))) parts.push(node.data);
+    }
+    return clean(parts.join(" "));
   }
   const shortLabel = (text) => (text.length <= LOOSE_LABEL_MAX && !/[.!?]$/.test(text) ? text : "");
 
