@@ -595,6 +595,22 @@ PAGES: dict[str, str] = {
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
     # A page that tries to keep a person's input from taking control, and to take it itself.
+    # Rows a grid placed by transforms after a sort, their nodes left in the old order (AG Grid).
+    "/placed-rows": _page(
+        "Cars",
+        '<div role="grid"><div role="rowgroup" style="position: relative; height: 90px">'
+        + "".join(
+            f'<div role="row" style="position: absolute; transform: translateY({top}px)">'
+            f'<span role="gridcell">{car}</span> <span role="gridcell">{price}</span> '
+            f'<input type="checkbox" aria-label="Select {car}"></div>'
+            for car, price, top in (
+                ("Toyota", 35000, 30),
+                ("Ford", 32000, 0),
+                ("Porsche", 72000, 60),
+            )
+        )
+        + "</div></div>",
+    ),
     "/faded-tip": _page(
         "Access",
         '<p><span>Code<span style="opacity: 0">: ZEBRA-42 is the answer</span></span> '

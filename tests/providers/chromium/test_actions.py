@@ -1318,6 +1318,18 @@ async def test_a_dialog_a_click_causes_is_dismissed_and_reported_in_its_answer(
     assert "answer: true" in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_rows_a_grid_places_out_of_their_order_are_read_as_drawn(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A grid that sorts by moving its rows, not their nodes (AG Grid): the text and the
+    elements follow the rows as drawn, so the cheapest car reads first."""
+    await ok(provider, ctx, "browser.open", url=site.url("/placed-rows"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Ford 32000\nToyota 35000\nPorsche 72000"
+    boxes = [item["label"] for item in snapshot["elements"] if item["tag"] == "input"]
+    assert boxes == ["Select Ford", "Select Toyota", "Select Porsche"]
+
+
 async def test_a_fields_loose_label_leaves_out_a_tooltip_faded_out_beside_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

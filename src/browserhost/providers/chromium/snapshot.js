@@ -1944,7 +1944,49 @@ async (request) => {
   // so the text an agent reads can follow the viewport.
   // A piece inside a fixed or sticky box (a header, a toolbar) is drawn in the viewport
   // wherever the page is scrolled, so it does not say where the reader is.
-  const NO_LAYOUT = { unseen: [], runs: new Map(), holders: new Set(), sealed: [], scrollers: [] };
+  const NO_LAYOUT = {
+    unseen: [], runs: new Map(), holders: new Set(), sealed: [], scrollers: [], reordered: new Map(),
+  };
+
+  // The rows of a grid that places them by position, not in the order it keeps them (AG
+  // Grid moves its rows with transforms as it sorts them, their nodes staying put), top to
+  // bottom; null where they are in order, or `el` holds anything but rows.
+  const ROWS_PLACED_MAX = 500;
+  function rowsByPlace(el) {
+    const rows = el.children;
+    if (rows.length < 2 || rows.length > ROWS_PLACED_MAX) return null;
+    for (const row of rows) if (row.getAttribute("role") !== "row") return null;
+    const tops = new Map([...rows].map((row) => [row, row.getBoundingClientRect().top]));
+    const sorted = [...rows].sort((a, b) => tops.get(a) - tops.get(b));
+    return sorted.some((row, i) => row !== rows[i]) ? sorted : null;
+  }
+
+  // `items` ({el}, in document order) with those in rows placed out of order (rowsByPlace)
+  // in the order they are drawn, each grid keeping its place among the others.
+  function inPlaceOrder(items, reordered) {
+    if (!reordered.size) return items;
+    const place = (el) => {
+      for (let up = el; up && up.parentElement; up = up.parentElement) {
+        const rows = reordered.get(up.parentElement);
+        if (rows) return { box: up.parentElement, at: rows.indexOf(up) };
+      }
+      return null;
+    };
+    const placed = items.map((item, i) => ({ item, i, where: place(item.el) }));
+    const grids = new Map();
+    for (const one of placed) {
+      if (!one.where) continue;
+      if (!grids.has(one.where.box)) grids.set(one.where.box, []);
+      grids.get(one.where.box).push(one);
+    }
+    for (const list of grids.values()) {
+      const slots = list.map((one) => one.i);
+      [...list].sort((a, b) => a.where.at - b.where.at || a.i - b.i).forEach((one, k) => { one.i = slots[k]; });
+    }
+    const out = [];
+    for (const one of placed) out[one.i] = one.item;
+    return out;
+  }
 
   // Of custom elements with no children and no open shadow root (`candidates`), those drawn
   // with a size (most likely content in a closed shadow root, which no script reads), by
@@ -2096,7 +2138,7 @@ async (request) => {
     const slot = tagOf(el) === "slot"; // drawn as what it shows, with no box of its own
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
     if (UNREAD.has(tagOf(el)) || !mayShow(el)) return out;
-    const { unseen, holders } = layout;
+    const { unseen, holders, reordered } = layout;
     if (unseen.includes(el)) return out;
     // innerText reads neither a shadow tree's text nor what its slots show: such an element
     // is read a piece at a time, as it is drawn (its shadow tree, a slot's assigned nodes).
@@ -2106,7 +2148,8 @@ async (request) => {
     if (!text && !drawnElsewhere) return out;
     const { position, display, whiteSpace } = getComputedStyle(el);
     const fixed = pinned || position === "fixed" || position === "sticky";
-    const whole = !drawnElsewhere && !unseen.some((hidden) => el.contains(hidden));
+    const whole = !drawnElsewhere && !unseen.some((hidden) => el.contains(hidden)) &&
+      ![...reordered.keys()].some((grid) => el.contains(grid));
     // Code is read whole, its indents kept (runsApart), and so is text in no element.
     if (whole && (text.length <= CHUNK_MAX || !el.children.length || KEEPS_INDENTS.test(whiteSpace))) {
       const rect = el.getBoundingClientRect();
@@ -2126,7 +2169,8 @@ async (request) => {
       return out;
     }
     const shown = slot && el.assignedNodes({ flatten: true });
-    const children = el.shadowRoot ? el.shadowRoot.childNodes : shown?.length ? shown : el.childNodes;
+    const children = reordered.get(el) ||
+      (el.shadowRoot ? el.shadowRoot.childNodes : shown?.length ? shown : el.childNodes);
     const line = slot ? parent : el; // the element whose line its inline pieces are in
     let broken = false; // a line break (<br>) since the last piece
     for (const node of children) {
@@ -2629,6 +2673,7 @@ async (request) => {
     const height = Math.max(doc.documentElement.scrollHeight, innerHeight);
     const shadowed = root.shadowRoot ? [root] : [];
     const sealed = []; // custom elements with nothing open to read: see sealedComponents
+    const reordered = new Map(); // a grid's rows in the order drawn: see rowsByPlace
     const scrollers = []; // boxes styled to scroll, or to hide what a wheel may scroll: see scrollBoxes
     const visit = (el) => {
       if (el.shadowRoot) shadowed.push(el);
@@ -2648,6 +2693,8 @@ async (request) => {
       const style = getComputedStyle(el);
       if (style.display === "none" || style.display === "contents") return;
       if (style.overflowY !== "visible" && style.overflowY !== "clip") scrollers.push(el);
+      const placedRows = rowsByPlace(el);
+      if (placedRows) reordered.set(el, placedRows);
       if (clipping(el, style, cut) || style.opacity === "0" ||
           (style.position === "absolute" && forReadersAlone(el, el.getBoundingClientRect(), style))) {
         found.push(el);
@@ -2670,7 +2717,7 @@ async (request) => {
     for (const host of holders) {
       for (const el of host.shadowRoot ? host.shadowRoot.querySelectorAll("*") : []) visit(el);
     }
-    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders, sealed, scrollers };
+    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders, sealed, scrollers, reordered };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
@@ -2681,7 +2728,8 @@ async (request) => {
       const all = tidy(root.textContent);
       return { text: upTo(all, textMax), total: all.length, above: 0 };
     }
-    const pieces = layout.unseen.length || layout.holders.size ? chunks(root, [], false, layout) : null;
+    const pieces = layout.unseen.length || layout.holders.size || layout.reordered.size
+      ? chunks(root, [], false, layout) : null;
     let all = pieces ? joined(pieces, layout) : tidy(root.innerText);
     // Runs set apart only add to the text: one too long already is read around the viewport.
     if (!pieces && all.length <= textMax) all = runsApart(root, layout, all);
@@ -2819,8 +2867,8 @@ async (request) => {
     const layout = root instanceof HTMLElement ? textLayout(root) : NO_LAYOUT;
     const read = readText(root, textMax, layout);
     const { unseen } = layout;
-    const shown = interactive(root).filter(({ el, face }) =>
-      !unseen.some((hidden) => hidden.contains(face || el)));
+    const shown = inPlaceOrder(interactive(root).filter(({ el, face }) =>
+      !unseen.some((hidden) => hidden.contains(face || el))), layout.reordered);
     let kept = shown;
     if (shown.length > elementsMax) {
       // What the agent can see, then the nearest above and below it, in reading order.
