@@ -236,3 +236,17 @@ async def test_text_the_page_writes_decomposed_is_found_by_the_text_as_typed(
     assert [item["text"] for item in found["elements"]] == ["Meet at Logro\u00f1o"]
     selected = await ok(provider, ctx, "verb.select_text", text="Logro\u00f1o")
     assert selected["selected"] == "Logron\u0303o"  # as the page reports its selection
+
+
+async def test_find_gives_each_of_two_links_alike_in_a_long_paragraph_its_own_words(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Two "more" links in one long paragraph: each found with the words around it, which
+    tell them apart, not with the paragraph's start."""
+    await ok(provider, ctx, "browser.open", url=site.url("/two-mores"))
+    found = (await ok(provider, ctx, "verb.find", text="more"))["elements"]
+    assert [item["selector"] for item in found] == ['a[href="#a"]', 'a[href="#b"]']
+    first, second = (item["context"] for item in found)
+    assert "after apples more ipsum" in first
+    assert second.endswith("ipsum after pears more end.")
+    assert max(len(first), len(second)) <= 160

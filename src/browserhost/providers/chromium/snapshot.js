@@ -4424,8 +4424,11 @@ async (request) => {
     const found = hits.slice(0, limit).map((hit) => {
       if (hit.item) {
         const out = listing(hit.item);
-        const around = hit.el.parentElement ? shownWords(hit.el.parentElement) : "";
-        if (around && around !== labelOf(hit.el, hit.item.face)) out.context = cap(around, 160);
+        const box = hit.el.parentElement;
+        const around = box ? shownWords(box) : "";
+        if (around && around !== labelOf(hit.el, hit.item.face)) {
+          out.context = around.length > CONTEXT_MAX ? wordsAround(hit.el, box, CONTEXT_MAX) : around;
+        }
         return out;
       }
       const out = { text: excerpt(hit.text, at(hit.text)), tag: tagOf(hit.el) };
@@ -4448,6 +4451,27 @@ async (request) => {
   }
 
   // `value` cut to FOUND_TEXT_MAX characters around `index`, where the match starts.
+  // The words just before and after `el` in `box` (the sentence a link is in), up to `max`
+  // characters: of two links alike in a long paragraph ("more", "more"), each its own.
+  const CONTEXT_MAX = 160;
+  function wordsAround(el, box, max) {
+    const range = doc.createRange();
+    range.setStart(box, 0);
+    range.setEndBefore(el);
+    const before = clean(range.toString());
+    range.setStartAfter(el);
+    range.setEnd(box, box.childNodes.length);
+    const after = clean(range.toString());
+    const own = clean(el.textContent);
+    const room = Math.max(0, max - own.length - 4);
+    let head = before.slice(Math.max(0, before.length - Math.max(Math.ceil(room / 2), room - after.length)));
+    let tail = after.slice(0, room - head.length);
+    // Cut between words, not inside one.
+    if (head.length < before.length) head = "\u2026" + head.replace(/^\S*\s/, "");
+    if (tail.length < after.length) tail = tail.replace(/\s\S*$/, "") + "\u2026";
+    return `${head} ${own} ${tail}`.trim();
+  }
+
   function excerpt(value, index) {
     if (value.length <= FOUND_TEXT_MAX) return value;
     const start = Math.max(0, Math.min(index - 40, value.length - FOUND_TEXT_MAX + 1));
