@@ -597,8 +597,11 @@ PAGES: dict[str, str] = {
     # A page that tries to keep a person's input from taking control, and to take it itself.
     "/two-mores": _page(
         "Reading",
-        "<p>Intro words here. " + "lorem " * 40 + 'after apples <a href="#a">more</a> '
-        + "ipsum " * 40 + 'after pears <a href="#b">more</a> end.</p>',
+        "<p>Intro words here. "
+        + "lorem " * 40
+        + 'after apples <a href="#a">more</a> '
+        + "ipsum " * 40
+        + 'after pears <a href="#b">more</a> end.</p>',
     ),
     # Rows a grid placed by transforms after a sort, their nodes left in the old order (AG Grid).
     "/placed-rows": _page(
