@@ -595,6 +595,24 @@ PAGES: dict[str, str] = {
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
     # A page that tries to keep a person's input from taking control, and to take it itself.
+    # Two lists side by side; a dropped item goes above or below the item it is released
+    # on, as the pointer is above or below that item's middle.
+    "/two-lists": _page(
+        "Board",
+        "<style>li { padding: 10px; width: 140px; border: 1px solid #999 }</style>"
+        '<div style="display: flex; gap: 60px"><ul id="todo"><li>Design logo</li>'
+        '<li>Buy domain</li></ul><ul id="done"><li>Set up repo</li><li>Ship it</li></ul></div>'
+        "<script>let held = null;"
+        "addEventListener('mousedown', (e) => { if (e.target.tagName === 'LI') {"
+        " held = e.target; e.preventDefault(); } });"
+        "addEventListener('mouseup', (e) => { if (!held) return;"
+        " const over = document.elementFromPoint(e.clientX, e.clientY);"
+        " if (over && over.tagName === 'LI' && over !== held) {"
+        " const r = over.getBoundingClientRect();"
+        " over.parentElement.insertBefore(held,"
+        " e.clientY < r.top + r.height / 2 ? over : over.nextSibling); }"
+        " held = null; });</script>",
+    ),
     "/two-mores": _page(
         "Reading",
         "<p>Intro words here. "

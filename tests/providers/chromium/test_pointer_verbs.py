@@ -595,3 +595,22 @@ async def test_drag_carries_an_item_to_a_drop_zone_a_page_away_scrolling_as_it_g
     assert await in_page(provider, ctx, "window.log.slice(0, 1)") == ["dragstart plums"]
     assert _under(dragged["start"]) == "li Plums"
     assert dragged["end"]["under"]["selector"] == "#basket"
+
+
+async def test_a_drop_before_or_after_an_item_of_a_list_beside_goes_above_or_below_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Dragged across from one list to the one beside it, before and after mean above and
+    below the item in that list, as it stacks its items, not left and right of it as the
+    drag goes."""
+    await ok(provider, ctx, "browser.open", url=site.url("/two-lists"))
+    await ok(provider, ctx, "verb.drag", text="Design logo", to_text="Ship it", at="before")
+    done = "[...done.children].map((li) => li.textContent)"
+    assert await in_page(provider, ctx, done) == ["Set up repo", "Design logo", "Ship it"]
+    await ok(provider, ctx, "verb.drag", text="Buy domain", to_text="Set up repo", at="after")
+    assert await in_page(provider, ctx, done) == [
+        "Set up repo",
+        "Buy domain",
+        "Design logo",
+        "Ship it",
+    ]

@@ -4786,7 +4786,10 @@ async (request) => {
       }
     }
     const start = from || visibleCentre(rendered(dragged) || rect) || to;
-    const across = Math.abs(to.x - start.x) > Math.abs(to.y - start.y);
+    // Before or after along the list the element is in (one list beside another: a drag
+    // across between them still drops above or below an item), else the way the drag goes.
+    const axis = at ? listAxis(el) : null;
+    const across = axis ? axis === "x" : Math.abs(to.x - start.x) > Math.abs(to.y - start.y);
     // Dropped on an item of its own list, the dragged one takes that item's place.
     const toward = el.parentElement === dragged.parentElement
       ? Math.sign(across ? to.x - start.x : to.y - start.y) : 0;
@@ -4801,6 +4804,25 @@ async (request) => {
       if (!missed.through || !drawnUnder(el, hit)) return missed;
     }
     return { count: 1, tag: tagOf(el), label: cap(labelOf(el, null)), to, from, via, across };
+  }
+
+  // The way the items of the list `el` is in follow one another: "y" stacked, "x" side by
+  // side, as its neighbours are drawn, or as its box lays out one alone; null where neither
+  // tells (a grid).
+  function listAxis(el) {
+    const rect = el.getBoundingClientRect();
+    for (const next of [el.previousElementSibling, el.nextElementSibling]) {
+      const other = next && rendered(next);
+      if (!other) continue;
+      const [dx, dy] = [Math.abs(other.x - rect.x), Math.abs(other.y - rect.y)];
+      if (dx !== dy) return dy > dx ? "y" : "x";
+    }
+    const holder = el.parentElement;
+    if (!holder) return null;
+    const { display, flexDirection } = getComputedStyle(holder);
+    if (display.endsWith("flex")) return flexDirection.startsWith("row") ? "x" : "y";
+    if (display.endsWith("grid")) return null;
+    return getComputedStyle(el).display.startsWith("inline") ? "x" : "y";
   }
 
   // Where to drop `at` on the element the latest dropTarget found, as it is drawn now: a
