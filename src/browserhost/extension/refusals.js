@@ -239,7 +239,8 @@ export function checkTakesText(selector, info) {
     }
     if (info.tag !== "input") {
       throw new Refusal(`${selector} is not a text field; take a new snapshot and pick an ` +
-        "input, a select, a textarea or an editable element.");
+        "input, a select, a textarea or an editable element (a cell or a label the page edits " +
+        "in place shows its field once clicked, or double-clicked).");
     }
     throw new Refusal(`${selector} is a ${info.type} input, not a text field; use browser.click for it.`);
   }

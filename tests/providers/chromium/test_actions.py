@@ -297,6 +297,10 @@ async def test_typing_refuses_what_is_not_a_text_field(
     assert error == 'select has no option "Green"; its options are "Red", "Blue".'
     error = await refused(provider, ctx, "browser.type", selector="h1", value="x")
     assert error.startswith("h1 is not a text field; take a new snapshot")
+    assert error.endswith(
+        "(a cell or a label the page edits in place shows its field once "
+        "clicked, or double-clicked)."
+    )
 
 
 async def test_clicking_a_button_changes_what_the_next_snapshot_shows(

@@ -423,7 +423,8 @@ def check_takes_text(selector: str, info: dict[str, Any]) -> None:
         if info["tag"] != "input":
             raise ActionError(
                 f"{selector} is not a text field; take a new snapshot and pick an input, a "
-                "select, a textarea or an editable element."
+                "select, a textarea or an editable element (a cell or a label the page edits "
+                "in place shows its field once clicked, or double-clicked)."
             )
         raise ActionError(
             f"{selector} is a {info['type']} input, not a text field; use browser.click for it."
