@@ -53,7 +53,7 @@ async def test_the_viewer_socket_closes_1008_on_a_deep_later_message(hosted: Hos
         surface = hosted.url.replace("http", "ws", 1) + "/api/surface"
         async with websockets.connect(surface, max_size=None) as socket:
             await socket.send(json.dumps({"t": "hello", "token": TOKEN, "viewer": "v1"}))
-            assert json.loads(await socket.recv()) == {"t": "ready", "viewer": "v1"}
+            assert json.loads(await socket.recv()) == {"t": "ready", "viewer": "viewer v1"}
             await socket.send(DEEP)
             return await closing(socket)
 
