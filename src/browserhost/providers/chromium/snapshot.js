@@ -69,8 +69,11 @@ async (request) => {
   const UNREAD = new Set(["script", "style", "noscript", "template", "head", "title"]);
 
   // Composed (NFC): a page that writes "é" as "e" and an accent reads as one that writes it
-  // whole, as the agent types it.
-  const clean = (value) => (value || "").replace(/\s+/g, " ").trim().normalize("NFC");
+  // whole, as the agent types it. Only text with a combining mark is composed: normalize
+  // costs on every label of every snapshot.
+  const COMBINING = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a\u1160-\u11ff]/;
+  const composed = (text) => (COMBINING.test(text) ? text.normalize("NFC") : text);
+  const clean = (value) => composed((value || "").replace(/\s+/g, " ").trim());
   // The first `max` UTF-16 units of `value`, not ending inside a character (an emoji is two).
   const upTo = (value, max) => value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] || "") ? max - 1 : max);
   const cap = (value, max = LABEL_MAX) => (value.length > max ? upTo(value, max - 1) + "\u2026" : value);
@@ -4365,7 +4368,9 @@ async (request) => {
       test = (value) => value.toLowerCase().includes(lower);
       at = (value) => value.toLowerCase().indexOf(lower);
       // textContent runs blocks together where the layout puts a space: compared unspaced.
-      absent = (el) => !el.textContent.normalize("NFC").toLowerCase().replace(/\s/g, "").includes(squashed);
+      // Composed as `lower` is, where that can matter (a wanted text of other than ASCII).
+      const own = /[^\x00-\x7f]/.test(lower) ? (el) => composed(el.textContent) : (el) => el.textContent;
+      absent = (el) => !own(el).toLowerCase().replace(/\s/g, "").includes(squashed);
       unlikely = () => false;
     }
     const top = doc.body || doc.documentElement;
