@@ -595,6 +595,23 @@ PAGES: dict[str, str] = {
         ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
     ),
     # A page that tries to keep a person's input from taking control, and to take it itself.
+    # A slider the page draws: role slider on its track, and a knob in it that is dragged.
+    "/knob-slider": _page(
+        "Volume",
+        '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '
+        'style="position: relative; width: 300px; height: 8px; margin: 40px; background: #ccc">'
+        '<div id="knob" style="position: absolute; left: 56px; top: -6px; width: 20px; '
+        'height: 20px; background: #36c"></div></div><script>'
+        "const track = document.getElementById('track'), knob = document.getElementById('knob');"
+        "let down = null;"
+        "knob.addEventListener('mousedown', (e) => {"
+        " down = { x: e.clientX, left: knob.offsetLeft }; e.preventDefault(); });"
+        "addEventListener('mousemove', (e) => { if (!down) return;"
+        " const left = Math.max(0, Math.min(280, down.left + e.clientX - down.x));"
+        " knob.style.left = left + 'px';"
+        " track.setAttribute('aria-valuenow', Math.round(left / 2.8)); });"
+        "addEventListener('mouseup', () => { down = null; });</script>",
+    ),
     # Two lists side by side; a dropped item goes above or below the item it is released
     # on, as the pointer is above or below that item's middle.
     "/two-lists": _page(

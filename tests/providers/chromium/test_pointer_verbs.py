@@ -614,3 +614,15 @@ async def test_a_drop_before_or_after_an_item_of_a_list_beside_goes_above_or_bel
         "Design logo",
         "Ship it",
     ]
+
+
+async def test_a_drag_of_a_slider_the_page_draws_starts_from_its_knob(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A track with role slider and a knob in it that the page drags: the drag presses the
+    knob, not the track's middle, and the answer reads the value it was left at."""
+    await ok(provider, ctx, "browser.open", url=site.url("/knob-slider"))
+    dragged = await ok(provider, ctx, "verb.drag", selector="#track", offset_x=140, offset_y=0)
+    assert dragged["start"]["under"]["selector"] == "#knob"
+    assert dragged["value"] == "70"
+    assert await in_page(provider, ctx, "knob.style.left") == "196px"

@@ -3473,6 +3473,7 @@ async (request) => {
   // track as the element is turned (a slider rotated to run the other way) or set right
   // to left; a thumb as wide as the track is high, at most THUMB_MAX.
   function thumbAt(el, box) {
+    if (tagOf(el) !== "input" && roleOf(el) === "slider") return knobOf(el, box);
     if (tagOf(el) !== "input" || el.type !== "range" || !el.offsetWidth) return null;
     const style = getComputedStyle(el);
     if (!style.writingMode.startsWith("horizontal")) return null;
@@ -3485,6 +3486,22 @@ async (request) => {
     return { x: box.x + box.width / 2 + turn.a * along, y: box.y + box.height / 2 + turn.b * along };
   }
   const THUMB_MAX = 16;
+  // The knob of a slider the page draws (role slider on its track), where a drag of it
+  // starts: the small element in it that takes the press (a handler of its own, a grab
+  // cursor, or a thumb, handle or knob by its class). Null for a slider that is its knob.
+  const KNOB_CLASS = /thumb|handle|knob/i;
+  function knobOf(el, box) {
+    for (const inner of el.querySelectorAll("*")) {
+      const rect = rendered(inner);
+      if (!rect || rect.width * rect.height > KNOB_SHARE * box.width * box.height) continue;
+      if (ownHandler(inner) || KNOB_CLASS.test(inner.getAttribute("class") || "") ||
+          /^(grab|pointer|ew-resize|col-resize)$/.test(getComputedStyle(inner).cursor)) {
+        return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+      }
+    }
+    return null;
+  }
+  const KNOB_SHARE = 0.5;
 
   async function aim(el, face, purpose) {
     const target = face || el;
