@@ -1653,16 +1653,13 @@ async (request) => {
   // both (React's) is not told apart.
   function doubleOnly(el) {
     if (!listeners) return false;
+    const single = (at) => PRESS_EVENTS.some((type) => type !== "dblclick" && listeners(at)[type]?.length);
     let double = false;
     for (let up = el; up; up = up.parentElement || (up.parentNode && up.parentNode.host)) {
-      const on = listeners(up);
-      if (pressProperty(up) || PRESS_EVENTS.some((type) => type !== "dblclick" && on[type]?.length)) return false;
-      double ||= Boolean(up.ondblclick || on.dblclick?.length);
+      if (pressProperty(up) || single(up)) return false;
+      double ||= Boolean(up.ondblclick || listeners(up).dblclick?.length);
     }
-    return double && ![doc, window].some((at) => {
-      const on = listeners(at);
-      return PRESS_EVENTS.some((type) => type !== "dblclick" && on[type]?.length);
-    });
+    return double && !single(doc) && !single(window);
   }
   const LISTENED_CHILDREN_MAX = 3; // an icon and a label, and a badge
   const ITEM_HOLDERS = new Set(["ul", "ol", "dl", "menu", "table", "thead", "tbody", "tr", "nav", "form"]);
@@ -4116,8 +4113,7 @@ async (request) => {
     if (getComputedStyle(el).pointerEvents === "none") {
       // Text that lets the pointer through to the card or button around it that listens
       // (a product card's title): a person's press there is one on that, and so is this.
-      const through = hit && hit !== el && hit.contains(el) &&
-        (hit.matches(INTERACTIVE) || handled(hit) || pointerTarget(hit));
+      const through = hit && hit !== el && hit.contains(el) && takesPress(hit);
       return through ? { x, y, text: part.text, hit: selectorFor(hit) } : { inert: true };
     }
     // The text's own holder may sit in a box of its own inside `el` that cuts it off.
@@ -4284,10 +4280,12 @@ async (request) => {
     if (getComputedStyle(el).pointerEvents !== "none") return el;
     for (let up = el.parentElement; up && up !== doc.body; up = up.parentElement) {
       if (getComputedStyle(up).pointerEvents === "none") continue;
-      return up.matches(INTERACTIVE) || handled(up) || pointerTarget(up) ? up : el;
+      return takesPress(up) ? up : el;
     }
     return el;
   }
+  // Whether `el` is a control a press is meant for: listed as one, or made one by script.
+  const takesPress = (el) => el.matches(INTERACTIVE) || handled(el) || pointerTarget(el);
 
   // `elements` in view first, then by how far each lies from the view; in reading order
   // otherwise.
