@@ -542,6 +542,19 @@ async def test_a_drop_zone_that_opens_a_hidden_file_input_takes_files(
     )
 
 
+async def test_every_upload_through_a_drop_zone_in_a_row_takes_its_files(
+    provider: ChromiumProvider, site: Site, tmp_path: Path
+) -> None:
+    """The chooser an upload's click opens is caught every time, not only when the catching
+    happens to be turned on before the click lands."""
+    ctx = Context(directory=str(tmp_path), session_id="drop-zone-again")
+    await ok(provider, ctx, "browser.open", url=site.url("/drop-zone"))
+    for n in range(15):
+        (tmp_path / f"{n}.txt").write_text("hello")
+        await ok(provider, ctx, "verb.upload", selector="#zone", files=[f"{n}.txt"])
+        assert await in_page(provider, ctx, "got.textContent") == f"{n}.txt"
+
+
 async def test_tabs_lists_switches_and_closes_windows(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -24,7 +24,7 @@ from .launch import DialogMode
 from .page_watch import PageWatch
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext, Page
+    from playwright.async_api import BrowserContext, FileChooser, Page
 
 Key = tuple[str | None, str | None]
 """A context key: ``(directory, sessionId)`` from the request."""
@@ -267,6 +267,10 @@ class Tab(PageWatch):
         page.on("close", self._on_close)
         page.on("popup", self._on_popup)
         page.on("download", self.downloads.started)
+        # Every file chooser is caught, never shown: one left open would refuse the next, and
+        # an upload that starts listening only when it clicks races its own click (Playwright
+        # turns the catching on without waiting for it).
+        page.on("filechooser", _left_unanswered)
         self._watch(page)
 
     def _on_crash(self, page: Page) -> None:
@@ -290,3 +294,7 @@ class Tab(PageWatch):
                 f"The page opened a window by itself ({popup.url}); it is not shown. The tabs "
                 "verb lists it, and can switch to it or close it."
             )
+
+
+def _left_unanswered(_chooser: FileChooser) -> None:
+    """A chooser a page opened outside an upload: nothing is chosen (the click says so)."""
