@@ -84,6 +84,25 @@ async def test_a_click_by_text_presses_the_words_of_a_box_that_holds_more_after_
     assert await out_line(provider, ctx) == "out: todo"
 
 
+async def test_a_click_by_text_that_runs_from_words_into_a_link_presses_that_link(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Of two "more" links in a paragraph, the words before one and its own ("after pears
+    more") name that one; text over two links, or over no control at all, names none."""
+    await ok(provider, ctx, "browser.open", url=site.url("/two-mores"))
+    clicked = await ok(provider, ctx, "browser.click", text="after pears more")
+    assert (clicked["clicked"], clicked["label"]) == ('a[href="#b"]', "more")
+    assert (await ok(provider, ctx, "browser.snapshot"))["url"].endswith("#b")
+    await ok(provider, ctx, "browser.click", text="More ipsum ipsum")  # the words after it
+    assert (await ok(provider, ctx, "browser.snapshot"))["url"].endswith("#a")
+    both = await refused(
+        provider, ctx, "browser.click", text="more ipsum " + "ipsum " * 39 + "after pears more"
+    )
+    assert both.startswith('No visible element has the text "more ipsum')
+    plain = await refused(provider, ctx, "browser.click", text="ipsum after pears")
+    assert plain.startswith('No visible element has the text "ipsum after pears"')
+
+
 async def test_a_click_given_a_selector_and_a_text_presses_only_where_they_agree(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -4250,6 +4250,12 @@ async (request) => {
         }
       }
     }
+    // Text that runs from plain words into one control ("after pears more", its "more" a
+    // link): that control, which is what a person presses for it.
+    if (!matches.length && !option) {
+      matches = spannedControls(wanted, items);
+      if (matches.length) how = "across";
+    }
     if (drop) matches = [...new Set(matches.map(dropItem))];
     // Of more than are listed, those the agent sees first, then the nearest to the view (a
     // feed's seventy Likes: the ones around where it is).
@@ -4272,6 +4278,35 @@ async (request) => {
       how, ...(option ? { option } : {}), ...(none ? elsewhere(doc.body || doc.documentElement) : {}),
       total: matches.length, matches: listed.map(({ out }) => out),
     };
+  }
+
+  // The controls `wanted` runs into from the plain words before or after it: each place the
+  // page shows the text that takes in words outside any control and the words of exactly
+  // one, gives that one. A place that spans two controls ("Home About") gives neither.
+  function spannedControls(wanted, items) {
+    const controls = new Set(items.map((item) => item.el));
+    const holder = (node) => {
+      for (let up = node.parentElement || node.parentNode.host; up; up = up.parentElement || up.parentNode?.host) {
+        if (controls.has(up)) return up;
+      }
+      return null;
+    };
+    const read = readableText(doc.body || doc.documentElement);
+    const shown = lowerSameLength(read.text);
+    const lower = lowerSameLength(wanted);
+    const found = new Set();
+    for (let at = shown.indexOf(lower); at >= 0 && lower; at = shown.indexOf(lower, at + 1)) {
+      const touched = new Set();
+      let plain = false;
+      for (let i = at; i < at + lower.length; i++) {
+        const place = read.at[i]; // none for a space the layout puts between blocks
+        const control = place && holder(place[0]);
+        if (control) touched.add(control);
+        else if (place && /[\p{L}\p{N}]/u.test(read.text[i])) plain = true;
+      }
+      if (touched.size === 1 && plain) found.add([...touched][0]);
+    }
+    return [...found];
   }
 
   // What a press on `el` reaches: `el`, or for text that lets the pointer through (a card's
