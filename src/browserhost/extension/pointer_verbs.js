@@ -152,7 +152,7 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   }
   // A slider dragged: the value it was left at (the chromium provider's drag).
   const now = (settled && settled.state) || {};
-  const slider = info.type === "range" || info.role === "slider";
+  const slider = info.type === "range" || info.role === "slider" || info.knob;
   return {
     dragged: chosen, label: info.label,
     start: { ...rounded(from), under: startUnder },

@@ -596,6 +596,25 @@ PAGES: dict[str, str] = {
     ),
     # A page that tries to keep a person's input from taking control, and to take it itself.
     # A slider the page draws: role slider on its track, and a knob in it that is dragged.
+    # As jQuery UI draws a slider: a knob placed by a share of its track, no ARIA; and a
+    # sortable row's drag handle, which is no slider's.
+    "/bare-slider": _page(
+        "Volume",
+        '<div class="ui-slider" style="position: relative; width: 300px; height: 10px; '
+        'margin: 40px; background: #ccc"><span class="ui-slider-handle" tabindex="0" '
+        'style="position: absolute; left: 20%; top: -5px; width: 20px; height: 20px; '
+        'margin-left: -10px; background: #36c"></span></div>'
+        '<ul><li style="width: 300px">Apples <span class="drag-handle" tabindex="0">::</span>'
+        "</li></ul><script>"
+        "const knob = document.querySelector('.ui-slider-handle'), track = knob.parentElement;"
+        "let down = false;"
+        "knob.addEventListener('mousedown', (e) => { down = true; e.preventDefault(); });"
+        "addEventListener('mousemove', (e) => { if (!down) return;"
+        " const box = track.getBoundingClientRect();"
+        " const share = Math.max(0, Math.min(1, (e.clientX - box.left) / box.width));"
+        " knob.style.left = Math.round(share * 100) + '%'; });"
+        "addEventListener('mouseup', () => { down = false; });</script>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

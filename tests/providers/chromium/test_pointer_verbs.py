@@ -626,3 +626,19 @@ async def test_a_drag_of_a_slider_the_page_draws_starts_from_its_knob(
     assert dragged["start"]["under"]["selector"] == "#knob"
     assert dragged["value"] == "70"
     assert await in_page(provider, ctx, "knob.style.left") == "196px"
+
+
+async def test_a_slider_knob_that_tells_no_value_reads_where_it_sits_on_its_track(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A knob with no ARIA (jQuery UI's) shows its value only by where it sits: a snapshot
+    reads that as a share of its track, and a drag answers the share it was left at. A
+    list row's drag handle is no slider's and reads nothing."""
+    await ok(provider, ctx, "browser.open", url=site.url("/bare-slider"))
+    listed = {e["selector"]: e for e in (await ok(provider, ctx, "browser.snapshot"))["elements"]}
+    assert listed["span.ui-slider-handle"]["value"] == "20% along its track"
+    assert "value" not in listed["span.drag-handle"]
+    knob = "span.ui-slider-handle"
+    dragged = await ok(provider, ctx, "verb.drag", selector=knob, offset_x=90, offset_y=0)
+    assert dragged["value"] == "50% along its track"
+    assert await in_page(provider, ctx, "knob.style.left") == "50%"

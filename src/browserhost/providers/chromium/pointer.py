@@ -96,8 +96,10 @@ class PointerVerbs(Provider):
                 end = await _drag(page, start, end, via)
             answer = await self._pointed(tab, page, (start, before), end)
             _check_dropped(await _drag_ended(frame), selector, arguments)
-            # A slider dragged: the value it was left at.
-            if aimed.info.get("type") == "range" or aimed.info.get("role") == "slider":
+            # A slider dragged: the value it was left at (where on its track, for a knob
+            # that tells no value).
+            info = aimed.info
+            if info.get("type") == "range" or info.get("role") == "slider" or info.get("knob"):
                 read = await read_state(aimed)
                 value = ((read or {}).get("state") or {}).get("value")
                 if value is not None:

@@ -1271,6 +1271,27 @@ async (request) => {
     return false;
   }
 
+  // Where the knob of a slider that says nothing of its value (jQuery UI's, no ARIA) sits
+  // on its track, which is all it shows: "20% along its track" (from the left, or from the
+  // bottom of an upright one). Null for anything else: a knob by its class, in a track
+  // several times its size, one of the two named as a slider's.
+  const SLIDER_CLASS = /slid|range|thumb|knob|track|seek|scrub/i;
+  function alongTrack(el) {
+    const track = el.parentElement;
+    const own = el.getAttribute("class") || "";
+    if (!track || !KNOB_CLASS.test(own) || !SLIDER_CLASS.test(own + " " + (track.getAttribute("class") || ""))) {
+      return null;
+    }
+    const knob = el.getBoundingClientRect();
+    const bar = track.getBoundingClientRect();
+    const [middleX, middleY] = [knob.x + knob.width / 2, knob.y + knob.height / 2];
+    let share;
+    if (bar.width >= 3 * knob.width && bar.width > bar.height) share = (middleX - bar.left) / bar.width;
+    else if (bar.height >= 3 * knob.height && bar.height > bar.width) share = (bar.bottom - middleY) / bar.height;
+    else return null;
+    return `${Math.round(100 * Math.min(Math.max(share, 0), 1))}% along its track`;
+  }
+
   // The option the keys are on in the list a focused field drives, or a focused list or menu
   // holds (its aria-activedescendant): Enter would choose it. A field's list marks it
   // aria-selected too, as the pattern advises for a combobox's list, and nothing is chosen
@@ -1296,6 +1317,7 @@ async (request) => {
     const role = roleOf(el);
     const type = tag === "input" ? el.type : "";
     let box; // the box a combobox's out-of-sight search field shows its choice in
+    let along; // where a knob that tells no value sits on its track
     if (tag === "input" && (type === "checkbox" || type === "radio")) {
       // A page that keeps aria-checked on its own input keeps it as the state it shows
       // (Element Plus's switch, whose input's own checked drifts from it).
@@ -1323,6 +1345,8 @@ async (request) => {
       const [text, now] = [clean(el.getAttribute("aria-valuetext")), clean(el.getAttribute("aria-valuenow"))];
       const value = text && now && !text.includes(now) ? `${text} (${now})` : text || now;
       if (value) valueIn(out, value, valueMax);
+    } else if (!role && (along = alongTrack(el))) {
+      valueIn(out, along, valueMax);
     } else if (el.isContentEditable && tagOf(el) !== "input") {
       valueIn(out, editorText(el), valueMax);
     } else if (role === "combobox") {
@@ -3663,6 +3687,7 @@ async (request) => {
     if (purpose === "click" && doubleOnly(el)) out.doubleOnly = true;
     const role = roleOf(el);
     if (role && role !== out.tag) out.role = role;
+    else if (!role && alongTrack(el)) out.knob = true; // a slider's, telling no value
     if (typeOf(el)) out.type = typeOf(el);
     if (tagOf(el) === "select") {
       out.choices = [...el.options].map((option) => ({ value: option.value, label: clean(option.label) }));
