@@ -615,6 +615,19 @@ PAGES: dict[str, str] = {
         " knob.style.left = Math.round(share * 100) + '%'; });"
         "addEventListener('mouseup', () => { down = false; });</script>",
     ),
+    # As AG Grid draws row selection: a cell named by the checkbox it holds, every row's
+    # checkbox named alike.
+    "/row-checks": _page(
+        "Cars",
+        '<div role="grid">'
+        + "".join(
+            f'<div role="row"><div role="gridcell"><div><input type="checkbox" '
+            f'aria-label="Press Space to toggle row selection"></div></div>'
+            f'<div role="gridcell">{make}</div><div role="gridcell">{model}</div></div>'
+            for make, model in (("Toyota", "Celica"), ("Ford", "Mondeo"))
+        )
+        + "</div>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

@@ -646,3 +646,16 @@ async def test_a_box_scrolled_by_itself_is_read_where_it_shows(
     assert text.endswith("Message 599: the quick brown fox jumps over the lazy dog.")
     assert "Message 0:" not in text
     assert snapshot["textAboveChars"] > 0  # told there is more above
+
+
+async def test_alike_checkboxes_in_grid_cells_named_by_them_say_whose_row_they_are_in(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Every row's checkbox named alike, each in a cell that takes its name: each checkbox,
+    and its cell, is listed in its row's words, not left to be told apart by counting."""
+    await ok(provider, ctx, "browser.open", url=site.url("/row-checks"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    checks = [e.get("group") for e in elements if e.get("role") == "checkbox"]
+    assert checks == ["Toyota Celica", "Ford Mondeo"]
+    cells = [e.get("group") for e in elements if e["label"].startswith("Press Space")]
+    assert cells == ["Toyota Celica"] * 2 + ["Ford Mondeo"] * 2

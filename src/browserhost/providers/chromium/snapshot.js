@@ -635,10 +635,13 @@ async (request) => {
       const alike = named.get(label);
       if (!alike || alike.length < 2) continue;
       // Unnamed ones side by side (a row's edit and delete icons) are one item's.
-      const others = label ? alike : alike.filter((other) => !sideBySide(el, other));
+      // One inside another is one item's too (a grid's cell and the checkbox in it, which
+      // lends the cell its name).
+      const others = (label ? alike : alike.filter((other) => !sideBySide(el, other)))
+        .filter((other) => !other.contains(el) && !el.contains(other));
       let up = el.parentElement;
       for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
-        if (others.some((other) => other !== el && up.contains(other))) break;
+        if (others.some((other) => up.contains(other))) break;
         const words = itemWords(up, label);
         if (/[\p{L}\p{N}]/u.test(words)) {
           out.group = cap(words, OWNER_WORDS);
