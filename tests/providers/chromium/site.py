@@ -619,7 +619,9 @@ PAGES: dict[str, str] = {
     # checkbox named alike.
     "/row-checks": _page(
         "Cars",
-        '<div role="grid">'
+        '<div role="grid"><div role="row"><div role="columnheader"></div>'
+        '<div role="columnheader" tabindex="0"><div>Make</div><input type="search"></div>'
+        '<div role="columnheader" tabindex="0">Model</div></div>'
         + "".join(
             f'<div role="row"><div role="gridcell"><div><input type="checkbox" '
             f'aria-label="Press Space to toggle row selection"></div></div>'

@@ -639,6 +639,7 @@ async (request) => {
       // lends the cell its name).
       const others = (label ? alike : alike.filter((other) => !sideBySide(el, other)))
         .filter((other) => !other.contains(el) && !el.contains(other));
+      if (!others.length) continue;
       let up = el.parentElement;
       for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
         if (others.some((other) => up.contains(other))) break;
