@@ -630,6 +630,18 @@ PAGES: dict[str, str] = {
         )
         + "</div>",
     ),
+    # As Tabulator draws a header: a column header the page listens on to sort, with a
+    # filter field in it.
+    "/filter-headers": _page(
+        "Staff",
+        '<div role="grid"><div role="row">'
+        '<div class="col" role="columnheader" aria-sort="none"><div>Name</div>'
+        '<div><input type="search"></div></div>'
+        '<div class="col" role="columnheader" aria-sort="none">Age</div></div></div><script>'
+        "for (const col of document.querySelectorAll('.col')) col.addEventListener('click',"
+        " (e) => { if (e.target.tagName !== 'INPUT') col.ariaSort = 'ascending'; });"
+        "</script>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

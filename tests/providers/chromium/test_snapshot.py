@@ -665,3 +665,19 @@ async def test_alike_checkboxes_in_grid_cells_named_by_them_say_whose_row_they_a
         ("columnheader", None),
         ("searchbox", None),
     ]
+
+
+async def test_a_column_header_with_a_filter_field_in_it_is_listed_and_sorts(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A header the page listens on holds a filter field (Tabulator's): both are listed, the
+    header as the control that sorts, not dropped as a mere wrapper of the field."""
+    await ok(provider, ctx, "browser.open", url=site.url("/filter-headers"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e.get("role"), e["label"]) for e in elements] == [
+        ("columnheader", "Name"),
+        ("searchbox", "Name"),
+        ("columnheader", "Age"),
+    ]
+    clicked = await ok(provider, ctx, "browser.click", selector=elements[0]["selector"])
+    assert clicked["sort"] == "ascending"

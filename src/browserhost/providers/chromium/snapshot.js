@@ -1791,8 +1791,10 @@ async (request) => {
       const label = el.closest("label");
       if (label && label.control && found.has(label.control) && !ownHandler(el)) continue;
       // A clickable-looking wrapper of real controls is not a target of its own, nor a
-      // component's host whose shadow tree draws one (Material Web's button).
-      if (el.querySelector(INTERACTIVE) || el.shadowRoot?.querySelector(INTERACTIVE)) continue;
+      // component's host whose shadow tree draws one (Material Web's button). A column's
+      // header is, with a filter field in it (Tabulator's): a press on it sorts.
+      const header = el.getAttribute("role") === "columnheader" || tagOf(el) === "th";
+      if (!header && (el.querySelector(INTERACTIVE) || el.shadowRoot?.querySelector(INTERACTIVE))) continue;
       const rect = seen(el);
       if (rect) shown.push({ el, rect, face: null, loose: true });
     }
