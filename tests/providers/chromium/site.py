@@ -630,16 +630,25 @@ PAGES: dict[str, str] = {
         )
         + "</div>",
     ),
-    # As Tabulator draws a header: a column header the page listens on to sort, with a
-    # filter field in it.
+    # As Tabulator draws a grid: a column header the page listens on to sort, with a filter
+    # field in it; a column's resize handle after its header and again in every row.
     "/filter-headers": _page(
         "Staff",
         '<div role="grid"><div role="row">'
         '<div class="col" role="columnheader" aria-sort="none"><div>Name</div>'
-        '<div><input type="search"></div></div>'
-        '<div class="col" role="columnheader" aria-sort="none">Age</div></div></div><script>'
+        '<div><input type="search"></div></div><span class="resize-handle"></span>'
+        '<div class="col" role="columnheader" aria-sort="none">Age</div></div>'
+        + "".join(
+            f'<div role="row"><div role="gridcell">{name}</div><span class="resize-handle"></span>'
+            f'<div role="gridcell">{age}</div></div>'
+            for name, age in (("Oli Bob", 12), ("Mary May", 1))
+        )
+        + "</div><script>"
         "for (const col of document.querySelectorAll('.col')) col.addEventListener('click',"
         " (e) => { if (e.target.tagName !== 'INPUT') col.ariaSort = 'ascending'; });"
+        "for (const handle of document.querySelectorAll('.resize-handle')) {"
+        " handle.style.cssText = 'display: inline-block; width: 6px; height: 20px';"
+        " handle.addEventListener('mousedown', () => {}); }"
         "</script>",
     ),
     "/knob-slider": _page(

@@ -671,13 +671,19 @@ async def test_a_column_header_with_a_filter_field_in_it_is_listed_and_sorts(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """A header the page listens on holds a filter field (Tabulator's): both are listed, the
-    header as the control that sorts, not dropped as a mere wrapper of the field."""
+    header as the control that sorts, not dropped as a mere wrapper of the field. A column's
+    resize handle is listed after its header, not again in every row."""
     await ok(provider, ctx, "browser.open", url=site.url("/filter-headers"))
     elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     assert [(e.get("role"), e["label"]) for e in elements] == [
         ("columnheader", "Name"),
         ("searchbox", "Name"),
+        (None, "resize handle"),
         ("columnheader", "Age"),
+        ("gridcell", "Oli Bob"),
+        ("gridcell", "12"),
+        ("gridcell", "Mary May"),
+        ("gridcell", "1"),
     ]
     clicked = await ok(provider, ctx, "browser.click", selector=elements[0]["selector"])
     assert clicked["sort"] == "ascending"

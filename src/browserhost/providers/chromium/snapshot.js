@@ -1794,6 +1794,10 @@ async (request) => {
       // component's host whose shadow tree draws one (Material Web's button). A column's
       // header is, with a filter field in it (Tabulator's): a press on it sorts.
       const header = el.getAttribute("role") === "columnheader" || tagOf(el) === "th";
+      // A column's resize handle drawn again in every row of a grid's body (Tabulator's):
+      // the one in its header is listed.
+      if (/resize/i.test(el.getAttribute("class") || "") && !el.childElementCount && !clean(el.textContent) &&
+        el.closest("[role=row], tr")?.querySelector(":scope > [role=gridcell], :scope > td")) continue;
       if (!header && (el.querySelector(INTERACTIVE) || el.shadowRoot?.querySelector(INTERACTIVE))) continue;
       const rect = seen(el);
       if (rect) shown.push({ el, rect, face: null, loose: true });
