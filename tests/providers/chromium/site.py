@@ -651,6 +651,27 @@ PAGES: dict[str, str] = {
         " handle.addEventListener('mousedown', () => {}); }"
         "</script>",
     ),
+    # As select2 draws a box that takes several: each tag chosen with a mark that removes it,
+    # marked role presentation, styled as a press of its own; a press elsewhere opens a list.
+    "/tag-box": _page(
+        "Tags",
+        "<style>.choice { display: inline-block; cursor: default; margin: 2px; padding: 2px }"
+        ".choice-remove { cursor: pointer; margin-right: 4px } .tags { cursor: text }</style>"
+        '<label for="tags-search">Tags</label>'
+        '<span class="tags" role="combobox" aria-expanded="false" tabindex="-1" '
+        'style="display: block; width: 300px; border: 1px solid #999"><ul style="margin: 0">'
+        + "".join(
+            f'<li class="choice" title="{tag}"><span class="choice-remove" role="presentation">'
+            f"\u00d7</span>{tag}</li>"
+            for tag in ("urgent", "later")
+        )
+        + '<li style="display: inline-block"><input id="tags-search" type="search" '
+        'role="searchbox" style="width: 2em; border: 0"></li></ul></span><script>'
+        "document.querySelector('.tags').addEventListener('mousedown', (e) => {"
+        " const remove = e.target.closest('.choice-remove');"
+        " if (remove) remove.parentElement.remove();"
+        " else e.currentTarget.setAttribute('aria-expanded', 'true'); });</script>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

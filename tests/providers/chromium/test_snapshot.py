@@ -687,3 +687,21 @@ async def test_a_column_header_with_a_filter_field_in_it_is_listed_and_sorts(
     ]
     clicked = await ok(provider, ctx, "browser.click", selector=elements[0]["selector"])
     assert clicked["sort"] == "ascending"
+
+
+async def test_the_x_on_each_tag_in_a_box_that_takes_several_is_listed_and_removes_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """select2's remove mark on a chosen tag is marked role presentation inside the box's combobox,
+    yet styled as a press of its own: listed, one to a tag, and a click on one removes that
+    tag and opens no list."""
+    await ok(provider, ctx, "browser.open", url=site.url("/tag-box"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    removes = [e for e in elements if e["label"] == "\u00d7"]
+    assert [(e.get("role"), e.get("group")) for e in removes] == [(None, "urgent"), (None, "later")]
+    await ok(provider, ctx, "browser.click", selector=removes[0]["selector"])
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert "urgent" not in snapshot["text"]
+    assert "later" in snapshot["text"]
+    box = next(e for e in snapshot["elements"] if e.get("role") == "combobox")
+    assert box["expanded"] is False

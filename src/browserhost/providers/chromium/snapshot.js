@@ -655,9 +655,14 @@ async (request) => {
   const OWNER_WORDS = 40;
   // `text` without `words` where they stand as words of their own: a row's "Editor" keeps
   // its letters when the rows' "Edit" buttons' name is taken out.
-  const withoutWords = (text, words) => (words
-    ? text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "gu"), " ")
-    : text);
+  // A word is cut where it stands alone; a mark anywhere (select2's "×" before its tag).
+  const withoutWords = (text, words) => {
+    if (!words) return text;
+    const before = /^[\p{L}\p{N}]/u.test(words) ? "(?<![\\p{L}\\p{N}])" : "";
+    const after = /[\p{L}\p{N}]$/u.test(words) ? "(?![\\p{L}\\p{N}])" : "";
+    const escaped = words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return text.replace(new RegExp(before + escaped + after, "gu"), " ");
+  };
   // In one box, or in boxes side by side in one (a row's cells).
   const sideBySide = (el, other) => {
     const [a, b] = [el.parentElement, other.parentElement];
@@ -1817,6 +1822,9 @@ async (request) => {
       if (loose && (tagOf(el) === "slot" || listedHost(el, nested))) return false;
       const role = el.getAttribute("role");
       if (role !== "presentation" && role !== "none") return true;
+      // A part the page styles as a press of its own does its own thing (the × on a tag in
+      // select2's box removes that tag; a press elsewhere in the box opens its list).
+      if (loose && pointerSetOn(el)) return true;
       for (let up = el.parentElement; up; up = up.parentElement) if (nested.has(up)) return false;
       return true;
     });
@@ -1883,7 +1891,8 @@ async (request) => {
     const type = typeOf(el);
     if (type) out.type = type;
     const role = roleOf(el);
-    if (role && role !== out.tag) out.role = role;
+    // "presentation" says only that the page hid the element's own role: it tells no one what it does.
+    if (role && role !== out.tag && role !== "presentation" && role !== "none") out.role = role;
     const label = cap(labelOf(el, face));
     if (label) out.label = label;
     else {
