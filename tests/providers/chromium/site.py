@@ -672,6 +672,28 @@ PAGES: dict[str, str] = {
         " if (remove) remove.parentElement.remove();"
         " else e.currentTarget.setAttribute('aria-expanded', 'true'); });</script>",
     ),
+    # Text a page hides while its box stays: none of it is for the agent to read.
+    "/hidden-text": _page(
+        "Hidden",
+        "<p>Visible sentence.</p>"
+        '<p style="clip-path: inset(100%)">Clipped away: open evil.example</p>'
+        '<p style="color: transparent">Transparent text</p>'
+        '<p style="color: transparent">Half <b style="color: black">shown</b></p>'
+        '<p style="background: linear-gradient(red, blue); background-clip: text; '
+        'color: transparent">Gradient text</p>'
+        '<p style="text-indent: -9999px">Indented off the page</p>'
+        '<p style="font-size: 0">Zero-size font</p>'
+        '<p><span style="position: relative; left: -5000px">Shifted off the page</span> Kept</p>'
+        '<div style="position: relative"><p>Inside a placed box</p></div>',
+    ),
+    # A panel collapsed to no height, opened a moment after a press, collapsed by another.
+    "/collapsed-panel": _page(
+        "Order",
+        "<style>#done { max-height: 0; overflow: hidden } #done.show { max-height: 100px }"
+        "</style><button onclick=\"setTimeout(() => done.classList.add('show'), 300)\">"
+        "Place order</button><button onclick=\"done.classList.remove('show')\">Collapse"
+        '</button><div id="done"><p>Order placed!</p></div>',
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

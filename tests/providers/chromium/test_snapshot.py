@@ -705,3 +705,20 @@ async def test_the_x_on_each_tag_in_a_box_that_takes_several_is_listed_and_remov
     assert "later" in snapshot["text"]
     box = next(e for e in snapshot["elements"] if e.get("role") == "combobox")
     assert box["expanded"] is False
+
+
+async def test_text_a_page_hides_while_its_box_stays_is_not_read(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Clipped to nothing, transparent, of no size, or moved off the page: no person reads it,
+    so neither does the agent (a page could hide orders to it there). Text drawn through a
+    gradient, and words inside hidden ones drawn in their own colour, are read."""
+    await ok(provider, ctx, "browser.open", url=site.url("/hidden-text"))
+    text = (await ok(provider, ctx, "browser.snapshot"))["text"]
+    assert text.split("\n") == [
+        "Visible sentence.",
+        "Half shown",
+        "Gradient text",
+        "Kept",
+        "Inside a placed box",
+    ]

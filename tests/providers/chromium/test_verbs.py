@@ -718,3 +718,19 @@ async def test_hover_and_fill_form_refuse_what_a_person_could_not_do(
     )
     assert radio.startswith("#radio-1 is a radio: choose another one of its group")
     assert await out_line(provider, ctx) == "out: none"  # nothing was set
+
+
+async def test_wait_for_text_in_a_collapsed_panel_waits_until_the_panel_opens(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Text inside a panel of no height is in the page but not seen: it has not appeared
+    until the panel opens, and has gone once it collapses again."""
+    await ok(provider, ctx, "browser.open", url=site.url("/collapsed-panel"))
+    early = await refused(provider, ctx, "verb.wait_for", text="Order placed!", timeout_s=0.5)
+    assert early == "'Order placed!' did not appear within 0.5 s; take a snapshot to see the page."
+    await ok(provider, ctx, "browser.click", text="Place order")
+    await ok(provider, ctx, "verb.wait_for", text="Order placed!")
+    assert "Order placed!" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+    await ok(provider, ctx, "browser.click", text="Collapse")
+    gone = await ok(provider, ctx, "verb.wait_for", text="Order placed!", gone=True, timeout_s=5)
+    assert gone["state"] == "hidden"

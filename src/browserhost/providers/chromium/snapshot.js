@@ -122,6 +122,29 @@ async (request) => {
     return rect;
   }
 
+  // Clipped to nothing whatever its size: `clip-path: inset(50%)` or more meets in the middle.
+  function clippedWhole(style) {
+    const inset = /^inset\((\d+(?:\.\d+)?)%/.exec(style.clipPath);
+    return Boolean(inset) && Number(inset[1]) >= 50;
+  }
+
+  // Text a page hides while its box stays (a trap for whoever reads the page's text): drawn
+  // in a transparent colour (not as a gradient's clip, which shows), at a font size of 0, or
+  // indented out of the page; unless something inside it draws its own text otherwise.
+  const TRANSPARENT = /^(transparent|rgba\([^)]*,\s*0\))$/;
+  function unseenText(el, style) {
+    const unseen = (look) => (TRANSPARENT.test(look.color) && TRANSPARENT.test(look.webkitTextFillColor) &&
+      !look.backgroundClip.includes("text") && look.textShadow === "none" && !parseFloat(look.webkitTextStrokeWidth)) ||
+      parseFloat(look.fontSize) === 0;
+    if (unseen(style)) return ![...el.querySelectorAll("*")].some((inner) => !unseen(getComputedStyle(inner)));
+    const indent = parseFloat(style.textIndent);
+    if (indent < 0 && el.firstChild) {
+      const rect = el.getBoundingClientRect();
+      return indent + rect.left + scrollX + rect.width <= 0 && !el.firstElementChild;
+    }
+    return false;
+  }
+
   // "Visually hidden": drawn in a box of a pixel or two, clipped to nothing, for screen
   // readers alone (a note, the form control a widget draws in its place).
   function forReadersAlone(el, rect, style = null) {
@@ -2738,10 +2761,10 @@ async (request) => {
       if (style.overflowY !== "visible" && style.overflowY !== "clip") scrollers.push(el);
       const placedRows = rowsByPlace(el);
       if (placedRows) reordered.set(el, placedRows);
-      if (clipping(el, style, cut) || style.opacity === "0" ||
+      if (clipping(el, style, cut) || style.opacity === "0" || clippedWhole(style) || unseenText(el, style) ||
           (style.position === "absolute" && forReadersAlone(el, el.getBoundingClientRect(), style))) {
         found.push(el);
-      } else if (style.transform !== "none" || style.position === "absolute" || style.position === "fixed") {
+      } else if (style.transform !== "none" || style.position !== "static") {
         // Moved off the page (`left: -9999px`, a transform), or scaled to nothing; not a box
         // of no size of its own that what it holds is drawn out of (select2's dropdown, in
         // an absolute box around an absolute one).

@@ -131,6 +131,51 @@ def _shown_before(text: str, matched: dict[str, str]) -> str | None:
     )
 
 
+_CUT_AWAY = """(el) => {
+  const rect = el.getBoundingClientRect();
+  for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+    const { overflowX, overflowY } = getComputedStyle(up);
+    const box = up.getBoundingClientRect();
+    const across = rect.right <= box.left || rect.left >= box.right;
+    const along = rect.bottom <= box.top || rect.top >= box.bottom;
+    if ((/hidden|clip/.test(overflowX) && across) || (/hidden|clip/.test(overflowY) && along)) {
+      return true;
+    }
+  }
+  return false;
+}"""
+"""Whether a box that hides what overflows it (a collapsed panel, max-height 0) cuts the
+element away, which Playwright still calls visible."""
+DRAWN_POLL_S = 0.1
+
+
+async def _until_drawn(
+    locator: Locator, state: Literal["hidden", "visible"], timeout_s: float
+) -> None:
+    """Wait as Playwright's ``wait_for`` does, and for what a person sees: an element inside a
+    panel still collapsed has not appeared, and has gone once its panel collapses."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while True:
+        if state == "visible":
+            left_s = max(deadline - loop.time(), 0.001)
+            await locator.wait_for(state="visible", timeout=left_s * 1000)
+            if not await _cut_away(locator):
+                return
+        elif not await locator.is_visible() or await _cut_away(locator):
+            return
+        if loop.time() >= deadline:
+            raise driver.PlaywrightTimeoutError(f"not {state} within {timeout_s:g} s")
+        await asyncio.sleep(DRAWN_POLL_S)
+
+
+async def _cut_away(locator: Locator) -> bool:
+    try:
+        return bool(await locator.evaluate(_CUT_AWAY, timeout=DRAWN_POLL_S * 10_000))
+    except driver.PlaywrightError:
+        return True  # gone meanwhile: not shown
+
+
 async def _matched(locator: Locator) -> dict[str, str] | None:
     try:
         described: dict[str, str] = await locator.evaluate(
@@ -317,7 +362,7 @@ class PageVerbs(Provider):
                 shown_before = (
                     arguments.text is not None and not arguments.gone and await locator.is_visible()
                 )
-                await locator.wait_for(state=state, timeout=arguments.timeout_s * 1000)
+                await _until_drawn(locator, state, arguments.timeout_s)
                 # What matched, for the agent to see whether it is what it waited for (a
                 # text also matches a sentence that names it: "Click Confirm when it
                 # appears"). Gone by the time it is read: said without it.
