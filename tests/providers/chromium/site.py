@@ -694,6 +694,24 @@ PAGES: dict[str, str] = {
         "Place order</button><button onclick=\"done.classList.remove('show')\">Collapse"
         '</button><div id="done"><p>Order placed!</p></div>',
     ),
+    "/partly-named": _page(
+        "Inbox",
+        "<p>Inbox (3 messages)</p><button onclick=\"this.textContent = 'All deleted'\">"
+        "Delete all messages</button><button>Archive</button>",
+    ),
+    "/upright-range": _page(
+        "Level",
+        '<input id="up" type="range" value="20" aria-label="Level" '
+        'style="writing-mode: vertical-lr; direction: rtl; height: 200px">',
+    ),
+    # As bootstrap-datepicker draws a month: days of the months around it marked old, new.
+    "/old-new-days": _page(
+        "March",
+        '<table class="datepicker"><tr><td class="old day" onclick="1">29</td>'
+        '<td class="day" onclick="1">1</td><td class="day" onclick="1">29</td></tr>'
+        '<tr><td class="day" onclick="1">31</td><td class="new day" onclick="1">1</td></tr>'
+        "</table>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

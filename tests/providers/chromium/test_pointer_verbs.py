@@ -642,3 +642,14 @@ async def test_a_slider_knob_that_tells_no_value_reads_where_it_sits_on_its_trac
     dragged = await ok(provider, ctx, "verb.drag", selector=knob, offset_x=90, offset_y=0)
     assert dragged["value"] == "50% along its track"
     assert await in_page(provider, ctx, "knob.style.left") == "50%"
+
+
+async def test_a_drag_of_an_upright_range_starts_from_its_thumb(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A range set upright (a vertical writing mode, its low end at the bottom) is pressed on
+    its thumb, where its value puts it: a press on the track's middle would first jump the
+    value to 50, and the drag up would end far past where it was meant to."""
+    await ok(provider, ctx, "browser.open", url=site.url("/upright-range"))
+    dragged = await ok(provider, ctx, "verb.drag", selector="#up", offset_x=0, offset_y=-80)
+    assert 55 <= int(dragged["value"]) <= 70  # 20, and 80 of its 184 pixels of travel

@@ -103,6 +103,20 @@ async def test_a_click_by_text_that_runs_from_words_into_a_link_presses_that_lin
     assert plain.startswith('No visible element has the text "ipsum after pears"')
 
 
+async def test_a_click_by_a_text_that_only_part_of_a_name_holds_says_whose_name_it_was(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """No control reads "Delete" exactly: the one whose name holds it is clicked, and the
+    answer says it matched only in part, naming it; an exact match says nothing of the kind."""
+    await ok(provider, ctx, "browser.open", url=site.url("/partly-named"))
+    clicked = await ok(provider, ctx, "browser.click", text="Delete")
+    assert clicked["notice"] == (
+        'No element reads exactly "Delete": this clicked the one whose name holds it, '
+        '"Delete all messages".'
+    )
+    assert "notice" not in await ok(provider, ctx, "browser.click", text="archive")
+
+
 async def test_a_click_given_a_selector_and_a_text_presses_only_where_they_agree(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

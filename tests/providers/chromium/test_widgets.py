@@ -77,6 +77,20 @@ async def test_a_day_of_the_month_before_or_after_shows_as_marked_other_month(
     assert await out_line(provider, ctx) == "out: 2026-04-30"
 
 
+async def test_a_day_bootstrap_datepicker_marks_old_or_new_shows_as_marked_other_month(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/old-new-days"))
+    listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["label"], e.get("marked")) for e in listed] == [
+        ("29", "other month"),
+        ("1", None),
+        ("29", None),
+        ("31", None),
+        ("1", "other month"),
+    ]
+
+
 async def test_every_kind_of_state_is_reported_where_it_applies(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -162,6 +162,14 @@ def opens_files(files: str) -> str:
     )
 
 
+def partly_named(text: str | None, label: str) -> str:
+    """What a click by text says when no element reads the text exactly, and it pressed the
+    one whose name only holds it: the agent checks that is the one it meant."""
+    return (
+        f'No element reads exactly "{text}": this clicked the one whose name holds it, "{label}".'
+    )
+
+
 def double_only(clicked: str) -> str:
     """What a click's answer says when only a double click does anything to its element."""
     return (

@@ -64,6 +64,7 @@ from .inputs import (
     notices,
     opens_files,
     page_says,
+    partly_named,
     press,
     slipped_release,
     state_after,
@@ -451,10 +452,10 @@ class ChromiumProvider(
     async def click(self, parameters: params.ClickParameters, context: Context) -> data.ClickData:
         async with self.access.using(context, "browser.click") as tab:
             page = await tab.page()
-            selector, plain = parameters.selector, False
+            selector, how = parameters.selector, ""
             with before_input():
                 if selector is None:
-                    selector, plain = await targets.by_text_how(page, parameters.text or "")
+                    selector, how = await targets.by_text_how(page, parameters.text or "")
 
             async def aim(at: str) -> targets.Target:
                 # A selector found by text names what the agent means, whatever a snapshot said.
@@ -514,9 +515,10 @@ class ChromiumProvider(
                     or (double_only(clicked) if aimed.info.get("doubleOnly") else None)
                     or (
                         _plain_text(clicked, parameters.text)
-                        if plain and not _stateful(state)
+                        if how == "text" and not _stateful(state)
                         else None
                     )
+                    or (partly_named(parameters.text, label) if how == "partial" else None)
                     or (disabled_by_click(clicked) if state.get("disabled") else None),
                     targets.chased(asked, selector, "clicked") if selector != asked else None,
                     page_says(settled),

@@ -1293,12 +1293,15 @@ async (request) => {
   // A day of a date grid that belongs to the month before or after the one shown, told
   // apart from this month's day of the same number by a class alone (flatpickr's
   // prevMonthDay, jQuery UI's ui-datepicker-other-month on its cell, MUI's dayOutsideMonth,
-  // react-day-picker's rdp-day_outside). Only a day's number: a "next month" arrow is none.
+  // react-day-picker's rdp-day_outside; bootstrap-datepicker's day marked old or new). Only
+  // a day's number: a "next month" arrow is none.
   const OTHER_MONTH = /(?:prev|previous|next|other|outside|adjacent)[-_]?(?:current[-_]?)?month|day[-_]*outside/i;
   function otherMonth(el) {
     if (!/^\d{1,2}$/.test(clean(el.textContent))) return false;
     for (let node = el, up = 0; node && up < 3; node = node.parentElement, up++) {
-      if ([...node.classList].some((name) => OTHER_MONTH.test(name))) return true;
+      const marks = node.classList;
+      if ([...marks].some((name) => OTHER_MONTH.test(name))) return true;
+      if (marks.contains("day") && (marks.contains("old") || marks.contains("new"))) return true;
     }
     return false;
   }
@@ -3539,12 +3542,16 @@ async (request) => {
     if (tagOf(el) !== "input" && roleOf(el) === "slider") return knobOf(el, box);
     if (tagOf(el) !== "input" || el.type !== "range" || !el.offsetWidth) return null;
     const style = getComputedStyle(el);
-    if (!style.writingMode.startsWith("horizontal")) return null;
     const [min, max] = [Number(el.min || 0), Number(el.max || 100)];
     const share = max > min ? (Number(el.value) - min) / (max - min) : 0.5;
-    const half = Math.min(el.offsetHeight, THUMB_MAX) / 2;
-    let along = (share - 0.5) * (el.offsetWidth - 2 * half);
+    // Upright (a vertical writing mode) it runs down from its top, or up from its bottom
+    // right to left.
+    const upright = !style.writingMode.startsWith("horizontal");
+    const [length, thick] = upright ? [el.offsetHeight, el.offsetWidth] : [el.offsetWidth, el.offsetHeight];
+    const half = Math.min(thick, THUMB_MAX) / 2;
+    let along = (share - 0.5) * (length - 2 * half);
     if (style.direction === "rtl") along = -along;
+    if (upright) return { x: box.x + box.width / 2, y: box.y + box.height / 2 + along };
     const turn = style.transform === "none" ? new DOMMatrix() : new DOMMatrix(style.transform);
     return { x: box.x + box.width / 2 + turn.a * along, y: box.y + box.height / 2 + turn.b * along };
   }

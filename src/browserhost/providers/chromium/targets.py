@@ -301,10 +301,11 @@ async def by_text(
 
 async def by_text_how(
     page: Page, text: str, doing: tuple[str, str] = ("click", "clicked"), *, drop: bool = False
-) -> tuple[str, bool]:
-    """:func:`by_text`, and whether the element is no control at all: no control has the
-    text, and it is the innermost element that shows it (an instruction that names a button
-    yet to appear, or an item of a list the page listens on as a whole)."""
+) -> tuple[str, str]:
+    """:func:`by_text`, and how the text named it (``findText``'s rule): ``"text"`` for no
+    control at all, the innermost element that shows the text (an instruction that names a
+    button yet to appear, an item of a list the page listens on as a whole); ``"partial"``
+    for a control whose name only holds the text ("Delete all messages" for "Delete")."""
     found = await pagescript.run(page, "findText", text=text, limit=TEXT_CANDIDATES_MAX, drop=drop)
     matches: list[dict[str, Any]] = found["matches"]
     total: int = found["total"]
@@ -349,7 +350,7 @@ async def by_text_how(
             f'"{text}" matches {total} elements: {listed}{more}. Nothing was {doing[1]}; '
             f"{doing[0]} one by its selector."
         )
-    return str(matches[0]["selector"]), found.get("how") == "text"
+    return str(matches[0]["selector"]), str(found.get("how", ""))
 
 
 def elsewhere(found: Mapping[str, Any]) -> str:
