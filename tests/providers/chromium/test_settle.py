@@ -170,3 +170,15 @@ async def test_back_and_forward_answer_for_the_page_its_script_left_after_its_lo
     assert back == {"url": site.url("/titled-late"), "title": "Titled ready"}
     forward = await ok(provider, ctx, "browser.forward")
     assert forward == {"url": site.url("/page-a"), "title": "Page A"}
+
+
+async def test_a_page_that_starts_a_worker_is_not_waiting_for_its_server(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A worker's script is fetched for the worker, whose end the page never hears: the open
+    settles, and a click says nothing of a server still awaited."""
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/with-worker"))
+    assert opened["settled"] is True
+    clicked = await ok(provider, ctx, "browser.click", text="Open")
+    assert "notice" not in clicked
+    assert clicked["nowReads"] == "Opened"

@@ -518,7 +518,10 @@ class PageWatch:
             if sent.get("frameId") != main_frame:
                 return
             navigation.server_asked(page, sent["requestId"], str(sent["request"]["url"]))
-        if kind in AWAITED_RESOURCES:
+        # A worker's own script (a Worker made from a URL or a blob) is fetched for the
+        # worker, which alone hears its end: sent with no loader of the page's, it is no
+        # request the page waits on.
+        if kind in AWAITED_RESOURCES and sent.get("loaderId"):
             asked = sent.get("request") or {}
             what = f"{asked.get('method', 'GET')} {str(asked.get('url', ''))[:REQUEST_SAID_MAX]}"
             loader = str(sent.get("loaderId"))
