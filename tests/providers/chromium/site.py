@@ -712,6 +712,24 @@ PAGES: dict[str, str] = {
         '<tr><td class="day" onclick="1">31</td><td class="new day" onclick="1">1</td></tr>'
         "</table>",
     ),
+    # Text in a box collapsed to no height, and a list clipped shut (Chosen's closed drop).
+    "/clipped-shut": _page(
+        "Order",
+        '<p>Your order<span style="position: absolute; width: 1px; height: 1px; '
+        'overflow: hidden; clip: rect(0, 0, 0, 0)">Note for screen readers</span></p>'
+        '<div style="height: 0; overflow: hidden"><p>Coupon accepted</p></div>'
+        '<div style="clip-path: inset(100%)"><ul><li onclick="1">Spain</li>'
+        '<li onclick="1">Norway</li></ul></div>',
+    ),
+    # A page that starts a worker from a blob (jsTree's): the worker's script is fetched for
+    # the worker, and only the worker hears it end.
+    "/with-worker": _page(
+        "Tree",
+        "<button onclick=\"this.textContent = 'Opened'\">Open</button><script>"
+        "const code = new Blob(['onmessage = (e) => postMessage(e.data)'], "
+        "{ type: 'text/javascript' });"
+        "new Worker(URL.createObjectURL(code)).postMessage(1);</script>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

@@ -250,3 +250,20 @@ async def test_find_gives_each_of_two_links_alike_in_a_long_paragraph_its_own_wo
     assert "after apples more ipsum" in first
     assert second.endswith("ipsum after pears more end.")
     assert max(len(first), len(second)) <= 160
+
+
+async def test_text_cut_away_by_a_box_no_one_scrolls_is_not_read_as_shown(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A section collapsed to no height, a list clipped shut, a note for screen readers: find
+    says their text is out of view, never the page's around them in view; a click by it is
+    refused as out of reach; a snapshot lists none of it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/clipped-shut"))
+    for text in ("Coupon accepted", "Spain"):
+        (found,) = (await ok(provider, ctx, "verb.find", text=text))["elements"]
+        assert (found["text"], found["inViewport"]) == (text, False)
+    assert (await ok(provider, ctx, "verb.find", text="for screen readers"))["total"] == 0
+    refusal = await refused(provider, ctx, "browser.click", text="Spain")
+    assert "a box that shows only part of what it holds" in refusal
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert (snapshot["text"], snapshot["elements"]) == ("Your order", [])

@@ -195,7 +195,8 @@ async (request) => {
   // the page itself. Script can scroll such a box; a person cannot. A box between them that a
   // person scrolls may bring it in, and ends the search.
   function clippedAway(el, rect, boxes) {
-    for (const { overflowX, overflowY, box } of clippers(el, boxes)) {
+    for (const { overflowX, overflowY, box, whole } of clippers(el, boxes)) {
+      if (whole) return true;
       const { across, along } = outside(rect, box);
       if ((across && unscrolled(overflowX)) || (along && unscrolled(overflowY))) return true;
       if (across || along) return false; // outside a box a person scrolls
@@ -206,7 +207,8 @@ async (request) => {
   // Wholly outside a box that clips `el` (clippers): drawn, but not where a person sees it
   // until that box is scrolled (a list scrolled in a box of its own).
   function scrolledAway(el, rect, boxes) {
-    for (const { overflowX, overflowY, box } of clippers(el, boxes)) {
+    for (const { overflowX, overflowY, box, whole } of clippers(el, boxes)) {
+      if (whole) return true;
       const { across, along } = outside(rect, box);
       if ((across && overflowX !== "visible") || (along && overflowY !== "visible")) return true;
     }
@@ -223,11 +225,13 @@ async (request) => {
     const drawnIn = (node) => node.assignedSlot || node.parentElement || node.getRootNode().host;
     const read = (up) => {
       if (!boxes.has(up)) {
-        const { overflowX, display, transform, position } = getComputedStyle(up);
+        const look = getComputedStyle(up);
+        const { overflowX, display, transform, position } = look;
         const overflowY = personsOverflowY(up);
-        const clips = overflowX !== "visible" || overflowY !== "visible";
+        const whole = clippedWhole(look); // clips all it holds away, placed or not
+        const clips = overflowX !== "visible" || overflowY !== "visible" || whole;
         const box = clips ? up.getBoundingClientRect() : null;
-        boxes.set(up, { overflowX, overflowY, display, transform, position, clips, box });
+        boxes.set(up, { overflowX, overflowY, display, transform, position, clips, box, whole });
       }
       return boxes.get(up);
     };
@@ -243,12 +247,13 @@ async (request) => {
     let position = getComputedStyle(el).position;
     for (let up = drawnIn(el); up && up !== doc.body && up !== doc.documentElement; up = drawnIn(up)) {
       const style = read(up);
+      if (style.whole) yield style;
       if (style.display === "contents" || style.display === "inline") continue;
       const transformed = style.transform !== "none";
       if (position === "fixed" && !transformed) continue;
       if (position === "absolute" && style.position === "static" && !transformed) continue;
       position = style.position;
-      if (style.clips) yield style;
+      if (style.clips && !style.whole) yield style;
     }
   }
 
@@ -4472,7 +4477,7 @@ async (request) => {
   function find({ text, regex, limit }) {
     // `absent`: nothing under the element can match; `unlikely`: the element's own shown text
     // (innerText, which costs a layout walk) need not be read.
-    let test, at, absent, unlikely;
+    let test, at, absent, unlikely, holds;
     if (regex) {
       let pattern;
       try {
@@ -4486,6 +4491,7 @@ async (request) => {
       // each element is judged by its own textContent, which runs blocks together unspaced.
       absent = () => false;
       unlikely = (el) => !pattern.test(clean(el.textContent));
+      holds = (el) => pattern.test(clean(el.textContent));
     } else {
       const lower = clean(text).toLowerCase();
       const squashed = lower.replace(/\s/g, "");
@@ -4496,6 +4502,7 @@ async (request) => {
       const own = /[^\x00-\x7f]/.test(lower) ? (el) => composed(el.textContent) : (el) => el.textContent;
       absent = (el) => !own(el).toLowerCase().replace(/\s/g, "").includes(squashed);
       unlikely = () => false;
+      holds = (el) => !absent(el);
     }
     const top = doc.body || doc.documentElement;
     const roots = [top];
@@ -4518,16 +4525,29 @@ async (request) => {
     const ownText = (el) =>
       [...el.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && test(clean(node.data)));
     // The innermost element whose shown text matches; one whose own words match too (a list
-    // item "sum()" that holds a link "sum of squares"). True when `el` or one inside it matched.
+    // item "sum()" that holds a link "sum of squares"). True when `el` or one inside it matched;
+    // UNDRAWN when one inside that is not drawn holds the whole text (a note for screen
+    // readers alone), which the boxes around it then do not show either (their innerText
+    // has it all the same). One drawn as what it holds (display: contents) is drawn.
+    const UNDRAWN = 2;
     const visit = (el) => {
       if (UNREAD.has(tagOf(el)) || absent(el)) return false;
       let inner = false;
-      for (const child of el.children) if (visit(child)) inner = true;
+      let undrawnInside = false;
+      for (const child of el.children) {
+        const got = visit(child);
+        if (got === true) inner = true;
+        else if (got === UNDRAWN) undrawnInside = true;
+      }
       if (controls.has(el)) return inner || theirs.has(el);
       if (inner ? !ownText(el) : unlikely(el)) return inner;
+      if (!inner && undrawnInside && !ownText(el)) return UNDRAWN;
       const rect = rendered(el); // innerText of an element not drawn is its source text
       const shownText = rect ? textOf(el) : "";
-      if (!test(shownText)) return inner;
+      if (!test(shownText)) {
+        const undrawn = !rect && holds(el) && tagOf(el) !== "slot" && getComputedStyle(el).display !== "contents";
+        return inner || (undrawn ? UNDRAWN : false);
+      }
       if (!within(el, theirs)) hits.push({ el, rect, text: shownText });
       return true;
     };
