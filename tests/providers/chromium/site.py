@@ -730,6 +730,27 @@ PAGES: dict[str, str] = {
         "{ type: 'text/javascript' });"
         "new Worker(URL.createObjectURL(code)).postMessage(1);</script>",
     ),
+    # Tags drawn as web components, each one's remove button in its own shadow tree.
+    "/shadow-tags": _page(
+        "Toppings",
+        "<x-tag>Cheese</x-tag> <x-tag>Olives</x-tag><script>"
+        "customElements.define('x-tag', class extends HTMLElement { constructor() { super();"
+        " this.attachShadow({ mode: 'open' }).innerHTML = '<slot></slot>"
+        '<button aria-label="Remove">x</button>\'; } });</script>',
+    ),
+    # As Air Datepicker draws its arrows: a class that names the widget, an action of its own.
+    "/month-arrows": _page(
+        "Calendar",
+        '<div class="datepicker-nav">'
+        + "".join(
+            f'<div class="datepicker-nav--action" data-action="{way}" onclick="1">'
+            f'<svg width="32" height="32"><path d="{shape}" stroke="black" fill="none"></path>'
+            "</svg></div>"
+            + ('<div class="datepicker-nav--title">March 2024</div>' if way == "prev" else "")
+            for way, shape in (("prev", "M 17,12 l -5,5 l 5,5"), ("next", "M 14,12 l 5,5 l -5,5"))
+        )
+        + "</div>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

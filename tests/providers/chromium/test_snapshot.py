@@ -722,3 +722,14 @@ async def test_text_a_page_hides_while_its_box_stays_is_not_read(
         "Kept",
         "Inside a placed box",
     ]
+
+
+async def test_alike_buttons_each_in_a_web_components_own_tree_say_whose_they_are(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Each tag's Remove is drawn in the tag's shadow tree (Shoelace's): each is listed in
+    its tag's words, found out through the shadow root."""
+    await ok(provider, ctx, "browser.open", url=site.url("/shadow-tags"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    removes = [e.get("group") for e in elements if e["label"] == "Remove"]
+    assert removes == ["Cheese", "Olives"]

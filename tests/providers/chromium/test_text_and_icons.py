@@ -117,6 +117,17 @@ async def test_a_click_by_a_text_that_only_part_of_a_name_holds_says_whose_name_
     assert "notice" not in await ok(provider, ctx, "browser.click", text="archive")
 
 
+async def test_arrows_named_only_by_the_action_the_page_keeps_on_them_are_told_apart(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/month-arrows"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["label"], e.get("labelGuessed")) for e in elements] == [
+        ("prev", True),
+        ("next", True),
+    ]
+
+
 async def test_a_click_given_a_selector_and_a_text_presses_only_where_they_agree(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

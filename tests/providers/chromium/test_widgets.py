@@ -920,7 +920,7 @@ async def test_a_page_that_is_one_web_component_opens_settled_and_reads_what_it_
     snapshot = await _snapshot(provider, ctx)
     assert snapshot["text"] == "Status\nAll systems normal"
     # A closed shadow root is said, not passed over: no script reads it (an undefined
-    # element, drawn as nothing, is not named).
+    # element, drawn as nothing, is not named; nor an empty editor, which is a field).
     assert snapshot["notice"] == (
         "body > x-feedback draws content no script can read (a closed shadow root, most "
         "likely): its text and controls are not listed. browser.capture shows it; verb.mouse "

@@ -666,11 +666,13 @@ async (request) => {
       // One inside another is one item's too (a grid's cell and the checkbox in it, which
       // lends the cell its name).
       const others = (label ? alike : alike.filter((other) => !sideBySide(el, other)))
-        .filter((other) => !other.contains(el) && !el.contains(other));
+        .filter((other) => !reaches(el, other) && !reaches(other, el));
       if (!others.length) continue;
-      let up = el.parentElement;
-      for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = up.parentElement) {
-        if (others.some((other) => up.contains(other))) break;
+      // Out through shadow roots: a tag's remove button drawn in the tag's own tree (Shoelace's).
+      const outOf = (node) => node.parentElement || node.getRootNode().host;
+      let up = outOf(el);
+      for (let depth = 0; up && up !== doc.body && depth < OWNER_DEPTH; depth++, up = outOf(up)) {
+        if (others.some((other) => reaches(other, up))) break;
         const words = itemWords(up, label);
         if (/[\p{L}\p{N}]/u.test(words)) {
           out.group = cap(words, OWNER_WORDS);
@@ -877,6 +879,10 @@ async (request) => {
         }
       }
     }
+    // What the page keeps as its action, where a class names only the widget: Air
+    // Datepicker's arrows, data-action "prev" and "next" (jQuery UI's, data-handler).
+    const action = el.dataset?.action || el.dataset?.handler || "";
+    if (/^[a-z][\w-]{1,20}$/i.test(action)) return clean(action.replace(/[-_]/g, " ")).toLowerCase();
     return pictureWord(el) || classWord(el) || drawnMark(el);
   }
 
@@ -2064,12 +2070,13 @@ async (request) => {
 
   // Of custom elements with no children and no open shadow root (`candidates`), those drawn
   // with a size (most likely content in a closed shadow root, which no script reads), by
-  // their selectors: the first SEALED_MAX.
+  // their selectors: the first SEALED_MAX. Not an editable one, which is empty (Trix's
+  // editor before anything is typed).
   function sealedComponents(candidates, unseen) {
     const found = [];
     for (const el of candidates) {
       if (found.length >= SEALED_MAX) break;
-      if (!customElements.get(tagOf(el)) || unseen.some((hidden) => hidden.contains(el))) continue;
+      if (!customElements.get(tagOf(el)) || el.isContentEditable || unseen.some((hidden) => hidden.contains(el))) continue;
       const rect = rendered(el);
       if (rect && rect.width * rect.height >= SEALED_AREA_MIN) found.push(selectorFor(el));
     }
