@@ -237,6 +237,15 @@ export function checkTakesText(selector, info) {
       throw new Refusal(`${selector} is a ${info.role} the page draws, not a text field, so ` +
         `nothing was typed; ${advice}.`);
     }
+    if (info.knob) {
+      throw new Refusal(`${selector} is the knob of a slider the page draws, not a text field, ` +
+        "so nothing was typed; verb.drag it by offsetX (its value reads where it sits on its track).");
+    }
+    if (info.readsKeys) {
+      throw new Refusal(`${selector} is not a text field but reads the keys pressed on it, so ` +
+        `nothing was typed; verb.press_key with selector ${selector} and text types them into ` +
+        "it key by key, as a person does.");
+    }
     if (info.tag !== "input") {
       throw new Refusal(`${selector} is not a text field; take a new snapshot and pick an ` +
         "input, a select, a textarea or an editable element (a cell or a label the page edits " +

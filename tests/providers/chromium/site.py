@@ -751,6 +751,13 @@ PAGES: dict[str, str] = {
         )
         + "</div>",
     ),
+    # A terminal the page draws: a box that reads keydown, no field.
+    "/key-terminal": _page(
+        "Terminal",
+        '<div id="term" tabindex="0">$ </div><script>'
+        "term.addEventListener('keydown', (e) => {"
+        " if (e.key.length === 1) term.textContent += e.key; e.preventDefault(); });</script>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

@@ -1587,3 +1587,22 @@ async def test_a_hidden_select_names_the_control_the_page_draws_in_its_place(
     )
     typed = await refused(provider, ctx, "browser.type", selector="#country", value="Portugal")
     assert typed.startswith("#country is hidden, so nothing was typed: the page shows its own")
+
+
+async def test_typing_into_what_reads_keys_or_is_a_knob_is_refused_naming_the_verb_that_works(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """No field takes text there: a box that reads keys takes them from press_key, which
+    then types them; a slider's knob is dragged."""
+    await ok(provider, ctx, "browser.open", url=site.url("/key-terminal"))
+    refusal = await refused(provider, ctx, "browser.type", selector="#term", value="ls")
+    assert refusal == (
+        "#term is not a text field but reads the keys pressed on it, so nothing was typed; "
+        "verb.press_key with selector #term and text types them into it key by key, as a "
+        "person does."
+    )
+    await ok(provider, ctx, "verb.press_key", selector="#term", text="ls")
+    assert await in_page(provider, ctx, "term.textContent") == "$ ls"
+    await ok(provider, ctx, "browser.open", url=site.url("/bare-slider"))
+    knob = await refused(provider, ctx, "browser.type", selector="span.ui-slider-handle", value="4")
+    assert knob.startswith("span.ui-slider-handle is the knob of a slider the page draws")

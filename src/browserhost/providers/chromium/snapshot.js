@@ -3746,6 +3746,9 @@ async (request) => {
     const files = tagOf(el) === "input" ? el : el.closest("label")?.control;
     if (files && tagOf(files) === "input" && files.type === "file") out.opensFiles = selectorFor(files);
     if (purpose === "click" && doubleOnly(el)) out.doubleOnly = true;
+    // No field, yet it reads keys itself, or a box around it does (a terminal, a game):
+    // keys pressed, not text set, reach it.
+    if (purpose === "type" && !out.typable && ownKeys(el)) out.readsKeys = true;
     const role = roleOf(el);
     if (role && role !== out.tag) out.role = role;
     else if (!role && alongTrack(el)) out.knob = true; // a slider's, telling no value
@@ -4792,6 +4795,16 @@ async (request) => {
     return heard;
   }
   const KEY_EVENTS = ["keydown", "keypress", "keyup"];
+  // Whether `el`, or a box around it short of the page's body, listens for keys (the page's
+  // own shortcuts, on the document or window, do not make an element one that reads keys).
+  function ownKeys(el) {
+    if (!listeners) return false;
+    for (let node = el; node && node !== doc.body && node.nodeType === Node.ELEMENT_NODE; node = node.parentNode) {
+      const all = listeners(node);
+      if (KEY_EVENTS.some((type) => node["on" + type] || all[type]?.length)) return true;
+    }
+    return false;
+  }
   // What Enter in a one-line field can set off besides a form it submits: a key handler, a
   // change handler (Enter commits the value), a search field's own event.
   const ENTER_EVENTS = [...KEY_EVENTS, "change", "search"];

@@ -421,6 +421,18 @@ def check_takes_text(selector: str, info: dict[str, Any]) -> None:
                 f"{selector} is a {info['role']} the page draws, not a text field, so nothing "
                 f"was typed; {advice}."
             )
+        if info.get("knob"):
+            raise ActionError(
+                f"{selector} is the knob of a slider the page draws, not a text field, so "
+                "nothing was typed; verb.drag it by offsetX (its value reads where it sits on "
+                "its track)."
+            )
+        if info.get("readsKeys"):
+            raise ActionError(
+                f"{selector} is not a text field but reads the keys pressed on it, so nothing "
+                f"was typed; verb.press_key with selector {selector} and text types them "
+                "into it key by key, as a person does."
+            )
         if info["tag"] != "input":
             raise ActionError(
                 f"{selector} is not a text field; take a new snapshot and pick an input, a "
