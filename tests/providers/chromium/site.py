@@ -754,7 +754,8 @@ PAGES: dict[str, str] = {
     # A terminal the page draws: a box that reads keydown, no field.
     "/key-terminal": _page(
         "Terminal",
-        '<div id="term" tabindex="0">$ </div><script>'
+        '<div id="term" tabindex="0">$ </div><input id="name" aria-label="Name" '
+        'onkeyup="count.textContent = this.value.length"><span id="count">0</span><script>'
         "term.addEventListener('keydown', (e) => {"
         " if (e.key.length === 1) term.textContent += e.key; e.preventDefault(); });</script>",
     ),

@@ -1606,3 +1606,16 @@ async def test_typing_into_what_reads_keys_or_is_a_knob_is_refused_naming_the_ve
     await ok(provider, ctx, "browser.open", url=site.url("/bare-slider"))
     knob = await refused(provider, ctx, "browser.type", selector="span.ui-slider-handle", value="4")
     assert knob.startswith("span.ui-slider-handle is the knob of a slider the page draws")
+
+
+async def test_a_letter_no_us_key_types_reaches_a_page_that_reads_keys_as_its_key(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """é, ñ, €: each goes as the key a keyboard of its language sends, so a terminal that
+    reads keydown shows it, and a field that counts its letters on keyup counts it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/key-terminal"))
+    await ok(provider, ctx, "verb.press_key", selector="#term", text="café €5")
+    assert await in_page(provider, ctx, "term.textContent") == "$ café €5"
+    typed = await ok(provider, ctx, "browser.type", selector="#name", value="José Ñ")
+    assert typed["value"] == "José Ñ"
+    assert await in_page(provider, ctx, "count.textContent") == "6"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from browserhost.sdk import ActionError
 
-from . import inputs, pagescript
+from . import devtools, inputs, pagescript
 from .futures import retrieve_exception
 
 if TYPE_CHECKING:
@@ -41,6 +41,28 @@ millisecond): a longer one is inserted at once."""
 TYPED_ON_MAX = 64
 """How many fields the focus may move through as one text is typed (a code in boxes has 4
 to 8): a page that keeps moving it gets no more of the text than that."""
+
+
+_US_TYPED = re.compile(r"[\x20-\x7e\n\r\t]+")
+"""A run of what a US keyboard types: the keys Playwright's keyboard knows."""
+_KEY_RUNS = re.compile(rf"{_US_TYPED.pattern}|.", re.DOTALL)
+
+
+async def type_keys(page: Page, text: str) -> None:
+    """Type ``text`` key by key, as a person does. A character no US key types (é, ñ, €) is
+    sent as the key a keyboard of its own language sends, its keydown, keypress, input and
+    keyup carrying it: Playwright inserts such a character with no key event at all, and a
+    page that reads keys (a terminal, a field that counts on keyup) never sees it."""
+    for run in _KEY_RUNS.findall(text):
+        if _US_TYPED.fullmatch(run):
+            await pagescript.answering(page.keyboard.type(run))
+            continue
+        cdp = await devtools.session(page)
+        key = {"key": run, "text": run, "unmodifiedText": run}
+        await pagescript.answering(cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", **key}))
+        await pagescript.answering(
+            cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": run})
+        )
 
 
 @dataclass(frozen=True)
@@ -77,7 +99,7 @@ async def fill(tab: Tab, page: Page, aimed: Target, selector: str, value: str) -
     if not value:
         await pagescript.answering(page.keyboard.press("Delete"))
     elif keyed(ready, value):
-        await pagescript.answering(page.keyboard.type(value))
+        await type_keys(page, value)
         return Filled(read=await inputs.read_state(aimed, after_input=True), typed=True)
     elif ready.get("keeps") is not None:
         await pagescript.answering(page.keyboard.insert_text(value))

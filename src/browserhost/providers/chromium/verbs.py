@@ -291,7 +291,7 @@ class PageVerbs(Provider):
                 else:
                     before = await _focused(page)
                 if arguments.text is not None:
-                    await pagescript.answering(page.keyboard.type(arguments.text))
+                    await fields.type_keys(page, arguments.text)
                 if key is not None:
                     await pagescript.answering(page.keyboard.press(key))
             shown = tab.current() or page
