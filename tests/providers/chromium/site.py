@@ -759,6 +759,14 @@ PAGES: dict[str, str] = {
         "term.addEventListener('keydown', (e) => {"
         " if (e.key.length === 1) term.textContent += e.key; e.preventDefault(); });</script>",
     ),
+    "/progress": _page(
+        "Upload",
+        '<label>Upload <progress max="100" value="70"></progress></label>'
+        '<label>Disk used <meter min="0" max="10" value="8"></meter></label>'
+        '<progress aria-label="Sync"></progress>'
+        '<div role="progressbar" aria-valuenow="40" aria-label="Import" '
+        'style="width: 100px; height: 10px; background: #ccc"></div>',
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

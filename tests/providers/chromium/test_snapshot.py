@@ -733,3 +733,18 @@ async def test_alike_buttons_each_in_a_web_components_own_tree_say_whose_they_ar
     elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     removes = [e.get("group") for e in elements if e["label"] == "Remove"]
     assert removes == ["Cheese", "Olives"]
+
+
+async def test_progress_bars_and_meters_are_listed_with_how_far_along_they_are(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Their text is nothing, so the snapshot's text cannot say how far an upload is: each is
+    listed with its name and its value (busy, where it does not say)."""
+    await ok(provider, ctx, "browser.open", url=site.url("/progress"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [(e["label"], e["value"]) for e in elements] == [
+        ("Upload", "70%"),
+        ("Disk used", "8 (0 to 10)"),
+        ("Sync", "busy"),
+        ("Import", "40"),
+    ]

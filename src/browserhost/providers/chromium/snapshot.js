@@ -737,7 +737,7 @@ async (request) => {
     }
     // A button a label names (`<label for>`): Radix's checkbox, switch and radio are buttons
     // named so, with only a tick drawn inside.
-    const labelled = tag === "button" && labelsText(el);
+    const labelled = (tag === "button" || tag === "progress" || tag === "meter") && labelsText(el);
     if (labelled) return labelled;
     let text = roleOf(el) === "combobox" ? shownChoice(el, true) : textOf(el);
     // An item's own words, not a button's in it: a chosen item's "Acme", not "AcmeRemove item".
@@ -1385,7 +1385,12 @@ async (request) => {
       // A file input's value is a made-up path: the names of the files chosen are what it shows.
       const chosen = type === "file" ? [...el.files].map((file) => file.name).join(", ") : el.value;
       valueIn(out, chosen, valueMax);
-    } else if (role === "spinbutton" || role === "slider" || role === "progressbar") {
+    } else if (tag === "progress") {
+      // How far along, or "busy" where it says nothing of that (no value: indeterminate).
+      valueIn(out, el.position < 0 ? "busy" : `${Math.round(el.position * 100)}%`, valueMax);
+    } else if (tag === "meter") {
+      valueIn(out, `${el.value} (${el.min} to ${el.max})`, valueMax);
+    } else if (role === "spinbutton" || role === "slider" || role === "progressbar" || role === "meter") {
       // Its words, with the number where they do not show it ("November (11)"): typed, the
       // number is what it takes.
       const [text, now] = [clean(el.getAttribute("aria-valuetext")), clean(el.getAttribute("aria-valuenow"))];
@@ -1686,11 +1691,12 @@ async (request) => {
   const ROLES = [
     "button", "link", "checkbox", "radio", "tab", "menuitem", "menuitemcheckbox",
     "menuitemradio", "option", "switch", "combobox", "textbox", "searchbox", "slider",
-    "spinbutton", "treeitem", "listbox", "gridcell",
+    "spinbutton", "treeitem", "listbox", "gridcell", "progressbar", "meter",
   ];
   const INTERACTIVE = [
     "a", "area[href]", "button", "input:not([type=hidden])", "select", "textarea",
     "summary", "[contenteditable]:not([contenteditable=false])", "[onclick]", "[draggable=true]",
+    "progress", "meter", // no controls, but what they show is read nowhere else
     "[tabindex]:not([tabindex='-1'])", ...ROLES.map((role) => `[role=${role}]`),
   ].join(",");
   const CHUNK_MAX = 2000;
