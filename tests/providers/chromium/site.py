@@ -767,6 +767,15 @@ PAGES: dict[str, str] = {
         '<div role="progressbar" aria-valuenow="40" aria-label="Import" '
         'style="width: 100px; height: 10px; background: #ccc"></div>',
     ),
+    # A star rating the page listens on as a whole: which star was pressed is all it reads.
+    "/star-rating": _page(
+        "Rate",
+        '<div id="stars" style="font-size: 30px; cursor: pointer">'
+        + "".join(f'<span data-v="{n}">\u2605</span>' for n in range(1, 6))
+        + '</div><p id="rated">none</p><script>'
+        "stars.onclick = (e) => { rated.textContent = e.target.dataset.v || 'none'; };"
+        "</script>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

@@ -748,3 +748,17 @@ async def test_progress_bars_and_meters_are_listed_with_how_far_along_they_are(
         ("Sync", "busy"),
         ("Import", "40"),
     ]
+
+
+async def test_each_star_of_a_rating_the_page_listens_on_as_a_whole_is_listed_and_pressed(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The page listens on the row of stars and reads which one was pressed: the stars are
+    listed, each pressed on itself, not the row, whose middle may be between two."""
+    await ok(provider, ctx, "browser.open", url=site.url("/star-rating"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [e["selector"] for e in elements] == [
+        f"#stars > span:nth-of-type({n})" for n in range(1, 6)
+    ]
+    await ok(provider, ctx, "browser.click", selector=elements[3]["selector"])
+    assert await in_page(provider, ctx, "rated.textContent") == "4"

@@ -1831,7 +1831,17 @@ async (request) => {
       const rect = seen(face || el);
       if (rect) shown.push({ el, rect, face });
     }
+    // A row of marks the page listens on as a whole (a star rating, a row of swatches): a
+    // press on one of them is what it takes, not on the row, whose middle may be none.
+    const markRows = new Set();
+    for (const el of [...loose]) {
+      const marks = markRow(el);
+      if (!marks) continue;
+      markRows.add(el);
+      loose.push(...marks.filter((mark) => !found.has(mark)));
+    }
     for (const el of loose) {
+      if (markRows.has(el)) continue;
       if (faces.has(el) || (tagOf(el) === "label" && el.control && found.has(el.control))) continue;
       // Drawn in the label of a control listed itself (a radio card's styled box, a switch's
       // track), with no handler of its own: a press there is a press on the label, and so on
@@ -1873,6 +1883,18 @@ async (request) => {
     });
     kept.sort((a, b) => (order(a.el, b.el)));
     return kept;
+  }
+
+  // The children of `el`, which the page listens on for presses itself, where they are
+  // MARKS_MIN to MARKS_MAX of one tag, each a drawn mark or picture with no words (★, a
+  // swatch, an icon): a press on each does its own thing. Null otherwise.
+  const [MARKS_MIN, MARKS_MAX] = [2, 10];
+  function markRow(el) {
+    const marks = [...el.children];
+    if (marks.length < MARKS_MIN || marks.length > MARKS_MAX || !ownHandler(el)) return null;
+    const tag = tagOf(marks[0]);
+    return marks.every((mark) => tagOf(mark) === tag && !/[\p{L}\p{N}]{2}/u.test(mark.textContent) &&
+      !mark.querySelector(INTERACTIVE) && rendered(mark)) ? marks : null;
   }
 
   // Whether a shadow tree `el` is drawn in, or one around it, belongs to an element of `listed`.
