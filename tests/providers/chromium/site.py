@@ -776,6 +776,15 @@ PAGES: dict[str, str] = {
         "stars.onclick = (e) => { rated.textContent = e.target.dataset.v || 'none'; };"
         "</script>",
     ),
+    # A menu a hover opens: its trigger listens for mouseenter alone, and everything on the
+    # page is placed absolutely, so the body has no size.
+    "/hover-menu": _page(
+        "Account",
+        '<div id="trig" style="position: absolute; left: 20px; top: 20px; padding: 8px">'
+        'Account</div><div id="menu" style="display: none; position: absolute; left: 20px; '
+        'top: 60px"><a href="#out">Log out</a></div><script>'
+        "trig.onmouseenter = () => { menu.style.display = 'block'; };</script>",
+    ),
     "/knob-slider": _page(
         "Volume",
         '<div id="track" role="slider" aria-label="Volume" aria-valuenow="20" tabindex="0" '

@@ -1619,3 +1619,18 @@ async def test_a_letter_no_us_key_types_reaches_a_page_that_reads_keys_as_its_ke
     typed = await ok(provider, ctx, "browser.type", selector="#name", value="José Ñ")
     assert typed["value"] == "José Ñ"
     assert await in_page(provider, ctx, "count.textContent") == "6"
+
+
+async def test_a_link_in_a_menu_a_hover_opens_is_refused_naming_the_trigger_to_hover(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The trigger listens for mouseenter alone: it is listed, and the refusal of the hidden
+    link names it (not the page's root, which the body of no size led to)."""
+    await ok(provider, ctx, "browser.open", url=site.url("/hover-menu"))
+    elements = (await ok(provider, ctx, "browser.snapshot"))["elements"]
+    assert [e["selector"] for e in elements] == ["#trig"]
+    refusal = await refused(provider, ctx, "browser.click", text="Log out")
+    assert 'open it with #trig (div "Account") first (click it, or hover it)' in refusal
+    await ok(provider, ctx, "verb.hover", selector="#trig")
+    clicked = await ok(provider, ctx, "browser.click", text="Log out")
+    assert clicked["url"].endswith("#out")

@@ -1703,12 +1703,12 @@ async (request) => {
 
   // Handlers a page assigns as properties or attributes, which script can see. A hover
   // handler marks a target too: a tooltip's trigger, a chart's shape. Each read costs, on
-  // every element of every snapshot: these four are the ones pages use. Those it adds with
+  // every element of every snapshot: these five are the ones pages use. Those it adds with
   // addEventListener only DevTools sees (request.listeners, in a main document): a press
   // handler on an element with few children (an icon, a cell, a box of colour) marks it, not
   // one on a container the page listens on for all it holds (the body, an app's root).
   function handled(el) {
-    if (el.onmouseover) return true;
+    if (el.onmouseover || el.onmouseenter) return true;
     const holder = el.childElementCount > LISTENED_CHILDREN_MAX || ITEM_HOLDERS.has(tagOf(el)) ||
       el === doc.body || el === doc.documentElement;
     return holder ? pressProperty(el) : ownHandler(el);
@@ -4486,15 +4486,18 @@ async (request) => {
       clean(el.labels && el.labels.length ? [...el.labels].map((label) => label.textContent).join(" ") : el.textContent);
     for (const el of doc.querySelectorAll(INTERACTIVE)) {
       if (rendered(el) || named(el).toLowerCase() !== lower) continue;
+      // Out to the box hidden itself (display none, a closed menu), not past one merely of
+      // no size (a body whose children are all placed absolutely).
       let box = el;
-      while (box.parentElement && !rendered(box.parentElement)) box = box.parentElement;
+      while (box.parentElement && !rendered(box.parentElement) &&
+        !(box.parentElement.checkVisibility?.({ visibilityProperty: true }) ?? false)) box = box.parentElement;
       const holder = box.parentElement;
       if (!holder || holder === doc.body && box === el) continue; // hidden for good, not closed
       const id = box.id && CSS.escape(box.id);
       const opener = (id && doc.querySelector(`[aria-controls~="${id}"], [data-bs-target="#${id}"],` +
           ` [data-target="#${id}"], a[href="#${id}"]`)) ||
         [box.previousElementSibling, holder].find((near) => near && rendered(near) &&
-          (near.matches(INTERACTIVE) || near.matches("[aria-haspopup], [aria-expanded]")));
+          (near.matches(INTERACTIVE) || near.matches("[aria-haspopup], [aria-expanded]") || handled(near)));
       const out = { selector: selectorFor(el), tag: tagOf(el), label: cap(named(el)) };
       if (opener && rendered(opener)) {
         out.opener = { selector: selectorFor(opener), tag: tagOf(opener), label: cap(nameOf(opener) || guessedName(opener)) };
