@@ -4812,30 +4812,24 @@ async (request) => {
   // on keypress, an app that listens at its root). Text inserted at once makes the input
   // events alone; a page that listens for keys needs each key pressed. None known where
   // DevTools' listeners are not at hand (an iframe's document).
-  function listenedFor(el, types) {
+  // `page` false: on it and the boxes around it short of the body only (the page's own
+  // shortcuts, on the document or window, are not the element's).
+  function listenedFor(el, types, page = true) {
     const heard = new Set();
     if (!listeners) return heard;
     const look = (target) => {
       const all = listeners(target);
       for (const type of types) if (target["on" + type] || all[type]?.length) heard.add(type);
     };
-    for (let node = el; node; node = node.parentNode || node.host) {
-      if (node.nodeType === Node.ELEMENT_NODE || node === doc) look(node);
+    for (let node = el; node && (page || node !== doc.body); node = node.parentNode || node.host) {
+      if (node.nodeType === Node.ELEMENT_NODE || (page && node === doc)) look(node);
     }
-    look(window);
+    if (page) look(window);
     return heard;
   }
   const KEY_EVENTS = ["keydown", "keypress", "keyup"];
-  // Whether `el`, or a box around it short of the page's body, listens for keys (the page's
-  // own shortcuts, on the document or window, do not make an element one that reads keys).
-  function ownKeys(el) {
-    if (!listeners) return false;
-    for (let node = el; node && node !== doc.body && node.nodeType === Node.ELEMENT_NODE; node = node.parentNode) {
-      const all = listeners(node);
-      if (KEY_EVENTS.some((type) => node["on" + type] || all[type]?.length)) return true;
-    }
-    return false;
-  }
+  // Whether `el`, or a box around it, reads keys itself (see listenedFor's `page`).
+  const ownKeys = (el) => listenedFor(el, KEY_EVENTS, false).size > 0;
   // What Enter in a one-line field can set off besides a form it submits: a key handler, a
   // change handler (Enter commits the value), a search field's own event.
   const ENTER_EVENTS = [...KEY_EVENTS, "change", "search"];
