@@ -85,7 +85,8 @@ class DragArguments(VerbArguments):
         description="Where on the element to drop it: its middle, or a fifth of its height "
         "in from its top (before) or bottom (after), of its width from its left or right where "
         "the drag goes more across than down: where a sortable list puts an item before or "
-        "after the one it is dropped on.",
+        "after the one it is dropped on. On a list itself (a board's column): at its start "
+        "or end.",
     )
 
     @model_validator(mode="after")

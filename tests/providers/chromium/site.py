@@ -694,6 +694,12 @@ PAGES: dict[str, str] = {
         "Place order</button><button onclick=\"done.classList.remove('show')\">Collapse"
         '</button><div id="done"><p>Order placed!</p></div>',
     ),
+    # A field that puts the caret at its end as it gains the focus, as input masks do.
+    "/caret-to-end": _page(
+        "Phone",
+        '<label>Phone <input id="phone" value="+1 (916) 123-4567"></label><script>'
+        "phone.addEventListener('focus', () => phone.setSelectionRange(99, 99));</script>",
+    ),
     "/partly-named": _page(
         "Inbox",
         "<p>Inbox (3 messages)</p><button onclick=\"this.textContent = 'All deleted'\">"
@@ -879,6 +885,7 @@ PAGES: dict[str, str] = {
         '<div class="menu menu--below"><button class="item sel" onclick="pick(this)">One</button>'
         '<button class="item" onclick="pick(this)">Two</button></div>'
         '<button aria-label="Country, currently selected Norway">NO</button>'
+        '<button class="like" onclick="this.classList.toggle(\'is-liked\')">Like</button>'
         "<script>function pick(item) { for (const other of document.querySelectorAll('.item'))"
         " other.classList.toggle('sel', other === item);"
         " item.parentElement.className = 'menu menu--above'; }</script>",
@@ -1028,7 +1035,8 @@ PAGES: dict[str, str] = {
         '<div id="why" class="invalid-feedback" hidden>Tell us your name.</div>'
         '<button>Send</button></form><button id="save">Save draft</button>'
         '<button id="publish">Publish</button><div id="toast" role="status"></div>'
-        '<button id="check">Check</button><div class="err" id="short"></div><script>'
+        '<button id="check">Check</button><div class="err" id="short"></div>'
+        '<button id="copy">Copy link</button><button id="sync">Sync</button><script>'
         "check.onclick = () => { short.textContent = 'Name is too short.'; };"
         "document.forms[0].addEventListener('submit', (event) => {"
         "  if (!event.target.checkValidity()) { event.preventDefault(); why.hidden = false; }"
@@ -1037,6 +1045,11 @@ PAGES: dict[str, str] = {
         "publish.onclick = () => setTimeout(() => { const shown = document.createElement('div');"
         " shown.className = 'toast-item'; shown.textContent = 'Published to 3 readers';"
         " document.body.append(shown); }, 300);"
+        "copy.onclick = () => setTimeout(() => { const shown = document.createElement('div');"
+        " shown.className = 'snackbar'; shown.textContent = 'Link copied';"
+        " document.body.append(shown); setTimeout(() => shown.remove(), 400); }, 100);"
+        "sync.onclick = () => { toast.textContent = 'Syncing\u2026';"
+        " setTimeout(() => { toast.textContent = ''; }, 200); };"
         "</script>",
     ),
     # A field that keeps five characters, and codes in one-character boxes that move the focus
@@ -1121,7 +1134,9 @@ PAGES: dict[str, str] = {
         '<p>Now $49.99 <s>$59.99</s></p><ul><li style="text-decoration: line-through">Buy milk'
         '</li><li>Walk dog</li></ul><div style="display: flex; gap: 8px"><span>$10</span>'
         "<del>$12</del></div>"
-        "<p>Only $49<sup>99</sup>: E = mc<sup>2</sup>, the 1<sup>st</sup> claim<sup>3</sup>.</p>",
+        "<p>Only $49<sup>99</sup>: E = mc<sup>2</sup>, the 1<sup>st</sup> claim<sup>3</sup>.</p>"
+        "<p><label><select><option selected>5</option><option>10</option></select> entries"
+        "</label></p><pre>Name    Qty\nApple     3</pre>",
     ),
     # Items that flex and grid boxes lay out in rows: a key and its value, a navbar with a
     # list in it, a button of two parts, a row drawn in reverse, a price in a sentence, a

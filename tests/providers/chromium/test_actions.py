@@ -447,7 +447,7 @@ async def test_what_the_page_shows_after_an_action_that_it_did_not_before_is_quo
 ) -> None:
     """A toast after a click, once: the note the page showed from the start, and the toast
     already shown, are not news. A toast only its class names (no role, no live region) is
-    quoted too."""
+    quoted too, and one the page took away before the answer."""
     await ok(provider, ctx, "browser.open", url=site.url("/page-checked-form"))
     saved = await ok(provider, ctx, "browser.click", text="Save draft")
     assert saved["notice"] == 'The page now shows: "Draft saved"'
@@ -459,6 +459,22 @@ async def test_what_the_page_shows_after_an_action_that_it_did_not_before_is_quo
     assert "notice" not in typed
     again = await ok(provider, ctx, "browser.click", text="Save draft")
     assert "notice" not in again
+    # A snackbar shown for 0.4 s is gone by the answer; words of work under way say nothing.
+    copied = await ok(provider, ctx, "browser.click", text="Copy link")
+    assert copied["notice"] == 'The page showed, and took away again: "Link copied"'
+    synced = await ok(provider, ctx, "browser.click", text="Sync")
+    assert "notice" not in synced
+
+
+async def test_typing_replaces_what_a_field_holds_that_moves_the_caret_as_it_is_focused(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An input mask puts the caret at the field's end as the field gains the focus: the text
+    is selected after the focus, as a person selects it, so the typing replaces it."""
+    await ok(provider, ctx, "browser.open", url=site.url("/caret-to-end"))
+    typed = await ok(provider, ctx, "browser.type", selector="#phone", value="+1 (903) 111-2233")
+    assert typed["value"] == "+1 (903) 111-2233"
+    assert await in_page(provider, ctx, "phone.value") == "+1 (903) 111-2233"
 
 
 async def test_a_text_longer_than_its_field_keeps_is_said_cut_or_typed_on_into_the_next_boxes(
@@ -1361,9 +1377,9 @@ async def test_a_button_another_lies_half_over_is_pressed_where_it_shows(
 async def test_a_state_told_by_a_class_alone_is_read_and_names_no_selector(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """A switch drawn on by a class `on` reads as marked on; selectors name no class or label
-    that changes with the state (`sel`, a BEM modifier, "currently selected"), so that they
-    still name their element once the state changed."""
+    """A switch drawn on by a class `on` reads as marked on, a like by `is-liked` as liked;
+    selectors name no class or label that changes with the state (`sel`, a BEM modifier,
+    "currently selected"), so that they still name their element once the state changed."""
     await ok(provider, ctx, "browser.open", url=site.url("/state-classes"))
     listed = (await ok(provider, ctx, "browser.snapshot"))["elements"]
     switches = [item for item in listed if item["tag"] == "span"]
@@ -1378,6 +1394,10 @@ async def test_a_state_told_by_a_class_alone_is_read_and_names_no_selector(
     await ok(provider, ctx, "browser.click", selector=two)
     one = next(item["selector"] for item in listed if item.get("label") == "One")
     assert (await ok(provider, ctx, "browser.click", selector=one))["clicked"] == one
+    liked = await ok(provider, ctx, "browser.click", text="Like")  # a class `is-liked`
+    assert liked["marked"] == "liked"
+    unliked = await ok(provider, ctx, "browser.click", selector=liked["clicked"])
+    assert "marked" not in unliked
 
 
 async def test_a_click_by_text_the_pointer_goes_through_presses_the_card_around_it(

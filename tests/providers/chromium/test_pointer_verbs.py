@@ -616,6 +616,27 @@ async def test_a_drop_before_or_after_an_item_of_a_list_beside_goes_above_or_bel
     ]
 
 
+async def test_a_drop_before_or_after_a_list_itself_goes_to_its_start_or_end(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Dropped on the list, not an item of it (a board's other column, or its own), before
+    and after mean before its first item and after its last, not a fifth in from its edge
+    the way the drag goes, which lands among its items."""
+    await ok(provider, ctx, "browser.open", url=site.url("/two-lists"))
+    done = "[...done.children].map((li) => li.textContent)"
+    await ok(provider, ctx, "verb.drag", text="Design logo", to_selector="#done", at="after")
+    assert await in_page(provider, ctx, done) == ["Set up repo", "Ship it", "Design logo"]
+    await ok(provider, ctx, "verb.drag", text="Buy domain", to_selector="#done", at="before")
+    assert await in_page(provider, ctx, done) == [
+        "Buy domain",
+        "Set up repo",
+        "Ship it",
+        "Design logo",
+    ]
+    await ok(provider, ctx, "verb.drag", text="Design logo", to_selector="#done", at="before")
+    assert (await in_page(provider, ctx, done))[:2] == ["Design logo", "Buy domain"]
+
+
 async def test_a_drag_of_a_slider_the_page_draws_starts_from_its_knob(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -203,9 +203,9 @@ async def test_text_reads_words_as_they_are_drawn(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """innerText runs together what touches in the source ("$19Sale", "HomeLibraryData",
-    "NameEmail"), reads every option of a closed select, and the text loses a <pre>'s
-    indents. A person reads a space where a gap is drawn and none where none is (letters in
-    boxes of their own, code set in a box), the chosen option alone, code as laid out; sees
+    "NameEmail"), reads every option of a closed select, and the text loses a <pre>'s indents
+    and its columns. A person reads a space where a gap is drawn and none where none is (letters
+    in boxes of their own, code set in a box), the chosen option alone, code as laid out; sees
     which price and which task are struck out, and cents or an exponent set raised."""
     await ok(provider, ctx, "browser.open", url=site.url("/words-as-drawn"))
     expected = (
@@ -213,11 +213,14 @@ async def test_text_reads_words_as_they_are_drawn(
         "Country\nSpain\ndef total(prices):\n    if prices:\n        return sum(prices)\n\n"
         "Call run() now\n\nI am years old, supercalifragilistic.\n\nThen fetch(), json().\n\n"
         "Pick now\n\nif (a) {\n    b();\n}\nHome Docs\n\nNow $49.99 ~~$59.99~~\n\n~~Buy milk~~\n"
-        "Walk dog\n$10 ~~$12~~\n\nOnly $49^99: E = mc^2, the 1st claim^3."
+        "Walk dog\n$10 ~~$12~~\n\nOnly $49^99: E = mc^2, the 1st claim^3.\n\n5 entries\n\n"
+        "Name    Qty\nApple     3"
     )
     assert (await ok(provider, ctx, "browser.snapshot"))["text"] == expected
     scoped = await ok(provider, ctx, "browser.snapshot", selector="pre:first-of-type")
     assert scoped["text"] == "def total(prices):\n    if prices:\n        return sum(prices)"
+    scoped = await ok(provider, ctx, "browser.snapshot", selector="p:last-of-type > label")
+    assert scoped["text"] == "5 entries"  # the select first in what is read
 
 
 async def test_items_laid_out_in_rows_read_a_row_a_line(

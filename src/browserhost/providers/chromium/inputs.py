@@ -116,14 +116,15 @@ def form_refused(settled: Settled) -> str | None:
 
 
 def page_says(settled: Settled) -> str | None:
-    """What the answer quotes of the words the page shows after the input that it did not
-    show as the input began: an alert or a toast, a field's message from the page's own
-    check of a form. Without it an agent is told of success and learns of "Password is
-    required" only from its next snapshot. And a field typed into before that the page
-    rewrote since the typing answered (as it lost focus: a date picker that read the text
-    as another date), which the agent was told held what it typed."""
+    """What the answer quotes of the words the page shows after the input that it did not show
+    as the input began: an alert or a toast, a field's message from the page's own check of a
+    form; and a message it showed meanwhile and took away (a toast of a moment). Without it an
+    agent is told of success and learns of "Password is required" only from its next snapshot.
+    And a field typed into before that the page rewrote since the typing answered (as it lost
+    focus: a date picker that read the text as another date), which the agent was told held what
+    it typed."""
     read = settled.read or {}
-    said, retyped = read.get("said"), read.get("retyped")
+    said, briefly, retyped = read.get("said"), read.get("saidBriefly"), read.get("retyped")
     told = [
         f"The page changed {field['selector']} after it was typed into: it holds "
         f'"{field["now"]}" now, not "{field["was"]}" (a suggestion picked, a field the '
@@ -134,6 +135,8 @@ def page_says(settled: Settled) -> str | None:
     ]
     if said:
         told.append("The page now shows: " + "; ".join(f'"{text}"' for text in said))
+    if briefly:  # a toast gone by the answer
+        told.append("The page showed, and took away again: " + "; ".join(f'"{t}"' for t in briefly))
     return " ".join(told) or None
 
 

@@ -523,7 +523,8 @@ async (request) => {
     "untouched|empty|filled|on|off|state|is|has|was|first|last|odd|even|completed|complete|" +
     "done|editing|dragging|sorted|asc|desc|ascending|descending|unread|pending|busy|success|" +
     "failed|warning|current-page|toggled|animating|entering|leaving|clicked|chosen|picked|" +
-    "indeterminate|mixed|unchecked|required|readonly|focusvisible)($|[-_])", "i");
+    "indeterminate|mixed|unchecked|required|readonly|focusvisible|liked|starred|favorited|" +
+    "favourited|bookmarked|saved|followed|following|subscribed|upvoted|downvoted|pinned)($|[-_])", "i");
   const INPUT_ROLES = {
     checkbox: "checkbox", radio: "radio", button: "button", submit: "button", reset: "button",
     image: "button", range: "slider", number: "spinbutton", search: "searchbox",
@@ -1282,9 +1283,12 @@ async (request) => {
   // and whether it is required, invalid, read-only or focused. Only what applies is set.
   // A password's value is never read. A value longer than valueMax is cut, and says its length.
   // A class that says an element is on or picked where no state of its own does (`active`,
-  // `is-selected`, `ql-active`, `clicked`), on it or on the list item holding it: a page that
+  // `is-selected`, `ql-active`, `clicked`, `liked`), on it or on the list item holding it: a page that
   // shows a toggle, a chosen card or the current tab only by its look marks it so.
-  const MARK_CLASS = /(?:^|[-_])(active|selected|checked|pressed|clicked|toggled|current|chosen|picked)(?:$|[-_])/i;
+  // A post's like or star, a video's save, an author's follow, pressed on: marked so too.
+  const MARK_CLASS = new RegExp("(?:^|[-_])(active|selected|checked|pressed|clicked|toggled|" +
+    "current|chosen|picked|liked|starred|favorited|favourited|bookmarked|saved|followed|" +
+    "following|subscribed|upvoted|downvoted|pinned)(?:$|[-_])", "i");
   const UNMARKED = /(?:^|[-_])(?:not|non|un)[-_]/i;
   // A switch or tab drawn on by a class of "on" alone (`on`, `is-on`, `switch--on`,
   // `toggle-on`): not a word that only ends so (`add-on`, `icon-on-left`).
@@ -2469,7 +2473,7 @@ async (request) => {
         if (before && besideWords(run.inline, "previousSibling")) {
           before = before.replace(/\s*$/, " ");
         }
-        if (besideWords(run.inline, "nextSibling")) after = after.replace(/^\s*/, before ? " " : "");
+        if (besideWords(run.inline, "nextSibling")) after = after.replace(/^\s*/, before || seen ? " " : "");
         else if (tagOf(run.inline.nextElementSibling || run.inline) === "br") {
           after = after.replace(/^\s*/, "\n"); // the line break after it, once
         }
@@ -2596,6 +2600,8 @@ async (request) => {
     return { left: rect.left, top: rect.top, right, bottom, width: right - rect.left, height: bottom - rect.top };
   }
   const KEEPS_INDENTS = /^(pre|pre-wrap|break-spaces)$/; // white-space a page keeps
+  // Text whose spaces say something where they are kept: indents, or columns lined up.
+  const SPACED = /(^|\n)[ \t]+\S|\S(\t| {2,})\S/;
 
   // A data table's row (its table has headers) read a line, its cells apart, where innerText
   // would not: an empty cell beside one that is not ("Ann", an empty cell and "Oslo" read
@@ -2732,8 +2738,8 @@ async (request) => {
   // `runs`, for each element, the runs in its text that innerText reads otherwise than a
   // person, in document order: siblings that touch in the source but are drawn apart
   // (runAround: two buttons with nothing between them, a label set off by a margin), the
-  // items of a flex or grid box read a row a line (rowsOf), closed selects, code whose
-  // lines are indented, and text struck out (a price before a sale, a task done).
+  // items of a flex or grid box read a row a line (rowsOf), closed selects, text whose
+  // spaces are kept and say something (SPACED: code's indents, columns), and text struck out (a price before a sale, a task done).
   function textLayout(root) {
     const found = [];
     const runs = new Map();
@@ -2764,7 +2770,7 @@ async (request) => {
       } else if (style.flexDirection === "column-reverse" && style.display.endsWith("flex") &&
           el.children.length > 1) {
         inside({ nodes: [el], upward: true }, el); // a chat's messages, newest put first
-      } else if (KEEPS_INDENTS.test(style.whiteSpace) && /(^|\n)[ \t]+\S/.test(el.textContent)) {
+      } else if (KEEPS_INDENTS.test(style.whiteSpace) && SPACED.test(el.textContent)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
       } else if (ROW.test(style.display) && el.childNodes.length > 1 &&
           (laid = rowsOf(el, style))) {
@@ -3228,8 +3234,27 @@ async (request) => {
     for (const root of checked) root.addEventListener("invalid", invalid, true);
     store.refused = refused;
     store.saidBefore = new Set(sayings().map(({ text }) => text));
+    // Words the page shows for a moment only (a toast gone within a second) are gone by the
+    // answer: each message is looked at in the frame after a change, and its last words kept.
+    const glimpsed = (store.glimpsed = new Map());
+    let looking = false;
+    const glimpse = () => {
+      looking = false;
+      for (const { el, text } of sayings()) {
+        if (!store.saidBefore.has(text) && (glimpsed.has(el) || glimpsed.size < GLIMPSED_MAX)) {
+          glimpsed.set(el, text);
+        }
+      }
+    };
+    const changes = new MutationObserver(() => {
+      if (!looking) original.frame.call(window, glimpse);
+      looking = true;
+    });
+    changes.observe(doc, {
+      subtree: true, childList: true, characterData: true, attributeFilter: ["class", "style", "hidden"],
+    });
     store.timers = {
-      original, pending, frames, leaving, navigated, invalid, checked, since: performance.now(),
+      original, pending, frames, leaving, navigated, invalid, checked, changes, since: performance.now(),
     };
   }
 
@@ -3251,6 +3276,7 @@ async (request) => {
     window.clearInterval = timers.original.clearEvery;
     if (window.navigation) navigation.removeEventListener("navigate", timers.navigated);
     for (const root of timers.checked) root.removeEventListener("invalid", timers.invalid, true);
+    timers.changes.disconnect();
     store.timers = null;
   }
 
@@ -3978,6 +4004,8 @@ async (request) => {
     "[class*=flash i],[class*=notification i],[class~=err i],[class*=-err i],[class*=_err i]";
   const SAYING_MAX = 200; // characters: longer is a region of the page, not a message
   const SAID_MAX = 3;
+  const GLIMPSED_MAX = 20; // messages looked at during one action
+  const UNDER_WAY = /(\u2026|\.\.\.)$/;
 
   function sayings() {
     const found = [];
@@ -3992,14 +4020,24 @@ async (request) => {
     return found.filter(({ el }) => !found.some((other) => other.el !== el && el.contains(other.el)));
   }
 
+  // What the page shows now that it did not as the action began (`said`), and the messages
+  // it showed meanwhile that are gone (`briefly`: hidden, removed or emptied, not only put
+  // in other words, as a count of results is), but for words of work under way ("Saving…").
   function saidSince() {
     const before = store.saidBefore;
-    if (!before) return [];
+    if (!before) return { said: [], briefly: [] };
     const said = [];
-    for (const { text } of sayings()) {
+    const now = sayings();
+    for (const { text } of now) {
       if (!before.has(text) && !said.includes(text)) said.push(text);
     }
-    return said.slice(0, SAID_MAX);
+    const briefly = [];
+    for (const [el, text] of store.glimpsed || []) {
+      const gone = !now.some((shown) => shown.el === el || shown.text === text) &&
+        (!el.isConnected || !rendered(el) || !clean(el.innerText));
+      if (gone && !UNDER_WAY.test(text) && !briefly.includes(text)) briefly.push(text);
+    }
+    return { said: said.slice(0, SAID_MAX), briefly: briefly.slice(0, SAID_MAX) };
   }
 
   // The checkbox or radio a press on `el` sets when `el` is a part of its label (a radio
@@ -4044,8 +4082,9 @@ async (request) => {
     if (store.pressGuard && store.pressGuard.slipped) out.slipped = store.pressGuard.slipped;
     const changedSince = retyped(el);
     if (changedSince.length) out.retyped = changedSince;
-    const said = saidSince();
+    const { said, briefly } = saidSince();
     if (said.length) out.said = said;
+    if (briefly.length) out.saidBriefly = briefly;
     // Kept until the next action that watches for it.
     const refused = store.refused;
     if (refused && refused.length) {
@@ -4776,17 +4815,20 @@ async (request) => {
     const keys = KEY_EVENTS.some((type) => heard.has(type)) ? { keys: true } : {};
     if (tag === "input") {
       if (el.type === "number" && Number.isNaN(Number(value.trim()))) return { error: "number" };
-      el.select();
+      // Focused first, as a person's click or tab comes before the keys that select: a page
+      // that moves the caret as the field gains the focus (a mask's, to its end) would
+      // otherwise have the selection undone, and the typing added to what it held.
       el.focus();
+      el.select();
       // Known for sure (DevTools' listeners at hand): Enter here would do nothing at all.
       // A page that reacts to the text as it goes in (a list filtered as typed) has done so.
       const idle = listeners && !el.form && !heard.size
         ? { enterIdle: listenedFor(el, ["input"]).size ? "asTyped" : true } : {};
       return { typeIt: true, ...keeps, ...keys, ...idle, ...enterSends(el) };
     } else if (tag === "textarea") {
+      el.focus();
       el.selectionStart = 0;
       el.selectionEnd = el.value.length;
-      el.focus();
       return { typeIt: true, ...keeps, ...keys };
     } else {
       let host = el;
@@ -4954,10 +4996,13 @@ async (request) => {
     if (found.error || found.enterFrame) return found;
     if (found.partial !== undefined) return { error: "count", count: found.list.length, selector: found.partial };
     if (found.list.length !== 1) return { error: "count", count: found.list.length };
-    const el = found.list[0];
+    const named = found.list[0];
     const dragged = store.target;
     if (!dragged || !dragged.isConnected) return { gone: true };
-    if (!fresh && changed(selector, el)) return { changed: true };
+    if (!fresh && changed(selector, named)) return { changed: true };
+    // Before or after on a list itself (the dragged item's own, or one like it: a board's
+    // other column) is at its start or end: before its first item, after its last.
+    const el = (at && at !== "center" && endItem(named, dragged, at)) || named;
     if (reaches(el, dragged)) return { inside: true };
     let rect = rendered(el);
     if (!rect) return { hidden: true };
@@ -4997,7 +5042,21 @@ async (request) => {
       // as it takes a person's: a page that moves shapes by hand judges where they land.
       if (!missed.through || !drawnUnder(el, hit)) return missed;
     }
-    return { count: 1, tag: tagOf(el), label: cap(labelOf(el, null)), to, from, via, across };
+    return { count: 1, tag: tagOf(named), label: cap(labelOf(named, null)), to, from, via, across };
+  }
+
+  // The first (`at` before) or last item of the list `el` is or holds that is like the one
+  // `dragged` is in (its own list, or another of the same tag and class), other than
+  // `dragged`; null where `el` is no such list, or an empty one.
+  function endItem(el, dragged, at) {
+    const from = dragged.parentElement;
+    if (!from) return null;
+    const alike = (list) => list === from ||
+      (tagOf(list) === tagOf(from) && list.getAttribute("class") === from.getAttribute("class"));
+    const list = alike(el) ? el : [...el.querySelectorAll(tagOf(from))].find(alike);
+    if (!list) return null;
+    const items = [...list.children].filter((item) => item !== dragged && rendered(item));
+    return (at === "before" ? items[0] : items[items.length - 1]) || null;
   }
 
   // The way the items of the list `el` is in follow one another: "y" stacked, "x" side by
