@@ -159,6 +159,7 @@ def test_the_pages_own_check_and_its_toast_are_quoted_as_the_provider_quotes_the
         refused = data(act(http, "browser.click", text="Send"))
         saved = data(act(http, "browser.click", text="Save draft"))
         again = data(act(http, "browser.click", text="Save draft"))
+        copied = data(act(http, "browser.click", text="Copy link"))
     assert refused["notice"] == (
         'The form was not sent: the page\'s own check stopped it at the field "Name *" '
         '(input[name="q"]); the page says why beside it. Fix the field, then send the form '
@@ -166,6 +167,7 @@ def test_the_pages_own_check_and_its_toast_are_quoted_as_the_provider_quotes_the
     )
     assert saved["notice"] == 'The page now shows: "Draft saved"'
     assert "notice" not in again
+    assert copied["notice"] == 'The page showed, and took away again: "Link copied"'
 
 
 def test_a_page_waiting_for_its_server_is_said_loading_not_stuck(

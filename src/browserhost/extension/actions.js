@@ -183,10 +183,11 @@ export const ACTIONS_BY_NAME = {
     // Text that set the page doing something it shows later (a debounced search for
     // suggestions): the answer, and the next snapshot, are the page after it.
     const typed = submit ? {} : await page(located, "state", { afterInput: true });
-    const settled = submit || typed.waiting ? await settle(tabId) : { quiet: true, retyped: typed.retyped };
+    const settled = submit || typed.waiting ? await settle(tabId)
+      : { quiet: true, retyped: typed.retyped, madeItems: typed.madeItems };
     const state = await stateAfter(located, settled);
     // After a submit, what the field holds if anything (a date the page parsed as Enter went).
-    const refused = info.tag !== "select" && (!submit || state.value) && notTaken(selector, value, state);
+    const refused = info.tag !== "select" && (!submit || state.value) && notTaken(selector, value, state, settled.madeItems);
     const notice = [refused, submit && formRefused(settled).notice, sends.enterSends && enterSent(sends),
       selector !== asked && chased(asked, selector, "typed into")].filter(Boolean).join(" ");
     return withPageSays({

@@ -13,8 +13,13 @@ function inOrder(part, whole) {
 }
 
 /** The notice, or null where the field holds the text (formatted as the page formats it:
- * brackets, capitals and separators added or taken out around its letters and digits). */
-export function notTaken(selector, value, state) {
+ * brackets, capitals and separators added or taken out around its letters and digits).
+ * `made`: the items a tag field made of the text beside itself, emptying itself. */
+export function notTaken(selector, value, state, made) {
+  if (Array.isArray(made) && made.length) {
+    return `The page made the text typed into ${selector} into items beside it ` +
+      `(${made.map((item) => `"${item}"`).join(", ")}), as a tag field does, and took it out of the field.`;
+  }
   if (state.disabled && value) {
     return `The page disabled ${selector} as the text was typed into it, so the field may ` +
       "not hold it; take a snapshot to see why (a popup, a message).";

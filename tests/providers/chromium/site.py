@@ -694,6 +694,30 @@ PAGES: dict[str, str] = {
         "Place order</button><button onclick=\"done.classList.remove('show')\">Collapse"
         '</button><div id="done"><p>Order placed!</p></div>',
     ),
+    # As Leaflet draws a map: markers and an open popup in a pane of no size that a
+    # translation moves, controls placed against the map from a holder of no height, all in
+    # a box that hides what overflows it.
+    "/map": _page(
+        "Map",
+        '<div id="map" style="position: relative; overflow: hidden; width: 400px; height: 300px;'
+        ' background: #cde"><div style="position: absolute; left: 0; top: 0;'
+        ' transform: translate3d(10px, 0px, 0px)"><span role="button" tabindex="0"'
+        ' aria-label="Office" style="position: absolute; left: 100px; top: 100px; width: 20px;'
+        ' height: 30px; background: red"></span><div style="position: absolute; left: 60px;'
+        ' top: 40px; background: white; white-space: nowrap">Our office <a href="#close"'
+        ' role="button" aria-label="Close popup">\u00d7</a></div></div><div>'
+        '<div style="position: absolute; top: 10px; right: 10px"><a href="#in" role="button"'
+        ' aria-label="Zoom in">+</a></div></div></div>',
+    ),
+    # A tag field: a comma or Enter makes what is typed a tag beside it, and empties it.
+    "/tag-field": _page(
+        "Tags",
+        '<label>Tags <span id="chips"></span><input id="tag">\u200b</label><script>'
+        "tag.addEventListener('keydown', (e) => { if (e.key !== ',' && e.key !== 'Enter') return;"
+        " e.preventDefault(); const text = tag.value.trim(); if (!text) return;"
+        " const chip = document.createElement('span'); chip.textContent = text + ' ';"
+        " chips.append(chip); tag.value = ''; });</script>",
+    ),
     # A field that puts the caret at its end as it gains the focus, as input masks do.
     "/caret-to-end": _page(
         "Phone",

@@ -477,6 +477,22 @@ async def test_typing_replaces_what_a_field_holds_that_moves_the_caret_as_it_is_
     assert await in_page(provider, ctx, "phone.value") == "+1 (903) 111-2233"
 
 
+async def test_items_a_tag_field_makes_of_the_typing_are_said_not_called_keys_turned_away(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A comma in a tag field (Tagify's, a chip input) makes what was typed before it a tag
+    beside the field, and empties the field: the answer says which tags it made, not that
+    the page turned the keys away. The zero-width space such a field keeps is not read."""
+    await ok(provider, ctx, "browser.open", url=site.url("/tag-field"))
+    typed = await ok(provider, ctx, "browser.type", selector="#tag", value="red, green,")
+    assert typed["value"] == ""
+    assert typed["notice"] == (
+        'The page made the text typed into #tag into items beside it ("red", "green"), as a '
+        "tag field does, and took it out of the field."
+    )
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == "Tags red green"
+
+
 async def test_a_text_longer_than_its_field_keeps_is_said_cut_or_typed_on_into_the_next_boxes(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

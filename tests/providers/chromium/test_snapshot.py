@@ -727,6 +727,19 @@ async def test_text_a_page_hides_while_its_box_stays_is_not_read(
     ]
 
 
+async def test_a_maps_markers_popup_and_controls_drawn_out_of_boxes_of_no_size_are_read(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Leaflet draws markers and an open popup in a pane of no size that a translation moves
+    (not one scaled to nothing), and its controls from a holder of no height at the map's
+    edge (no sign of where they are drawn): all of them show, and are read."""
+    await ok(provider, ctx, "browser.open", url=site.url("/map"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "Our office \u00d7\n+"
+    labels = [element.get("label") for element in snapshot["elements"]]
+    assert {"Office", "Close popup", "Zoom in"} <= set(labels), labels
+
+
 async def test_alike_buttons_each_in_a_web_components_own_tree_say_whose_they_are(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

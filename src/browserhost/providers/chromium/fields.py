@@ -172,6 +172,21 @@ def sent_on(selector: str, value: str, state: dict[str, Any], read: dict[str, An
     )
 
 
+def made_items(selector: str, read: dict[str, Any]) -> str | None:
+    """What the answer's notice says when a tag field (Tagify, a chip input) made the items
+    typed apart by commas into tags beside itself and emptied itself (``madeItems``, from the
+    page script's read after the typing): what it made, where a notice of keys turned away
+    would say the text was lost."""
+    made = read.get("madeItems")
+    if not isinstance(made, list) or not made or not all(isinstance(m, str) for m in made):
+        return None
+    items = ", ".join(f'"{item}"' for item in made)
+    return (
+        f"The page made the text typed into {selector} into items beside it ({items}), as a "
+        "tag field does, and took it out of the field."
+    )
+
+
 def not_taken(selector: str, value: str, state: dict[str, Any]) -> str | None:
     """What the answer's notice says when the field does not hold the text typed into it:
     the page turned keys away (a field that takes only letters, a form that takes none until

@@ -567,7 +567,8 @@ class ChromiumProvider(
             held = ((filled.read or {}).get("state") or {}) if parameters.submit else state
             after = state if parameters.submit and state.get("value") else {}
             refused = (
-                fields.sent_on(selector, value, held, settled.read or {})
+                fields.made_items(selector, settled.read or {})
+                or fields.sent_on(selector, value, held, settled.read or {})
                 or fields.not_taken(selector, value, held)
                 or fields.not_taken(selector, value, after)
                 if filled.typed and not filled.notice

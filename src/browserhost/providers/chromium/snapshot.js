@@ -2045,11 +2045,13 @@ async (request) => {
     };
   }
 
-  // Soft hyphens show only where a word breaks at the end of a line.
-  const tidy = (raw) => (raw || "").replace(/\u00ad/g, "").replace(/[ \t\u00a0]+/g, " ")
+  // Soft hyphens show only where a word breaks at the end of a line; a zero-width space (a
+  // tag field's caret holder) or byte-order mark never.
+  const UNDRAWN_CHARS = /[\u00ad\u200b\ufeff]/g;
+  const tidy = (raw) => (raw || "").replace(UNDRAWN_CHARS, "").replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n").replace(/\n{3,}/g, "\n\n").trim();
   // Code as read: tidy, but each line keeps its indent (see runsApart).
-  const indented = (raw) => (raw || "").replace(/\u00ad/g, "").replace(/[ \t\u00a0]+\n/g, "\n")
+  const indented = (raw) => (raw || "").replace(UNDRAWN_CHARS, "").replace(/[ \t\u00a0]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n").replace(/^\s*\n/, "").trimEnd();
 
   // The text in pieces small enough to place on the page: each piece knows where it is drawn,
@@ -2404,7 +2406,7 @@ async (request) => {
   // `node`'s text as innerText reads it in its parent's: a text node's white space collapsed
   // (not trimmed: a run's texts are joined as they touch), an element's tidied.
   const heardOf = (node) => node.nodeType === Node.TEXT_NODE
-    ? node.data.replace(/\u00ad/g, "").replace(/\s+/g, " ") : tidy(node.innerText);
+    ? node.data.replace(UNDRAWN_CHARS, "").replace(/\s+/g, " ") : tidy(node.innerText);
 
   // A select a person sees closed shows its chosen option alone; innerText reads every
   // option, a line each. Its text is its own run (see runsApart), read as `chosen`.
@@ -2572,7 +2574,12 @@ async (request) => {
     const look = (parent, depth) => {
       for (const child of parent.children) {
         let rect = child.getBoundingClientRect();
-        if (!rect.width && !rect.height) continue;
+        if (!rect.width || !rect.height) {
+          // A box of no area at the edge (a map's holder of controls placed against the map)
+          // is no sign of where what it holds is drawn: each of them says for itself.
+          if (depth < CLIP_DEPTH && (rect.width || rect.height)) look(child, depth + 1);
+          continue;
+        }
         rect = withOverflow(child, rect);
         const { across, along } = outside(rect, box);
         if ((acrossFixed && across) || (alongFixed && along)) {
@@ -2741,6 +2748,17 @@ async (request) => {
   // items of a flex or grid box read a row a line (rowsOf), closed selects, text whose
   // spaces are kept and say something (SPACED: code's indents, columns), and text struck out (a price before a sale, a task done).
   function textLayout(root) {
+    // Scaled to nothing, not only moved (a map's pane of no size, its markers and popups
+    // drawn out of it where a translation puts them).
+    const shrunk = (transform) => {
+      if (transform === "none") return false;
+      try {
+        const { a, b, c, d } = new DOMMatrixReadOnly(transform);
+        return Math.abs(a * d - b * c) < 1e-3;
+      } catch {
+        return true;
+      }
+    };
     const found = [];
     const runs = new Map();
     let lastRun = null;
@@ -2820,7 +2838,7 @@ async (request) => {
         const rect = el.getBoundingClientRect();
         const { right, bottom } = withOverflow(el, rect);
         const nothing = !rect.width && !rect.height &&
-          (style.transform !== "none" || !(el.scrollWidth || el.scrollHeight));
+          (shrunk(style.transform) || !(el.scrollWidth || el.scrollHeight));
         if (right + scrollX <= 0 || bottom + scrollY <= 0 ||
             rect.left + scrollX >= width || rect.top + scrollY >= height || nothing) found.push(el);
       }
@@ -3239,6 +3257,7 @@ async (request) => {
     const glimpsed = (store.glimpsed = new Map());
     let looking = false;
     const glimpse = () => {
+      if (!looking) return;
       looking = false;
       for (const { el, text } of sayings()) {
         if (!store.saidBefore.has(text) && (glimpsed.has(el) || glimpsed.size < GLIMPSED_MAX)) {
@@ -3247,8 +3266,10 @@ async (request) => {
       }
     };
     const changes = new MutationObserver(() => {
-      if (!looking) original.frame.call(window, glimpse);
+      if (looking) return;
       looking = true;
+      original.frame.call(window, glimpse);
+      original.set.call(window, glimpse, GLIMPSE_MS); // a tab not shown draws no frames
     });
     changes.observe(doc, {
       subtree: true, childList: true, characterData: true, attributeFilter: ["class", "style", "hidden"],
@@ -4005,6 +4026,7 @@ async (request) => {
   const SAYING_MAX = 200; // characters: longer is a region of the page, not a message
   const SAID_MAX = 3;
   const GLIMPSED_MAX = 20; // messages looked at during one action
+  const GLIMPSE_MS = 50;
   const UNDER_WAY = /(\u2026|\.\.\.)$/;
 
   function sayings() {
@@ -4076,6 +4098,11 @@ async (request) => {
     const focusNow = el && el === (store.typedOn || store.target) && takesText(el) ? deepActive() : null;
     if (focusNow && focusNow !== el && focusNow.isConnected && takesText(focusNow)) {
       out.focusMoved = { selector: selectorFor(focusNow), value: cap(state(focusNow).value ?? "") };
+    }
+    const near = store.typedNear;
+    if (near && el === near.el && el.isConnected) {
+      const items = madeItems(near);
+      if (items.length) out.madeItems = items.map((item) => cap(item));
     }
     if (store.choosing) out.opensFiles = store.choosing;
     if (store.pressGuard && store.pressGuard.missed) out.missed = store.pressGuard.missed;
@@ -4796,6 +4823,24 @@ async (request) => {
     return tagOf(el) === "textarea" || (tagOf(el) !== "select" && el.isContentEditable);
   }
 
+  // A text of items apart (commas, semicolons): what a tag field (Tagify, a chip input)
+  // makes into items beside itself as they are typed, emptying itself. Where it shows them:
+  // the box three out from the field (a label, a form's row, the widget), the page's body at
+  // most. Which of the items typed show there more often than before the typing.
+  const SEPARATED = /[,;]/;
+  function nearBox(el) {
+    let box = el;
+    for (let up = 0; up < 3 && box.parentElement && box.parentElement !== doc.body; up++) box = box.parentElement;
+    return box;
+  }
+  function madeItems({ el, value, before }) {
+    const now = clean(nearBox(el).innerText);
+    const count = (text, piece) => text.split(piece).length - 1;
+    const items = value.split(/[,;]/).map((piece) => clean(piece)).filter(Boolean);
+    const held = clean(state(el).value ?? "");
+    return items.filter((item) => !held.includes(item) && count(now, item) > count(before, item));
+  }
+
   // Focus the field and select what it holds, for typed text to replace it. A text longer
   // than the field keeps (its maxlength) is cut there by the browser: `keeps` says so.
   // `keys`: the page listens for keys on the field or around it, so the text is typed key
@@ -4810,6 +4855,7 @@ async (request) => {
   }
   function readyForText(el, value) {
     const tag = tagOf(el);
+    store.typedNear = SEPARATED.test(value) ? { el, value, before: clean(nearBox(el).innerText) } : null;
     const keeps = el.maxLength >= 0 && value.length > el.maxLength ? { keeps: el.maxLength } : {};
     const heard = listenedFor(el, ENTER_EVENTS);
     const keys = KEY_EVENTS.some((type) => heard.has(type)) ? { keys: true } : {};
