@@ -93,7 +93,8 @@ async def test_abandoned_mcp_sessions_are_capped_and_expire(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("browserhost.mcp_server.HTTP_SESSIONS_MAX", 3)
-    monkeypatch.setattr("browserhost.mcp_server.HTTP_SESSION_IDLE_S", 1.0)
+    # Long enough for the fourth start to come before the first expires on a loaded machine.
+    monkeypatch.setattr("browserhost.mcp_server.HTTP_SESSION_IDLE_S", 5.0)
     async with serving(tmp_path / "data") as hosted, hosted.http() as http:
 
         async def start() -> httpx.Response:

@@ -694,6 +694,31 @@ PAGES: dict[str, str] = {
         "Place order</button><button onclick=\"done.classList.remove('show')\">Collapse"
         '</button><div id="done"><p>Order placed!</p></div>',
     ),
+    # A code editor as CodeMirror, Ace and Monaco build one: it draws its lines itself (the
+    # indents in no-break spaces, as Monaco's), takes the keys in a textarea clipped to
+    # nothing that a press on the lines focuses, selects all on Control+A, keeps a paste
+    # as given, and indents a new line as its own Enter does.
+    "/code-editor": _page(
+        "Editor",
+        '<div id="editor" style="position: relative; width: 420px; height: 140px; border: 1px'
+        ' solid #999"><div style="position: absolute; overflow: hidden; width: 3px; height: 0">'
+        '<textarea id="keys" style="position: absolute; width: 1000px; height: 1em"></textarea>'
+        '</div><div id="lines" style="font-family: monospace; white-space: nowrap"></div></div>'
+        "<script>let code = 'def hello():\\n    return 1'; let all = false;"
+        "const draw = () => { lines.replaceChildren(...code.split('\\n').map((line) => {"
+        " const div = document.createElement('div');"
+        " div.textContent = line.replace(/ /g, '\\u00a0') || '\\u00a0'; return div; })); };"
+        "const put = (text) => { code = all ? text : code + text; all = false; draw(); };"
+        "editor.addEventListener('mousedown', (e) => { e.preventDefault(); keys.focus(); });"
+        "keys.addEventListener('keydown', (e) => {"
+        " if (e.ctrlKey && e.key === 'a') { e.preventDefault(); all = true; }"
+        " else if (e.key === 'Enter') { e.preventDefault();"
+        " put('\\n' + code.split('\\n').pop().match(/^ */)[0] + '    '); } });"
+        "keys.addEventListener('paste', (e) => { e.preventDefault();"
+        " put(e.clipboardData.getData('text/plain')); });"
+        "keys.addEventListener('input', () => { put(keys.value); keys.value = ''; });"
+        "draw();</script>",
+    ),
     # As Leaflet draws a map: markers and an open popup in a pane of no size that a
     # translation moves, controls placed against the map from a holder of no height, all in
     # a box that hides what overflows it.

@@ -466,6 +466,30 @@ async def test_what_the_page_shows_after_an_action_that_it_did_not_before_is_quo
     assert "notice" not in synced
 
 
+CODE = "def total(prices):\n    if prices:\n        return sum(prices)\n    return {'none': 0}"
+
+
+async def test_code_is_typed_into_a_code_editor_through_its_hidden_field_as_given(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A code editor draws its lines itself and takes keys in a field it hides: named by its
+    lines or by that field, it is pressed, its text selected whole and replaced by a paste,
+    which it keeps as given (typed keys would have its Enter indent each line once more).
+    Its lines read with their indents; keys pressed on them reach its field."""
+    await ok(provider, ctx, "browser.open", url=site.url("/code-editor"))
+    typed = await ok(provider, ctx, "browser.type", selector="#lines", value=CODE)
+    assert await in_page(provider, ctx, "code") == CODE
+    assert typed["notice"].startswith(
+        "#lines is in a code editor (#editor) that takes keys in a field of its own (#keys)"
+    )
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == CODE
+    await ok(provider, ctx, "browser.type", selector="#keys", value="print(1)")
+    assert await in_page(provider, ctx, "code") == "print(1)"
+    # Keys pressed on its lines go to its field too, as a press there gives them.
+    await ok(provider, ctx, "verb.press_key", selector="#lines", text=" # ok")
+    assert await in_page(provider, ctx, "code") == "print(1) # ok"
+
+
 async def test_typing_replaces_what_a_field_holds_that_moves_the_caret_as_it_is_focused(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

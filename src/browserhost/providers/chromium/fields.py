@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from browserhost.sdk import ActionError
 
-from . import devtools, inputs, pagescript
+from . import devtools, inputs, pagescript, targets
 from .futures import retrieve_exception
 
 if TYPE_CHECKING:
@@ -111,6 +111,49 @@ async def fill(tab: Tab, page: Page, aimed: Target, selector: str, value: str) -
     else:
         await pagescript.answering(page.keyboard.insert_text(value))
     return Filled(typed=True)
+
+
+async def press_editor(page: Page, aimed: Target, selector: str) -> None:
+    """Press the code editor ``aimed`` is in (``info["editor"]``, see ``snapshot.js``'s
+    ``editorOf``) on its text, as a person does to give it the keys; refuses where no field of
+    the editor took the focus."""
+    editor, located = aimed.info["editor"], aimed.located
+    pressed = await targets.target(page, located.prefix + editor["press"], "click", fresh=True)
+    await pagescript.answering(page.mouse.click(*pressed.point))
+    put = await pagescript.run(located.frame, "pasteInto", surface=editor["surface"], text="")
+    if "unfocused" in put:
+        instead = put["unfocused"]
+        where = f"the focus went to {instead['selector']}" if instead else "nothing took the focus"
+        raise ActionError(
+            f"{selector} is in a code editor ({editor['surface']}) whose own field takes the "
+            f"keys, and a press on {editor['press']} gave it none ({where}), so nothing was "
+            "typed; click into the editor's text, then verb.press_key with text."
+        )
+
+
+async def into_editor(page: Page, aimed: Target, selector: str, value: str) -> str:
+    """Type ``value`` into the code editor ``aimed`` is in as a person does: press its text
+    (:func:`press_editor`), select all of it (Control+A, which editors take as their own),
+    and paste the text, which an editor keeps as given (typed keys would have it indent each
+    line and close each bracket again). A field the page does not paste into takes the text
+    as typed. Answers the notice saying so."""
+    editor, located = aimed.info["editor"], aimed.located
+    await press_editor(page, aimed, selector)
+    await pagescript.answering(page.keyboard.press("ControlOrMeta+a"))
+    if not value:
+        await pagescript.answering(page.keyboard.press("Delete"))
+    else:
+        put = await pagescript.run(
+            located.frame, "pasteInto", surface=editor["surface"], text=value
+        )
+        if not put.get("taken"):
+            await pagescript.answering(page.keyboard.insert_text(value))
+    return (
+        f"{selector} is in a code editor ({editor['surface']}) that takes keys in a field of "
+        f"its own ({editor['field']}): it was pressed, all its text selected and replaced by "
+        "the text as a paste puts it in, kept as given (no indents or closing brackets added). "
+        "Take a snapshot to read it."
+    )
 
 
 async def _inserted(

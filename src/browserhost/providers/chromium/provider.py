@@ -538,7 +538,11 @@ class ChromiumProvider(
             popup = NextPopup(tab, page, expected=False)  # a submit's handler may open a window
             try:
                 with playwright_errors("browser.type", selector=selector):
-                    filled = await fields.fill(tab, page, aimed, selector, value)
+                    if aimed.info.get("editor"):
+                        notice = await fields.into_editor(page, aimed, selector, value)
+                        filled = fields.Filled(notice=notice, typed=True)
+                    else:
+                        filled = await fields.fill(tab, page, aimed, selector, value)
                     if parameters.submit:
                         # What the text set off first (a list filtered as it is typed,
                         # suggestions asked for): Enter picks what the page shows for the

@@ -197,6 +197,9 @@ async (request) => {
   function clippedAway(el, rect, boxes) {
     for (const { overflowX, overflowY, box, whole } of clippers(el, boxes)) {
       if (whole) return true;
+      // A box of no height (or width) that hides what overflows it shows none of it, even
+      // scrolled to it (an editor's field, as the focus scrolls its holder).
+      if ((!box.height && unscrolled(overflowY)) || (!box.width && unscrolled(overflowX))) return true;
       const { across, along } = outside(rect, box);
       if ((across && unscrolled(overflowX)) || (along && unscrolled(overflowY))) return true;
       if (across || along) return false; // outside a box a person scrolls
@@ -2051,7 +2054,7 @@ async (request) => {
   const tidy = (raw) => (raw || "").replace(UNDRAWN_CHARS, "").replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n").replace(/\n{3,}/g, "\n\n").trim();
   // Code as read: tidy, but each line keeps its indent (see runsApart).
-  const indented = (raw) => (raw || "").replace(UNDRAWN_CHARS, "").replace(/[ \t\u00a0]+\n/g, "\n")
+  const indented = (raw) => (raw || "").replace(UNDRAWN_CHARS, "").replace(/\u00a0/g, " ").replace(/[ \t]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n").replace(/^\s*\n/, "").trimEnd();
 
   // The text in pieces small enough to place on the page: each piece knows where it is drawn,
@@ -2609,6 +2612,11 @@ async (request) => {
   const KEEPS_INDENTS = /^(pre|pre-wrap|break-spaces)$/; // white-space a page keeps
   // Text whose spaces say something where they are kept: indents, or columns lined up.
   const SPACED = /(^|\n)[ \t]+\S|\S(\t| {2,})\S/;
+  // Lines of code a code editor draws a box each, in a fixed-width font, one or more of them
+  // indented in spaces no layout collapses (Monaco's, whose box lets white space collapse).
+  const MONOSPACE = /mono|courier|consolas|menlo|monaco/i;
+  const drawnCode = (el, style) => el.childElementCount > 1 && style.display === "block" &&
+    MONOSPACE.test(style.fontFamily) && [...el.children].some((line) => /^\u00a0\u00a0/.test(line.textContent));
 
   // A data table's row (its table has headers) read a line, its cells apart, where innerText
   // would not: an empty cell beside one that is not ("Ann", an empty cell and "Oslo" read
@@ -2788,7 +2796,7 @@ async (request) => {
       } else if (style.flexDirection === "column-reverse" && style.display.endsWith("flex") &&
           el.children.length > 1) {
         inside({ nodes: [el], upward: true }, el); // a chat's messages, newest put first
-      } else if (KEEPS_INDENTS.test(style.whiteSpace) && SPACED.test(el.textContent)) {
+      } else if ((KEEPS_INDENTS.test(style.whiteSpace) && SPACED.test(el.textContent)) || drawnCode(el, style)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
       } else if (ROW.test(style.display) && el.childNodes.length > 1 &&
           (laid = rowsOf(el, style))) {
@@ -3877,6 +3885,12 @@ async (request) => {
         if (purpose === "click" && guard) guardPress(el, face);
       }
     }
+    // A code editor's drawn text, or the field of its own it hides: typed into through the
+    // editor, as a person clicks its text and types (see editorOf).
+    if (purpose === "type" && (!out.typable || (out.aim && out.aim.x === undefined))) {
+      const editor = editorOf(el);
+      if (editor) out.editor = editor;
+    }
     // Text to type into a field nothing stands in the way of: readied in this same call. The
     // conditions are the ones targets.py refuses a type on, so a field readied here is never
     // one the provider then refuses.
@@ -3888,6 +3902,64 @@ async (request) => {
       watchTyped(el);
     }
     return out;
+  }
+
+  // A code editor (CodeMirror, Ace, Monaco) draws its text itself and takes the keys in a
+  // field of its own that it hides (a textarea of no size, clipped or see-through; an edit
+  // context): a person clicks the text, and the keys go there. For `el`,
+  // that field or a part of the editor that draws no field: the editor's box (`surface`),
+  // the element to press (`press`: `el` where it is drawn, else the box) and its field; null
+  // where `el` is in no such editor (a box whose fields show, a field hidden for good).
+  const EDITOR_DEPTH = 6;
+  const [EDITOR_MIN_WIDTH, EDITOR_MIN_HEIGHT] = [60, 16];
+  function editorOf(el) {
+    // Hidden by the editor itself: of next to no size, see-through or clipped away. A field
+    // a dialog covers, or one the page shows, is none; nor is a one-line field (a widget's
+    // search box, a date's), which no code editor takes its keys in.
+    const hiddenField = (node) => {
+      const look = getComputedStyle(node);
+      if (look.display === "none" || look.visibility !== "visible") return false; // takes no focus
+      const rect = node.getBoundingClientRect();
+      return rect.width * rect.height < 64 || look.opacity === "0" || !rendered(node) ||
+        clippedAway(node, rect, new Map());
+    };
+    // A field that takes an editor's keys: a textarea, or an edit context (Monaco's).
+    const keyField = (node) => !node.disabled && !node.readOnly &&
+      (tagOf(node) === "textarea" || Boolean(node.editContext));
+    for (let box = el, up = 0; box && box !== doc.body && up < EDITOR_DEPTH; box = box.parentElement, up++) {
+      if (keyField(box)) continue; // the field itself: its editor is further out
+      const fields = [...box.querySelectorAll("textarea, [role=textbox]")].filter(keyField);
+      const others = box.querySelector("input:not([type=hidden]), select, [contenteditable]");
+      if (!fields.length && !others) continue; // a part of the editor with no field in it
+      if (fields.length !== 1 || others || box.matches("form, fieldset, label") || !hiddenField(fields[0])) {
+        return null;
+      }
+      const rect = rendered(box);
+      if (!rect || rect.width < EDITOR_MIN_WIDTH || rect.height < EDITOR_MIN_HEIGHT) continue; // its holder
+      const drawn = !el.matches(FIELDS) && !keyField(el) && rendered(el); // a part of its text
+      const press = drawn && drawn.width >= EDITOR_MIN_WIDTH / 4 && drawn.height >= EDITOR_MIN_HEIGHT / 2 ? el : box;
+      return { surface: selectorFor(box), press: selectorFor(press), field: selectorFor(fields[0]) };
+    }
+    return null;
+  }
+
+  // `text` put into the field that has the focus as a paste puts it (a code editor keeps it
+  // as given, where typed keys would have it indent lines and close brackets itself), once
+  // that field is in the editor `surface`: whether the page took it (`taken`: it handled
+  // the paste itself, as editors do), or what has the focus instead (`unfocused`). With no
+  // text, only whether the focus is there.
+  function pasteInto({ surface, text }) {
+    const el = deepActive();
+    const box = resolve(surface).list?.[0];
+    if (!el || !box || !box.contains(el) || el === box && !el.editContext && !takesText(el)) {
+      return { unfocused: el && el !== doc.body ? describeCover(el) : null };
+    }
+    if (!text) return { taken: false };
+    const data = new DataTransfer();
+    data.setData("text/plain", text);
+    const event = new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true, composed: true });
+    el.dispatchEvent(event);
+    return { taken: event.defaultPrevented };
   }
 
   // Fields typed into are watched (the latest few): the value each typing answered (its
@@ -5469,6 +5541,7 @@ async (request) => {
       case "enterSends": return tagOf(store.target) === "input" ? enterSends(store.target) : {};
       case "keysReach": return keysReach(store.target);
       case "reveal": return reveal();
+      case "pasteInto": return pasteInto(request);
       case "focused": { const el = deepActive(); return el && el !== doc.body && el !== doc.documentElement ? describeCover(el) : {}; }
       case "watchDrag": return watchDrag();
       case "dragEnded": return dragEnded();

@@ -196,6 +196,8 @@ async def target(
         )
     if keyboard and info.get("aim"):
         info["aim"] = {k: v for k, v in info["aim"].items() if k not in _POINTER_ONLY}
+    if purpose == "type" and info.get("editor"):
+        return Target(located, info)  # typed into through its editor (fields.into_editor)
     if purpose != "inspect":
         check_usable(selector, info, done or ("clicked" if purpose == "click" else "typed"))
     if text is not None:

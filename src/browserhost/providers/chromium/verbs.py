@@ -285,9 +285,12 @@ class PageVerbs(Provider):
                     aimed = await targets.target(
                         page, arguments.selector, "type", watch=True, keyboard=True, done="pressed"
                     )
-                    await (await aimed.handle()).focus()
-                    if not await pagescript.run(aimed.located.frame, "keysReach"):
-                        raise ActionError(not_focused(arguments.selector, await _focused(page)))
+                    if aimed.info.get("editor"):  # its keys go to a field it hides
+                        await fields.press_editor(page, aimed, arguments.selector)
+                    else:
+                        await (await aimed.handle()).focus()
+                        if not await pagescript.run(aimed.located.frame, "keysReach"):
+                            raise ActionError(not_focused(arguments.selector, await _focused(page)))
                 else:
                     before = await _focused(page)
                 if arguments.text is not None:
