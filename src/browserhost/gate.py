@@ -6,13 +6,17 @@ host the user allowed (a DNS-rebinding guard, 421); a request with an ``Origin``
 from the server's own origin (403); the bearer token must match, compared in constant time
 (401); a body must be JSON (415) and at most 1 MiB (413). The body is then read here, before
 anything parses it, so a body sent without a Content-Length is refused the same way as one
-that declares its size, and never held beyond the limit.
+that declares its size, and never held beyond the limit. A refused request's body is read
+and dropped (up to 4 MiB, for 5 s) before the refusal is sent: closed with a body unread, the
+connection would be reset under a client still sending it, which would lose the refusal.
 
 Standard library only at run time: the provider SDK imports this without a web framework.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import hmac
 import json
@@ -97,11 +101,14 @@ class Gate:
             return
         refusal = self._refusal(headers)
         if refusal is not None:
+            if _has_body(headers):
+                await _drain(receive)
             await _answer(send, *refusal)
             return
         if _has_body(headers):
             buffered = await _read_body(receive)
             if buffered is None:
+                await _drain(receive)
                 await _answer(send, *_TOO_LARGE)
                 return
             receive = buffered
@@ -181,6 +188,27 @@ async def _read_body(receive: Receive) -> Receive | None:
         if not message.get("more_body", False):
             break
     return _replay({"type": "http.request", "body": b"".join(chunks)}, receive)
+
+
+DRAIN_MAX_BYTES = 4 * REQUEST_BODY_MAX_BYTES
+DRAIN_S = 5.0
+
+
+async def _drain(receive: Receive) -> None:
+    """Read and drop the rest of a refused request's body, up to :data:`DRAIN_MAX_BYTES` and
+    :data:`DRAIN_S`: a connection closed with a body unread is reset, and a client still
+    sending it (a body over the limit) would then lose the refusal for a broken connection.
+    A larger or slower one is left to that."""
+    size = 0
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(DRAIN_S):
+            while size <= DRAIN_MAX_BYTES:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                size += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return
 
 
 def _replay(first: Message, receive: Receive) -> Receive:

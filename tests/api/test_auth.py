@@ -223,3 +223,21 @@ async def test_the_live_server_refuses_and_the_selection_file_is_unchanged(
     assert (response.status_code, response.json()["code"]) == (case.status, case.code)
     assert path.read_bytes() == before
     assert sorted(p.name for p in live.data_dir.iterdir()) == [SELECTION_FILE]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("with_token", [True, False], ids=["too-large", "no-token"])
+async def test_a_client_still_sending_a_refused_body_reads_the_refusal(
+    live: LiveServer, with_token: bool
+) -> None:
+    """A body over the limit is refused before it is read; closed with it unread, the
+    connection would be reset under a client still sending it, which would then see a
+    broken connection and not the refusal. The gate reads the rest and drops it first."""
+    body = json.dumps({"id": "stub", "pad": "x" * (TWO_MIB * 19 // 10)}).encode()
+    headers = {"Content-Type": "application/json"}
+    if with_token:
+        headers["Authorization"] = f"Bearer {live.token}"
+    async with httpx.AsyncClient(base_url=live.url, trust_env=False, timeout=30) as client:
+        for _ in range(30):
+            response = await client.put(SELECTION, content=body, headers=headers)
+            assert response.status_code == (413 if with_token else 401)

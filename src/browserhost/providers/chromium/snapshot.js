@@ -3906,10 +3906,10 @@ async (request) => {
 
   // A code editor (CodeMirror, Ace, Monaco) draws its text itself and takes the keys in a
   // field of its own that it hides (a textarea of no size, clipped or see-through; an edit
-  // context): a person clicks the text, and the keys go there. For `el`,
-  // that field or a part of the editor that draws no field: the editor's box (`surface`),
-  // the element to press (`press`: `el` where it is drawn, else the box) and its field; null
-  // where `el` is in no such editor (a box whose fields show, a field hidden for good).
+  // context): a person clicks the text, and the keys go there. For `el`, that field or a
+  // part of the editor that draws no field: the editor's box (`surface`), the element to
+  // press (`press`: `el` where it is a drawn part, else the box) and its field; null where
+  // `el` is in no such editor (a box whose fields show, a field hidden for good).
   const EDITOR_DEPTH = 6;
   const [EDITOR_MIN_WIDTH, EDITOR_MIN_HEIGHT] = [60, 16];
   function editorOf(el) {
