@@ -597,6 +597,10 @@ async def test_drag_carries_an_item_to_a_drop_zone_a_page_away_scrolling_as_it_g
     assert dragged["end"]["under"]["selector"] == "#basket"
 
 
+DONE_ITEMS = "[...done.children].map((li) => li.textContent)"
+"""The items of /two-lists' second list, in order, as the page holds them."""
+
+
 async def test_a_drop_before_or_after_an_item_of_a_list_beside_goes_above_or_below_it(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
@@ -605,10 +609,9 @@ async def test_a_drop_before_or_after_an_item_of_a_list_beside_goes_above_or_bel
     drag goes."""
     await ok(provider, ctx, "browser.open", url=site.url("/two-lists"))
     await ok(provider, ctx, "verb.drag", text="Design logo", to_text="Ship it", at="before")
-    done = "[...done.children].map((li) => li.textContent)"
-    assert await in_page(provider, ctx, done) == ["Set up repo", "Design logo", "Ship it"]
+    assert await in_page(provider, ctx, DONE_ITEMS) == ["Set up repo", "Design logo", "Ship it"]
     await ok(provider, ctx, "verb.drag", text="Buy domain", to_text="Set up repo", at="after")
-    assert await in_page(provider, ctx, done) == [
+    assert await in_page(provider, ctx, DONE_ITEMS) == [
         "Set up repo",
         "Buy domain",
         "Design logo",
@@ -623,18 +626,17 @@ async def test_a_drop_before_or_after_a_list_itself_goes_to_its_start_or_end(
     and after mean before its first item and after its last, not a fifth in from its edge
     the way the drag goes, which lands among its items."""
     await ok(provider, ctx, "browser.open", url=site.url("/two-lists"))
-    done = "[...done.children].map((li) => li.textContent)"
     await ok(provider, ctx, "verb.drag", text="Design logo", to_selector="#done", at="after")
-    assert await in_page(provider, ctx, done) == ["Set up repo", "Ship it", "Design logo"]
+    assert await in_page(provider, ctx, DONE_ITEMS) == ["Set up repo", "Ship it", "Design logo"]
     await ok(provider, ctx, "verb.drag", text="Buy domain", to_selector="#done", at="before")
-    assert await in_page(provider, ctx, done) == [
+    assert await in_page(provider, ctx, DONE_ITEMS) == [
         "Buy domain",
         "Set up repo",
         "Ship it",
         "Design logo",
     ]
     await ok(provider, ctx, "verb.drag", text="Design logo", to_selector="#done", at="before")
-    assert (await in_page(provider, ctx, done))[:2] == ["Design logo", "Buy domain"]
+    assert (await in_page(provider, ctx, DONE_ITEMS))[:2] == ["Design logo", "Buy domain"]
 
 
 async def test_a_drag_of_a_slider_the_page_draws_starts_from_its_knob(

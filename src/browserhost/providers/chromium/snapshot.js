@@ -4908,7 +4908,7 @@ async (request) => {
   function madeItems({ el, value, before }) {
     const now = clean(nearBox(el).innerText);
     const count = (text, piece) => text.split(piece).length - 1;
-    const items = value.split(/[,;]/).map((piece) => clean(piece)).filter(Boolean);
+    const items = value.split(SEPARATED).map((piece) => clean(piece)).filter(Boolean);
     const held = clean(state(el).value ?? "");
     return items.filter((item) => !held.includes(item) && count(now, item) > count(before, item));
   }
