@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import pytest
 
-from browserhost.providers.chromium import targets
+from browserhost.providers.chromium import fields, targets
 from browserhost.providers.chromium.inputs import STILL_LOADING
 from browserhost.providers.chromium.targets import SCROLLS_SIDEWAYS
 from tests.api.test_bridge_extension import own_address
@@ -34,6 +34,7 @@ from tests.extension.conftest import (
 )
 from tests.mcp.conftest import call_ok, http_mcp
 from tests.providers.chromium.site import Site
+from tests.providers.chromium.test_actions import CODE
 from tests.spawning import spawn, stop, wait_ready
 
 pytestmark = pytest.mark.slow
@@ -486,6 +487,25 @@ def test_typing_says_when_the_field_did_not_take_the_text(
     )
     assert secret["notice"].startswith("The page disabled #secret as the text was typed")
     assert (amount["value"], "notice" in amount) == ("1250", False)
+
+
+def test_code_is_typed_into_a_code_editor_through_its_hidden_field_as_given(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: a code editor named by its lines is pressed, its
+    text selected whole and replaced by a paste, which it keeps as given (its Enter would
+    indent each line once more); keys pressed on its lines reach the field it hides."""
+    url = site.url("/code-editor")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        typed = data(act(http, "browser.type", selector="#lines", value=CODE))
+        page = extension.page(url)
+        assert page.evaluate("code") == CODE
+        data(act(http, "verb.press_key", selector="#lines", text=" # ok"))
+        assert page.evaluate("code") == CODE + " # ok"
+    assert typed["notice"] == fields.EDITOR_TYPED.format(
+        selector="#lines", surface="#editor", field="#keys"
+    )
 
 
 def test_a_row_a_virtual_list_draws_again_as_it_is_scrolled_to_is_chased_to_its_item(

@@ -7,6 +7,7 @@ import {
   NAMED_PICTURES, PRESS_ATTEMPTS, SCROLL_BOXES, SCROLL_BOXES_MOVED, SCROLLS_SIDEWAYS, SHAPES_SEEN,
   STILL_LOADING, TEXT_MAX, UNLISTED_SHAPES, VIEWPORT_SIZES,
 } from "./contract.js";
+import { intoEditor } from "./editors.js";
 import { locate, readFrames } from "./frames.js";
 import { link } from "./link.js";
 import { evaluate, location, page, QUIET_MS, settle, shownAfter } from "./page.js";
@@ -155,9 +156,12 @@ export const ACTIONS_BY_NAME = {
   "browser.type": async (tabId, { selector: asked, value, submit }) => {
     const { info, located } = await target(tabId, asked, "type", { watch: true });
     const selector = info.chased || asked;
-    checkTakesText(selector, info);
+    if (!info.editor) checkTakesText(selector, info); // an editor takes the keys in its own field
+    let editorNotice = null;
     if (info.tag === "select") {
       await choose(located, selector, info, value);
+    } else if (info.editor) {
+      editorNotice = await intoEditor(tabId, { info, located }, selector, value);
     } else {
       // Focus and select what is there, so the typed text replaces it as a person's would.
       // Watched from here for what the page makes of the text as it loses focus.
@@ -187,8 +191,9 @@ export const ACTIONS_BY_NAME = {
       : { quiet: true, retyped: typed.retyped, madeItems: typed.madeItems };
     const state = await stateAfter(located, settled);
     // After a submit, what the field holds if anything (a date the page parsed as Enter went).
-    const refused = info.tag !== "select" && (!submit || state.value) && notTaken(selector, value, state, settled.madeItems);
-    const notice = [refused, submit && formRefused(settled).notice, sends.enterSends && enterSent(sends),
+    const refused = info.tag !== "select" && !editorNotice && (!submit || state.value) &&
+      notTaken(selector, value, state, settled.madeItems);
+    const notice = [editorNotice, refused, submit && formRefused(settled).notice, sends.enterSends && enterSent(sends),
       selector !== asked && chased(asked, selector, "typed into")].filter(Boolean).join(" ");
     return withPageSays({
       selector, ...await shownAfter(tabId, settled), ...(notice ? { notice } : {}), ...state,

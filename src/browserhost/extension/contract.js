@@ -71,6 +71,9 @@ export const KEY_NAMES = {"backspace": "Backspace", "tab": "Tab", "enter": "Ente
 export const NOT_A_KEY = "{key} is not a key: give a name (Enter, Escape, Tab, Backspace, Delete, ArrowDown, PageDown, Home, F5), one character, or a chord of them (Control+a, Shift+Tab); nothing was pressed. To type a text, give text.";
 export const TO_THE_PAGE = "No element had the focus, so {what} went to the page itself (to its shortcuts, if it has any); to type into a field or press on an element, give its selector.";
 export const NOT_FOCUSED = "{selector} does not take the focus, so nothing was pressed: the keys would go to {holder}. Give the selector of what takes them (a field, a button, or the list, menu or grid whose keys move among its items), or none to press where the focus is.";
+// chromium/fields.py
+export const EDITOR_UNFOCUSED = "{selector} is in a code editor ({surface}) whose own field takes the keys, and a press on {press} gave it none ({where}), so nothing was typed; click into the editor's text, then verb.press_key with text.";
+export const EDITOR_TYPED = "{selector} is in a code editor ({surface}) that takes keys in a field of its own ({field}): it was pressed, all its text selected and replaced by the text as a paste puts it in, kept as given (no indents or closing brackets added). Take a snapshot to read it.";
 // chromium/targets.py
 export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has focused it, or verb.drag its handle by offsetX", "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused it, or click its arrows", "combobox": "click it, then click the option it shows", "listbox": "click the option you want in it (where it takes several, verb.mouse with modifiers [\"Control\"] adds one to those chosen)"};
 export const NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet";

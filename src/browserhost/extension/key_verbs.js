@@ -7,6 +7,7 @@ import { cdp } from "./cdp.js";
 import {
   KEY_NAMES, NOT_A_KEY, NOT_FOCUSED, PRESS_KEY_HELP, PRESS_KEY_SCHEMA, TO_THE_PAGE,
 } from "./contract.js";
+import { pressEditor } from "./editors.js";
 import { link } from "./link.js";
 import { evaluate, page, settle, shownAfter } from "./page.js";
 import { described as describedElement, formRefused, Refusal } from "./refusals.js";
@@ -104,7 +105,7 @@ async function send(tabId, type, description, held) {
 }
 
 /** Press the chord `names` (modifiers first, released after, the last key once). */
-async function press(tabId, chord) {
+export async function pressChord(tabId, chord) {
   const held = new Set();
   const names = chord.map(onThisKeyboard);
   const keys = names.map((name, index) => {
@@ -160,12 +161,14 @@ export async function pressKey(tabId, { key, text, selector }) {
   };
   let before = null;
   if (given) {
-    const { located } = await target(tabId, selector, "type", { watch: true, keyboard: true });
-    const holds = await evaluate(located, `(async () => {
-      const el = await (${link.pageScript})({ op: "stashed" });
-      el.focus();
-      return (${link.pageScript})({ op: "keysReach" });
-    })()`);
+    const aimed = await target(tabId, selector, "type", { watch: true, keyboard: true });
+    // A code editor's keys go to a field it hides, which a press on its text focuses.
+    const holds = aimed.info.editor ? await pressEditor(tabId, aimed, selector).then(() => true)
+      : await evaluate(aimed.located, `(async () => {
+        const el = await (${link.pageScript})({ op: "stashed" });
+        el.focus();
+        return (${link.pageScript})({ op: "keysReach" });
+      })()`);
     if (!holds) {
       throw new Refusal(NOT_FOCUSED.replace("{selector}", selector)
         .replace("{holder}", await holder() || "the page itself"));
@@ -175,10 +178,10 @@ export async function pressKey(tabId, { key, text, selector }) {
   }
   for (const character of text || "") {
     const name = TYPED_AS[character] || character;
-    if (described(name, false)) await press(tabId, [name]);
+    if (described(name, false)) await pressChord(tabId, [name]);
     else await cdp(tabId, "Input.insertText", { text: character }); // é, 中, an emoji
   }
-  if (names) await press(tabId, names);
+  if (names) await pressChord(tabId, names);
   const settled = await settle(tabId);
   // The value the keys left on what they were pressed on, and where the keys go now (a Tab
   // moved them), as the chromium provider's press_key answers them.

@@ -722,6 +722,26 @@ PAGES: dict[str, str] = {
     # As Leaflet draws a map: markers and an open popup in a pane of no size that a
     # translation moves, controls placed against the map from a holder of no height, all in
     # a box that hides what overflows it.
+    # Boards of squares: a game's in a grid box, one in floated boxes, with empty squares;
+    # a week of days drawn in boxes, its first days empty; and cards of unequal size.
+    "/boards": _page(
+        "Boards",
+        "<style>.sq { width: 40px; height: 40px; border: 1px solid #000 }"
+        " #game { display: grid; grid-template-columns: repeat(3, 42px) }"
+        " #floats { width: 130px; overflow: hidden } #floats div { float: left }"
+        " #week { display: flex; flex-wrap: wrap; width: 210px } #week span { width: 30px }"
+        " #cards { display: flex } #cards div { border: 1px solid }</style>"
+        '<div id="game">'
+        + "".join(f'<div class="sq">{mark.strip(".")}</div>' for mark in "X.O.O...X")
+        + '</div><div id="floats">'
+        + "".join(f'<div class="sq">{mark.strip(".")}</div>' for mark in "..XO...X")
+        + '</div><div id="week">'
+        + "<span></span>" * 3
+        + "".join(f"<span>{day}</span>" for day in range(1, 12))
+        + "</div>"
+        '<div id="cards"><div style="width: 80px">Tea</div><div style="width: 40px"></div>'
+        '<div style="width: 60px">Cake</div></div>',
+    ),
     "/map": _page(
         "Map",
         '<div id="map" style="position: relative; overflow: hidden; width: 400px; height: 300px;'

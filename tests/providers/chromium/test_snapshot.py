@@ -237,6 +237,22 @@ async def test_items_laid_out_in_rows_read_a_row_a_line(
     )
 
 
+async def test_the_empty_squares_of_a_board_keep_each_mark_in_its_place(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText reads a tic-tac-toe board's marks a line each, its empty squares not at all,
+    and which square holds which mark is lost. Rows of boxes of one size, some empty, read a
+    row a line, an empty box as a dash: in a grid box, in boxes floated side by side, and a
+    week of days whose first days are empty. Cards of unequal size read as before."""
+    await ok(provider, ctx, "browser.open", url=site.url("/boards"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
+        "X \u2014 O\n\u2014 O \u2014\n\u2014 \u2014 X\n"
+        "\u2014 \u2014 X\nO \u2014 \u2014\n\u2014 X\n"
+        "\u2014 \u2014 \u2014 1 2 3 4\n5 6 7 8 9 10 11\n"
+        "Tea Cake"
+    )
+
+
 async def test_a_line_break_and_an_empty_box_between_words_are_read_as_drawn(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

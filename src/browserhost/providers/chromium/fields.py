@@ -113,6 +113,21 @@ async def fill(tab: Tab, page: Page, aimed: Target, selector: str, value: str) -
     return Filled(typed=True)
 
 
+EDITOR_UNFOCUSED = (
+    "{selector} is in a code editor ({surface}) whose own field takes the keys, and a press on "
+    "{press} gave it none ({where}), so nothing was typed; click into the editor's text, then "
+    "verb.press_key with text."
+)
+"""The refusal where a press on a code editor's text left none of its fields focused."""
+EDITOR_TYPED = (
+    "{selector} is in a code editor ({surface}) that takes keys in a field of its own "
+    "({field}): it was pressed, all its text selected and replaced by the text as a paste "
+    "puts it in, kept as given (no indents or closing brackets added). Take a snapshot to "
+    "read it."
+)
+"""What typing into a code editor answers (:func:`into_editor`)."""
+
+
 async def press_editor(page: Page, aimed: Target, selector: str) -> None:
     """Press the code editor ``aimed`` is in (``info["editor"]``, see ``snapshot.js``'s
     ``editorOf``) on its text, as a person does to give it the keys; refuses where no field of
@@ -125,9 +140,9 @@ async def press_editor(page: Page, aimed: Target, selector: str) -> None:
         instead = put["unfocused"]
         where = f"the focus went to {instead['selector']}" if instead else "nothing took the focus"
         raise ActionError(
-            f"{selector} is in a code editor ({editor['surface']}) whose own field takes the "
-            f"keys, and a press on {editor['press']} gave it none ({where}), so nothing was "
-            "typed; click into the editor's text, then verb.press_key with text."
+            EDITOR_UNFOCUSED.format(
+                selector=selector, surface=editor["surface"], press=editor["press"], where=where
+            )
         )
 
 
@@ -148,12 +163,7 @@ async def into_editor(page: Page, aimed: Target, selector: str, value: str) -> s
         )
         if not put.get("taken"):
             await pagescript.answering(page.keyboard.insert_text(value))
-    return (
-        f"{selector} is in a code editor ({editor['surface']}) that takes keys in a field of "
-        f"its own ({editor['field']}): it was pressed, all its text selected and replaced by "
-        "the text as a paste puts it in, kept as given (no indents or closing brackets added). "
-        "Take a snapshot to read it."
-    )
+    return EDITOR_TYPED.format(selector=selector, surface=editor["surface"], field=editor["field"])
 
 
 async def _inserted(

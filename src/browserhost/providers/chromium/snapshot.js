@@ -2674,6 +2674,9 @@ async (request) => {
     [50, "l"], [40, "xl"], [10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]];
   const emptyCell = (cell) => !clean(cell.textContent) && !cell.querySelector(":not(br)");
   const ROW = /^(inline-)?(flex|grid)$/;
+  // Boxes floated side by side, as a page laid out before flex boxes sets a row of them.
+  const floatsAcross = (el, style) => style.display === "block" && el.childElementCount > 1 &&
+    [el.firstElementChild, el.lastElementChild].every((item) => getComputedStyle(item).float !== "none");
 
   // The items of the flex or grid box `el` (styled `style`) in the rows a person reads, when
   // some row holds more than one: innerText reads each item on a line of its own (a navbar, a
@@ -2712,12 +2715,32 @@ async (request) => {
         loose = [];
       }
       left = style.direction === "rtl" ? -rect.right : rect.left;
-      row.items.push({ node, left });
+      row.items.push({ node, left, rect });
     }
     if (!rows.some((one) => one.items.length > 1)) return null;
     if (loose.length) rows[rows.length - 1].items.push(...loose);
     const drawn = rows.map((one) => one.items.sort((a, b) => a.left - b.left).map((item) => item.node));
-    return { nodes, rows: drawn };
+    return { nodes, rows: drawn, board: isBoard(rows) };
+  }
+
+  // Rows of boxes of one size, as many a row (the last may hold fewer), some empty and some
+  // not: a game's squares, a month's days drawn in boxes. innerText reads nothing for an
+  // empty one, and which square holds which mark is lost ("X O" for "X, empty, O"); each
+  // empty box reads as EMPTY_CELL.
+  function isBoard(rows) {
+    const across = rows[0].items.length;
+    if (rows.length < 2 || across < 2) return false;
+    if (rows.some((row, i) => row.items.length !== across && (i < rows.length - 1 || row.items.length > across))) {
+      return false;
+    }
+    const boxes = rows.flatMap((row) => row.items);
+    const [{ rect: first }] = boxes;
+    if (!first || boxes.some(({ node, rect }) => node.nodeType !== Node.ELEMENT_NODE || !rect ||
+        Math.abs(rect.width - first.width) > 1 || Math.abs(rect.height - first.height) > 1)) {
+      return false;
+    }
+    const empty = boxes.filter(({ node }) => emptyCell(node)).length;
+    return empty > 0 && empty < boxes.length;
   }
 
   // A run of rows (rowsOf) as innerText reads it (`together`: an item a line) and as a
@@ -2731,11 +2754,11 @@ async (request) => {
       let line = "";
       let before = null;
       for (const node of row) {
-        const said = node.nodeType === Node.TEXT_NODE ? read.get(node)
-          : runsApart(node, layout, read.get(node));
+        const said = run.board && emptyCell(node) ? EMPTY_CELL : node.nodeType === Node.TEXT_NODE
+          ? read.get(node) : runsApart(node, layout, read.get(node));
         if (!said) continue;
         if (said.includes("\n")) return null;
-        if (line && drawnApart(before, node) && !attached(line, said)) line += " ";
+        if (line && (run.board || drawnApart(before, node)) && !attached(line, said)) line += " ";
         line += said;
         before = node;
       }
@@ -2798,10 +2821,10 @@ async (request) => {
         inside({ nodes: [el], upward: true }, el); // a chat's messages, newest put first
       } else if ((KEEPS_INDENTS.test(style.whiteSpace) && SPACED.test(el.textContent)) || drawnCode(el, style)) {
         inside({ nodes: [(code = el)], code: true }, el); // tidy would lose its indents
-      } else if (ROW.test(style.display) && el.childNodes.length > 1 &&
+      } else if ((ROW.test(style.display) || floatsAcross(el, style)) && el.childNodes.length > 1 &&
           (laid = rowsOf(el, style))) {
         const inline = style.display.startsWith("inline") && el; // in its sentence's line
-        inside({ nodes: laid.nodes, rows: laid.rows, inline }, el);
+        inside({ nodes: laid.nodes, rows: laid.rows, board: laid.board, inline }, el);
       } else if (el !== root && style.display.startsWith("inline") &&
           !lastRun?.nodes.includes(el) && touching(el)) {
         lastRun = runAround(el);
