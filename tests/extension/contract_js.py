@@ -130,6 +130,7 @@ def _values() -> dict[str, tuple[object, str]]:
         "EDITOR_TYPED": (fields.EDITOR_TYPED, "chromium/fields.py"),
         "WIDGET_ADVICE": (targets.WIDGET_ADVICE, "chromium/targets.py"),
         "NOT_DRAWN_YET": (targets.NOT_DRAWN_YET, "chromium/targets.py"),
+        "AMONG_WORDS": (targets.AMONG_WORDS, "chromium/targets.py"),
         "SCROLLS_SIDEWAYS": (targets.SCROLLS_SIDEWAYS, "chromium/targets.py"),
         "BOX_SCROLLED": (targets.BOX_SCROLLED, "chromium/targets.py"),
         "PAGE_GOES_ON": (targets.PAGE_GOES_ON, "chromium/targets.py"),

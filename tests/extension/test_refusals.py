@@ -225,6 +225,25 @@ def test_the_refusal_for_a_control_hidden_in_a_closed_menu_is_the_chromium_provi
         assert js == python
 
 
+def test_the_refusal_for_words_of_an_element_that_is_no_control_is_the_chromium_providers(
+    page: Page,
+) -> None:
+    among = {"selector": "#p1", "tag": "p", "label": "The quick brown fox jumps over the lazy"}
+    for words, doing in (("CLICKING", ("click", "clicked")), ("HOVERING", ("hover", "hovered"))):
+        js = page.evaluate(
+            """async ([words, among]) => {
+              const refusals = await import("./refusals.js");
+              try {
+                refusals.checkFoundText("lazy", { total: 0, matches: [], among }, refusals[words]);
+              } catch (error) {
+                return error.message;
+              }
+            }""",
+            [words, among],
+        )
+        assert js == targets.among_refusal("lazy", among, doing)
+
+
 DROPS: list[dict[str, Any]] = [
     {"to": {"x": 1, "y": 2}},
     {"gone": True},

@@ -4,7 +4,7 @@
 // tests/extension/test_refusals.py runs these beside the Python ones and compares.
 
 import {
-  BLOCKED_SCHEMES_HELP, BOX_SCROLLED, MOUSE_DONE, NOT_DRAWN_YET, OWN_REFUSED, PAGE_GOES_ON,
+  AMONG_WORDS, BLOCKED_SCHEMES_HELP, BOX_SCROLLED, MOUSE_DONE, NOT_DRAWN_YET, OWN_REFUSED, PAGE_GOES_ON,
   WIDGET_ADVICE,
 } from "./contract.js";
 
@@ -346,6 +346,12 @@ export function checkFoundText(text, found, words) {
         : "open what holds it first";
     throw new Refusal(`"${text}" is ${named(hidden)}, hidden now (in a closed menu, tab or ` +
       `section), so nothing was ${words.done}; ${how}, then ${words.act} it.`);
+  }
+  const among = found.among;
+  if (found.total === 0 && among) {
+    throw new Refusal(AMONG_WORDS.replace("{text}", text)
+      .replace("{element}", `${among.selector} (${described(among)})`).replace("{done}", words.done)
+      .replaceAll("{act}", words.act).replace("{selector}", among.selector));
   }
   if (found.total === 0) {
     const boxes = found.boxes?.length ? ` ${NOT_DRAWN_YET}: ${scrollBoxesNamed(found.boxes)}; ${BOX_SCROLLED}` : "";

@@ -772,7 +772,8 @@ PAGES: dict[str, str] = {
     "/partly-named": _page(
         "Inbox",
         "<p>Inbox (3 messages)</p><button onclick=\"this.textContent = 'All deleted'\">"
-        "Delete all messages</button><button>Archive</button>",
+        'Delete all messages</button><button>Archive</button><div style="cursor: pointer"'
+        " onclick=\"this.textContent = 'Picked'\">Item 4 - apple</div>",
     ),
     "/upright-range": _page(
         "Level",
@@ -893,6 +894,17 @@ PAGES: dict[str, str] = {
         " over.parentElement.insertBefore(held,"
         " e.clientY < r.top + r.height / 2 ? over : over.nextSibling); }"
         " held = null; });</script>",
+    ),
+    # A component whose words are in its open shadow root, in boxes that are no control; the
+    # page hears clicks at the document.
+    "/shadow-words": _page(
+        "Shadow words",
+        '<my-widget id="w"></my-widget><p id="out">out: none</p><script>'
+        "customElements.define('my-widget', class extends HTMLElement { constructor() {"
+        " super(); this.attachShadow({ mode: 'open' }).innerHTML ="
+        ' \'<div id="item">Shadow item</div><div id="zone">Shadow zone</div>\'; } });'
+        "document.addEventListener('click', (e) => {"
+        " out.textContent = 'out: ' + e.composedPath()[0].id; });</script>",
     ),
     "/two-mores": _page(
         "Reading",

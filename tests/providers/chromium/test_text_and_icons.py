@@ -88,7 +88,8 @@ async def test_a_click_by_text_that_runs_from_words_into_a_link_presses_that_lin
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """Of two "more" links in a paragraph, the words before one and its own ("after pears
-    more") name that one; text over two links, or over no control at all, names none."""
+    more") name that one; text over two links, or over no control at all, names none, and
+    the refusal for the latter says which element's words hold it."""
     await ok(provider, ctx, "browser.open", url=site.url("/two-mores"))
     clicked = await ok(provider, ctx, "browser.click", text="after pears more")
     assert (clicked["clicked"], clicked["label"]) == ('a[href="#b"]', "more")
@@ -100,14 +101,34 @@ async def test_a_click_by_text_that_runs_from_words_into_a_link_presses_that_lin
     )
     assert both.startswith('No visible element has the text "more ipsum')
     plain = await refused(provider, ctx, "browser.click", text="ipsum after pears")
-    assert plain.startswith('No visible element has the text "ipsum after pears"')
+    assert plain.startswith(
+        '"ipsum after pears" shows only among other words, in body > p (p "Intro words here. '
+    )
+    assert plain.endswith(
+        "which is no control: nothing was clicked. To click there anyway, click body > p by "
+        "selector; to select those words, use verb.select_text."
+    )
+
+
+async def test_a_click_by_text_finds_the_words_a_web_component_shows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Words a component draws in its open shadow root, in a box that is no control (a drop
+    zone, an item the page listens for at the document), are found by their text as the
+    page's own are: the snapshot reads them, and a click by them presses them."""
+    await ok(provider, ctx, "browser.open", url=site.url("/shadow-words"))
+    assert "Shadow zone" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+    clicked = await ok(provider, ctx, "browser.click", text="Shadow zone")
+    assert clicked["clicked"] == "#w >> #zone"
+    assert await out_line(provider, ctx) == "out: zone"
 
 
 async def test_a_click_by_a_text_that_only_part_of_a_name_holds_says_whose_name_it_was(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
     """No control reads "Delete" exactly: the one whose name holds it is clicked, and the
-    answer says it matched only in part, naming it; an exact match says nothing of the kind."""
+    answer says it matched only in part, naming it (all of its name, where the press went to
+    those words of it); an exact match says nothing of the kind."""
     await ok(provider, ctx, "browser.open", url=site.url("/partly-named"))
     clicked = await ok(provider, ctx, "browser.click", text="Delete")
     assert clicked["notice"] == (
@@ -115,6 +136,12 @@ async def test_a_click_by_a_text_that_only_part_of_a_name_holds_says_whose_name_
         '"Delete all messages".'
     )
     assert "notice" not in await ok(provider, ctx, "browser.click", text="archive")
+    # Pressed on those words of its text: the name quoted is the whole of it still.
+    item = await ok(provider, ctx, "browser.click", text="Item 4")
+    assert item["notice"] == (
+        'No element reads exactly "Item 4": this clicked the one whose name holds it, '
+        '"Item 4 - apple".'
+    )
 
 
 async def test_arrows_named_only_by_the_action_the_page_keeps_on_them_are_told_apart(

@@ -1137,6 +1137,8 @@ async def test_controls_beyond_text_fields_are_set_and_read(
 async def test_fields_take_a_value_as_a_person_enters_it_and_refuse_one_they_cannot_take(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
+    """A value a field cannot take is refused, the field left as it was, and the page's console
+    warns of nothing: the page never got the value."""
     await _open(provider, site, ctx, "controls.html")
     typed = await ok(provider, ctx, "browser.type", selector="#when", value="2026-12-24")
     assert typed["value"] == "2026-12-24"
@@ -1150,6 +1152,8 @@ async def test_fields_take_a_value_as_a_person_enters_it_and_refuse_one_they_can
         "Nothing was changed."
     )
     assert await out_line(provider, ctx) == "out: when 2026-12-24"
+    # Refused unseen: the page's console holds no warning of a value it never got.
+    assert (await ok(provider, ctx, "browser.snapshot"))["consoleProblems"] == []
     error = await refused(provider, ctx, "browser.type", selector="#qty", value="a dozen")
     assert error.startswith("#qty takes a number")
     error = await refused(provider, ctx, "browser.type", selector="#spice", value="13")

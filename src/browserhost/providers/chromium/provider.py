@@ -518,7 +518,11 @@ class ChromiumProvider(
                         if how == "text" and not _stateful(state)
                         else None
                     )
-                    or (partly_named(parameters.text, label) if how == "partial" else None)
+                    or (
+                        partly_named(parameters.text, aimed.info["label"])
+                        if how == "partial"
+                        else None
+                    )
                     or (disabled_by_click(clicked) if state.get("disabled") else None),
                     targets.chased(asked, selector, "clicked") if selector != asked else None,
                     page_says(settled),

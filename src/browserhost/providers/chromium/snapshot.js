@@ -4552,8 +4552,11 @@ async (request) => {
     });
     inRows(listed);
     const none = !matches.length && !option;
+    // Words among others of an element that is no control (a word of a paragraph): where.
+    const among = none && shownAs(lower, true);
     return {
       how, ...(option ? { option } : {}), ...(none ? elsewhere(doc.body || doc.documentElement) : {}),
+      ...(among ? { among: { selector: selectorFor(among), tag: tagOf(among), label: cap(clean(textOf(among))) } } : {}),
       total: matches.length, matches: listed.map(({ out }) => out),
     };
   }
@@ -4619,22 +4622,34 @@ async (request) => {
     return { ...(boxes.length ? { boxes } : {}), ...(maxScrollY - scrollY > 1 ? { pageBelow: true } : {}) };
   }
 
-  function shownAs(lower) {
+  // With `within`, the first element that shows the text among other words instead (a
+  // word of a paragraph), or null.
+  function shownAs(lower, within = false) {
     const found = [];
-    const walker = doc.createTreeWalker(doc.body || doc.documentElement, NodeFilter.SHOW_TEXT);
     const seen = new Set();
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!parent || seen.has(parent) || !clean(node.data).toLowerCase().includes(lower)) continue;
-      seen.add(parent);
-      // Beside its text an element may show only marks, no word: a drag handle's "☰", a
-      // bullet, an arrow. Or it holds other elements after its own words, which are the text
-      // (a board's column, "Done" over its cards): the press goes to those words.
-      const shown = textOf(parent).toLowerCase();
-      const own = clean(node.data).toLowerCase() === lower;
-      if ((own || !/[\p{L}\p{N}]/u.test(shown.replace(lower, ""))) && rendered(parent)) found.push(parent);
-    }
-    return found;
+    const look = (root) => {
+      const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || seen.has(parent) || !clean(node.data).toLowerCase().includes(lower)) continue;
+        seen.add(parent);
+        if (within) {
+          if (rendered(parent)) return parent;
+          continue;
+        }
+        // Beside its text an element may show only marks, no word: a drag handle's "☰", a
+        // bullet, an arrow. Or it holds other elements after its own words, which are the text
+        // (a board's column, "Done" over its cards): the press goes to those words.
+        const shown = textOf(parent).toLowerCase();
+        const own = clean(node.data).toLowerCase() === lower;
+        if ((own || !/[\p{L}\p{N}]/u.test(shown.replace(lower, ""))) && rendered(parent)) found.push(parent);
+      }
+      return null;
+    };
+    // The page's own text first; a web component's open shadow roots where it has none.
+    let inside = look(doc.body || doc.documentElement);
+    for (const root of (inside || found.length) ? [] : shadowRoots(doc)) inside ||= look(root);
+    return within ? inside : found;
   }
 
   // A control not drawn now whose name is exactly `lower` (any case): in a closed menu, tab,
@@ -4893,21 +4908,25 @@ async (request) => {
     }
     if (takesText(el)) return readyForText(el, value);
     if (tagOf(el) !== "input") return { error: "untypable" };
-    const before = el.value;
-    el.focus();
-    // Through the browser's own setter, as a picker sets it: a framework that tracks the
-    // value set through the element (React) takes a set through that for its own doing, and
-    // reads the events after it as no change at all.
-    const { set } = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
-    set.call(el, value.trim());
-    if (el.value !== value.trim()) {
-      set.call(el, before);
+    // Tried first on a field alike in a document with no window, which the browser takes no
+    // value into that this one would not: one it refuses is refused unseen, where the page's
+    // own field would log a warning in its console as the page's.
+    const probe = doc.implementation.createHTMLDocument("").createElement("input");
+    for (const name of ["type", "min", "max", "step"]) if (el.hasAttribute(name)) probe.setAttribute(name, el.getAttribute(name));
+    probe.value = value.trim();
+    if (probe.value !== value.trim()) {
       // A number a range cannot take: out of its bounds, or off its steps.
       if (el.type === "range" && value.trim() !== "" && Number.isFinite(Number(value))) {
         return { error: "range", min: el.min || "0", max: el.max || "100", step: el.step || "1" };
       }
       return { error: "malformed", type: el.type };
     }
+    el.focus();
+    // Through the browser's own setter, as a picker sets it: a framework that tracks the
+    // value set through the element (React) takes a set through that for its own doing, and
+    // reads the events after it as no change at all.
+    const { set } = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
+    set.call(el, value.trim());
     return changedBy(el);
   }
 

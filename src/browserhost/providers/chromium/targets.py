@@ -339,6 +339,8 @@ async def by_text_how(
         )
     if total == 0 and (hidden := found.get("hidden")) is not None:
         raise ActionError(hidden_refusal(text, hidden, doing))
+    if total == 0 and (among := found.get("among")) is not None:
+        raise ActionError(among_refusal(text, among, doing))
     if total == 0:
         where = elsewhere(found)
         raise NotFound(
@@ -353,6 +355,23 @@ async def by_text_how(
             f"{doing[0]} one by its selector."
         )
     return str(matches[0]["selector"]), str(found.get("how", ""))
+
+
+AMONG_WORDS = (
+    '"{text}" shows only among other words, in {element}, which is no control: nothing was '
+    "{done}. To {act} there anyway, {act} {selector} by selector; to select those words, use "
+    "verb.select_text."
+)
+"""What a by-text action answers when the text shows only inside the words of an element
+that is no control (a word of a paragraph), which a click on that text would not press."""
+
+
+def among_refusal(text: str, among: dict[str, Any], doing: tuple[str, str]) -> str:
+    """:data:`AMONG_WORDS` for ``among``, the element whose words hold ``text`` (``findText``
+    in ``snapshot.js``)."""
+    return AMONG_WORDS.format(
+        text=text, element=named(among), done=doing[1], act=doing[0], selector=among["selector"]
+    )
 
 
 def elsewhere(found: Mapping[str, Any]) -> str:
