@@ -629,9 +629,10 @@ def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
         page = data(act(http, "browser.snapshot"))
     assert page["notice"] == (
         "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160: 1 "
-        "circle, 1 line), #pad (svg 100x100: 1 rect). browser.capture shows it; verb.mouse "
-        "clicks it by x and y. An svg's shapes are elements: a selector names one (#chart > "
-        "rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse."
+        "circle, 1 line, the first #grid > circle), #pad (svg 100x100: 1 rect, #pad > rect). "
+        "browser.capture shows it; verb.mouse clicks it by x and y. An svg's shapes are "
+        "elements a selector names (as named here) for browser.inspect, verb.drag and "
+        "verb.mouse."
     )
 
 

@@ -37,7 +37,7 @@ export const STILL_LOADING = "The page is still loading; what it shows may chang
 // chromium/snapshots.py SEEN
 export const DRAWN_SEEN = "browser.capture shows it; verb.mouse clicks it by x and y.";
 // chromium/snapshots.py
-export const SHAPES_SEEN = "An svg's shapes are elements: a selector names one (#chart > rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse.";
+export const SHAPES_SEEN = "An svg's shapes are elements a selector names (as named here) for browser.inspect, verb.drag and verb.mouse.";
 export const UNLISTED_SHAPES = "Drawn beside the shapes listed, with no name or handler of their own (a box or a mark to drop on)";
 export const NAMED_PICTURES = "Pictures among the text, named where no text says it";
 export const SCROLL_BOXES = "Boxes that scroll by themselves hold more than they show";

@@ -374,9 +374,10 @@ async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
     assert page["text"] == "Count the sides\nSales"
     assert page["notice"] == (
         "Drawn, with nothing to read in it: #board (canvas 200x150), #grid (svg 160x160: 1 "
-        "circle, 1 line), #pad (svg 100x100: 1 rect). browser.capture shows it; verb.mouse "
-        "clicks it by x and y. An svg's shapes are elements: a selector names one (#chart > "
-        "rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse."
+        "circle, 1 line, the first #grid > circle), #pad (svg 100x100: 1 rect, #pad > rect). "
+        "browser.capture shows it; verb.mouse clicks it by x and y. An svg's shapes are "
+        "elements a selector names (as named here) for browser.inspect, verb.drag and "
+        "verb.mouse."
     )
     assert [e["selector"] for e in page["elements"]] == ["#pad"]
     sales = (await ok(provider, ctx, "browser.inspect", selector="#chart > text"))["styles"]
@@ -384,9 +385,9 @@ async def test_a_snapshot_names_what_the_page_draws_with_nothing_to_read(
     grid = await ok(provider, ctx, "browser.snapshot", selector="#grid")
     assert grid["notice"] == (
         "This shows no text and no interactive elements, only drawing: #grid (svg 160x160: "
-        "1 circle, 1 line). browser.capture shows it; verb.mouse clicks it by x and y. An "
-        "svg's shapes are elements: a selector names one (#chart > rect:nth-of-type(2)) for "
-        "browser.inspect, verb.drag and verb.mouse."
+        "1 circle, 1 line, the first #grid > circle). browser.capture shows it; verb.mouse "
+        "clicks it by x and y. An svg's shapes are elements a selector names (as named here) "
+        "for browser.inspect, verb.drag and verb.mouse."
     )
 
 
@@ -451,8 +452,8 @@ async def test_shapes_drawn_beside_listed_ones_are_named_as_where_to_drop(
     assert page["notice"] == (
         "Drawn beside the shapes listed, with no name or handler of their own (a box or a mark "
         "to drop on): #area > rect (rect 80x50 at 18,60). browser.capture shows it; verb.mouse "
-        "clicks it by x and y. An svg's shapes are elements: a selector names one (#chart > "
-        "rect:nth-of-type(2)) for browser.inspect, verb.drag and verb.mouse."
+        "clicks it by x and y. An svg's shapes are elements a selector names (as named here) "
+        "for browser.inspect, verb.drag and verb.mouse."
     )
     dropped = await ok(
         provider,

@@ -2144,14 +2144,17 @@ async (request) => {
     return found;
   }
 
-  // What an svg draws, by kind (`: 2 rects, 1 circle`): its shapes are elements a selector
-  // names, to inspect, drag and press, which a canvas's are not.
+  // What an svg draws, by kind, and the selector of its first shape (`: 2 rects, 1 circle,
+  // the first #chart > g > rect:nth-of-type(1)`): its shapes are elements a selector names, to inspect,
+  // drag and press, which a canvas's are not.
   function shapesIn(el) {
     if (tagOf(el) !== "svg") return "";
+    const shapes = el.querySelectorAll(DRAWN_SHAPES);
     const counts = new Map();
-    for (const shape of el.querySelectorAll(DRAWN_SHAPES)) counts.set(tagOf(shape), (counts.get(tagOf(shape)) || 0) + 1);
+    for (const shape of shapes) counts.set(tagOf(shape), (counts.get(tagOf(shape)) || 0) + 1);
     const kinds = [...counts].slice(0, 4).map(([kind, count]) => `${count} ${kind}${count > 1 ? "s" : ""}`);
-    return kinds.length ? `: ${kinds.join(", ")}` : "";
+    const first = `${shapes.length > 1 ? "the first " : ""}${shapes.length ? selectorFor(shapes[0]) : ""}`;
+    return kinds.length ? `: ${kinds.join(", ")}, ${first}` : "";
   }
   const DRAWN_SHAPES = "rect, circle, ellipse, line, polyline, polygon, path";
 

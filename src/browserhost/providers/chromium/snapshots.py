@@ -141,7 +141,7 @@ def scroll_boxes(boxes: Iterable[Mapping[str, Any]]) -> str:
 SEEN = "browser.capture shows it; verb.mouse clicks it by x and y."
 """How an agent sees and presses what a page draws rather than writes."""
 SHAPES_SEEN = (
-    "An svg's shapes are elements: a selector names one (#chart > rect:nth-of-type(2)) for "
+    "An svg's shapes are elements a selector names (as named here) for "
     "browser.inspect, verb.drag and verb.mouse."
 )
 """What a snapshot that names an svg drawing adds: how to reach its shapes."""
