@@ -18,6 +18,28 @@ def test_the_extension_declares_press_key_with_the_key_verbs_schema(
     assert verbs["press_key"]["changesPage"] is True
 
 
+def test_press_key_holds_shift_for_what_a_keyboard_types_with_shift(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: a capital or a ? comes with Shift held."""
+    url = site.url("/keyboard")
+    with server.client() as http:
+        data(act(http, "browser.open", url=url))
+        data(act(http, "verb.press_key", selector="#term", text="aB!c"))
+        data(act(http, "verb.press_key", selector="#term", key="?"))
+        log = extension.page(url).evaluate("log")
+    assert log == [
+        "a/KeyA",
+        "S-Shift/ShiftLeft",
+        "S-B/KeyB",
+        "S-Shift/ShiftLeft",
+        "S-!/Digit1",
+        "c/KeyC",
+        "S-Shift/ShiftLeft",
+        "S-?/Slash",
+    ]
+
+
 def test_press_key_types_a_command_key_by_key_and_presses_chords(
     extension: Loaded, server: LiveServer, site: Site
 ) -> None:

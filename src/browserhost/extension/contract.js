@@ -78,6 +78,9 @@ export const EDITOR_TYPED = "{selector} is in a code editor ({surface}) that tak
 export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has focused it, or verb.drag its handle by offsetX", "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused it, or click its arrows", "combobox": "click it, then click the option it shows", "listbox": "click the option you want in it (where it takes several, verb.mouse with modifiers [\"Control\"] adds one to those chosen)"};
 export const NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet";
 export const AMONG_WORDS = "\"{text}\" shows only among other words, in {element}, which is no control: nothing was {done}. To {act} there anyway, {act} {selector} by selector; to select those words, use verb.select_text.";
+// chromium/fields.py
+export const SHIFTED = "!\"#$%&()*+:<>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ^_{|}~";
+// chromium/targets.py
 export const SCROLLS_SIDEWAYS = "{selector} scrolls only sideways, and browser.scroll moves up and down, so nothing was scrolled; give selector alone with an element in it to bring that into view, or use verb.mouse with action wheel and deltaX on it.";
 export const BOX_SCROLLED = "browser.scroll with the box's selector and a direction moves it.";
 export const PAGE_GOES_ON = "The page goes on below the view: one that adds more as it is scrolled (a feed) may show it further down; browser.scroll down, then try again.";

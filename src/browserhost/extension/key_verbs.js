@@ -5,7 +5,7 @@
 
 import { cdp } from "./cdp.js";
 import {
-  KEY_NAMES, NOT_A_KEY, NOT_FOCUSED, PRESS_KEY_HELP, PRESS_KEY_SCHEMA, TO_THE_PAGE,
+  KEY_NAMES, NOT_A_KEY, NOT_FOCUSED, PRESS_KEY_HELP, PRESS_KEY_SCHEMA, SHIFTED, TO_THE_PAGE,
 } from "./contract.js";
 import { pressEditor } from "./editors.js";
 import { link } from "./link.js";
@@ -74,6 +74,11 @@ function chordParts(key) {
   if (key.endsWith("++")) parts = [...key.slice(0, -2).split("+"), "+"];
   return parts.map((part) => (part.length > 1 ? KEY_NAMES[part.toLowerCase()] || part : part));
 }
+
+/** The chord a person presses for a key typed with Shift held (a capital B, a ?): with Shift,
+ * as the chromium provider's fields.shifted presses it. */
+const withShift = (chord) =>
+  chord.length === 1 && chord[0] !== "+" && SHIFTED.includes(chord[0]) ? ["Shift", ...chord] : chord;
 
 /** ControlOrMeta is the key that edits with letters where the browser runs: Meta on a Mac. */
 const onThisKeyboard = (name) =>
@@ -178,10 +183,10 @@ export async function pressKey(tabId, { key, text, selector }) {
   }
   for (const character of text || "") {
     const name = TYPED_AS[character] || character;
-    if (described(name, false)) await pressChord(tabId, [name]);
+    if (described(name, false)) await pressChord(tabId, withShift([name]));
     else await cdp(tabId, "Input.insertText", { text: character }); // é, 中, an emoji
   }
-  if (names) await pressChord(tabId, names);
+  if (names) await pressChord(tabId, withShift(names));
   const settled = await settle(tabId);
   // The value the keys left on what they were pressed on, and where the keys go now (a Tab
   // moved them), as the chromium provider's press_key answers them.

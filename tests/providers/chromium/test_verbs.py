@@ -115,6 +115,25 @@ async def test_press_key_types_a_text_where_the_focus_is_then_the_key(
     assert await in_page(provider, ctx, "term.textContent") == "$ +"  # a new line, its key
 
 
+async def test_press_key_holds_shift_for_what_a_keyboard_types_with_shift(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A person types a capital or a ? with Shift held: a page that reads the key's shiftKey
+    (a shortcut on ?, a game) sees it so, in a typed text and in a key pressed alone."""
+    await ok(provider, ctx, "browser.open", url=site.url("/keyboard"))
+    await ok(provider, ctx, "verb.press_key", selector="#term", text="aB!c")
+    await ok(provider, ctx, "verb.press_key", selector="#term", key="?")
+    assert await in_page(provider, ctx, "log") == [
+        "a/KeyA",
+        "S-Shift/ShiftLeft",
+        "S-B/KeyB",
+        "S-!/Digit1",
+        "c/KeyC",
+        "S-Shift/ShiftLeft",
+        "S-?/Slash",
+    ]
+
+
 async def test_type_and_submit_says_which_button_enter_sent_the_form_as(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

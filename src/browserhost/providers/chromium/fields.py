@@ -46,6 +46,18 @@ to 8): a page that keeps moving it gets no more of the text than that."""
 _US_TYPED = re.compile(r"[\x20-\x7e\n\r\t]+")
 """A run of what a US keyboard types: the keys Playwright's keyboard knows."""
 _KEY_RUNS = re.compile(rf"{_US_TYPED.pattern}|.", re.DOTALL)
+SHIFTED = frozenset('ABCDEFGHIJKLMNOPQRSTUVWXYZ~!@#$%^&*()_+{}|:"<>?')
+"""What a US keyboard types with Shift held: a person's capital B or ? comes with Shift down,
+and a page that reads the key's ``shiftKey`` (a shortcut on ?, a game) sees it so."""
+_SHIFT_RUNS = re.compile(
+    rf"[{re.escape(''.join(sorted(SHIFTED)))}]+|[^{re.escape(''.join(sorted(SHIFTED)))}]+"
+)
+
+
+def shifted(key: str) -> str:
+    """The chord a person presses for ``key``: one character typed with Shift held
+    (:data:`SHIFTED`) is pressed with Shift, as ``Shift+?``."""
+    return f"Shift+{key}" if len(key) == 1 and key in SHIFTED and key != "+" else key
 
 
 async def type_keys(page: Page, text: str) -> None:
@@ -55,7 +67,8 @@ async def type_keys(page: Page, text: str) -> None:
     page that reads keys (a terminal, a field that counts on keyup) never sees it."""
     for run in _KEY_RUNS.findall(text):
         if _US_TYPED.fullmatch(run):
-            await pagescript.answering(page.keyboard.type(run))
+            for part in _SHIFT_RUNS.findall(run):
+                await _typed_keys(page, part, shift=part[0] in SHIFTED)
             continue
         cdp = await devtools.session(page)
         key = {"key": run, "text": run, "unmodifiedText": run}
@@ -63,6 +76,18 @@ async def type_keys(page: Page, text: str) -> None:
         await pagescript.answering(
             cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": run})
         )
+
+
+async def _typed_keys(page: Page, text: str, *, shift: bool) -> None:
+    """``text`` typed key by key, with Shift held throughout where ``shift``."""
+    if not shift:
+        await pagescript.answering(page.keyboard.type(text))
+        return
+    await pagescript.answering(page.keyboard.down("Shift"))
+    try:
+        await pagescript.answering(page.keyboard.type(text))
+    finally:
+        await pagescript.answering(page.keyboard.up("Shift"))
 
 
 @dataclass(frozen=True)

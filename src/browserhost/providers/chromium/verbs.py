@@ -296,7 +296,7 @@ class PageVerbs(Provider):
                 if arguments.text is not None:
                     await fields.type_keys(page, arguments.text)
                 if key is not None:
-                    await pagescript.answering(page.keyboard.press(key))
+                    await pagescript.answering(page.keyboard.press(fields.shifted(key)))
             shown = tab.current() or page
             settled = await self.access.settle(tab, shown)
             said = {"typed": arguments.text} if arguments.text is not None else {}
