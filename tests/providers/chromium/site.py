@@ -392,6 +392,15 @@ PAGES: dict[str, str] = {
         '<p>Copy the code.</p><textarea id="src" readonly>Kq7-ZZ19-xwv</textarea>'
         '<input id="code" value="AB-12"><input id="ans">',
     ),
+    # Text scrolled out of a box that scrolls by itself, with other words below the box; a
+    # text area of lines.
+    "/select-scrolled": _page(
+        "Scrolled",
+        '<div id="box" style="height: 60px; overflow: auto; width: 300px"><p>Top line</p>'
+        '<p>More</p><p>More</p><p id="hid">Hidden treasure phrase</p></div>'
+        '<p id="vis">visible needle</p><textarea id="lines" rows="4">Line one here\n'
+        "Line two there\nLast line</textarea>",
+    ),
     # A word drawn as a picture, named in its alt alone (the page's script holds it too).
     "/word-picture": _page(
         "Word picture",

@@ -293,6 +293,20 @@ async def test_select_text_selects_in_a_fields_value_the_field_focused(
     assert found == {"selected": "AB-12", "selector": "#code"}
 
 
+async def test_select_text_reaches_text_scrolled_out_of_its_box_and_across_a_fields_lines(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Text a box that scrolls by itself has scrolled out of view is scrolled to, as a click
+    scrolls to its element, not refused as covered by what is drawn where it would be; a
+    text area's words a line apart are selected with the line break between them."""
+    await ok(provider, ctx, "browser.open", url=site.url("/select-scrolled"))
+    chosen = await ok(provider, ctx, "verb.select_text", text="treasure phrase")
+    assert (chosen["selected"], chosen["selector"]) == ("treasure phrase", "#hid")
+    assert await in_page(provider, ctx, "box.scrollTop > 0") is True
+    lines = await ok(provider, ctx, "verb.select_text", text="here Line two")
+    assert lines == {"selected": "here\nLine two", "selector": "#lines"}
+
+
 async def test_select_text_matches_case_only_when_no_exact_match_exists(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -5384,7 +5384,9 @@ async (request) => {
     if (unselectable(first) || unselectable(last)) return { unselectable: true };
     const inView = (rect) => rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
     let start = charRect(startNode, startOffset);
-    if (!inView(start) || !inView(charRect(endNode, endOffset))) {
+    const endAt = charRect(endNode, endOffset);
+    // Out of the view, or scrolled out of a box that scrolls by itself (a list in a panel).
+    if (!inView(start) || !inView(endAt) || scrolledAway(first, start) || scrolledAway(last, endAt)) {
       // Its line in the upper part of the view, where most of what follows it fits too.
       first.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
       start = charRect(startNode, startOffset);
@@ -5430,13 +5432,22 @@ async (request) => {
     el.selectionStart !== null;
 
   // The first occurrence of `wanted` in the field's value selected, as keys or a drag inside
-  // the field would leave it (the field focused); null where it holds no such text.
+  // the field would leave it (the field focused); null where it holds no such text. Its
+  // words may be apart in the value as the agent's text does not set them (a text area's
+  // lines): any run of white space between them.
   function selectInField(field, wanted) {
     let at = field.value.indexOf(wanted);
     if (at < 0) at = lowerSameLength(field.value).indexOf(lowerSameLength(wanted));
-    if (at < 0) return null;
+    let length = wanted.length;
+    if (at < 0) {
+      const words = wanted.split(" ").map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+      const spaced = new RegExp(words.join("\\s+"), "i").exec(field.value);
+      if (!spaced) return null;
+      at = spaced.index;
+      length = spaced[0].length;
+    }
     field.focus();
-    field.setSelectionRange(at, at + wanted.length);
+    field.setSelectionRange(at, at + length);
     store.selecting = { field };
     return { field: true, selector: selectorFor(field) };
   }
