@@ -131,6 +131,7 @@ def _values() -> dict[str, tuple[object, str]]:
         "WIDGET_ADVICE": (targets.WIDGET_ADVICE, "chromium/targets.py"),
         "NOT_DRAWN_YET": (targets.NOT_DRAWN_YET, "chromium/targets.py"),
         "AMONG_WORDS": (targets.AMONG_WORDS, "chromium/targets.py"),
+        "HIDDEN_ALIKE": (targets.HIDDEN_ALIKE, "chromium/targets.py"),
         "SHIFTED": ("".join(sorted(fields.SHIFTED)), "chromium/fields.py"),
         "SCROLLS_SIDEWAYS": (targets.SCROLLS_SIDEWAYS, "chromium/targets.py"),
         "BOX_SCROLLED": (targets.BOX_SCROLLED, "chromium/targets.py"),

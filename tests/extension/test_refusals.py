@@ -199,6 +199,13 @@ HIDDEN: list[dict[str, Any]] = [
         {"opener": {"selector": "#products", "tag": "a", "label": "Products", "leaves": True}},
         {"within": {"selector": "nav", "tag": "nav", "label": "Account Profile Privacy"}},
         {},
+        {
+            "alike": [
+                {"selector": "#p", "tag": "a", "label": "Privacy", "group": "Account"},
+                {"selector": "#q", "tag": "a", "label": "Privacy"},
+            ],
+            "alikeTotal": 7,
+        },
     )
 ]
 

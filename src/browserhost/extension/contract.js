@@ -78,6 +78,7 @@ export const EDITOR_TYPED = "{selector} is in a code editor ({surface}) that tak
 export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight, ArrowLeft, Home, End) once a click has focused it, or verb.drag its handle by offsetX", "spinbutton": "step it with verb.press_key (ArrowUp, ArrowDown) once a click has focused it, or click its arrows", "combobox": "click it, then click the option it shows", "listbox": "click the option you want in it (where it takes several, verb.mouse with modifiers [\"Control\"] adds one to those chosen)"};
 export const NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet";
 export const AMONG_WORDS = "\"{text}\" shows only among other words, in {element}, which is no control: nothing was {done}. To {act} there anyway, {act} {selector} by selector; to select those words, use verb.select_text.";
+export const HIDDEN_ALIKE = "\"{text}\" names {total} controls hidden now (in closed menus, tabs or sections, or shown only while the pointer is over what holds them): {listed}. Nothing was {done}; show the one you mean first (hover or open what holds it), then {act} it by its selector.";
 // chromium/fields.py
 export const SHIFTED = "!\"#$%&()*+:<>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ^_{|}~";
 // chromium/targets.py

@@ -4,8 +4,8 @@
 // tests/extension/test_refusals.py runs these beside the Python ones and compares.
 
 import {
-  AMONG_WORDS, BLOCKED_SCHEMES_HELP, BOX_SCROLLED, MOUSE_DONE, NOT_DRAWN_YET, OWN_REFUSED, PAGE_GOES_ON,
-  WIDGET_ADVICE,
+  AMONG_WORDS, BLOCKED_SCHEMES_HELP, BOX_SCROLLED, HIDDEN_ALIKE, MOUSE_DONE, NOT_DRAWN_YET,
+  OWN_REFUSED, PAGE_GOES_ON, WIDGET_ADVICE,
 } from "./contract.js";
 
 /** An answer the agent reads ("ok: false" with what to do), not a failure of the bridge. */
@@ -337,6 +337,12 @@ export function checkFoundText(text, found, words) {
       `${option.select} with the value "${option.label}".`);
   }
   const hidden = found.hidden;
+  if (found.total === 0 && hidden?.alike) {
+    const more = hidden.alikeTotal > hidden.alike.length ? `; and ${hidden.alikeTotal - hidden.alike.length} more` : "";
+    throw new Refusal(HIDDEN_ALIKE.replace("{text}", text).replace("{total}", hidden.alikeTotal)
+      .replace("{listed}", hidden.alike.map(candidate).join("; ") + more).replace("{done}", words.done)
+      .replace("{act}", words.act));
+  }
   if (found.total === 0 && hidden) {
     const named = (el) => `${el.selector} (${described(el)})`;
     const how = hidden.opener?.leaves

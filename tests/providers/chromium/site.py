@@ -392,6 +392,16 @@ PAGES: dict[str, str] = {
         '<p>Copy the code.</p><textarea id="src" readonly>Kq7-ZZ19-xwv</textarea>'
         '<input id="code" value="AB-12"><input id="ans">',
     ),
+    # Each row's actions shown only while the pointer is over the row.
+    "/hover-rows": _page(
+        "Mail",
+        "<style>.acts { display: none } .mail:hover .acts { display: inline }</style>"
+        + "".join(
+            f'<div class="mail"><span>{who} \u2014 {what}</span> <span class="acts">'
+            f'<button aria-label="Delete">\u2715</button></span></div>'
+            for who, what in (("Alice", "Lunch?"), ("Bob", "Report"), ("Carol", "Trip"))
+        ),
+    ),
     # Text scrolled out of a box that scrolls by itself, with other words below the box; a
     # text area of lines.
     "/select-scrolled": _page(

@@ -289,6 +289,23 @@ async def test_text_names_what_reads_it_exactly_before_what_holds_it_in_part(
     )
 
 
+async def test_a_text_several_hidden_controls_read_is_refused_naming_each_with_its_row(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Each row's Delete shows only under the pointer: the refusal lists every one with its
+    row, so an agent asked to delete Bob's mail is not steered to the first row's."""
+    await ok(provider, ctx, "browser.open", url=site.url("/hover-rows"))
+    error = await refused(provider, ctx, "browser.click", text="Delete")
+    row = "body > div:nth-of-type({}) > span:nth-of-type(2) > button"
+    assert error == (
+        '"Delete" names 3 controls hidden now (in closed menus, tabs or sections, or shown only '
+        f'while the pointer is over what holds them): {row.format(1)} (button "Delete" in "Alice '
+        f'\u2014 Lunch?"); {row.format(2)} (button "Delete" in "Bob \u2014 Report"); '
+        f'{row.format(3)} (button "Delete" in "Carol \u2014 Trip"). Nothing was clicked; show '
+        "the one you mean first (hover or open what holds it), then click it by its selector."
+    )
+
+
 async def test_the_option_the_keys_are_on_is_highlighted_not_chosen(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -4659,10 +4659,14 @@ async (request) => {
   // section or dialog. With what opens it, where the page says so: a control naming its box
   // (aria-controls, a target or a link to its id), or one just before that box (a dropdown's
   // toggle, a section's header); else the box, for a hover to open.
+  // Several alike (each row's Delete, shown on hover): the first, and `alike`, up to
+  // HIDDEN_ALIKE_MAX of them, each with the row it is in, and `alikeTotal`.
   function hiddenNamed(lower) {
     // Its name as a person would read it shown: what its labels or it hold, drawn or not.
     const named = (el) => clean(nameOf(el)) ||
       clean(el.labels && el.labels.length ? [...el.labels].map((label) => label.textContent).join(" ") : el.textContent);
+    const found = [];
+    let total = 0;
     for (const el of doc.querySelectorAll(INTERACTIVE)) {
       if (rendered(el) || named(el).toLowerCase() !== lower) continue;
       // Out to the box hidden itself (display none, a closed menu), not past one merely of
@@ -4685,10 +4689,15 @@ async (request) => {
       } else if (holder !== doc.body) {
         out.within = { selector: selectorFor(holder), tag: tagOf(holder), label: cap(clean(textOf(holder)), 60) };
       }
-      return out;
+      total += 1;
+      if (found.length < HIDDEN_ALIKE_MAX) found.push({ el, out });
     }
-    return null;
+    if (total < 2) return found.length ? found[0].out : null;
+    inRows(found);
+    const alike = found.map(({ out }) => ({ selector: out.selector, tag: out.tag, label: out.label, group: out.group }));
+    return { ...found[0].out, alike, alikeTotal: total };
   }
+  const HIDDEN_ALIKE_MAX = 5;
 
   // What matches anywhere on the page, without scrolling, in reading order: interactive
   // elements whose name or text matches, as a snapshot lists them with the text around each

@@ -397,9 +397,28 @@ def candidate(match: Mapping[str, Any]) -> str:
     return f'{match["selector"]} ({match["tag"]} "{match["label"]}"{group}{marked})'
 
 
+HIDDEN_ALIKE = (
+    '"{text}" names {total} controls hidden now (in closed menus, tabs or sections, or shown '
+    "only while the pointer is over what holds them): {listed}. Nothing was {done}; show the "
+    "one you mean first (hover or open what holds it), then {act} it by its selector."
+)
+"""What a by-text action answers when several hidden controls read the text alike."""
+
+
 def hidden_refusal(text: str, hidden: dict[str, Any], doing: tuple[str, str]) -> str:
     """What a by-text action answers when the control that reads exactly ``text`` is hidden
-    now (``hiddenNamed`` in ``snapshot.js``): where it is, and what opens it."""
+    now (``hiddenNamed`` in ``snapshot.js``): where it is, and what opens it; or, for several
+    alike (each row's Delete, shown on hover), each with its row."""
+    if alike := hidden.get("alike"):
+        total = hidden["alikeTotal"]
+        more = f"; and {total - len(alike)} more" if total > len(alike) else ""
+        return HIDDEN_ALIKE.format(
+            text=text,
+            total=total,
+            listed="; ".join(candidate(one) for one in alike) + more,
+            done=doing[1],
+            act=doing[0],
+        )
     where = f'"{text}" is {named(hidden)}, hidden now (in a closed menu, tab or section)'
     opener = hidden.get("opener")
     if opener and opener.get("leaves"):  # a link to another page: a click would follow it
