@@ -43,6 +43,15 @@ RECORD_CLICKS = """
 """
 
 
+def _weeks_of_march() -> list[list[tuple[str, int, str]]]:
+    """March 2024's grid, Monday first: its days, February's last four before them and
+    April's first after, each as (class, day, ISO date); the 15th is today."""
+    days = [("other", day, f"2024-02-{day}") for day in (26, 27, 28, 29)]
+    days += [("today" if day == 15 else "", day, f"2024-03-{day:02}") for day in range(1, 32)]
+    days += [("other", day, f"2024-04-{day:02}") for day in range(1, 43 - len(days))]
+    return [days[at : at + 7] for at in range(0, 42, 7)]
+
+
 def _page(title: str, body: str) -> str:
     return f"<!doctype html><html><head><title>{title}</title></head><body>{body}</body></html>"
 
@@ -391,6 +400,22 @@ PAGES: dict[str, str] = {
         "Copy field",
         '<p>Copy the code.</p><textarea id="src" readonly>Kq7-ZZ19-xwv</textarea>'
         '<input id="code" value="AB-12"><input id="ans">',
+    ),
+    # A month's grid whose days of the months before and after are drawn faint, by a class
+    # that says nothing of why; today's in white on blue. The table hears the clicks.
+    "/faded-days": _page(
+        "March",
+        "<style>td.other { color: #bbb } td.today { background: #06c; color: #fff }</style>"
+        '<table id="cal"><tbody id="days">'
+        + "".join(
+            "<tr>"
+            + "".join(f'<td class="{kind}" data-iso="{iso}">{day}</td>' for kind, day, iso in week)
+            + "</tr>"
+            for week in _weeks_of_march()
+        )
+        + '</tbody></table><p id="out">out: none</p><script>'
+        "cal.addEventListener('click', (e) => {"
+        " out.textContent = 'out: ' + e.target.dataset.iso; });</script>",
     ),
     # Each row's actions shown only while the pointer is over the row.
     "/hover-rows": _page(

@@ -77,6 +77,23 @@ async def test_a_day_of_the_month_before_or_after_shows_as_marked_other_month(
     assert await out_line(provider, ctx) == "out: 2026-04-30"
 
 
+async def test_a_day_drawn_faint_among_its_months_is_told_apart_as_faded(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """April's 1st, greyed in March's grid by a class that says nothing of why: the refusal
+    of a click by "1" says which of the two is drawn faint, as a person sees it; today's,
+    white on blue, is not faint."""
+    await ok(provider, ctx, "browser.open", url=site.url("/faded-days"))
+    error = await refused(provider, ctx, "browser.click", text="1")
+    assert error.startswith(
+        '"1" matches 2 elements: #days > tr:nth-of-type(1) > td:nth-of-type(5) (td "1" in '
+    )
+    april = '#days > tr:nth-of-type(6) > td:nth-of-type(1) (td "1" in "2 3 4 5 6 7", marked faded)'
+    assert f"{april}. Nothing was clicked" in error
+    await ok(provider, ctx, "browser.click", text="15")
+    assert await out_line(provider, ctx) == "out: 2024-03-15"
+
+
 async def test_a_day_bootstrap_datepicker_marks_old_or_new_shows_as_marked_other_month(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

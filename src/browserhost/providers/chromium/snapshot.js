@@ -1324,6 +1324,62 @@ async (request) => {
     return false;
   }
 
+  // What tells a day of a calendar from another that reads the same: of another month by its
+  // class, or drawn faint among its calendar's days (fadedDay); "" for neither.
+  const dayMark = (el) => (otherMonth(el) ? "other month" : fadedDay(el) ? "faded" : "");
+
+  // A day whose number is drawn faint (of little contrast with what is behind it) in a
+  // calendar of at least two weeks whose days are mostly not: of the month before or after,
+  // or one that may not be picked, drawn so with no class that says which (`other`,
+  // `muted`). A person tells the two "1"s of a month's grid apart so. Each calendar's days
+  // are read once a question.
+  const FAINT_CONTRAST = 3;
+  const DAY = /^\d{1,2}$/;
+  const fadedIn = new Map();
+  function fadedDay(el) {
+    if (!DAY.test(clean(el.textContent))) return false;
+    const number = el.firstElementChild
+      ? [...el.querySelectorAll("*")].find((inner) => !inner.firstElementChild && DAY.test(clean(inner.textContent)))
+      : DAY.test(clean(el.textContent)) && el;
+    const calendar = number && (el.closest("table, [role=grid]") || el.parentElement?.parentElement);
+    if (!calendar) return false;
+    if (!fadedIn.has(calendar)) {
+      const days = [...calendar.querySelectorAll("*")]
+        .filter((day) => !day.firstElementChild && DAY.test(clean(day.textContent)) && rendered(day));
+      const faint = new Set(days.filter((day) => contrastOf(day, calendar) < FAINT_CONTRAST));
+      fadedIn.set(calendar, days.length >= 14 && faint.size < days.length / 2 ? faint : new Set());
+    }
+    return fadedIn.get(calendar).has(number);
+  }
+
+  // The contrast ratio (WCAG's, 1 to 21) of `el`'s text with what is drawn behind it: its
+  // colour through the opacity of the boxes it is in, up to `top`, over the nearest
+  // background colour (white where none is set).
+  function contrastOf(el, top) {
+    const rgba = (value) => (value.match(/[\d.]+/g) || []).map(Number);
+    const [r, g, b, a = 1] = rgba(getComputedStyle(el).color);
+    let alpha = a;
+    let behind = null;
+    for (let node = el; node && node.nodeType === Node.ELEMENT_NODE; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (node === el || top.contains(node)) alpha *= Number(style.opacity);
+      const [br, bg, bb, ba = 1] = rgba(style.backgroundColor);
+      if (!behind && ba > 0.5) behind = [br, bg, bb];
+      if (behind && !top.contains(node)) break;
+    }
+    behind ||= [255, 255, 255];
+    const drawn = [r, g, b].map((part, i) => part * alpha + behind[i] * (1 - alpha));
+    const light = ([red, green, blue]) => {
+      const linear = [red, green, blue].map((part) => {
+        const share = part / 255;
+        return share <= 0.03928 ? share / 12.92 : ((share + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+    };
+    const [lighter, darker] = [light(drawn), light(behind)].sort((x, y) => y - x);
+    return (lighter + 0.05) / (darker + 0.05);
+  }
+
   // Where the knob of a slider that says nothing of its value (jQuery UI's, no ARIA) sits
   // on its track, which is all it shows: "20% along its track" (from the left, or from the
   // bottom of an upright one). Null for anything else: a knob by its class, in a track
@@ -1434,7 +1490,7 @@ async (request) => {
     if (pressed !== null && pressed !== "undefined") out.pressed = tristate(pressed);
     if (out.checked === undefined && out.selected === undefined && out.pressed === undefined &&
         out.current === undefined) {
-      const mark = markOf(el) || (otherMonth(el) && "other month");
+      const mark = markOf(el) || dayMark(el);
       if (mark) out.marked = mark;
     }
     if (el.required || el.getAttribute("aria-required") === "true") out.required = true;
@@ -4544,7 +4600,7 @@ async (request) => {
     // Each as a snapshot lists it: several alike say whose row they are in.
     const listed = shownFirst.slice(0, limit).map((el) => {
       const group = cap(groupOf(el));
-      const marked = otherMonth(el) && "other month"; // the one thing alike days differ by
+      const marked = dayMark(el); // the one thing alike days differ by
       return {
         el,
         out: {
