@@ -26,6 +26,7 @@ from browserhost.providers.chromium import (
     inputs,
     page_watch,
     pagescript,
+    pointer,
     snapshots,
     targets,
 )
@@ -132,6 +133,9 @@ def _values() -> dict[str, tuple[object, str]]:
         "NOT_DRAWN_YET": (targets.NOT_DRAWN_YET, "chromium/targets.py"),
         "AMONG_WORDS": (targets.AMONG_WORDS, "chromium/targets.py"),
         "HIDDEN_ALIKE": (targets.HIDDEN_ALIKE, "chromium/targets.py"),
+        "CHANGED_NOTHING": (pointer.CHANGED_NOTHING, "chromium/pointer.py"),
+        "SELECTED_INSTEAD": (pointer.SELECTED_INSTEAD, "chromium/pointer.py"),
+        "RESIZED_BY_CORNER": (pointer.RESIZED_BY_CORNER, "chromium/pointer.py"),
         "SHIFTED": ("".join(sorted(fields.SHIFTED)), "chromium/fields.py"),
         "SCROLLS_SIDEWAYS": (targets.SCROLLS_SIDEWAYS, "chromium/targets.py"),
         "BOX_SCROLLED": (targets.BOX_SCROLLED, "chromium/targets.py"),

@@ -4,6 +4,7 @@ host's HTTP API, each checked by what the page itself recorded."""
 
 from __future__ import annotations
 
+from browserhost.providers.chromium import pointer
 from browserhost.providers.pointer_verbs import (
     HOVER_HELP,
     MOUSE_HELP,
@@ -380,3 +381,17 @@ def test_a_slider_dragged_answers_the_value_it_was_left_at(
         data(act(http, "browser.open", url=url))
         dragged = data(act(http, "verb.drag", text="Volume", offsetX=60))
     assert dragged["value"] == extension.page(url).evaluate("volume.value") != "30"
+
+
+def test_a_drag_the_page_showed_no_change_for_says_so(
+    extension: Loaded, server: LiveServer, site: Site
+) -> None:
+    """As through the chromium provider: a box no drag moves stays, and the answer says the
+    page showed no change; a slider the drag sets says nothing of the kind."""
+    with server.client() as http:
+        data(act(http, "browser.open", url=site.url("/drag-nothing")))
+        box = data(act(http, "verb.drag", selector="#box", offsetX=0, offsetY=30))
+        level = data(act(http, "verb.drag", selector="#level", offsetX=50))
+    assert box["notice"] == pointer.changed_nothing("#box", "div", None)
+    assert "notice" not in level
+    assert level["value"] != "0"

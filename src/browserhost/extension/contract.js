@@ -79,6 +79,10 @@ export const WIDGET_ADVICE = {"slider": "set it with verb.press_key (ArrowRight,
 export const NOT_DRAWN_YET = "A box that scrolls by itself may hold it out of view, in rows not drawn yet";
 export const AMONG_WORDS = "\"{text}\" shows only among other words, in {element}, which is no control: nothing was {done}. To {act} there anyway, {act} {selector} by selector; to select those words, use verb.select_text.";
 export const HIDDEN_ALIKE = "\"{text}\" names {total} controls hidden now (in closed menus, tabs or sections, or shown only while the pointer is over what holds them): {listed}. Nothing was {done}; show the one you mean first (hover or open what holds it), then {act} it by its selector.";
+// chromium/pointer.py
+export const CHANGED_NOTHING = "The page showed no change as {selector} was dragged: it stayed where it was, and no element, text or style of the page changed{instead}. It may be nothing the page moves by a drag; take a snapshot to check.{resize}";
+export const SELECTED_INSTEAD = "; the drag selected text instead (\"{selected}\")";
+export const RESIZED_BY_CORNER = " A text area is resized by its bottom-right corner, pressed with verb.mouse.";
 // chromium/fields.py
 export const SHIFTED = "!\"#$%&()*+:<>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ^_{|}~";
 // chromium/targets.py

@@ -3,7 +3,8 @@
 
 import { awaiting, cdp, fatal, mainPlace, pointers } from "./cdp.js";
 import {
-  DRAG_SCHEMA, HOP, HOVER_HELP, HOVER_SCHEMA, MOUSE_HELP, MOUSE_SCHEMA, SELECT_TEXT_SCHEMA,
+  CHANGED_NOTHING, DRAG_SCHEMA, HOP, HOVER_HELP, HOVER_SCHEMA, MOUSE_HELP, MOUSE_SCHEMA,
+  RESIZED_BY_CORNER, SELECT_TEXT_SCHEMA, SELECTED_INSTEAD,
 } from "./contract.js";
 import { childFrames, locate } from "./frames.js";
 import { pageDragStarted, pageSelected, pageTextRange, pageUnder, pageWatchDragStart } from "./in_page.js";
@@ -153,12 +154,18 @@ export async function drag(tabId, { selector, text, toSelector, toText, offsetX,
   // A slider dragged: the value it was left at (the chromium provider's drag).
   const now = (settled && settled.state) || {};
   const slider = info.type === "range" || info.role === "slider" || info.knob;
+  // The page showed no change at all (the chromium provider's changed_nothing).
+  const still = ended.still && CHANGED_NOTHING.replace("{selector}", chosen)
+    .replace("{instead}", ended.selected ? SELECTED_INSTEAD.replace("{selected}", ended.selected) : "")
+    .replace("{resize}", info.tag === "textarea" ? RESIZED_BY_CORNER : "");
+  const notice = [shown.notice, still].filter(Boolean).join(" ");
   return {
     dragged: chosen, label: info.label,
     start: { ...rounded(from), under: startUnder },
     end: { ...rounded(to), under: await underAt(toPlace, to) },
     ...(slider && "value" in now ? { value: now.value } : {}),
     ...shown,
+    ...(notice ? { notice } : {}),
   };
 }
 

@@ -417,6 +417,14 @@ PAGES: dict[str, str] = {
         "cal.addEventListener('click', (e) => {"
         " out.textContent = 'out: ' + e.target.dataset.iso; });</script>",
     ),
+    # A text area and a box no drag moves; a slider a drag sets.
+    "/drag-nothing": _page(
+        "Drag",
+        '<textarea id="note" style="width: 200px; height: 80px">Resize me</textarea>'
+        '<div id="box" style="width: 80px; height: 40px; background: #ccc"></div>'
+        '<input id="level" type="range" value="0" style="width: 200px">'
+        '<p id="words" style="width: 150px">Drag over these words</p>',
+    ),
     # Each row's actions shown only while the pointer is over the row.
     "/hover-rows": _page(
         "Mail",

@@ -293,6 +293,36 @@ async def test_select_text_selects_in_a_fields_value_the_field_focused(
     assert found == {"selected": "AB-12", "selector": "#code"}
 
 
+async def test_a_drag_the_page_showed_no_change_for_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A text area dragged inside stays as it was, and a box the page does not move stays:
+    the answer says the page showed no change, and how a text area is resized; a drag over
+    words says it selected them instead. A slider the drag sets says nothing of the kind."""
+    await ok(provider, ctx, "browser.open", url=site.url("/drag-nothing"))
+    note = await ok(provider, ctx, "verb.drag", selector="#note", offsetX=60, offsetY=0)
+    assert note["notice"] == (
+        "The page showed no change as #note was dragged: it stayed where it was, and no "
+        "element, text or style of the page changed. It may be nothing the page moves by a "
+        "drag; take a snapshot to check. A text area is resized by its bottom-right corner, "
+        "pressed with verb.mouse."
+    )
+    box = await ok(provider, ctx, "verb.drag", selector="#box", offsetX=0, offsetY=30)
+    assert box["notice"] == (
+        "The page showed no change as #box was dragged: it stayed where it was, and no "
+        "element, text or style of the page changed. It may be nothing the page moves by a "
+        "drag; take a snapshot to check."
+    )
+    level = await ok(provider, ctx, "verb.drag", selector="#level", offsetX=50)
+    assert "notice" not in level
+    assert level["value"] != "0"
+    words = await ok(provider, ctx, "verb.drag", selector="#words", offsetX=40)
+    assert (
+        'no element, text or style of the page changed; the drag selected text instead ("'
+        in (words["notice"])
+    )
+
+
 async def test_select_text_reaches_text_scrolled_out_of_its_box_and_across_a_fields_lines(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

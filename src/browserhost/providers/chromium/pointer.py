@@ -21,7 +21,7 @@ from browserhost.sdk import ActionError, Provider, verb
 
 from . import driver, navigation, pagescript, targets
 from .errors import playwright_errors
-from .inputs import leave_rest, led_to, read_state
+from .inputs import leave_rest, led_to, notices, read_state
 from .targets import Located
 
 if TYPE_CHECKING:
@@ -95,7 +95,11 @@ class PointerVerbs(Provider):
             with playwright_errors("verb.drag"):
                 end = await _drag(page, start, end, via)
             answer = await self._pointed(tab, page, (start, before), end)
-            _check_dropped(await _drag_ended(frame), selector, arguments)
+            ended = await _drag_ended(frame)
+            _check_dropped(ended, selector, arguments)
+            if ended.get("still"):
+                said = changed_nothing(selector, aimed.info["tag"], ended.get("selected"))
+                answer["notice"] = notices(answer.get("notice"), said)
             # A slider dragged: the value it was left at (where on its track, for a knob
             # that tells no value).
             info = aimed.info
@@ -284,6 +288,28 @@ async def _drag_ended(frame: Frame) -> dict[str, Any]:
     except driver.PlaywrightError:
         return {}
     return ended
+
+
+CHANGED_NOTHING = (
+    "The page showed no change as {selector} was dragged: it stayed where it was, and no "
+    "element, text or style of the page changed{instead}. It may be nothing the page moves by "
+    "a drag; take a snapshot to check.{resize}"
+)
+"""What a drag answers when the page showed no change at all (``still``, see ``watchDrag``
+in ``snapshot.js``), with :data:`SELECTED_INSTEAD` and :data:`RESIZED_BY_CORNER` where they
+apply."""
+SELECTED_INSTEAD = '; the drag selected text instead ("{selected}")'
+RESIZED_BY_CORNER = " A text area is resized by its bottom-right corner, pressed with verb.mouse."
+
+
+def changed_nothing(selector: str, tag: str, selected: str | None) -> str:
+    """:data:`CHANGED_NOTHING` for a drag of ``selector`` (a ``tag``) that left the page as it
+    was, and selected ``selected`` instead, if anything."""
+    return CHANGED_NOTHING.format(
+        selector=selector,
+        instead=SELECTED_INSTEAD.format(selected=selected) if selected else "",
+        resize=RESIZED_BY_CORNER if tag == "textarea" else "",
+    )
 
 
 def _check_dropped(ended: dict[str, Any], selector: str, arguments: DragArguments) -> None:

@@ -5178,21 +5178,48 @@ async (request) => {
   // A drag the browser carries (HTML drag and drop), watched from before the press until
   // the answer: whether the page began one (dragstart), and whether anything took its drop
   // (a drop event, or a drop effect at its end: a drop in an iframe shows only that).
+  // A drag watched from its press to its answer: whether the page's own drag and drop began
+  // and took a drop, and whether the page changed at all (`still`: the element dragged where
+  // it was, scrolled as it was, holding the value it held; no element, text or attribute of
+  // the page changed, no field took input, nothing but a drawing's pixels could have moved),
+  // with any text the drag selected instead (`selected`: a text area's, dragged on its text).
   function watchDrag() {
     dragEnded();
-    const seen = { started: false, dropped: false, effect: null };
+    const el = store.target;
+    const seen = { started: false, dropped: false, effect: null, changed: false };
+    const placeOf = () => el && el.isConnected
+      ? JSON.stringify([el.getBoundingClientRect(), el.scrollTop, el.scrollLeft, el.value, scrollX, scrollY]) : null;
+    const was = placeOf();
+    const selectedBefore = getSelection().toString();
+    const changes = new MutationObserver(() => { seen.changed = true; });
+    changes.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
+    const changed = () => { seen.changed = true; };
     const listeners = {
       dragstart: () => { seen.started = true; },
       drop: () => { seen.dropped = true; },
       dragend: (event) => { seen.effect = event.dataTransfer ? event.dataTransfer.dropEffect : null; },
+      input: changed,
+      change: changed,
     };
     for (const [type, listener] of Object.entries(listeners)) addEventListener(type, listener, true);
     const stop = () => {
+      if (changes.takeRecords().length) seen.changed = true;
+      changes.disconnect();
       for (const [type, listener] of Object.entries(listeners)) removeEventListener(type, listener, true);
+      // A drawing (a canvas, a video) changes what it shows with no change to the page's elements.
+      const drawing = el && (el.closest(DRAWINGS) || el.querySelector(DRAWINGS));
+      seen.still = !seen.changed && !seen.started && !drawing && placeOf() === was;
+      if (seen.still && el && typeof el.selectionStart === "number" && el.selectionEnd > el.selectionStart) {
+        seen.selected = el.value.slice(el.selectionStart, el.selectionEnd);
+      } else if (seen.still && !getSelection().isCollapsed && getSelection().toString() !== selectedBefore) {
+        seen.selected = clean(getSelection().toString());
+      }
     };
     store.dropWatch = { seen, stop };
     return {};
   }
+
+  const DRAWINGS = "canvas, video, embed, object";
 
   function dragEnded() {
     const watch = store.dropWatch;
