@@ -425,6 +425,16 @@ PAGES: dict[str, str] = {
         '<input id="level" type="range" value="0" style="width: 200px">'
         '<p id="words" style="width: 150px">Drag over these words</p>',
     ),
+    # A hundred items a line each, in a box that scrolls by itself, each pressed by itself.
+    "/long-list": _page(
+        "Fruit",
+        '<div id="box" style="height: 200px; overflow: auto">'
+        + "".join(
+            f'<div onclick="this.dataset.hit = 1">Item {n} - {("apple", "pear", "plum")[n % 3]}</div>'
+            for n in range(1, 101)
+        )
+        + "</div>",
+    ),
     # Each row's actions shown only while the pointer is over the row.
     "/hover-rows": _page(
         "Mail",

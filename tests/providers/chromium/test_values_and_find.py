@@ -252,6 +252,18 @@ async def test_find_gives_each_of_two_links_alike_in_a_long_paragraph_its_own_wo
     assert max(len(first), len(second)) <= 160
 
 
+async def test_find_quotes_the_words_around_an_item_of_a_long_list_line_by_line(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An item of a long list is found with the items around it, each apart as drawn: not
+    "72 - appleItem 73 - pear", one item's last word run into the next one's first."""
+    await ok(provider, ctx, "browser.open", url=site.url("/long-list"))
+    (item,) = (await ok(provider, ctx, "verb.find", text="Item 77"))["elements"]
+    assert "Item 76 - pear Item 77 - plum Item 78 - apple" in item["context"]
+    assert "appleItem" not in item["context"]
+    assert len(item["context"]) <= 160
+
+
 async def test_text_cut_away_by_a_box_no_one_scrolls_is_not_read_as_shown(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -4889,15 +4889,33 @@ async (request) => {
   // characters: of two links alike in a long paragraph ("more", "more"), each its own.
   const CONTEXT_MAX = 160;
   function wordsAround(el, box, max) {
-    const range = doc.createRange();
-    range.setStart(box, 0);
-    range.setEndBefore(el);
-    const before = clean(range.toString());
-    range.setStartAfter(el);
-    range.setEnd(box, box.childNodes.length);
-    const after = clean(range.toString());
     const own = clean(el.textContent);
     const room = Math.max(0, max - own.length - 4);
+    // The text of `box` before and after `el`, up to `room` characters each way, its blocks
+    // (lines, list items) apart as drawn: a range's text runs them together ("appleItem 73").
+    const blockOf = (node) => {
+      for (let up = node.parentElement; up && up !== box; up = up.parentElement) {
+        if (!getComputedStyle(up).display.startsWith("inline")) return up;
+      }
+      return box;
+    };
+    const read = (forward) => {
+      const walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      walker.currentNode = el;
+      let text = "";
+      let last = null;
+      for (let node = forward ? walker.nextNode() : walker.previousNode(); node && text.length <= room;
+        node = forward ? walker.nextNode() : walker.previousNode()) {
+        if (el.contains(node)) continue;
+        const block = blockOf(node);
+        const apart = last && last !== block ? " " : "";
+        text = forward ? text + apart + node.data : node.data + apart + text;
+        last = block;
+      }
+      return clean(text);
+    };
+    const before = read(false);
+    const after = read(true);
     let head = before.slice(Math.max(0, before.length - Math.max(Math.ceil(room / 2), room - after.length)));
     let tail = after.slice(0, room - head.length);
     // Cut between words, not inside one.
