@@ -43,6 +43,9 @@ RECORD_CLICKS = """
 """
 
 
+FRUITS = ("apple", "pear", "plum")
+
+
 def _weeks_of_march() -> list[list[tuple[str, int, str]]]:
     """March 2024's grid, Monday first: its days, February's last four before them and
     April's first after, each as (class, day, ISO date); the 15th is today."""
@@ -430,7 +433,7 @@ PAGES: dict[str, str] = {
         "Fruit",
         '<div id="box" style="height: 200px; overflow: auto">'
         + "".join(
-            f'<div onclick="this.dataset.hit = 1">Item {n} - {("apple", "pear", "plum")[n % 3]}</div>'
+            f'<div onclick="this.dataset.hit = 1">Item {n} - {FRUITS[n % 3]}</div>'
             for n in range(1, 101)
         )
         + "</div>",
