@@ -293,6 +293,19 @@ async def test_select_text_selects_in_a_fields_value_the_field_focused(
     assert found == {"selected": "AB-12", "selector": "#code"}
 
 
+async def test_pointer_and_keys_answers_name_the_element_inside_iframes(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A button two iframes deep: the pointer's answer names it, not the outer iframe it is
+    drawn in, and so does press_key's answer of where the keys went."""
+    await ok(provider, ctx, "browser.open", url=site.url("/nest-1"))
+    deep = "#middle >> #inner >> body > button"
+    hovered = await ok(provider, ctx, "verb.hover", selector=deep)
+    assert hovered["end"]["under"] == {"selector": deep, "tag": "button", "label": "Deep button"}
+    pressed = await ok(provider, ctx, "verb.press_key", selector=deep, key="Shift")
+    assert pressed["focus"] == f'{deep} (button "Deep button")'
+
+
 async def test_a_drag_the_page_showed_no_change_for_says_so(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

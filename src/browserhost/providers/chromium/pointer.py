@@ -551,7 +551,28 @@ async def _under(page: Page, points: list[Point], *, watch: bool = False) -> dic
     question before it."""
     spots = [{"x": x, "y": y} for x, y in points]
     read: dict[str, Any] = await pagescript.run(page, "pointer", points=spots, watch=watch)
+    read["under"] = [
+        await _in_frames(page, point, found) for point, found in zip(points, read["under"])
+    ]
     return read
+
+
+async def _in_frames(page: Page, point: Point, found: dict[str, Any] | None) -> Any:
+    """What is under ``point`` inside the iframe ``found`` there (and inside any iframe in
+    that one): the element the pointer is over, as ``#frame >> #button``, not the iframe."""
+    for _ in range(targets.FRAME_DEPTH_MAX):
+        if not found or found.get("tag") not in ("iframe", "frame"):
+            break
+        try:
+            located = await targets.locate(page, found["selector"] + targets.HOP + "body")
+            inside = {"x": point[0] - located.x, "y": point[1] - located.y}
+            read = await pagescript.run(located.frame, "pointer", points=[inside])
+        except (ActionError, driver.PlaywrightError):
+            break  # a frame gone or out of reach: the iframe is what is known
+        if not read["under"][0]:
+            break
+        found = {**read["under"][0], "selector": located.prefix + read["under"][0]["selector"]}
+    return found
 
 
 @contextlib.asynccontextmanager

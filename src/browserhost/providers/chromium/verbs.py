@@ -115,6 +115,18 @@ async def _focused(page: Page) -> str | None:
         focused: dict[str, Any] = await pagescript.run(page, "focused")
     except driver.PlaywrightError:
         return None
+    # An iframe holds the focus: the element inside it that has it (and inside its own).
+    for _ in range(targets.FRAME_DEPTH_MAX):
+        if focused.get("tag") not in ("iframe", "frame"):
+            break
+        try:
+            located = await targets.locate(page, focused["selector"] + targets.HOP + "body")
+            inner = await pagescript.run(located.frame, "focused")
+        except (ActionError, driver.PlaywrightError):
+            break  # a frame gone or out of reach: the iframe is what is known
+        if not inner.get("selector"):
+            break
+        focused = {**inner, "selector": located.prefix + inner["selector"]}
     return targets.named(focused) if focused.get("selector") else None
 
 
