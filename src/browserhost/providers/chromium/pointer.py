@@ -552,7 +552,8 @@ async def _under(page: Page, points: list[Point], *, watch: bool = False) -> dic
     spots = [{"x": x, "y": y} for x, y in points]
     read: dict[str, Any] = await pagescript.run(page, "pointer", points=spots, watch=watch)
     read["under"] = [
-        await _in_frames(page, point, found) for point, found in zip(points, read["under"])
+        await _in_frames(page, point, found)
+        for point, found in zip(points, read["under"], strict=True)
     ]
     return read
 
