@@ -438,6 +438,16 @@ PAGES: dict[str, str] = {
         )
         + "</div>",
     ),
+    # Words beside a box floated to the right of their line, written before or after them;
+    # a paragraph wrapped around a floated picture.
+    "/floats-beside": _page(
+        "Menu",
+        '<p><span style="float: right">Open daily</span>Cafe Rosa</p><ul>'
+        '<li>Coffee <span style="float: right">$3</span></li>'
+        '<li>Tea <span style="float: right">$2</span></li></ul>'
+        '<p><img alt="" style="float: left; width: 40px; height: 40px">Rosa roasts its own '
+        "beans.</p>",
+    ),
     # Each row's actions shown only while the pointer is over the row.
     "/hover-rows": _page(
         "Mail",

@@ -253,6 +253,18 @@ async def test_the_empty_squares_of_a_board_keep_each_mark_in_its_place(
     )
 
 
+async def test_words_beside_a_box_floated_to_one_side_read_in_the_order_drawn(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText reads a box floated to the right of its line on a line of its own, before
+    the words it is written first ("Open daily", then "Cafe Rosa"); a person reads the line
+    left to right. A paragraph around a floated picture reads as before."""
+    await ok(provider, ctx, "browser.open", url=site.url("/floats-beside"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
+        "Cafe Rosa Open daily\n\nCoffee $3\nTea $2\n\nRosa roasts its own beans."
+    )
+
+
 async def test_a_line_break_and_an_empty_box_between_words_are_read_as_drawn(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

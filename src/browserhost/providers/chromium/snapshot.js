@@ -2733,9 +2733,16 @@ async (request) => {
     [50, "l"], [40, "xl"], [10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]];
   const emptyCell = (cell) => !clean(cell.textContent) && !cell.querySelector(":not(br)");
   const ROW = /^(inline-)?(flex|grid)$/;
-  // Boxes floated side by side, as a page laid out before flex boxes sets a row of them.
-  const floatsAcross = (el, style) => style.display === "block" && el.childElementCount > 1 &&
-    [el.firstElementChild, el.lastElementChild].every((item) => getComputedStyle(item).float !== "none");
+  // Boxes floated side by side, as a page laid out before flex boxes sets a row of them; or
+  // words beside a box floated to one side of their line (a row's price or date set to its
+  // right), which innerText reads on a line of its own, before the words it is written first.
+  const floatsAcross = (el, style) => /^(block|list-item)$/.test(style.display) && el.childElementCount > 0 && (
+    (el.childElementCount > 1 &&
+      [el.firstElementChild, el.lastElementChild].every((item) => getComputedStyle(item).float !== "none")) ||
+    (el.childElementCount <= FLOATS_BESIDE_MAX &&
+      [...el.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && /\S/.test(node.data)) &&
+      [...el.children].some((item) => getComputedStyle(item).float !== "none")));
+  const FLOATS_BESIDE_MAX = 8;
 
   // The items of the flex or grid box `el` (styled `style`) in the rows a person reads, when
   // some row holds more than one: innerText reads each item on a line of its own (a navbar, a
