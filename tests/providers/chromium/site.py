@@ -448,6 +448,22 @@ PAGES: dict[str, str] = {
         '<p><img alt="" style="float: left; width: 40px; height: 40px">Rosa roasts its own '
         "beans.</p>",
     ),
+    # An app that draws each route a moment after it moves to it: routes it pushes to the
+    # history, and hash routes.
+    "/timer-routes": _page(
+        "Routes home",
+        '<nav><a href="?p=one" data-r>One</a> <a href="?p=two" data-r>Two</a></nav>'
+        '<main id="view"></main><script>function render() {'
+        " const p = location.hash.slice(2) || new URLSearchParams(location.search).get('p')"
+        " || 'home'; view.textContent = 'Loading';"
+        " setTimeout(() => { view.textContent = 'Page ' + p; document.title = 'Routes ' + p; },"
+        " 300); }"
+        "document.addEventListener('click', (e) => { const a = e.target.closest('a[data-r]');"
+        " if (!a) return; e.preventDefault(); history.pushState({}, '', a.getAttribute('href'));"
+        " render(); });"
+        "addEventListener('popstate', render); addEventListener('hashchange', render);"
+        "render();</script>",
+    ),
     # Each row's actions shown only while the pointer is over the row.
     "/hover-rows": _page(
         "Mail",

@@ -172,6 +172,27 @@ async def test_back_and_forward_answer_for_the_page_its_script_left_after_its_lo
     assert forward == {"url": site.url("/page-a"), "title": "Page A"}
 
 
+async def test_a_step_or_an_open_within_the_document_waits_for_the_route_it_draws(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """An app draws each route on a timer after it moves there. back after a snapshot (which
+    ended every earlier watch of the page's timers) answers for the route drawn, not the
+    one before; an open of the same page at another fragment (a hash route) waits for what
+    its page draws, and answers settled at once, with no load to wait for."""
+    url = site.url("/timer-routes")
+    await ok(provider, ctx, "browser.open", url=url)
+    await ok(provider, ctx, "browser.click", text="One")
+    await ok(provider, ctx, "browser.click", text="Two")
+    await ok(provider, ctx, "browser.snapshot")
+    back = await ok(provider, ctx, "browser.back")
+    assert back == {"url": url + "?p=one", "title": "Routes one"}
+    assert "Page one" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+    await ok(provider, ctx, "browser.open", url=url + "#/sent")
+    opened = await ok(provider, ctx, "browser.open", url=url + "#/drafts")
+    assert (opened["title"], opened["settled"]) == ("Routes drafts", True)
+    assert "Page drafts" in (await ok(provider, ctx, "browser.snapshot"))["text"]
+
+
 async def test_a_page_that_starts_a_worker_is_not_waiting_for_its_server(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

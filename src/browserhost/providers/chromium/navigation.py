@@ -8,13 +8,15 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
+from urllib.parse import urldefrag, urlsplit
 from weakref import WeakKeyDictionary
 
 from browserhost.sdk import ActionError
 
 from . import devtools, driver
-from .addresses import ERROR_PAGE_SCHEME
+from .addresses import BLANK, ERROR_PAGE_SCHEME
 from .errors import MayHaveRunError, playwright_errors, translate
 
 if TYPE_CHECKING:
@@ -66,23 +68,48 @@ def awaited_server(page: Page | None) -> Awaited | None:
     return None if page is None or page.is_closed() else _awaited.get(page)
 
 
-async def goto(page: Page, url: str, timeout_s: float) -> str | None:
+def fragment_only(current: str, url: str) -> bool:
+    """Whether going to ``url`` from ``current`` moves only to another fragment of the same
+    document (``#part2``, an app's hash route): no document loads."""
+    return "#" in url and urldefrag(url).url == urldefrag(current).url
+
+
+def same_origin(one: str, other: str) -> bool:
+    """Whether two addresses share their origin: a step between two such history entries
+    may stay in the same document (a route an app pushed)."""
+    first, second = urlsplit(one), urlsplit(other)
+    return (first.scheme, first.netloc) == (second.scheme, second.netloc)
+
+
+@dataclass(frozen=True)
+class Arrived:
+    """What an open's navigation came to."""
+
+    status: str | None = None
+    """The HTTP error status the site answered with (``"404 Not Found"``), if it did."""
+    same_document: bool = False
+    """Only the address's fragment changed (``#part2``): the document stayed, and no load
+    comes to wait for."""
+
+
+async def goto(page: Page, url: str, timeout_s: float) -> Arrived:
     """Load ``url``, asking the site once: a load is never asked for twice, since the site
-    may act on each request. Returns the HTTP error status the site answered with (``"404
-    Not Found"``), if it did."""
+    may act on each request."""
     shown = _MainFrameNavigations(page)
     try:
         response = await page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
-        if response is not None and response.status >= 400:
-            return f"{response.status} {response.status_text}".strip()
-        return None
+        if response is None:  # Playwright's answer for a move within the document
+            return Arrived(same_document=page.url != BLANK)
+        if response.status >= 400:
+            return Arrived(status=f"{response.status} {response.status_text}".strip())
+        return Arrived()
     except driver.PlaywrightError as exc:
         text = str(exc)
         if f'another navigation to "{ERROR_PAGE_SCHEME}:' in text:
             # Chromium's error page for an earlier failed load, shown late, cut in; the load
             # asked for goes on behind it.
             if await shown.next(lambda there: not there.startswith(ERROR_PAGE_SCHEME), timeout_s):
-                return None
+                return Arrived()
         elif "net::ERR_" in text and "net::ERR_ABORTED" not in text:
             # Chromium shows its error page for the failed load a moment after the failure;
             # let it, so that it cannot cut into the next load.

@@ -390,8 +390,12 @@ class ChromiumProvider(
             ):
                 tab.opened = url
                 asked = tab.asking_load(page)
+                if navigation.fragment_only(page.url, url):
+                    # A move within the document (its fragment, an app's hash route), which
+                    # its page may draw on a timer: watched from here, for the wait after.
+                    await pagescript.run(page, "watch")
                 try:
-                    status = await navigation.goto(page, url, waits.open_commit_s)
+                    arrived = await navigation.goto(page, url, waits.open_commit_s)
                 except driver.PlaywrightError as failed:
                     tab.failed_open = url
                     # A redirect to browserhost's own address: Playwright tells of the failed
@@ -427,7 +431,10 @@ class ChromiumProvider(
                     if probed == "stuck":  # since the last action
                         raise PageStuckError() from None
                     raise
-            settled = await settle_open(tab, page, asked, waits)
+            if arrived.same_document:  # its fragment only: waited for as a click's change
+                settled = await self.access.settle(tab, page)
+            else:
+                settled = await settle_open(tab, page, asked, waits)
             tab.frame_due = settled.frame_due
             tab.learn_history(page)
             return data.OpenData(
@@ -437,8 +444,8 @@ class ChromiumProvider(
                 viewport=tab.viewport(),
                 dialogs=tab.take_dialogs(),
                 notice=tab.take_notice(
-                    status
-                    and f"The site answered {status}, an error status; the page shows "
+                    arrived.status
+                    and f"The site answered {arrived.status}, an error status; the page shows "
                     "what it sent with it."
                 ),
             )
@@ -676,6 +683,10 @@ class ChromiumProvider(
                 raise ActionError("There is no later page to go forward to.")
             waits, moves = self.timeouts, tab.moves(page)
             asked = tab.asking_load(page)
+            if navigation.same_origin(page.url, urls[index + delta]):
+                # It may be the same document at another entry (a route an app pushed), whose
+                # page draws it on a timer: watched from here, for the wait after.
+                await pagescript.run(page, "watch")
             if await navigation.travel(page, delta, urls[index + delta], waits.history_s):
                 settled = await settle_open(tab, page, asked, waits, waits.history_s)
             else:  # a page shown again, or the same one at another entry: as after input

@@ -44,6 +44,8 @@
 //                                                last one filled, made ready for the rest
 //   pointer   {points, watch?}                -> the element under each viewport point, and
 //                                                the viewport's size
+//   watch     {}                              -> the page's timers watched from now, for the
+//                                                wait after a move within the document
 //   dropTarget {selector, fresh?}             -> where to drop the dragged (stashed) element on
 //                                                another, checked as a click's target
 //   selectText {text, selector?}              -> where a press and release select the text
@@ -5730,6 +5732,7 @@ async (request) => {
       case "fill": return fill(request);
       case "typeOn": return typeOn(request);
       case "pointer": return pointer(request);
+      case "watch": watchTimers(); return {};
       case "dropTarget": return dropTarget(request);
       case "redrop": return redrop(request);
       case "selectText": return selectText(request);
