@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,9 @@ from browserhost.contract.errors import (
     RequestFailedError,
     UnsupportedError,
 )
-from browserhost.host import Catalog, Host
+from browserhost.host import Catalog, Host, services
 from browserhost.host.services import ManagedService, ServiceSettings
-from tests.conftest import start_server
+from tests.conftest import serving_http, start_server
 from tests.processes import descendants, processes, wait_until
 from tests.spawning import READY_WAIT_S
 
@@ -239,6 +240,34 @@ async def test_a_service_that_exits_at_start_is_unavailable_with_its_stderr_tail
         "state": "failed",
         "reason": service_of(host, provider.id).reason,
     }
+
+
+class Stranger(BaseHTTPRequestHandler):
+    """Another program's server: it knows nothing of browserhost's paths."""
+
+    def do_GET(self) -> None:
+        self.send_error(404)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("kind", list(RECORDS))
+async def test_a_service_whose_port_another_program_took_is_started_again_on_another(
+    host: Host, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host chooses a free port and the service binds it a moment later; another program
+    that took it in between answers the host's first look there (not found), and the
+    service, unable to listen, exits. The host starts it again on another port."""
+    with serving_http(Stranger) as taken:
+        ports = iter([int(taken.rsplit(":", 1)[1])])
+        chosen = services._free_port
+        monkeypatch.setattr(services, "_free_port", lambda: next(ports, None) or chosen())
+        provider = host.catalog.install(RECORDS[kind]())
+        async with asyncio.timeout(2 * WAIT_S):
+            outcome = await host.dispatch("browser.back", provider_id=provider.id)
+    assert str(service_of(host, provider.id).pid) in outcome.data["title"]
+    assert len(log_lines(host, provider.id, "--- ")) == 2  # started twice, once answered
 
 
 async def test_a_service_speaking_another_protocol_version_is_refused_naming_both(

@@ -317,8 +317,21 @@ class ManagedService:
             )
 
     async def _start(self) -> _Run:
+        # The port is free when the host looks, and the service binds it a moment later:
+        # another program may take it between the two. The service then cannot listen and
+        # exits, and the host starts it again on another port.
+        attempt = 1
+        while True:
+            try:
+                return await self._start_on(_free_port())
+            except _PortTaken as taken:
+                if attempt == PORT_ATTEMPTS:
+                    raise _StartError(str(taken)) from None
+                log.info("provider service %s: %s; starting it again", self.provider_id, taken)
+            attempt += 1
+
+    async def _start_on(self, port: int) -> _Run:
         token = secrets.token_urlsafe(32)
-        port = _free_port()
         env = {k: v for k, v in os.environ.items() if k != "BROWSERHOST_TOKEN"}  # the host's own
         env |= {TOKEN_ENV: token, PORT_ENV: str(port)}
         if self.command.python:
@@ -387,10 +400,20 @@ class ManagedService:
             )
         hello = ServiceHello.read(response.content) if response.status_code == 200 else None
         if hello is None:
-            raise _StartError(
+            said = (
                 f"the service answered GET {PROVIDER_PATH} with HTTP {response.status_code} "
                 "and no hello; it must answer {protocolVersion, actions, surface} when ready"
             )
+            # Another program's server on the port, which the service could not bind then:
+            # it exits soon after.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(_PORT_TAKEN_WAIT_S):
+                    code = await child.wait()
+                    raise _PortTaken(
+                        f"another program answered on the port chosen for it, and it exited "
+                        f"with code {code}{_quoted(child)}"
+                    )
+            raise _StartError(said)
         return hello
 
     def _watch(self, run: _Run) -> None:
@@ -512,6 +535,18 @@ class ManagedSurface(contract.Surface):
     async def page(self, path: str) -> bytes:
         async with self._surface() as surface:
             return await surface.page(path)
+
+
+PORT_ATTEMPTS = 3
+"""How many ports a service is started on before the host gives up: another program may take
+the one chosen before the service binds it."""
+_PORT_TAKEN_WAIT_S = 5.0
+"""How long a service whose port another program answered on has to exit, for the host to
+take it that it could not bind the port."""
+
+
+class _PortTaken(Exception):
+    """The service could not listen on the port chosen for it: another program took it."""
 
 
 def _free_port() -> int:
