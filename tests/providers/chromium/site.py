@@ -464,6 +464,20 @@ PAGES: dict[str, str] = {
         "addEventListener('popstate', render); addEventListener('hashchange', render);"
         "render();</script>",
     ),
+    # A docs page: a sidebar of 700 links written before the article, laid out beside it.
+    "/sidebar-first": _page(
+        "Docs",
+        '<div style="display: grid; grid-template-columns: 300px 1fr"><aside><ul>'
+        + "".join(
+            f'<li><a href="#c{n}">Category {n} with a longish name</a></li>' for n in range(700)
+        )
+        + "</ul></aside><main><h1>Main headline</h1>"
+        + "".join(
+            f"<p>Paragraph {n} of the article, with words enough to fill a line of its column.</p>"
+            for n in range(40)
+        )
+        + "</main></div>",
+    ),
     # Each row's actions shown only while the pointer is over the row.
     "/hover-rows": _page(
         "Mail",

@@ -336,6 +336,20 @@ async def test_a_listing_too_long_to_show_whole_is_read_around_the_viewport(
     assert "line 0000" not in bottom["text"]
 
 
+async def test_the_article_in_view_is_read_before_a_long_sidebar_written_first(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A sidebar of 700 links is written before the article it is laid out beside: the text
+    around the view starts with the article a person sees at the top, not with the sidebar's
+    links down to where the room runs out, and holds none of the links drawn far below."""
+    await ok(provider, ctx, "browser.open", url=site.url("/sidebar-first"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"].startswith("Main headline\nParagraph 0 of the article, with ")
+    assert "Paragraph 39 of the article" in snapshot["text"]
+    assert "Category 650" not in snapshot["text"]
+    assert snapshot["textAboveChars"] > 0
+
+
 async def test_a_menu_item_its_list_item_disables_is_disabled(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

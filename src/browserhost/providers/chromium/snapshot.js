@@ -2982,7 +2982,10 @@ async (request) => {
     while (last + 1 < pieces.length && size + 1 + pieces[last + 1].text.length <= textMax) {
       size += 1 + pieces[++last].text.length;
     }
-    while (first > 0 && size + 1 + pieces[first - 1].text.length <= textMax) {
+    // Text before it in the page, to fill the room; not text the page draws below the view
+    // (the rest of a long sidebar written before the article in view).
+    const below = (piece) => !piece.pinned && piece.top >= innerHeight;
+    while (first > 0 && size + 1 + pieces[first - 1].text.length <= textMax && !below(pieces[first - 1])) {
       size += 1 + pieces[--first].text.length;
     }
     const above = pieces.slice(0, first).reduce((sum, piece) => sum + piece.text.length + 1, 0);
@@ -2994,9 +2997,15 @@ async (request) => {
   // -1 when none is in view. A box that scrolls by itself puts the text it has scrolled past
   // between what the page shows above it and what it shows (a chat's log, a mail's list):
   // starting at the first piece in view, that part would be all the text there is room for.
+  // A piece taller than the view (a sidebar of hundreds of links beside the article) counts
+  // for the share of its text the view shows, not for all of it.
   function mostInView(pieces, textMax) {
-    const shown = pieces.map((piece) =>
-      !piece.pinned && piece.bottom > 0 && piece.top < innerHeight ? piece.text.length : 0);
+    const shown = pieces.map((piece) => {
+      if (piece.pinned || piece.bottom <= 0 || piece.top >= innerHeight) return 0;
+      const tall = piece.bottom - piece.top;
+      const seen = Math.min(piece.bottom, innerHeight) - Math.max(piece.top, 0);
+      return tall > innerHeight ? Math.ceil(piece.text.length * seen / tall) : piece.text.length;
+    });
     let [best, most, end, size, held] = [-1, 0, 0, -1, 0];
     for (let start = 0; start < pieces.length; start++) {
       if (end <= start) [end, size, held] = [start, -1, 0];
