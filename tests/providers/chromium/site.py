@@ -697,7 +697,9 @@ PAGES: dict[str, str] = {
     "/confirm": _page(
         "Confirm",
         '<p id="answer">answer: none</p><button onclick="document.getElementById(\'answer\')'
-        ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>",
+        ".textContent = 'answer: ' + confirm('Delete it?')\">Delete</button>"
+        "<button onclick=\"setTimeout(() => document.getElementById('answer').textContent ="
+        " 'later: ' + confirm('Stay signed in?'), 1500)\">Start timer</button>",
     ),
     # A page that tries to keep a person's input from taking control, and to take it itself.
     # A slider the page draws: role slider on its track, and a knob in it that is dragged.

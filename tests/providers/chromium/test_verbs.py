@@ -115,6 +115,21 @@ async def test_press_key_types_a_text_where_the_focus_is_then_the_key(
     assert await in_page(provider, ctx, "term.textContent") == "$ +"  # a new line, its key
 
 
+async def test_wait_for_answers_the_dialogs_the_page_showed_as_it_waited(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A confirm a timer shows while the agent waits is answered as any unplanned one
+    (dismissed), and the wait's answer says so: it was not told anywhere."""
+    await ok(provider, ctx, "browser.open", url=site.url("/confirm"))
+    clicked = await ok(provider, ctx, "browser.click", text="Start timer")
+    assert "dialogs" not in clicked  # the timer outlasts the click's wait
+    waited = await ok(provider, ctx, "verb.wait_for", text="later:")
+    assert waited["dialogs"] == [
+        {"type": "confirm", "message": "Stay signed in?", "answer": "dismissed"}
+    ]
+    assert waited["matched"]["text"] == "later: false"
+
+
 async def test_press_key_holds_shift_for_what_a_keyboard_types_with_shift(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -256,7 +256,9 @@ class PointerVerbs(Provider):
         }
         dialogs = tab.take_dialogs()
         if dialogs:
-            answer["dialogs"] = [dialog.model_dump(mode="json") for dialog in dialogs]
+            answer["dialogs"] = [
+                dialog.model_dump(mode="json", exclude_none=True) for dialog in dialogs
+            ]
         notice = led_to(tab, settled, shown)  # a press on a link to a slow server, say
         if notice:
             answer["notice"] = notice

@@ -106,6 +106,17 @@ async def _read_again(page: Page, filled: dict[str, Any]) -> None:
     filled["notice"] = f"{filled['notice']} {told}" if filled.get("notice") else told
 
 
+def _with_dialogs(tab: Tab, answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with the dialogs the page showed meanwhile, and how each was answered (a
+    confirm that came as the wait went on), as an action's answer says them."""
+    dialogs = tab.take_dialogs()
+    if dialogs:
+        answer["dialogs"] = [
+            dialog.model_dump(mode="json", exclude_none=True) for dialog in dialogs
+        ]
+    return answer
+
+
 async def _focused(page: Page) -> str | None:
     """The element the keys now go to (a Tab moved it), as ``#name (input "Name")``; None
     where it is the page itself. Unread where the page is gone or between documents."""
@@ -337,7 +348,7 @@ class PageVerbs(Provider):
     @verb(
         "Wait until a text or selector appears (or, with gone, disappears), up to timeoutS; "
         f"or just wait the given seconds (at most {WAIT_MAX_S:g}), for a page that changes "
-        "after a delay. Answers the page's url.",
+        "after a delay. Answers the page's url, and the dialogs the page showed meanwhile.",
         changes_page=False,
     )
     async def wait_for(self, arguments: WaitForArguments, context: Context) -> dict[str, Any]:
@@ -354,7 +365,8 @@ class PageVerbs(Provider):
             if arguments.seconds is not None:
                 await asyncio.sleep(arguments.seconds)
                 # The page shown now: the delay may have been a navigation's.
-                return {"waitedS": arguments.seconds, "url": (tab.current() or page).url}
+                waited = {"waitedS": arguments.seconds, "url": (tab.current() or page).url}
+                return _with_dialogs(tab, waited)
             what = arguments.text if arguments.text is not None else arguments.selector
             # The first match a person sees: a hidden one first in the page (a toast's
             # template, a closed menu) would be waited on instead of the one that appears.
@@ -386,7 +398,7 @@ class PageVerbs(Provider):
             notice = shown_before and matched and _shown_before(arguments.text or "", matched)
             if notice:
                 said["notice"] = notice
-            return {"waitedFor": what, "state": state, "url": page.url, **said}
+            return _with_dialogs(tab, {"waitedFor": what, "state": state, "url": page.url, **said})
 
     @verb("Fill several fields at once: text fields, selects, checkboxes and radios.")
     async def fill_form(self, arguments: FillFormArguments, context: Context) -> dict[str, Any]:
