@@ -1142,6 +1142,24 @@ async def test_scroll_with_a_selector_and_a_direction_scrolls_that_box_itself(
     )
 
 
+async def test_the_body_or_the_root_given_with_a_direction_scrolls_the_page(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The document scrolls the page, not its body: the body named with a direction moved
+    nothing and answered that the page could not scroll. It scrolls the page, as the root
+    does."""
+    await ok(provider, ctx, "browser.open", url=site.url("/long-listing"))
+    down = await ok(provider, ctx, "browser.scroll", selector="body", direction="down")
+    assert down["scrollY"] == await in_page(provider, ctx, "scrollY") > 0
+    assert (down["maxScrollY"] > down["scrollY"], "box" in down, "scrolledTo" in down) == (
+        True,
+        False,
+        False,
+    )
+    more = await ok(provider, ctx, "browser.scroll", selector="html", direction="down")
+    assert more["scrollY"] == await in_page(provider, ctx, "scrollY") > down["scrollY"]
+
+
 async def test_a_direction_for_a_box_that_scrolls_only_across_is_refused_saying_so(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

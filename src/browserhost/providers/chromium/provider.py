@@ -635,8 +635,9 @@ class ChromiumProvider(
                 targets.check_usable(selector, moved, "scrolled to")
             box = moved.get("box")
             # The element itself, or the box that scrolls it, moved (both given): its position
-            # is the answer's.
+            # is the answer's. The body or the root named with a direction: the page moved.
             itself = box if located and direction else None
+            paged = bool(moved.get("page"))
             # Pages load more as they are scrolled: the answer is the page after that.
             settled = await self.access.settle(tab, page)
             if settled.done:
@@ -648,7 +649,7 @@ class ChromiumProvider(
                 max_scroll_y=max_scroll_y,
                 at_top=scroll_y <= 0,
                 at_bottom=scroll_y >= max_scroll_y - 1,
-                scrolled_to=None if itself else selector,
+                scrolled_to=None if itself or paged else selector,
                 direction=direction,
                 box=(selector if itself == located.selector else located.prefix + itself)
                 if located and itself

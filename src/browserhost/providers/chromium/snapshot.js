@@ -5639,6 +5639,12 @@ async (request) => {
         for (const [up, left, top] of fixed) up.scrollTo({ left, top, behavior: "instant" });
         return position(box);
       }
+      // The body or the root named: the page, which the document scrolls (not the body).
+      if (el === doc.body || el === doc.documentElement) {
+        const page = doc.scrollingElement || doc.documentElement;
+        await scrollAlong(page, direction);
+        return { ...position(page), page: true };
+      }
       if (!scrollsItself(el)) {
         // A list that fits the box that scrolls it (a dropdown's list in its scrolling wrap),
         // or one that scrolls a box inside it (Radix's listbox, its viewport): that box moves.
