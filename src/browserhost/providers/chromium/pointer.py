@@ -553,18 +553,24 @@ async def _under(page: Page, points: list[Point], *, watch: bool = False) -> dic
     question before it."""
     spots = [{"x": x, "y": y} for x, y in points]
     read: dict[str, Any] = await pagescript.run(page, "pointer", points=spots, watch=watch)
-    read["under"] = [
-        await _in_frames(page, point, found)
-        for point, found in zip(points, read["under"], strict=True)
-    ]
+    if any(found and found.get("tag") in _FRAMES for found in read["under"]):
+        read["under"] = [
+            await _in_frames(page, point, found)
+            for point, found in zip(points, read["under"], strict=True)
+        ]
+        if watch:  # the questions to find the frames ended the watch: started again, last
+            await pagescript.run(page, "watch")
     return read
+
+
+_FRAMES = ("iframe", "frame")
 
 
 async def _in_frames(page: Page, point: Point, found: dict[str, Any] | None) -> Any:
     """What is under ``point`` inside the iframe ``found`` there (and inside any iframe in
     that one): the element the pointer is over, as ``#frame >> #button``, not the iframe."""
     for _ in range(targets.FRAME_DEPTH_MAX):
-        if not found or found.get("tag") not in ("iframe", "frame"):
+        if not found or found.get("tag") not in _FRAMES:
             break
         try:
             located = await targets.locate(page, found["selector"] + targets.HOP + "body")
