@@ -1342,7 +1342,7 @@ async (request) => {
     if (!DAY.test(clean(el.textContent))) return false;
     const number = el.firstElementChild
       ? [...el.querySelectorAll("*")].find((inner) => !inner.firstElementChild && DAY.test(clean(inner.textContent)))
-      : DAY.test(clean(el.textContent)) && el;
+      : el;
     const calendar = number && (el.closest("table, [role=grid]") || el.parentElement?.parentElement);
     if (!calendar) return false;
     if (!fadedIn.has(calendar)) {
@@ -2203,16 +2203,16 @@ async (request) => {
   }
 
   // What an svg draws, by kind, and the selector of its first shape (`: 2 rects, 1 circle,
-  // the first #chart > g > rect:nth-of-type(1)`): its shapes are elements a selector names, to inspect,
-  // drag and press, which a canvas's are not.
+  // the first #chart > g > rect:nth-of-type(1)`): its shapes are elements a selector names,
+  // to inspect, drag and press, which a canvas's are not.
   function shapesIn(el) {
     if (tagOf(el) !== "svg") return "";
     const shapes = el.querySelectorAll(DRAWN_SHAPES);
     const counts = new Map();
     for (const shape of shapes) counts.set(tagOf(shape), (counts.get(tagOf(shape)) || 0) + 1);
     const kinds = [...counts].slice(0, 4).map(([kind, count]) => `${count} ${kind}${count > 1 ? "s" : ""}`);
-    const first = `${shapes.length > 1 ? "the first " : ""}${shapes.length ? selectorFor(shapes[0]) : ""}`;
-    return kinds.length ? `: ${kinds.join(", ")}, ${first}` : "";
+    if (!kinds.length) return "";
+    return `: ${kinds.join(", ")}, ${shapes.length > 1 ? "the first " : ""}${selectorFor(shapes[0])}`;
   }
   const DRAWN_SHAPES = "rect, circle, ellipse, line, polyline, polygon, path";
 
