@@ -10,7 +10,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import urldefrag, urlsplit
 from weakref import WeakKeyDictionary
 
 from browserhost.sdk import ActionError
@@ -66,19 +65,6 @@ def awaited_server(page: Page | None) -> Awaited | None:
     in a page meanwhile (it holds every evaluation until the new document commits), so a
     page that does not answer then is not stuck: its server is slow."""
     return None if page is None or page.is_closed() else _awaited.get(page)
-
-
-def fragment_only(current: str, url: str) -> bool:
-    """Whether going to ``url`` from ``current`` moves only to another fragment of the same
-    document (``#part2``, an app's hash route): no document loads."""
-    return "#" in url and urldefrag(url).url == urldefrag(current).url
-
-
-def same_origin(one: str, other: str) -> bool:
-    """Whether two addresses share their origin: a step between two such history entries
-    may stay in the same document (a route an app pushed)."""
-    first, second = urlsplit(one), urlsplit(other)
-    return (first.scheme, first.netloc) == (second.scheme, second.netloc)
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,16 @@ _LOAD_WATCH = """(() => {
     if (unasked >= UNASKED_MS) idle(warm);
     else later(() => warmOnceUnasked(since), UNASKED_MS - unasked);
   };
+  // A move within the document (a step through history to a route an app pushed, another
+  // fragment): the page's timers are watched from its event on, before the page's own
+  // listeners, so that the wait after the step sees what the page draws a moment later.
+  const moved = () => {
+    try {
+      store[%(key)s]({ op: "watch" }).catch(() => {});
+    } catch {}
+  };
+  addEventListener("popstate", moved, true);
+  addEventListener("hashchange", moved, true);
   addEventListener("load", () => {
     const watch = (store.afterLoad = { moved: false, looked: false });
     const changes = new MutationObserver(() => { watch.moved = true; });

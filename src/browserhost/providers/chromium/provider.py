@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import struct
 import time
 from collections.abc import Awaitable, Callable
@@ -164,15 +163,6 @@ def _stateful(state: dict[str, Any]) -> bool:
     """Whether what a click pressed shows a state of its own after it (a list item the page
     marks checked or chosen): it is something to press, not text alone."""
     return any(key in state for key in ("checked", "selected", "marked", "pressed", "expanded"))
-
-
-async def _watch_timers(page: Page) -> None:
-    """Watch the timers the page sets from now, for the wait after a move within its document;
-    nothing where the page runs no script now (it waits for its server's next document: the
-    move leaves that document, and its load is waited for instead)."""
-    if navigation.awaited_server(page) is None:
-        with contextlib.suppress(driver.PlaywrightError, PageStuckError, PageWaitingError):
-            await pagescript.run(page, "watch")
 
 
 class ChromiumProvider(
@@ -400,10 +390,6 @@ class ChromiumProvider(
             ):
                 tab.opened = url
                 asked = tab.asking_load(page)
-                if navigation.fragment_only(page.url, url):
-                    # A move within the document (its fragment, an app's hash route), which
-                    # its page may draw on a timer: watched from here, for the wait after.
-                    await _watch_timers(page)
                 try:
                     arrived = await navigation.goto(page, url, waits.open_commit_s)
                 except driver.PlaywrightError as failed:
@@ -694,10 +680,6 @@ class ChromiumProvider(
                 raise ActionError("There is no later page to go forward to.")
             waits, moves = self.timeouts, tab.moves(page)
             asked = tab.asking_load(page)
-            if navigation.same_origin(page.url, urls[index + delta]):
-                # It may be the same document at another entry (a route an app pushed), whose
-                # page draws it on a timer: watched from here, for the wait after.
-                await _watch_timers(page)
             if await navigation.travel(page, delta, urls[index + delta], waits.history_s):
                 settled = await settle_open(tab, page, asked, waits, waits.history_s)
             else:  # a page shown again, or the same one at another entry: as after input
