@@ -140,6 +140,17 @@ def page_says(settled: Settled) -> str | None:
     return " ".join(told) or None
 
 
+def with_dialogs(tab: Tab, answer: dict[str, Any]) -> dict[str, Any]:
+    """A verb's ``answer`` with the dialogs the page showed meanwhile, and how each was
+    answered, as an action's answer says them."""
+    dialogs = tab.take_dialogs()
+    if dialogs:
+        answer["dialogs"] = [
+            dialog.model_dump(mode="json", exclude_none=True) for dialog in dialogs
+        ]
+    return answer
+
+
 def notices(*said: str | None) -> str | None:
     """The notices an answer has to give, as one."""
     return " ".join(filter(None, said)) or None

@@ -21,7 +21,7 @@ from browserhost.sdk import ActionError, Provider, verb
 
 from . import driver, navigation, pagescript, targets
 from .errors import playwright_errors
-from .inputs import leave_rest, led_to, notices, read_state
+from .inputs import leave_rest, led_to, notices, read_state, with_dialogs
 from .targets import Located
 
 if TYPE_CHECKING:
@@ -254,11 +254,7 @@ class PointerVerbs(Provider):
             "url": shown.url,
             "title": await settled.title(shown),
         }
-        dialogs = tab.take_dialogs()
-        if dialogs:
-            answer["dialogs"] = [
-                dialog.model_dump(mode="json", exclude_none=True) for dialog in dialogs
-            ]
+        with_dialogs(tab, answer)
         notice = led_to(tab, settled, shown)  # a press on a link to a slow server, say
         if notice:
             answer["notice"] = notice

@@ -33,7 +33,7 @@ from browserhost.sdk import ActionError, Provider, VerbArguments, verb
 
 from . import driver, fields, navigation, pagescript, targets
 from .errors import playwright_errors
-from .inputs import after_typing, form_refused, led_to, notices, page_says, press
+from .inputs import after_typing, form_refused, led_to, notices, page_says, press, with_dialogs
 
 if TYPE_CHECKING:
     from playwright.async_api import Locator, Page
@@ -104,17 +104,6 @@ async def _read_again(page: Page, filled: dict[str, Any]) -> None:
     )
     filled["value"] = now
     filled["notice"] = f"{filled['notice']} {told}" if filled.get("notice") else told
-
-
-def _with_dialogs(tab: Tab, answer: dict[str, Any]) -> dict[str, Any]:
-    """``answer`` with the dialogs the page showed meanwhile, and how each was answered (a
-    confirm that came as the wait went on), as an action's answer says them."""
-    dialogs = tab.take_dialogs()
-    if dialogs:
-        answer["dialogs"] = [
-            dialog.model_dump(mode="json", exclude_none=True) for dialog in dialogs
-        ]
-    return answer
 
 
 async def _focused(page: Page) -> str | None:
@@ -366,7 +355,7 @@ class PageVerbs(Provider):
                 await asyncio.sleep(arguments.seconds)
                 # The page shown now: the delay may have been a navigation's.
                 waited = {"waitedS": arguments.seconds, "url": (tab.current() or page).url}
-                return _with_dialogs(tab, waited)
+                return with_dialogs(tab, waited)
             what = arguments.text if arguments.text is not None else arguments.selector
             # The first match a person sees: a hidden one first in the page (a toast's
             # template, a closed menu) would be waited on instead of the one that appears.
@@ -398,7 +387,7 @@ class PageVerbs(Provider):
             notice = shown_before and matched and _shown_before(arguments.text or "", matched)
             if notice:
                 said["notice"] = notice
-            return _with_dialogs(tab, {"waitedFor": what, "state": state, "url": page.url, **said})
+            return with_dialogs(tab, {"waitedFor": what, "state": state, "url": page.url, **said})
 
     @verb("Fill several fields at once: text fields, selects, checkboxes and radios.")
     async def fill_form(self, arguments: FillFormArguments, context: Context) -> dict[str, Any]:
