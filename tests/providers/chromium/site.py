@@ -2117,7 +2117,10 @@ PAGES: dict[str, str] = {
         '<a href="/closer" target="_blank">Open popup</a> '
         "<button onclick=\"window.open('/closer')\">Open by script</button> "
         # The window's page answers after a second: the opener has settled long before.
-        "<button onclick=\"window.open('/closer-later')\">Open a slow window</button>",
+        "<button onclick=\"window.open('/closer-later')\">Open a slow window</button> "
+        # Opened after the click answered: longer than any timer an action waits for.
+        "<button onclick=\"setTimeout(() => window.open('/closer'), 1500)\">"
+        "Open a window later</button>",
     ),
     "/closer": _page("Closer", '<button onclick="window.close()">Close me</button>'),
     # "Freeze later" tells the site as it freezes (FREEZING): a synchronous request, so the

@@ -718,6 +718,25 @@ async def test_a_window_opened_by_a_click_becomes_the_page_until_it_closes(
     assert (slow["url"], slow["title"]) == (site.url("/closer-later"), "Closer")
 
 
+async def test_a_window_a_click_opens_after_its_answer_is_shown_and_the_next_snapshot_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/opener"))
+    page = provider.page_for(ctx)
+    assert page is not None
+    clicked = await ok(provider, ctx, "browser.click", text="Open a window later")
+    assert clicked["title"] == "Opener"  # nothing opened yet as it answered
+    if len(page.context.pages) < 2:
+        await page.context.wait_for_event("page", timeout=10_000)
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert (snapshot["title"], snapshot["url"]) == ("Closer", site.url("/closer"))
+    [problem] = snapshot["consoleProblems"]
+    assert problem["text"] == (
+        f"A window opened after the last action answered ({site.url('/closer')}); it is the "
+        "page shown now. The tabs verb switches back to the page it opened from."
+    )
+
+
 async def test_a_window_a_page_opens_by_itself_is_listed_but_not_shown(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

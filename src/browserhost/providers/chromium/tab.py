@@ -294,6 +294,13 @@ class Tab(PageWatch):
                 f"The page opened a window by itself ({popup.url}); it is not shown. The tabs "
                 "verb lists it, and can switch to it or close it."
             )
+        elif not self.acting:
+            # Welcomed after the click's answer (a handler's window.open on a timer, a sign-in
+            # window): the agent's next page is another than its last answer named.
+            self._warn(
+                f"A window opened after the last action answered ({popup.url}); it is the page "
+                "shown now. The tabs verb switches back to the page it opened from."
+            )
 
 
 def _left_unanswered(_chooser: FileChooser) -> None:
