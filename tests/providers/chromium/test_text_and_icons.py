@@ -155,6 +155,20 @@ async def test_arrows_named_only_by_the_action_the_page_keeps_on_them_are_told_a
     ]
 
 
+async def test_words_drawn_apart_inside_one_control_stay_apart_in_its_name(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await _open(provider, site, ctx, "badges.html")
+    labels = {e["selector"]: e["label"] for e in await _elements(provider, ctx)}
+    names = [labels[f"#{name}"] for name in ("inbox", "sent", "save", "day", "note", "shout")]
+    assert names == ["Inbox 12", "Sent 3", "Save draft", "Monday", "Note1", "NEW 4"]
+    clicked = await ok(provider, ctx, "browser.click", text="Inbox 12")
+    assert clicked["label"] == "Inbox 12"
+    assert await out_line(provider, ctx) == "out: open inbox"
+    await ok(provider, ctx, "browser.click", text="Save draft")
+    assert await out_line(provider, ctx) == "out: save draft"
+
+
 async def test_a_click_given_a_selector_and_a_text_presses_only_where_they_agree(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -538,12 +538,49 @@ async (request) => {
 
   // What a person reads on an element. innerText follows the layout but neither shows what a
   // shadow tree's slots display nor leaves out decorations hidden from assistive technology.
+  // innerText runs an inline box's words into those beside it however far apart they are
+  // drawn ("Inbox12" for a count's badge); the walk keeps them apart.
   function textOf(node) {
     if (!(node instanceof HTMLElement)) return clean(node.textContent);
-    if (!node.querySelector("slot, [aria-hidden=true]") && tagOf(node) !== "slot") {
+    if (!node.querySelector("slot, [aria-hidden=true]") && tagOf(node) !== "slot" &&
+        !holdsApart(node)) {
       return clean(node.innerText);
     }
     return clean(flatText(node));
+  }
+
+  // An inline box whose words stand apart from those beside it: an inline-block (a count's
+  // badge), or an inline element with room on a side about a space wide (a pill's margin or
+  // padding; see drawnApart).
+  function keepsApart(el, style) {
+    if (style.display !== "inline") return /^inline-/.test(style.display);
+    const space = parseFloat(style.fontSize) / 5;
+    return room(el, "Left") > space || room(el, "Right") > space;
+  }
+  const APART_LOOKED_MAX = 30;
+
+  // Whether words inside `node` are drawn apart from others beside them (looking at its
+  // first few elements only: a label's are few).
+  function holdsApart(node) {
+    if (!node.firstElementChild) return false;
+    const walker = doc.createTreeWalker(node, NodeFilter.SHOW_ELEMENT);
+    for (let looked = 0; looked < APART_LOOKED_MAX && walker.nextNode(); looked++) {
+      const el = walker.currentNode;
+      if (el.textContent.trim() && keepsApart(el, getComputedStyle(el))) return true;
+    }
+    return false;
+  }
+
+  // A text node's words in the case its element shows them in, as innerText gives them.
+  function shownCase(text, parent) {
+    const transform = parent ? getComputedStyle(parent).textTransform : "none";
+    if (transform === "uppercase") return text.toUpperCase();
+    if (transform === "lowercase") return text.toLowerCase();
+    if (transform === "capitalize") {
+      return text.replace(/(^|[^\p{L}\p{N}'\u2019])(\p{Ll})/gu,
+        (_, before, letter) => before + letter.toUpperCase());
+    }
+    return text;
   }
 
   // An editable box's text as lines, as a textarea's value holds them: a block in it (an
@@ -604,7 +641,7 @@ async (request) => {
 
   // `skip`: an element left out, with what matches `aside` (a selector).
   function flatText(node, skip = null, aside = null) {
-    if (node.nodeType === Node.TEXT_NODE) return node.data;
+    if (node.nodeType === Node.TEXT_NODE) return shownCase(node.data, node.parentElement);
     if (node.nodeType !== Node.ELEMENT_NODE || node === skip || UNREAD.has(tagOf(node))) return "";
     if (aside && node.matches(aside)) return "";
     if (node.getAttribute("aria-hidden") === "true") return "";
@@ -612,12 +649,14 @@ async (request) => {
     if (!mayShow(node, { visibilityProperty: true })) return "";
     const shown = slot && node.assignedNodes({ flatten: true }).length
       ? node.assignedNodes({ flatten: true }) : [...node.childNodes];
-    // Inline pieces run together ("Mon<b>day</b>"); a block starts a new word.
+    // Inline pieces run together ("Mon<b>day</b>"); a block, or a box drawn apart, is a word
+    // of its own.
     return shown.map((child) => {
       const text = flatText(child, skip, aside);
-      const inline = child.nodeType !== Node.ELEMENT_NODE ||
-        /^(inline|contents)/.test(getComputedStyle(child).display);
-      return inline ? text : ` ${text} `;
+      if (child.nodeType !== Node.ELEMENT_NODE) return text;
+      const style = getComputedStyle(child);
+      return style.display === "contents" || (style.display === "inline" && !keepsApart(child, style))
+        ? text : ` ${text} `;
     }).join("");
   }
 
