@@ -1295,6 +1295,13 @@ PAGES: dict[str, str] = {
         '<p>un<b>believ</b>able deal<span style="display: inline-block; padding: 0 4px">'
         "New</span></p>",
     ),
+    # The same buttons after a labelled field and after a bare one.
+    "/fields-in-a-line": _page(
+        "Fields in a line",
+        '<form><label>Name <input></label><button type="button">OK</button>'
+        '<button type="button">Cancel</button></form>'
+        '<div><input><button type="button">OK</button><button type="button">Cancel</button></div>',
+    ),
     # Texts that touch in the source, set apart or not only by how they are drawn; closed
     # selects; code with its indents; text struck out; numbers set raised.
     "/words-as-drawn": _page(

@@ -199,6 +199,15 @@ async def test_boxes_side_by_side_read_as_separate_words(
     assert scoped["text"] == "OK Cancel"
 
 
+async def test_buttons_after_a_field_read_apart_however_often_their_words_repeat(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The label's space before its field is the label's: read without it, its line was
+    not found, and the next line's "OKCancel" was set apart in its place."""
+    await ok(provider, ctx, "browser.open", url=site.url("/fields-in-a-line"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == "Name OK Cancel\nOK Cancel"
+
+
 async def test_text_reads_words_as_they_are_drawn(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

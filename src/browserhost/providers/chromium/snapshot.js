@@ -2508,8 +2508,15 @@ async (request) => {
 
   // `node`'s text as innerText reads it in its parent's: a text node's white space collapsed
   // (not trimmed: a run's texts are joined as they touch), an element's tidied.
-  const heardOf = (node) => node.nodeType === Node.TEXT_NODE
-    ? node.data.replace(UNDRAWN_CHARS, "").replace(/\s+/g, " ") : tidy(node.innerText);
+  // An element keeps a space at an edge where its own text ends in one and its parent's
+  // innerText keeps it: a label's "Name " before the field inside it.
+  const heardOf = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return node.data.replace(UNDRAWN_CHARS, "").replace(/\s+/g, " ");
+    const raw = node.innerText || "";
+    const words = tidy(raw);
+    if (!words) return words;
+    return (/^[ \t\u00a0]/.test(raw) ? " " : "") + words + (/[ \t\u00a0]$/.test(raw) ? " " : "");
+  };
 
   // A select a person sees closed shows its chosen option alone; innerText reads every
   // option, a line each. Its text is its own run (see runsApart), read as `chosen`.
@@ -2570,7 +2577,8 @@ async (request) => {
       } else {
         const space = (so, piece, i) => {
           if (run.raised[i] && /[\p{L}\p{N}]$/u.test(so)) return "^"; // "$49^99", "mc^2"
-          return so && run.apart[i] && !attached(so, piece) ? " " : "";
+          return so && run.apart[i] && !attached(so, piece) && !/\s$/.test(so) && !/^\s/.test(piece)
+            ? " " : "";
         };
         seen = heard.reduce((so, piece, i) => so + space(so, piece, i) + piece, "");
       }
