@@ -2127,7 +2127,10 @@ PAGES: dict[str, str] = {
         "<button onclick=\"window.open('/closer-later')\">Open a slow window</button> "
         # Opened after the click answered: longer than any timer an action waits for.
         "<button onclick=\"setTimeout(() => window.open('/closer'), 1500)\">"
-        "Open a window later</button>",
+        "Open a window later</button> "
+        # A window with a name, and a link that loads into it once it is open.
+        "<button onclick=\"window.open('/page-a', 'results')\">Open results</button> "
+        '<a href="/page-b" target="results">Show B in results</a>',
     ),
     "/closer": _page("Closer", '<button onclick="window.close()">Close me</button>'),
     # "Freeze later" tells the site as it freezes (FREEZING): a synchronous request, so the

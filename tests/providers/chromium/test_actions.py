@@ -737,6 +737,25 @@ async def test_a_window_a_click_opens_after_its_answer_is_shown_and_the_next_sna
     )
 
 
+async def test_a_link_into_a_named_window_already_open_shows_that_tab_and_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/opener"))
+    opened = await ok(provider, ctx, "browser.click", text="Open results")
+    assert opened["url"] == site.url("/page-a")
+    await ok(provider, ctx, "verb.tabs", action="switch", index=0)
+    clicked = await ok(provider, ctx, "browser.click", text="Show B in results")
+    assert (clicked["url"], clicked["title"]) == (site.url("/page-b"), "Page B")
+    assert clicked["notice"] == (
+        "The click loaded its page in another tab, one the session had open already (a link "
+        "or window.open naming that window), shown now (the answer's url is its page); the "
+        "tabs verb switches back to the page it was pressed on."
+    )
+    assert (await ok(provider, ctx, "browser.snapshot"))["title"] == "Page B"
+    listed = (await ok(provider, ctx, "verb.tabs"))["tabs"]
+    assert [(t["title"], t["current"]) for t in listed] == [("Opener", False), ("Page B", True)]
+
+
 async def test_a_window_a_page_opens_by_itself_is_listed_but_not_shown(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from browserhost.contract import data
@@ -17,7 +18,7 @@ from .records import Settled
 from .targets import named
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page
+    from playwright.async_api import Page, Request
 
     from .access import TabAccess
     from .contexts import Tab
@@ -85,6 +86,8 @@ async def after_input(
     if opened is not None and opened is not shown and not opened.is_closed():
         shown = opened  # the tab shows it now: the next action acts on it
         settled = await access.settle(tab, shown)
+    if popup.reused and shown is not tab.current() and not shown.is_closed():
+        await tab.show(shown)  # a popup is shown as it opens; a tab open already is not
     if shown.is_closed():  # it closed itself: the page that opened it shows again
         shown = tab.current() or shown
     return shown, settled
@@ -161,6 +164,12 @@ NEW_TAB = (
     "switches back to the page it opened from."
 )
 """What an answer says when the input opened a window, which the next actions act on."""
+TAB_REUSED = (
+    "The click loaded its page in another tab, one the session had open already (a link or "
+    "window.open naming that window), shown now (the answer's url is its page); the tabs verb "
+    "switches back to the page it was pressed on."
+)
+"""What an answer says when the input loaded a page into another open tab, not its own."""
 CLOSED_ITSELF = (
     "The page closed itself as it was pressed (a popup's Close, window.close()); the tab shown "
     "now, whose page the answer's url is, is the one it was opened from."
@@ -260,19 +269,34 @@ def load_failed(tab: Tab, shown: Page) -> str | None:
 
 class NextPopup:
     """The next window ``page`` opens, caught from before the input that may open it;
-    ``expected`` when the element says it opens one (a ``target=_blank`` link)."""
+    ``expected`` when the element says it opens one (a ``target=_blank`` link). A link or a
+    form that names a window the session has open already loads its page there, and no
+    window opens: that tab is the one caught (:attr:`reused`). (A handler's ``window.open``
+    naming an open window is not told from that tab's own navigation, and is not caught.)"""
 
     def __init__(self, tab: Tab, page: Page, *, expected: bool) -> None:
         self._tab = tab
         self._page = page
         self.expected = expected
+        self.reused = False
         self._asked_before = tab.windows_asked(page)
         self._opened: asyncio.Future[Page] = asyncio.get_running_loop().create_future()
         page.on("popup", self._on_popup)
+        self._others = {other: partial(self._on_loading, other) for other in tab.pages()}
+        self._others.pop(page, None)
+        for other, heard in self._others.items():
+            other.on("request", heard)
 
     def _on_popup(self, popup: Page) -> None:
         if not self._opened.done():
             self._opened.set_result(popup)
+
+    def _on_loading(self, other: Page, request: Request) -> None:
+        loads = request.is_navigation_request() and request.frame is other.main_frame
+        # Another tab's own navigation (a refresh on a timer) is not the input's.
+        if loads and not self._opened.done() and (self.expected or self.asked()):
+            self.reused = True
+            self._opened.set_result(other)
 
     def asked(self) -> bool:
         """Whether the page has asked for a window since (it may not be open yet)."""
@@ -287,6 +311,8 @@ class NextPopup:
 
     def close(self) -> None:
         self._page.remove_listener("popup", self._on_popup)
+        for other, heard in self._others.items():
+            other.remove_listener("request", heard)
         self._opened.cancel()
 
 

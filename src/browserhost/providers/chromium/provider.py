@@ -51,6 +51,7 @@ from .inputs import (
     CLOSED_ITSELF,
     NEW_TAB,
     PRESS_ATTEMPTS,
+    TAB_REUSED,
     NextPopup,
     after_input,
     after_typing,
@@ -512,6 +513,7 @@ class ChromiumProvider(
                 notice=notices(
                     form_refused(settled)
                     or led_to(tab, settled, shown)
+                    or (TAB_REUSED if popup.reused and shown is not page else None)
                     or (NEW_TAB if shown is not page and not page.is_closed() else None)
                     or (CLOSED_ITSELF if shown is not page and page.is_closed() else None)
                     or (opens_files(files) if (files := _chooses_files(aimed, settled)) else None)
