@@ -1295,6 +1295,23 @@ PAGES: dict[str, str] = {
         '<p>un<b>believ</b>able deal<span style="display: inline-block; padding: 0 4px">'
         "New</span></p>",
     ),
+    # Words for screen readers alone inside a link, a cell, a button (Bootstrap's sr-only,
+    # Drupal's visually-hidden, a tooltip not shown yet): drawn nowhere, and breaking no line.
+    "/hidden-words-in-a-line": _page(
+        "Hidden words in a line",
+        "<style>.sr-only { position: absolute; width: 1px; height: 1px; margin: -1px;"
+        " overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0 }"
+        " .visually-hidden { position: absolute; overflow: hidden; width: 1px; height: 1px;"
+        " clip: rect(1px, 1px, 1px, 1px) }</style>"
+        '<p>You have <a href="/page-a">3 messages<span class="sr-only"> (unread)</span></a>'
+        " waiting.</p>"
+        "<table><tr><th>Plan</th><th>Price</th><th>Action</th></tr><tr><td>Basic</td>"
+        '<td>$9.00</td><td><a href="/page-b">Choose<span class="sr-only"> Basic plan</span>'
+        "</a></td></tr></table>"
+        '<p>Find: <button><span class="visually-hidden">Search the site</span>Go</button></p>'
+        '<p>Post <button style="position: relative">Share<span style="position: absolute;'
+        ' bottom: 100%; opacity: 0">Copy link</span></button> <button>Like</button></p>',
+    ),
     # The same buttons after a labelled field and after a bare one.
     "/fields-in-a-line": _page(
         "Fields in a line",

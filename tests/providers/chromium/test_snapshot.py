@@ -199,6 +199,18 @@ async def test_boxes_side_by_side_read_as_separate_words(
     assert scoped["text"] == "OK Cancel"
 
 
+async def test_words_hidden_inside_a_line_leave_the_line_whole(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A link, a cell or a button that holds words drawn nowhere is read in its line, the
+    hidden words left out: the sentence, the table's row and the toolbar read on one line."""
+    await ok(provider, ctx, "browser.open", url=site.url("/hidden-words-in-a-line"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
+        "You have 3 messages waiting.\nPlan Price Action\nBasic $9.00 Choose\nFind: Go\n"
+        "Post Share Like"
+    )
+
+
 async def test_buttons_after_a_field_read_apart_however_often_their_words_repeat(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

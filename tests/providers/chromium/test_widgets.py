@@ -941,7 +941,8 @@ async def test_a_components_own_text_is_read_where_it_is_drawn(
 ) -> None:
     await _open(provider, site, ctx, "components.html")
     text = (await _snapshot(provider, ctx))["text"]
-    card = "Blue kettle\nPrice: $25\nShips Monday, by post.\nOnly 3 left\nSize Large"
+    # The badge and the label touch in one line, as drawn.
+    card = "Blue kettle\nPrice: $25\nShips Monday, by post.\nOnly 3 leftSize Large"
     assert f"Subscribe\n{card}\nout: none" in text  # in its place in the page
     assert (await _snapshot(provider, ctx, selector="#card"))["text"] == card
 

@@ -151,8 +151,15 @@ async (request) => {
   // readers alone (a note, the form control a widget draws in its place).
   function forReadersAlone(el, rect, style = null) {
     if (rect.width > 2 && rect.height > 2) return false;
-    const { clip, clipPath } = style || getComputedStyle(el);
-    return clip === "rect(0px, 0px, 0px, 0px)" || clipPath.startsWith("inset(50%");
+    return clippedToNothing(style || getComputedStyle(el));
+  }
+
+  // Clipped to no area at all: `clip: rect(0, 0, 0, 0)`, or Drupal's rect(1px, 1px, 1px, 1px),
+  // whose bottom is its top; or clip-path inset(50%).
+  function clippedToNothing(style) {
+    const clip = /^rect\((-?[\d.]+)px, (-?[\d.]+)px, (-?[\d.]+)px, (-?[\d.]+)px\)$/.exec(style.clip);
+    const [top, right, bottom, left] = clip ? clip.slice(1).map(Number) : [];
+    return (clip && (bottom <= top || right <= left)) || style.clipPath.startsWith("inset(50%");
   }
 
   // An image map's region (<area>): drawn nowhere itself, it is the part of the picture that
@@ -356,9 +363,6 @@ async (request) => {
   const seeThroughInComponent = (el) => el.getRootNode() instanceof ShadowRoot &&
     el.checkVisibility({ visibilityProperty: true }) &&
     !el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
-
-  const clippedToNothing = (style) =>
-    style.clip === "rect(0px, 0px, 0px, 0px)" || style.clipPath.startsWith("inset(50%");
 
   // The box a control the page draws sits in, where no label names it (an aria-label its
   // only name, as Material UI's bare checkboxes, switches and slider thumbs have): the first
@@ -2352,6 +2356,7 @@ async (request) => {
   // `layout` (textLayout): the elements whose text is left out (`unseen`, none of them `el`'s
   // ancestor), and the runs to read as a person does (see runsApart).
   // `parent`: the element `el` is drawn in (a shadow tree's host, a slot's parent).
+  const inItsLine = (display) => display.startsWith("inline") || display === "table-cell";
   function chunks(el, out, pinned = false, layout = NO_LAYOUT, parent = el.parentNode) {
     const slot = tagOf(el) === "slot"; // drawn as what it shows, with no box of its own
     // innerText of an element that is not drawn (a script, a hidden panel) is its source text.
@@ -2372,7 +2377,7 @@ async (request) => {
     if (whole && (text.length <= CHUNK_MAX || !el.children.length || KEEPS_INDENTS.test(whiteSpace))) {
       const rect = el.getBoundingClientRect();
       if (text.length <= CHUNK_MAX) {
-        const inline = display.startsWith("inline") && parent;
+        const inline = inItsLine(display) && parent;
         out.push({ text, el, top: rect.top, bottom: rect.bottom, pinned: fixed, inline });
         return out;
       }
@@ -2389,7 +2394,10 @@ async (request) => {
     const shown = slot && el.assignedNodes({ flatten: true });
     const children = reordered.get(el) ||
       (el.shadowRoot ? el.shadowRoot.childNodes : shown?.length ? shown : el.childNodes);
-    const line = slot ? parent : el; // the element whose line its inline pieces are in
+    // The element whose line its inline pieces are in: an inline box's or a cell's are in
+    // its parent's (a link's words in its sentence, a cell's in its row, with hidden words
+    // in the link or the cell left out).
+    const line = slot || (inItsLine(display) && parent) ? parent : el;
     let broken = false; // a line break (<br>) since the last piece
     for (const node of children) {
       if (node.nodeType === Node.ELEMENT_NODE && tagOf(node) === "br") {
