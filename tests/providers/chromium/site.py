@@ -1312,6 +1312,24 @@ PAGES: dict[str, str] = {
         '<p>Post <button style="position: relative">Share<span style="position: absolute;'
         ' bottom: 100%; opacity: 0">Copy link</span></button> <button>Like</button></p>',
     ),
+    # A carousel in a border, its track moved along to the second slide: the first ends
+    # and the third starts on the border, outside what the box shows.
+    "/bordered-slides": _page(
+        "Bordered slides",
+        '<div style="width: 300px; overflow: hidden; border: 1px solid">'
+        '<div style="display: flex; transform: translateX(-300px)">'
+        '<div style="flex: 0 0 300px">Slide 1: Summer sale</div>'
+        '<div style="flex: 0 0 300px">Slide 2: New arrivals</div>'
+        '<div style="flex: 0 0 300px">Slide 3: Free returns</div></div></div><p>After</p>',
+    ),
+    # Cents set at the top in a smaller size, as pricing tables draw them; a count at the
+    # top in the same size is no price's cents.
+    "/prices-drawn": _page(
+        "Prices drawn",
+        '<p><span style="font-size: 24px">$19</span>'
+        '<span style="font-size: 12px; vertical-align: top">99</span>/mo</p>'
+        '<p>Only <span style="vertical-align: top">12</span> left</p>',
+    ),
     # The same buttons after a labelled field and after a bare one.
     "/fields-in-a-line": _page(
         "Fields in a line",

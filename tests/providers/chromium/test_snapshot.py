@@ -199,6 +199,22 @@ async def test_boxes_side_by_side_read_as_separate_words(
     assert scoped["text"] == "OK Cancel"
 
 
+async def test_slides_outside_a_bordered_carousel_are_not_read(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/bordered-slides"))
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == "Slide 2: New arrivals\nAfter"
+
+
+async def test_cents_drawn_small_at_the_top_read_as_raised(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """innerText reads $19 and its cents as "$1999/mo"."""
+    await ok(provider, ctx, "browser.open", url=site.url("/prices-drawn"))
+    text = (await ok(provider, ctx, "browser.snapshot"))["text"]
+    assert text == "$19^99/mo\n\nOnly 12 left"
+
+
 async def test_words_hidden_inside_a_line_leave_the_line_whole(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

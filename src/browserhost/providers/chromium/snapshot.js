@@ -2670,9 +2670,18 @@ async (request) => {
       return set;
     });
     // A number set raised after a word or a number (cents, an exponent, a footnote's mark)
-    // reads after a caret: innerText reads "$49<sup>99</sup>" as a price of 4999.
-    const raised = nodes.map((node) => node.nodeType === Node.ELEMENT_NODE &&
-      /^\d{1,4}$/.test(clean(node.textContent)) && getComputedStyle(node).verticalAlign === "super");
+    // reads after a caret: innerText reads "$49<sup>99</sup>" as a price of 4999. Raised is
+    // set as a superscript, or at the top in a smaller size than what it follows (a
+    // price's cents, vertical-align: top).
+    const sizeOf = (node) => parseFloat(getComputedStyle(
+      node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement).fontSize);
+    const raised = nodes.map((node, i) => {
+      if (node.nodeType !== Node.ELEMENT_NODE || !/^\d{1,4}$/.test(clean(node.textContent))) return false;
+      const align = getComputedStyle(node).verticalAlign;
+      if (align === "super") return true;
+      const up = align === "top" || align === "text-top" || parseFloat(align) > 0;
+      return up && i > 0 && sizeOf(node) < sizeOf(nodes[i - 1]);
+    });
     return { nodes, apart, raised };
   }
 
@@ -2689,7 +2698,10 @@ async (request) => {
     // What it holds may fit its scrolling and still lie outside it: a track moved along to
     // its last slide puts the others left of the box, where no scrolling reaches.
     if (!el.firstElementChild) return false;
-    const box = el.getBoundingClientRect();
+    // What it shows is inside its border: a slide past the border's inner edge is cut.
+    const outer = el.getBoundingClientRect();
+    const [left, top] = [outer.left + el.clientLeft, outer.top + el.clientTop];
+    const box = { left, top, right: left + el.clientWidth, bottom: top + el.clientHeight };
     const look = (parent, depth) => {
       for (const child of parent.children) {
         let rect = child.getBoundingClientRect();
