@@ -1330,6 +1330,16 @@ PAGES: dict[str, str] = {
         '<span style="font-size: 12px; vertical-align: top">99</span>/mo</p>'
         '<p>Only <span style="vertical-align: top">12</span> left</p>',
     ),
+    # A logo drawn in place of its link's words, indented out of sight; a link with its
+    # words indented away and nothing drawn in their place.
+    "/logo-link": _page(
+        "Logo link",
+        '<a id="logo" href="/page-a" style="display: inline-block; width: 120px; height: 40px;'
+        ' overflow: hidden; text-indent: -9999px; background: #c00">Acme home</a> '
+        '<a id="trap" href="/page-b" style="display: inline-block; width: 120px; height: 40px;'
+        ' overflow: hidden; text-indent: -9999px">Free prize</a> '
+        '<a href="/page-b">About</a>',
+    ),
     # The same buttons after a labelled field and after a bare one.
     "/fields-in-a-line": _page(
         "Fields in a line",

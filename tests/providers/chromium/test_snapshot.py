@@ -215,6 +215,18 @@ async def test_cents_drawn_small_at_the_top_read_as_raised(
     assert text == "$19^99/mo\n\nOnly 12 left"
 
 
+async def test_a_link_drawn_as_a_logo_with_its_words_indented_away_is_listed_by_them(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/logo-link"))
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"] == "About"
+    listed = [(e["selector"], e["label"]) for e in snapshot["elements"]]
+    assert listed == [("#logo", "Acme home"), ("body > a:nth-of-type(3)", "About")]
+    clicked = await ok(provider, ctx, "browser.click", selector="#logo")
+    assert clicked["url"] == site.url("/page-a")
+
+
 async def test_words_hidden_inside_a_line_leave_the_line_whole(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -139,6 +139,10 @@ async (request) => {
       !look.backgroundClip.includes("text") && look.textShadow === "none" && !parseFloat(look.webkitTextStrokeWidth)) ||
       parseFloat(look.fontSize) === 0;
     if (unseen(style)) return ![...el.querySelectorAll("*")].some((inner) => !unseen(getComputedStyle(inner)));
+    return indentedAway(el, style);
+  }
+
+  function indentedAway(el, style) {
     const indent = parseFloat(style.textIndent);
     if (indent < 0 && el.firstChild) {
       const rect = el.getBoundingClientRect();
@@ -2164,6 +2168,7 @@ async (request) => {
   // wherever the page is scrolled, so it does not say where the reader is.
   const NO_LAYOUT = {
     unseen: [], runs: new Map(), holders: new Set(), sealed: [], scrollers: [], reordered: new Map(),
+    pictured: new Set(),
   };
 
   // The rows of a grid that places them by position, not in the order it keeps them (AG
@@ -2974,6 +2979,7 @@ async (request) => {
     const sealed = []; // custom elements with nothing open to read: see sealedComponents
     const reordered = new Map(); // a grid's rows in the order drawn: see rowsByPlace
     const scrollers = []; // boxes styled to scroll, or to hide what a wheel may scroll: see scrollBoxes
+    const pictured = new Set(); // boxes drawn with their text indented away
     const visit = (el) => {
       if (el.shadowRoot) shadowed.push(el);
       if (found.length && found[found.length - 1].contains(el)) return;
@@ -2994,6 +3000,12 @@ async (request) => {
       if (style.overflowY !== "visible" && style.overflowY !== "clip") scrollers.push(el);
       const placedRows = rowsByPlace(el);
       if (placedRows) reordered.set(el, placedRows);
+      // A box whose words are indented away to show its picture instead (a logo's link) is
+      // drawn all the same: its text is not read, but it is listed.
+      if (indentedAway(el, style) &&
+          (!TRANSPARENT.test(style.backgroundColor) || style.backgroundImage !== "none")) {
+        pictured.add(el);
+      }
       if (clipping(el, style, cut) || style.opacity === "0" || clippedWhole(style) || unseenText(el, style) ||
           (style.position === "absolute" && forReadersAlone(el, el.getBoundingClientRect(), style))) {
         found.push(el);
@@ -3016,7 +3028,9 @@ async (request) => {
     for (const host of holders) {
       for (const el of host.shadowRoot ? host.shadowRoot.querySelectorAll("*") : []) visit(el);
     }
-    return { unseen: found.filter((el) => clean(el.textContent)), runs, holders, sealed, scrollers, reordered };
+    return {
+      unseen: found.filter((el) => clean(el.textContent)), runs, holders, sealed, scrollers, reordered, pictured,
+    };
   }
 
   // The text to show: all of it when it fits, else textMax characters starting at the top of
@@ -3174,9 +3188,9 @@ async (request) => {
     }
     const layout = root instanceof HTMLElement ? textLayout(root) : NO_LAYOUT;
     const read = readText(root, textMax, layout);
-    const { unseen } = layout;
-    const shown = inPlaceOrder(interactive(root).filter(({ el, face }) =>
-      !unseen.some((hidden) => hidden.contains(face || el))), layout.reordered);
+    const { unseen, pictured } = layout;
+    const shown = inPlaceOrder(interactive(root).filter(({ el, face }) => !unseen.some((hidden) =>
+      hidden.contains(face || el) && !(hidden === (face || el) && pictured.has(hidden)))), layout.reordered);
     let kept = shown;
     if (shown.length > elementsMax) {
       // What the agent can see, then the nearest above and below it, in reading order.
