@@ -1323,12 +1323,14 @@ PAGES: dict[str, str] = {
         '<div style="flex: 0 0 300px">Slide 3: Free returns</div></div></div><p>After</p>',
     ),
     # Cents set at the top in a smaller size, as pricing tables draw them; a count at the
-    # top in the same size is no price's cents.
+    # top in the same size is no price's cents; a price struck out, touching the next.
     "/prices-drawn": _page(
         "Prices drawn",
         '<p><span style="font-size: 24px">$19</span>'
         '<span style="font-size: 12px; vertical-align: top">99</span>/mo</p>'
-        '<p>Only <span style="vertical-align: top">12</span> left</p>',
+        '<p>Only <span style="vertical-align: top">12</span> left</p>'
+        '<p><span style="text-decoration: line-through">$30</span>'
+        '<span style="margin-left: 6px">$20</span></p>',
     ),
     # A logo drawn in place of its link's words, indented out of sight; a link with its
     # words indented away and nothing drawn in their place.

@@ -206,13 +206,14 @@ async def test_slides_outside_a_bordered_carousel_are_not_read(
     assert (await ok(provider, ctx, "browser.snapshot"))["text"] == "Slide 2: New arrivals\nAfter"
 
 
-async def test_cents_drawn_small_at_the_top_read_as_raised(
+async def test_prices_read_as_drawn_cents_raised_and_an_old_price_apart(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """innerText reads $19 and its cents as "$1999/mo"."""
+    """innerText reads $19 and its cents as "$1999/mo", and the old price struck out
+    touches the new one ("~~$30~~$20")."""
     await ok(provider, ctx, "browser.open", url=site.url("/prices-drawn"))
     text = (await ok(provider, ctx, "browser.snapshot"))["text"]
-    assert text == "$19^99/mo\n\nOnly 12 left"
+    assert text == "$19^99/mo\n\nOnly 12 left\n\n~~$30~~ $20"
 
 
 async def test_a_link_drawn_as_a_logo_with_its_words_indented_away_is_listed_by_them(

@@ -2587,6 +2587,11 @@ async (request) => {
         after = after.replace(/^\n\n+/, "\n");
       } else if (run.struck) {
         seen = `~~${together}~~`;
+        // The price after it, touching in the source and set apart by a margin: a word apart.
+        const next = run.nodes[0].nextSibling;
+        if (next && /^[^\s,.;:!?)]/.test(after) && textEdge(next, false) && drawnApart(run.nodes[0], next)) {
+          seen += " ";
+        }
       } else {
         const space = (so, piece, i) => {
           if (run.raised[i] && /[\p{L}\p{N}]$/u.test(so)) return "^"; // "$49^99", "mc^2"
