@@ -275,19 +275,22 @@ function enterSent({ enterSends: first, sendsCount }) {
 // a toast, a field's message) and those it showed meanwhile and took away, quoted after the answer's notice, and a field typed into
 // before that the page changed since, in the chromium provider's words
 // (providers/chromium/inputs.py, page_says).
-function withPageSays(answer, { said, saidBriefly, retyped }) {
+function withPageSays(answer, { said, saidBriefly, saidBeside, retyped }) {
   const fields = Array.isArray(retyped) ? retyped.filter((field) =>
     field && ["selector", "was", "now"].every((key) => typeof field[key] === "string")) : [];
   const told = fields.map((field) => `The page changed ${field.selector} after it was typed ` +
     `into: it holds "${field.now}" now, not "${field.was}" (a suggestion picked, a field ` +
     "the page formats, or one it reads anew as it loses focus).");
-  if (said && said.length) told.push("The page now shows: " + said.map((text) => `"${text}"`).join("; "));
+  const beside = saidBeside && typeof saidBeside === "object" ? saidBeside : {};
+  const quoted = (text) => typeof beside[text] === "string"
+    ? `"${text}" (by ${beside[text]}, another field)` : `"${text}"`;
+  if (said && said.length) told.push("The page now shows: " + said.map(quoted).join("; "));
   if (saidBriefly && saidBriefly.length) {
     told.push("The page showed, and took away again: " + saidBriefly.map((text) => `"${text}"`).join("; "));
   }
   if (!told.length) return answer;
-  const quoted = told.join(" ");
-  return { ...answer, notice: answer.notice ? `${answer.notice} ${quoted}` : quoted };
+  const notice = told.join(" ");
+  return { ...answer, notice: answer.notice ? `${answer.notice} ${notice}` : notice };
 }
 
 async function resize(tabId, mode) {

@@ -1342,6 +1342,16 @@ PAGES: dict[str, str] = {
         ' overflow: hidden; text-indent: -9999px">Free prize</a> '
         '<a href="/page-b">About</a>',
     ),
+    # A field checked as it loses the focus, its message beside it: shown as the next field
+    # is typed into.
+    "/checked-on-leaving": _page(
+        "Checked on leaving",
+        '<form><div><label>Email <input id="email"></label> <span class="error" id="email-err">'
+        '</span></div><div><label>Name <input id="name"></label></div></form>'
+        "<script>const email = document.getElementById('email');"
+        " email.addEventListener('blur', () => { document.getElementById('email-err')"
+        ".textContent = email.value.includes('@') ? '' : 'Enter a valid email'; });</script>",
+    ),
     # The same buttons after a labelled field and after a bare one.
     "/fields-in-a-line": _page(
         "Fields in a line",

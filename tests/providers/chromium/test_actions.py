@@ -442,6 +442,15 @@ async def test_a_form_the_pages_own_check_stops_is_said_stopped_by_the_page(
     assert "Tell us your name." in (await ok(provider, ctx, "browser.snapshot"))["text"]
 
 
+async def test_a_message_another_field_shows_as_it_loses_the_focus_says_whose_it_is(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    await ok(provider, ctx, "browser.open", url=site.url("/checked-on-leaving"))
+    assert "notice" not in await ok(provider, ctx, "browser.type", selector="#email", value="bob")
+    typed = await ok(provider, ctx, "browser.type", selector="#name", value="Ada")
+    assert typed["notice"] == 'The page now shows: "Enter a valid email" (by #email, another field)'
+
+
 async def test_what_the_page_shows_after_an_action_that_it_did_not_before_is_quoted(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -123,9 +123,9 @@ def page_says(settled: Settled) -> str | None:
     as the input began: an alert or a toast, a field's message from the page's own check of a
     form; and a message it showed meanwhile and took away (a toast of a moment). Without it an
     agent is told of success and learns of "Password is required" only from its next snapshot.
-    And a field typed into before that the page rewrote since the typing answered (as it lost
-    focus: a date picker that read the text as another date), which the agent was told held what
-    it typed."""
+    A message by another field than the one typed into says whose it is. And a field typed
+    into before that the page rewrote since the typing answered (as it lost focus: a date
+    picker that read the text as another date), which the agent was told held what it typed."""
     read = settled.read or {}
     said, briefly, retyped = read.get("said"), read.get("saidBriefly"), read.get("retyped")
     told = [
@@ -136,11 +136,20 @@ def page_says(settled: Settled) -> str | None:
         if isinstance(field, dict)
         and all(isinstance(field.get(key), str) for key in ("selector", "was", "now"))
     ]
+    beside = read.get("saidBeside")
+    beside = beside if isinstance(beside, dict) else {}
     if said:
-        told.append("The page now shows: " + "; ".join(f'"{text}"' for text in said))
+        told.append("The page now shows: " + "; ".join(_quoted(text, beside) for text in said))
     if briefly:  # a toast gone by the answer
         told.append("The page showed, and took away again: " + "; ".join(f'"{t}"' for t in briefly))
     return " ".join(told) or None
+
+
+def _quoted(text: str, beside: dict[str, Any]) -> str:
+    """A message the page shows, and the field it is beside when that is another than the one
+    typed into (a field's check as it lost the focus to this one)."""
+    field = beside.get(text)
+    return f'"{text}" (by {field}, another field)' if isinstance(field, str) else f'"{text}"'
 
 
 def with_dialogs(tab: Tab, answer: dict[str, Any]) -> dict[str, Any]:

@@ -4303,13 +4303,20 @@ async (request) => {
   // What the page shows now that it did not as the action began (`said`), and the messages
   // it showed meanwhile that are gone (`briefly`: hidden, removed or emptied, not only put
   // in other words, as a count of results is), but for words of work under way ("Saving…").
-  function saidSince() {
+  // `acted`: the field the action typed into, if it did; a new message beside another field
+  // is said to be that field's (`beside`: its text to the field's selector), not left to read
+  // as this one's (a check a field runs as it loses the focus to the one typed into next).
+  function saidSince(acted = null) {
     const before = store.saidBefore;
-    if (!before) return { said: [], briefly: [] };
+    if (!before) return { said: [], briefly: [], beside: {} };
     const said = [];
+    const beside = {};
     const now = sayings();
-    for (const { text } of now) {
-      if (!before.has(text) && !said.includes(text)) said.push(text);
+    for (const { el, text } of now) {
+      if (before.has(text) || said.includes(text)) continue;
+      said.push(text);
+      const field = acted && fieldOfMessage(el);
+      if (field && field !== acted) beside[text] = selectorFor(field);
     }
     const briefly = [];
     for (const [el, text] of store.glimpsed || []) {
@@ -4317,8 +4324,26 @@ async (request) => {
         (!el.isConnected || !rendered(el) || !clean(el.innerText));
       if (gone && !UNDER_WAY.test(text) && !briefly.includes(text)) briefly.push(text);
     }
-    return { said: said.slice(0, SAID_MAX), briefly: briefly.slice(0, SAID_MAX) };
+    return { said: said.slice(0, SAID_MAX), briefly: briefly.slice(0, SAID_MAX), beside };
   }
+
+  // The field a message is about: the one that names it (aria-describedby,
+  // aria-errormessage), else the only field in the box around it, up to MESSAGE_BOX_DEPTH
+  // boxes up; null when the box holds several.
+  function fieldOfMessage(el) {
+    if (el.id) {
+      const id = CSS.escape(el.id);
+      const naming = doc.querySelector(`[aria-describedby~="${id}"], [aria-errormessage~="${id}"]`);
+      if (naming) return naming;
+    }
+    let up = el.parentElement;
+    for (let depth = 0; up && up !== doc.body && depth < MESSAGE_BOX_DEPTH; depth++, up = up.parentElement) {
+      const fields = up.querySelectorAll(FIELDS);
+      if (fields.length) return fields.length === 1 ? fields[0] : null;
+    }
+    return null;
+  }
+  const MESSAGE_BOX_DEPTH = 3;
 
   // The checkbox or radio a press on `el` sets when `el` is a part of its label (a radio
   // card's styled box): its state is what the press changed.
@@ -4367,8 +4392,9 @@ async (request) => {
     if (store.pressGuard && store.pressGuard.slipped) out.slipped = store.pressGuard.slipped;
     const changedSince = retyped(el);
     if (changedSince.length) out.retyped = changedSince;
-    const { said, briefly } = saidSince();
+    const { said, briefly, beside } = saidSince(el && el.isConnected && el.matches(FIELDS) ? el : null);
     if (said.length) out.said = said;
+    if (Object.keys(beside).length) out.saidBeside = beside;
     if (briefly.length) out.saidBriefly = briefly;
     // Kept until the next action that watches for it.
     const refused = store.refused;
