@@ -1310,7 +1310,9 @@ PAGES: dict[str, str] = {
         "</a></td></tr></table>"
         '<p>Find: <button><span class="visually-hidden">Search the site</span>Go</button></p>'
         '<p>Post <button style="position: relative">Share<span style="position: absolute;'
-        ' bottom: 100%; opacity: 0">Copy link</span></button> <button>Like</button></p>',
+        ' bottom: 100%; opacity: 0">Copy link</span></button> <button>Like</button></p>'
+        '<p>By <a href="/page-a">ada</a> <button><span style="opacity: 0">Sending</span>Send'
+        "</button></p>",
     ),
     # A carousel in a border, its track moved along to the second slide: the first ends
     # and the third starts on the border, outside what the box shows.

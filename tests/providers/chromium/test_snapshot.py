@@ -236,7 +236,7 @@ async def test_words_hidden_inside_a_line_leave_the_line_whole(
     await ok(provider, ctx, "browser.open", url=site.url("/hidden-words-in-a-line"))
     assert (await ok(provider, ctx, "browser.snapshot"))["text"] == (
         "You have 3 messages waiting.\nPlan Price Action\nBasic $9.00 Choose\nFind: Go\n"
-        "Post Share Like"
+        "Post Share Like\nBy ada Send"
     )
 
 

@@ -2404,6 +2404,7 @@ async (request) => {
     // in the link or the cell left out).
     const line = slot || (inItsLine(display) && parent) ? parent : el;
     let broken = false; // a line break (<br>) since the last piece
+    const start = out.length;
     for (const node of children) {
       if (node.nodeType === Node.ELEMENT_NODE && tagOf(node) === "br") {
         broken = true;
@@ -2424,7 +2425,10 @@ async (request) => {
       if (piece && broken) {
         piece.broken = true;
         broken = false;
-      } else if (piece && piece.inline && piece.inline === out[first - 1]?.inline && readsOn(node)) {
+      } else if (piece && piece.inline && piece.inline === out[first - 1]?.inline &&
+          readsOn(first === start && line !== el ? el : node)) {
+        // The first piece of a box read in its parent's line reads on from the piece before
+        // as the box does, whatever hidden words come first in it.
         piece.glued = true;
       }
     }
