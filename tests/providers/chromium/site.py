@@ -2184,8 +2184,9 @@ PAGES: dict[str, str] = {
         "<button onclick=\"window.open('/closer')\">Open by script</button> "
         # The window's page answers after a second: the opener has settled long before.
         "<button onclick=\"window.open('/closer-later')\">Open a slow window</button> "
-        # Opened after the click answered: longer than any timer an action waits for.
-        "<button onclick=\"setTimeout(() => window.open('/closer'), 1500)\">"
+        # Opened by the page's own script once the test calls openLater(), after the click
+        # answered (as a sign-in flow's window opens when its server answers).
+        "<button onclick=\"window.openLater = () => window.open('/closer')\">"
         "Open a window later</button> "
         # A window with a name, and a link that loads into it once it is open.
         "<button onclick=\"window.open('/page-a', 'results')\">Open results</button> "

@@ -735,8 +735,8 @@ async def test_a_window_a_click_opens_after_its_answer_is_shown_and_the_next_sna
     assert page is not None
     clicked = await ok(provider, ctx, "browser.click", text="Open a window later")
     assert clicked["title"] == "Opener"  # nothing opened yet as it answered
-    if len(page.context.pages) < 2:
-        await page.context.wait_for_event("page", timeout=10_000)
+    async with page.context.expect_page(timeout=10_000):
+        await in_page(provider, ctx, "openLater()")
     snapshot = await ok(provider, ctx, "browser.snapshot")
     assert (snapshot["title"], snapshot["url"]) == ("Closer", site.url("/closer"))
     [problem] = snapshot["consoleProblems"]

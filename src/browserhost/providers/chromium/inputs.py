@@ -291,8 +291,9 @@ class NextPopup:
         self._asked_before = tab.windows_asked(page)
         self._opened: asyncio.Future[Page] = asyncio.get_running_loop().create_future()
         page.on("popup", self._on_popup)
-        self._others = {other: partial(self._on_loading, other) for other in tab.pages()}
-        self._others.pop(page, None)
+        self._others = {
+            other: partial(self._on_loading, other) for other in tab.pages() if other is not page
+        }
         for other, heard in self._others.items():
             other.on("request", heard)
 
