@@ -7,10 +7,13 @@ snapshot taken at once show the end of it, never the page halfway.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from browserhost.contract import Context
-from browserhost.providers.chromium import ChromiumProvider, pagescript
+from browserhost.providers.chromium import ChromiumProvider
 
 from .driving import in_page, ok, out_line
 from .site import Site
@@ -112,28 +115,66 @@ async def test_a_snapshot_of_one_element_at_once_after_an_open_waits_for_its_fir
     assert snapshot["text"] == "Drawn ready\nGo"
 
 
+READ_AT_LOAD = (
+    "new Promise((done) => { const store = window[Symbol.for('browserhost')];"
+    " const until = performance.now() + 2000;"
+    " const look = () => (store.kept || performance.now() > until ? done() : setTimeout(look, 5));"
+    " look(); })"
+)
+"""Waits (2 s at most) until the page has read itself after its load, and keeps that read."""
+
+
 async def test_the_read_a_page_does_of_itself_after_its_load_is_no_snapshot_of_the_agents(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
-    """Left alone after its first frame, a page reads itself once, so that the agent's first
-    snapshot of it runs warm. The agent saw nothing of that read: a button drawn again since
-    is pressed as the page shows it now, not refused as changed since a snapshot."""
+    """A calm page reads itself right after its load, a read the agent's first snapshot takes
+    over. Until then the agent saw nothing of it: a button drawn again since is pressed as
+    the page shows it now, not refused as changed since a snapshot."""
     await ok(provider, ctx, "browser.open", url=site.url("/redrawn"))
-    # Past the first frame, and asked nothing for longer than the read waits for (the open
-    # may have asked while it settled), then the browser's next idle time: the page's own
-    # read has run by then.
-    unasked_ms = 2 * pagescript.WARM_UNASKED_MS
-    await in_page(
-        provider,
-        ctx,
-        "new Promise((done) => requestAnimationFrame(() => { "
-        "const store = window[Symbol.for('browserhost')]; "
-        "const wait = () => store.asking || performance.now() - (store.asked || 0) < "
-        f"{unasked_ms} ? setTimeout(wait, 20) : requestIdleCallback(done); wait(); }}))",
-    )
+    await in_page(provider, ctx, READ_AT_LOAD)
     await ok(provider, ctx, "browser.click", selector="#swap")
     await ok(provider, ctx, "browser.click", selector="#b")
     assert await out_line(provider, ctx) == "pressed New"
+
+
+def _value_of(snapshot: dict[str, Any], selector: str) -> object:
+    return next(e for e in snapshot["elements"] if e["selector"] == selector).get("value")
+
+
+@pytest.mark.parametrize(
+    ("path", "change", "shown"),
+    [
+        # Told by no event: a field's value and a box checked by script, a scroll by script
+        # (told at the next frame), and a text (told by a mutation).
+        ("/form", "q.value = 'set by script'", lambda s: _value_of(s, "#q") == "set by script"),
+        (
+            "/form",
+            "document.querySelector('[name=agree]').checked = true",
+            lambda s: any(e.get("checked") for e in s["elements"]),
+        ),
+        ("/long", "scrollTo(0, 400)", lambda s: s["scrollY"] == 400),
+        (
+            "/form",
+            "document.querySelector('p').textContent = 'Changed by script'",
+            lambda s: "Changed by script" in s["text"],
+        ),
+    ],
+    ids=["value", "checked", "scroll", "text"],
+)
+async def test_the_first_snapshot_after_an_open_shows_what_the_page_changed_since_its_load(
+    provider: ChromiumProvider,
+    site: Site,
+    ctx: Context,
+    path: str,
+    change: str,
+    shown: Callable[[dict[str, Any]], bool],
+) -> None:
+    """The page's own read at its load stands for the agent's first snapshot only while
+    nothing it shows changed: what the page's script changed since is read anew."""
+    await ok(provider, ctx, "browser.open", url=site.url(path))
+    await in_page(provider, ctx, f"{READ_AT_LOAD}.then(() => {{ {change}; }})")
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert shown(snapshot), snapshot
 
 
 async def test_open_answers_for_the_page_its_load_listeners_left(

@@ -139,30 +139,7 @@ def _whole_characters(text: str) -> str:
 
 _LOAD_WATCH = """(() => {
   const store = window[Symbol.for("browserhost")];
-  const [later, frame, idle] = [setTimeout, requestAnimationFrame, requestIdleCallback]
-    .map((native) => native.bind(window));
-  // A document's first read runs the script cold, its functions compiled and learning the
-  // page's types as they go: on a small page, half again as long as the next read. A top
-  // document not read yet reads itself once, unseen and remembering nothing, after its first
-  // frame, once it has been asked nothing for a moment (an agent reads the open's answer)
-  // and the browser is idle, so that the agent's first snapshot of it runs warm. Not in
-  // between the questions of a script that acts at once (for a while at most), nor a large
-  // page: what is asked meanwhile would wait out its read.
-  const warm = () => {
-    const large = document.getElementsByTagName("*").length > %(warm_max)d;
-    if (store.read || store.asking || store.timers || large) return;
-    const read = { op: "snapshot", warm: true, textMax: %(text)d, elementsMax: %(elements)d };
-    try {
-      store[%(key)s](read).catch(() => {});
-    } catch {}
-  };
-  const [UNASKED_MS, ASKED_FOR_MS] = [%(unasked_ms)d, 2000];
-  const warmOnceUnasked = (since = performance.now()) => {
-    if (store.read || performance.now() - since > ASKED_FOR_MS) return;
-    const unasked = store.asking ? 0 : performance.now() - (store.asked || 0);
-    if (unasked >= UNASKED_MS) idle(warm);
-    else later(() => warmOnceUnasked(since), UNASKED_MS - unasked);
-  };
+  const [later, frame] = [setTimeout, requestAnimationFrame].map((native) => native.bind(window));
   // A move within the document (a step through history to a route an app pushed, another
   // fragment): the page's timers are watched from its event on, before the page's own
   // listeners, so that the wait after the step sees what the page draws a moment later.
@@ -191,7 +168,6 @@ _LOAD_WATCH = """(() => {
         changes.disconnect();
         loads.disconnect();
         resolve(watch.moved);
-        if (window === top) warmOnceUnasked();
       };
       frame(() => later(() => look(true), 0));
       // At most as long as snapshot.js's FRAME_LATE_MS, or FRAME_MS for a page not shown.
@@ -218,16 +194,16 @@ _LOAD_WATCH = """(() => {
       const origin = performance.timeOrigin;
       tell(JSON.stringify({ calm, origin, url: location.href, title: document.title }));
     } catch {} // a page that broke the watch says nothing, and is asked
+    // Then, the word sent, the document reads itself for the agent's first snapshot
+    // (snapshot.js's readAtLoad): an agent reads a page as soon as it has opened it.
+    const read = { op: "snapshot", atLoad: true, textMax: %(text)d, elementsMax: %(elements)d };
+    later(() => {
+      try {
+        store[%(key)s](read).catch(() => {});
+      } catch {}
+    }, 0);
   }, { once: true }), { once: true });
 })();"""
-
-WARM_ELEMENTS_MAX = 1000
-"""The most elements a document may have for it to read itself once, unseen, after its first
-frame (see :func:`at_document_start`). A first read of that many takes about 45 ms on two
-busy cores, 7 ms more than the next; one of a small page's 130, 7 ms, 4 more."""
-
-WARM_UNASKED_MS = 100
-"""How long a document must have been asked nothing before it reads itself."""
 
 LOADED_BINDING = "__browserhostLoaded"
 """The DevTools binding a page's top document calls at its load event: whether it is calm
@@ -250,15 +226,12 @@ def at_document_start() -> str:
     its first frame after that is waited for by the next action (``quiet`` with
     ``opened``), not by the open; when the agent thinks between the two, that frame has long
     passed. A top document tells of its load itself (:data:`LOADED_BINDING`), so the open
-    need not ask; and, unread and asked nothing for a moment after that frame, reads itself
-    once (up to :data:`WARM_ELEMENTS_MAX` elements), so that the agent's first snapshot of
-    it does not run the script cold.
+    need not ask, and then reads itself for the agent's first snapshot (``snapshot.js``'s
+    ``readAtLoad``).
     """
     watch = _LOAD_WATCH % {
         "binding": json.dumps(LOADED_BINDING),
         "key": _key(),
-        "warm_max": WARM_ELEMENTS_MAX,
-        "unasked_ms": WARM_UNASKED_MS,
         "text": SNAPSHOT_TEXT_MAX,
         "elements": SNAPSHOT_ELEMENTS_MAX,
     }

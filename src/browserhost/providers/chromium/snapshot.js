@@ -4,9 +4,10 @@
 // so a snapshot costs one round trip however large the page. `request.op` picks the question:
 //
 //   snapshot  {scope?, textMax, elementsMax,  -> url, title, scroll, text around the viewport,
-//              warm?}                             interactive elements with their state, frames
-//                                                 (`warm`: read only to run the code once,
-//                                                 nothing remembered)
+//              atLoad?}                           interactive elements with their state, frames
+//                                                 (`atLoad`: the document's own read at its
+//                                                 load, kept for its first snapshot and not
+//                                                 answered: readAtLoad)
 //   target    {selector, purpose, styles?,    -> the one element a selector names, checked for
 //              fresh?, watch?, text?,             the purpose (click: where to press it, or
 //              valueMax?, byText?, told?,         the part of its text byText names, and
@@ -1826,12 +1827,18 @@ async (request) => {
     return holder ? pressProperty(el) : ownHandler(el);
   }
   const pressProperty = (el) => Boolean(el.onclick || el.onmousedown || el.onpointerdown);
-  // A press handler set on `el` itself (a property, or a listener where DevTools' are at hand).
+  // A press handler set on `el` itself (a property, or a listener where DevTools' are at hand;
+  // where they are not, in a read at the load, the elements asked of are kept: unheard).
   function ownHandler(el) {
     if (pressProperty(el)) return true;
+    if (!listeners && unheard) unheard.push(el);
+    return listened(el);
+  }
+  const listened = (el) => {
     const on = listeners ? listeners(el) : {};
     return PRESS_EVENTS.some((type) => on[type]?.length);
-  }
+  };
+  let unheard = null;
   const listeners = typeof request.listeners === "function" ? request.listeners : null;
   const PRESS_EVENTS = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "dblclick"];
 
@@ -3187,7 +3194,7 @@ async (request) => {
   }
   const AROUND_MAX = 200;
 
-  function snapshot({ scope, textMax, elementsMax, warm }) {
+  function snapshot({ scope, textMax, elementsMax, atLoad }) {
     let root = doc.body || doc.documentElement;
     if (scope) {
       const found = resolve(scope);
@@ -3217,13 +3224,8 @@ async (request) => {
       return { el: item.el, out };
     });
     inRows(elements);
-    // A warm-up read (pagescript.at_document_start) is no one's to remember.
-    if (!warm) {
-      remember(elements, !scope);
-      store.read = true;
-    }
     const main = scroller(true);
-    return {
+    const answer = {
       url: location.href,
       title: doc.title,
       ...position(main),
@@ -3241,6 +3243,99 @@ async (request) => {
       pictures: namedPictures(root, shown),
       scrollBoxes: scrollBoxes(scope ? [root, ...layout.scrollers] : layout.scrollers, main),
     };
+    // The read a document takes at its load is no one's to remember until it is asked for.
+    if (atLoad) keepRead(answer, elements, { textMax, elementsMax }, [main, ...layout.scrollers]);
+    else remembered(elements, !scope);
+    return answer;
+  }
+
+  function remembered(elements, whole) {
+    remember(elements, whole);
+    store.read = true;
+  }
+
+  // The read a document takes of itself at its load (pagescript.at_document_start), kept for
+  // its first snapshot: an agent reads a page as soon as it has opened it, and the read is
+  // then under way or done before it is asked for, while the renderer would otherwise be
+  // busy drawing the page's first frame. It stands for a read taken when asked while nothing
+  // that read shows could have changed since: no element, text or attribute, no resource
+  // loaded, no font, no focus, key, pointer or toggle, no field's value, scroll or viewport
+  // size other than read (a scroll by script tells of itself only at the next frame), no
+  // animation running, and for KEPT_MS at most. Anything else drops it: the snapshot reads.
+  // The page's own read cannot see the handlers it added with addEventListener: the
+  // elements it asked of are asked again when it is taken over (DevTools' listeners at hand).
+  const KEPT_MS = 1000;
+  const MOVES = ["scroll", "resize", "focusin", "focusout", "input", "change", "keydown",
+    "pointerdown", "pointermove", "wheel", "toggle"];
+
+  // A top document reads itself at its load only while it is calm (as `quiet` with `early`
+  // would answer), its first snapshot not taken yet, no action under way, and with up to
+  // READ_AT_LOAD_MAX elements: a read of that many takes about 45 ms on two busy cores, one
+  // of a small page's 130, 7; what is asked meanwhile waits it out.
+  const READ_AT_LOAD_MAX = 1000;
+
+  function readAtLoad(request) {
+    const afterLoad = store.afterLoad;
+    const calm = afterLoad && !afterLoad.moved && doc.readyState === "complete" && !blank() && !waiting();
+    if (calm && !store.read && !store.kept && !store.timers &&
+      doc.getElementsByTagName("*").length <= READ_AT_LOAD_MAX) {
+      unheard = [];
+      snapshot(request);
+    }
+    return null;
+  }
+
+  function keepRead(answer, elements, caps, scrollers) {
+    const fields = elements.map(({ el }) => el).filter((el) => "value" in el || "checked" in el);
+    const changes = new MutationObserver(() => drop());
+    const kept = { answer, elements, caps, fields, scrollers, changes, unheard, changed: false };
+    kept.looked = lookOf(kept);
+    changes.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
+    const loads = new PerformanceObserver((list) => {
+      if (list.getEntries().some((entry) => entry.initiatorType !== "other")) drop();
+    });
+    loads.observe({ type: "resource" });
+    for (const move of MOVES) window.addEventListener(move, drop, true);
+    if (doc.fonts) doc.fonts.addEventListener("loadingdone", drop);
+    later(drop, KEPT_MS);
+    function drop() {
+      kept.changed = true;
+      if (store.kept === kept) store.kept = null;
+      changes.disconnect();
+      loads.disconnect();
+      for (const move of MOVES) window.removeEventListener(move, drop, true);
+      if (doc.fonts) doc.fonts.removeEventListener("loadingdone", drop);
+    }
+    kept.drop = drop;
+    store.kept = kept;
+  }
+
+  // What a read shows that changes with no event at once: fields' values set by script, and
+  // scrolls (told at the next frame).
+  function lookOf({ fields, scrollers }) {
+    return [innerWidth, innerHeight, scrollX, scrollY, ...scrollers.flatMap((el) => [el.scrollTop, el.scrollLeft]),
+      ...fields.map((el) => `${el.value}\u0000${el.checked}\u0000${el.selectedIndex}`)].join("\u0000");
+  }
+
+  // The read kept at the load, if it can stand for a snapshot asked with these limits; it
+  // stays watched until `stillKept` says whether it still shows the page.
+  function keptFor({ scope, textMax, elementsMax }) {
+    const kept = store.kept;
+    store.kept = null;
+    if (!kept || kept.changed) return null;
+    if (scope || textMax !== kept.caps.textMax || elementsMax !== kept.caps.elementsMax) {
+      kept.drop();
+      return null;
+    }
+    return kept;
+  }
+
+  function stillKept(kept) {
+    const still = !kept.changed && kept.changes.takeRecords().length === 0 && lookOf(kept) === kept.looked &&
+      !doc.getAnimations().some((animation) => animation.playState === "running") &&
+      !(listeners && kept.unheard.some(listened));
+    kept.drop();
+    return still;
   }
 
   // An element from an earlier snapshot that the selector no longer names: acting on what the
@@ -3714,14 +3809,16 @@ async (request) => {
 
   // A snapshot taken while an open's first frame is still due (the provider's `frame_due`)
   // waits for it, as `quiet` with `opened` does, in the same call: whether the page settled
-  // is `settled`. A page calm so far is read while the frame is awaited (the first read of a
-  // document, its functions compiled, takes about as long as the wait), and the read is kept
-  // when that frame changed nothing: no element, text, attribute, motion or load. Otherwise
-  // it is read again after the wait.
+  // is `settled`. The read the document took at its load (keepRead) stands for this one
+  // while it still shows the page. Else a page calm so far is read while the frame is
+  // awaited (the first read of a document, its functions compiled, takes about as long as
+  // the wait), and the read is kept when that frame changed nothing: no element, text,
+  // attribute, motion or load. Otherwise it is read again after the wait.
   async function afterFirstFrame(request) {
+    const kept = keptFor(request);
     const afterLoad = store.afterLoad;
-    const early = afterLoad && !afterLoad.looked && !afterLoad.moved && doc.readyState === "complete" &&
-      !blank() && !waiting();
+    const early = !kept && afterLoad && !afterLoad.looked && !afterLoad.moved &&
+      doc.readyState === "complete" && !blank() && !waiting();
     let changed = false;
     const changes = early && new MutationObserver(() => { changed = true; });
     if (changes) changes.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -3730,6 +3827,10 @@ async (request) => {
     if (changes) {
       changed ||= changes.takeRecords().length > 0;
       changes.disconnect();
+    }
+    if (kept && stillKept(kept) && waited.glanced) {
+      remembered(kept.elements, true);
+      return { ...kept.answer, settled: true };
     }
     if (read && waited.glanced && !changed) return { ...read, settled: true };
     return { ...snapshot(request), settled: waited.quiet };
@@ -5826,22 +5927,18 @@ async (request) => {
   // A timer watch that no wait ended (the action was refused) ends at the next question.
   const keepsWatch = ["quiet", "state", "stashed", "position", "fill", "typeOn", "watchTyped", "enterSends",
     "keysReach"];
-  if (store.timers && !keepsWatch.includes(request.op)) unwatchTimers();
+  if (store.timers && !keepsWatch.includes(request.op) && !request.atLoad) unwatchTimers();
+  // The read kept at the load stands only for the first snapshot: any other question drops
+  // it, and with it its watch's listeners, which DevTools would count among the page's own.
+  if (store.kept && !(request.op === "snapshot" && (request.due || request.atLoad))) store.kept.drop();
 
-  // The provider's questions under way, and when the last one ended: the document's own
-  // warm-up read (pagescript.at_document_start) waits until it is asked nothing for a moment.
-  if (request.warm) return answer(request);
-  store.asking = (store.asking || 0) + 1;
-  try {
-    return await answer(request);
-  } finally {
-    store.asking -= 1;
-    store.asked = performance.now();
-  }
+  return answer(request);
 
   function answer(request) {
     switch (request.op) {
-      case "snapshot": return request.due ? afterFirstFrame(request) : parsed().then(() => snapshot(request));
+      case "snapshot":
+        if (request.atLoad) return readAtLoad(request);
+        return request.due ? afterFirstFrame(request) : parsed().then(() => snapshot(request));
       case "target": return target(request);
       case "stashed": return store.target;
       case "enterSends": return tagOf(store.target) === "input" ? enterSends(store.target) : {};
