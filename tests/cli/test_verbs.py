@@ -20,7 +20,7 @@ import websockets
 
 from browserhost.cli import EXIT_MAY_HAVE_RUN, EXIT_NOT_WRITTEN, EXIT_REFUSED
 from browserhost.cli.lines import arguments_line
-from tests.conftest import STUB_ROW, STUB_VERBS, TOKEN, LiveServer, free_port
+from tests.conftest import STUB_ROW, STUB_VERBS, TOKEN, LiveServer, free_port, start_server
 
 pytestmark = pytest.mark.slow
 
@@ -76,9 +76,25 @@ def shell(live_server: LiveServer, tmp_path: Path) -> Shell:
     return Shell(live_server, project)
 
 
+@pytest.fixture(scope="module")
+def stub_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server, the stub selected, for the tests that need no server of their own: its
+    start is most of such a test's time."""
+    server = start_server(tmp_path_factory.mktemp("stub-server") / "data")
+    Shell(server, tmp_path_factory.mktemp("selecting")).ok("select", "stub")
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def selected(shell: Shell) -> Shell:
-    shell.ok("select", "stub")
+def selected(stub_server: LiveServer, tmp_path: Path) -> Shell:
+    """A project of its own on that server; the session every command without ``--session``
+    acts in is the server's one, shown at the desktop size again (an earlier test's page and
+    history stay behind it: each test opens its own page)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shell = Shell(stub_server, project)
+    shell.ok("resize", "desktop")
     return shell
 
 
