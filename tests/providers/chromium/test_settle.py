@@ -145,7 +145,7 @@ def _value_of(snapshot: dict[str, Any], selector: str) -> object:
     ("path", "change", "shown"),
     [
         # Told by no event: a field's value and a box checked by script, a scroll by script
-        # (told at the next frame), and a text (told by a mutation).
+        # (told at the next frame); and a text (told by a mutation).
         ("/form", "q.value = 'set by script'", lambda s: _value_of(s, "#q") == "set by script"),
         (
             "/form",
@@ -158,8 +158,15 @@ def _value_of(snapshot: dict[str, Any], selector: str) -> object:
             "document.querySelector('p').textContent = 'Changed by script'",
             lambda s: "Changed by script" in s["text"],
         ),
+        # A web component's own tree, which a document's mutation observer does not see.
+        (
+            "/component-field",
+            "document.querySelector('x-field').shadowRoot.querySelector('span').textContent ="
+            " 'Changed in its shadow'",
+            lambda s: "Changed in its shadow" in s["text"],
+        ),
     ],
-    ids=["value", "checked", "scroll", "text"],
+    ids=["value", "checked", "scroll", "text", "shadow"],
 )
 async def test_the_first_snapshot_after_an_open_shows_what_the_page_changed_since_its_load(
     provider: ChromiumProvider,

@@ -3287,15 +3287,20 @@ async (request) => {
 
   function keepRead(answer, elements, caps, scrollers) {
     const fields = elements.map(({ el }) => el).filter((el) => "value" in el || "checked" in el);
+    // A document's observer sees nothing inside its shadow roots: each is watched too.
+    const roots = [doc, ...shadowRoots(doc)];
     const changes = new MutationObserver(() => drop());
-    const kept = { answer, elements, caps, fields, scrollers, changes, unheard, changed: false };
+    const kept = { answer, elements, caps, fields, scrollers, roots, changes, unheard, changed: false };
     kept.looked = lookOf(kept);
-    changes.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
+    for (const root of roots) {
+      changes.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+    }
     const loads = new PerformanceObserver((list) => {
       if (list.getEntries().some((entry) => entry.initiatorType !== "other")) drop();
     });
     loads.observe({ type: "resource" });
-    for (const move of MOVES) window.addEventListener(move, drop, true);
+    // Passive: a wheel or pointer listener that is not would hold up the page's scrolling.
+    for (const move of MOVES) window.addEventListener(move, drop, { capture: true, passive: true });
     if (doc.fonts) doc.fonts.addEventListener("loadingdone", drop);
     later(drop, KEPT_MS);
     function drop() {
@@ -3332,7 +3337,7 @@ async (request) => {
 
   function stillKept(kept) {
     const still = !kept.changed && kept.changes.takeRecords().length === 0 && lookOf(kept) === kept.looked &&
-      !doc.getAnimations().some((animation) => animation.playState === "running") &&
+      !kept.roots.some((root) => root.getAnimations().some((animation) => animation.playState === "running")) &&
       !(listeners && kept.unheard.some(listened));
     kept.drop();
     return still;
