@@ -3315,10 +3315,11 @@ async (request) => {
     store.kept = kept;
   }
 
-  // What a read shows that changes with no event at once: fields' values set by script, and
-  // scrolls (told at the next frame).
+  // What a read shows that changes with no event at once: fields' values set by script,
+  // scrolls (told at the next frame), the address (history.replaceState tells nothing).
   function lookOf({ fields, scrollers }) {
-    return [innerWidth, innerHeight, scrollX, scrollY, ...scrollers.flatMap((el) => [el.scrollTop, el.scrollLeft]),
+    return [location.href, innerWidth, innerHeight, scrollX, scrollY,
+      ...scrollers.flatMap((el) => [el.scrollTop, el.scrollLeft]),
       ...fields.map((el) => `${el.value}\u0000${el.checked}\u0000${el.selectedIndex}`)].join("\u0000");
   }
 
