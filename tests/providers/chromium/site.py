@@ -639,6 +639,16 @@ PAGES: dict[str, str] = {
     ),
     "/empty": _page("Empty", ""),
     "/page-b": _page("Page B", "<h1>This is page B</h1>"),
+    # What script changes with no mutation or event to tell of it: a rule added to a style
+    # sheet, a hidden box checked that shows a panel, a component defined late, a box
+    # made indeterminate.
+    "/quietly-changed": _page(
+        "Quietly changed",
+        "<style>#late { display: none } .panel { display: none } #t:checked ~ .panel { "
+        'display: block }</style><p id="late">Shown later</p><input type="checkbox" id="t" '
+        'style="display: none"><div class="panel">Panel open</div><x-late>Loading</x-late>'
+        '<label><input type="checkbox" id="all"> Select all</label>',
+    ),
     "/form": _page(
         "Form",
         '<h1>Search</h1><div id="form-area"><form action="/result" method="get">'

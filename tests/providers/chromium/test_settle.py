@@ -141,6 +141,10 @@ def _value_of(snapshot: dict[str, Any], selector: str) -> object:
     return next(e for e in snapshot["elements"] if e["selector"] == selector).get("value")
 
 
+def _checked_of(snapshot: dict[str, Any], selector: str) -> object:
+    return next(e for e in snapshot["elements"] if e["selector"] == selector).get("checked")
+
+
 @pytest.mark.parametrize(
     ("path", "change", "shown"),
     [
@@ -165,8 +169,36 @@ def _value_of(snapshot: dict[str, Any], selector: str) -> object:
             " 'Changed in its shadow'",
             lambda s: "Changed in its shadow" in s["text"],
         ),
+        # Told by nothing at all: the page looks otherwise.
+        (
+            "/quietly-changed",
+            "document.styleSheets[0].insertRule('#late { display: block }', 1)",
+            lambda s: "Shown later" in s["text"],
+        ),
+        ("/quietly-changed", "t.checked = true", lambda s: "Panel open" in s["text"]),
+        (
+            "/quietly-changed",
+            "customElements.define('x-late', class extends HTMLElement { connectedCallback() {"
+            " this.attachShadow({ mode: 'open' }).innerHTML = '<button>Ready</button>'; } })",
+            lambda s: any(e.get("label") == "Ready" for e in s["elements"]),
+        ),
+        (
+            "/quietly-changed",
+            "all.indeterminate = true",
+            lambda s: _checked_of(s, "#all") == "mixed",
+        ),
     ],
-    ids=["value", "checked", "scroll", "text", "shadow"],
+    ids=[
+        "value",
+        "checked",
+        "scroll",
+        "text",
+        "shadow",
+        "style-rule",
+        "unlisted-box",
+        "late-component",
+        "indeterminate",
+    ],
 )
 async def test_the_first_snapshot_after_an_open_shows_what_the_page_changed_since_its_load(
     provider: ChromiumProvider,

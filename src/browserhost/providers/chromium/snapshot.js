@@ -3258,10 +3258,10 @@ async (request) => {
   // its first snapshot: an agent reads a page as soon as it has opened it, and the read is
   // then under way or done before it is asked for, while the renderer would otherwise be
   // busy drawing the page's first frame. It stands for a read taken when asked while nothing
-  // that read shows could have changed since: no element, text or attribute, no resource
-  // loaded, no font, no focus, key, pointer or toggle, no field's value, scroll or viewport
-  // size other than read (a scroll by script tells of itself only at the next frame), no
-  // animation running, and for KEPT_MS at most. Anything else drops it: the snapshot reads.
+  // that read shows could have changed since: no element, text or attribute changed, no
+  // resource or font loaded, no focus, key, pointer or toggle, nothing moving, the page
+  // looking as it did (lookOf), and for KEPT_MS at most. Anything else drops it: the
+  // snapshot reads anew.
   // The page's own read cannot see the handlers it added with addEventListener: the
   // elements it asked of are asked again when it is taken over (DevTools' listeners at hand).
   const KEPT_MS = 1000;
@@ -3286,11 +3286,13 @@ async (request) => {
   }
 
   function keepRead(answer, elements, caps, scrollers) {
-    const fields = elements.map(({ el }) => el).filter((el) => "value" in el || "checked" in el);
     // A document's observer sees nothing inside its shadow roots: each is watched too.
     const roots = [doc, ...shadowRoots(doc)];
+    // What is moving as it is read may look otherwise by the time it is asked for, with
+    // nothing to tell of it (an opacity fading in): not kept.
+    if (running(roots)) return;
     const changes = new MutationObserver(() => drop());
-    const kept = { answer, elements, caps, fields, scrollers, roots, changes, unheard, changed: false };
+    const kept = { answer, elements, caps, scrollers, roots, changes, unheard, changed: false };
     kept.looked = lookOf(kept);
     for (const root of roots) {
       changes.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -3315,13 +3317,27 @@ async (request) => {
     store.kept = kept;
   }
 
-  // What a read shows that changes with no event at once: fields' values set by script,
-  // scrolls (told at the next frame), the address (history.replaceState tells nothing).
-  function lookOf({ fields, scrollers }) {
-    return [location.href, innerWidth, innerHeight, scrollX, scrollY,
-      ...scrollers.flatMap((el) => [el.scrollTop, el.scrollLeft]),
-      ...fields.map((el) => `${el.value}\u0000${el.checked}\u0000${el.selectedIndex}`)].join("\u0000");
+  // What a read shows, said again as cheaply as the page can, for what changes with no
+  // event or mutation to tell of it: the text as the page draws it (a style sheet changed
+  // through script, a custom element's state, an animation that ended: the browser's own
+  // innerText, no slower in a document's first read), each listed element's box, the
+  // state of every control listed or not (a hidden box checked shows a panel; a value or
+  // validity set by script), the address (history.replaceState), the viewport, the scrolls
+  // (told at the next frame), the shadow roots and the custom elements not defined yet (a
+  // component that draws itself later).
+  function lookOf({ elements, scrollers, roots }) {
+    const box = (el) => { const r = el.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; };
+    const controls = roots.flatMap((root) => [...root.querySelectorAll("input,select,textarea,option")]);
+    const control = (el) => [el.value, el.checked, el.indeterminate, el.selected, el.disabled,
+      el.validity ? el.validity.valid : ""].join(",");
+    return [location.href, innerWidth, innerHeight, scrollX, scrollY, doc.body ? doc.body.innerText : "",
+      ...scrollers.flatMap((el) => [el.scrollTop, el.scrollLeft]), ...elements.map(({ el }) => box(el)),
+      ...controls.map(control), shadowRoots(doc).length, doc.querySelectorAll(":not(:defined)").length,
+    ].join("\u0000");
   }
+
+  const running = (roots) =>
+    roots.some((root) => root.getAnimations().some((animation) => animation.playState === "running"));
 
   // The read kept at the load, if it can stand for a snapshot asked with these limits; it
   // stays watched until `stillKept` says whether it still shows the page.
@@ -3337,9 +3353,8 @@ async (request) => {
   }
 
   function stillKept(kept) {
-    const still = !kept.changed && kept.changes.takeRecords().length === 0 && lookOf(kept) === kept.looked &&
-      !kept.roots.some((root) => root.getAnimations().some((animation) => animation.playState === "running")) &&
-      !(listeners && kept.unheard.some(listened));
+    const still = !kept.changed && kept.changes.takeRecords().length === 0 && !running(kept.roots) &&
+      lookOf(kept) === kept.looked && !(listeners && kept.unheard.some(listened));
     kept.drop();
     return still;
   }
