@@ -3275,10 +3275,11 @@ async (request) => {
   const READ_AT_LOAD_MAX = 1000;
 
   function readAtLoad(request) {
+    if (store.read || store.kept || store.timers || doc.getElementsByTagName("*").length > READ_AT_LOAD_MAX) {
+      return null;
+    }
     const afterLoad = store.afterLoad;
-    const calm = afterLoad && !afterLoad.moved && doc.readyState === "complete" && !blank() && !waiting();
-    if (calm && !store.read && !store.kept && !store.timers &&
-      doc.getElementsByTagName("*").length <= READ_AT_LOAD_MAX) {
+    if (afterLoad && !afterLoad.moved && doc.readyState === "complete" && !blank() && !waiting()) {
       unheard = [];
       snapshot(request);
     }
