@@ -3254,20 +3254,6 @@ async (request) => {
     store.read = true;
   }
 
-  // The read a document takes of itself at its load (pagescript.at_document_start), kept for
-  // its first snapshot: an agent reads a page as soon as it has opened it, and the read is
-  // then under way or done before it is asked for, while the renderer would otherwise be
-  // busy drawing the page's first frame. It stands for a read taken when asked while nothing
-  // that read shows could have changed since: no element, text or attribute changed, no
-  // resource or font loaded, no focus, key, pointer or toggle, nothing moving, the page
-  // looking as it did (lookOf), and for KEPT_MS at most. Anything else drops it: the
-  // snapshot reads anew.
-  // The page's own read cannot see the handlers it added with addEventListener: the
-  // elements it asked of are asked again when it is taken over (DevTools' listeners at hand).
-  const KEPT_MS = 1000;
-  const MOVES = ["scroll", "resize", "focusin", "focusout", "input", "change", "keydown",
-    "pointerdown", "pointermove", "wheel", "toggle"];
-
   // A top document reads itself at its load only while it is calm (as `quiet` with `early`
   // would answer), its first snapshot not taken yet, no action under way, and with up to
   // READ_AT_LOAD_MAX elements: a read of that many takes about 45 ms on two busy cores, one
@@ -3285,6 +3271,20 @@ async (request) => {
     }
     return null;
   }
+
+  // The read a document takes of itself at its load (pagescript.at_document_start), kept for
+  // its first snapshot: an agent reads a page as soon as it has opened it, and the read is
+  // then under way or done before it is asked for, while the renderer would otherwise be
+  // busy drawing the page's first frame. It stands for a read taken when asked while nothing
+  // that read shows could have changed since: no element, text or attribute changed, no
+  // resource or font loaded, no focus, key, pointer or toggle, nothing moving, the page
+  // looking as it did (lookOf), and for KEPT_MS at most. Anything else drops it: the
+  // snapshot reads anew.
+  // The page's own read cannot see the handlers it added with addEventListener: the
+  // elements it asked of are asked again when it is taken over (DevTools' listeners at hand).
+  const KEPT_MS = 1000;
+  const MOVES = ["scroll", "resize", "focusin", "focusout", "input", "change", "keydown",
+    "pointerdown", "pointermove", "wheel", "toggle"];
 
   function keepRead(answer, elements, caps, scrollers) {
     // A document's observer sees nothing inside its shadow roots: each is watched too.
