@@ -649,6 +649,17 @@ PAGES: dict[str, str] = {
         'style="display: none"><div class="panel">Panel open</div><x-late>Loading</x-late>'
         '<label><input type="checkbox" id="all"> Select all</label>',
     ),
+    # A page that wraps the provider's page script to answer snapshots far past their limits.
+    "/inflated-answer": _page(
+        "Inflated answer",
+        '<p id="out">Real text</p><button onclick="out.textContent = \'pressed\'">Press</button>'
+        "<script>const store = window[Symbol.for('browserhost')];"
+        "for (const key of Object.keys(store)) { const own = store[key];"
+        " if (typeof own !== 'function') continue;"
+        " store[key] = async (request) => { const answer = await own(request);"
+        " if (request.op === 'snapshot' && answer) { answer.text = 'x'.repeat(300000);"
+        " answer.elements = Array(5000).fill(answer.elements[0]); } return answer; }; }</script>",
+    ),
     "/form": _page(
         "Form",
         '<h1>Search</h1><div id="form-area"><form action="/result" method="get">'

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from browserhost.contract import Context
+from browserhost.contract.limits import SNAPSHOT_ELEMENTS_MAX, SNAPSHOT_TEXT_MAX
 from browserhost.providers.chromium import ChromiumProvider
 
 from .driving import in_page, ok, out_line, refused
@@ -871,3 +872,17 @@ async def test_each_star_of_a_rating_the_page_listens_on_as_a_whole_is_listed_an
     ]
     await ok(provider, ctx, "browser.click", selector=elements[3]["selector"])
     assert await in_page(provider, ctx, "rated.textContent") == "4"
+
+
+async def test_a_page_that_inflates_its_answer_is_read_within_the_limits(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """The page script runs in the page, which can replace it: what it answers is cut to the
+    snapshot's limits, and the session goes on."""
+    await ok(provider, ctx, "browser.open", url=site.url("/inflated-answer"))
+    for _ in range(2):  # the first snapshot after the open, and one of a settled page
+        snapshot = await ok(provider, ctx, "browser.snapshot")
+        assert len(snapshot["text"]) == SNAPSHOT_TEXT_MAX
+        assert len(snapshot["elements"]) == SNAPSHOT_ELEMENTS_MAX
+    await ok(provider, ctx, "browser.click", text="Press")
+    assert await out_line(provider, ctx) == "pressed"

@@ -69,6 +69,9 @@ async def snapshot(
         await access.settle(tab, page, opened="due")
         read = await read_page(False)
     targets.check_found(read, scope)
+    # Bounded as the contract bounds it: the page can replace the script that answers.
+    read["text"] = read["text"][: caps.text]
+    read["elements"] = read["elements"][: caps.elements]
     await _read_frames(located, read, caps)
     text: str = read["text"]
     total: int = read["textTotalChars"]
