@@ -1835,7 +1835,8 @@ async (request) => {
     return listened(el);
   }
   const listened = (el) => {
-    const on = listeners ? listeners(el) : {};
+    if (!listeners) return false;
+    const on = listeners(el);
     return PRESS_EVENTS.some((type) => on[type]?.length);
   };
   let unheard = null;
@@ -3140,10 +3141,10 @@ async (request) => {
 
   function remember(items, whole) {
     if (whole) store.remembered = new Map();
-    for (const item of items) {
-      store.remembered.set(item.out.selector, { ref: new WeakRef(item.el), print: fingerprint(item.el) });
-    }
+    for (const [selector, seen] of remembrance(items)) store.remembered.set(selector, seen);
   }
+  const remembrance = (items) =>
+    items.map((item) => [item.out.selector, { ref: new WeakRef(item.el), print: fingerprint(item.el) }]);
 
   // What tells one element from its look-alikes once the page has drawn it again: its name,
   // and the words around it (the row a checkbox or an icon button sits in).
@@ -3293,7 +3294,10 @@ async (request) => {
     // nothing to tell of it (an opacity fading in): not kept.
     if (running(roots)) return;
     const changes = new MutationObserver(() => drop());
-    const kept = { answer, elements, caps, scrollers, roots, changes, unheard, changed: false };
+    // What the snapshot that takes it over remembers of its elements, worked out now: while
+    // nothing changes it holds, and the renderer has time now, not once the frame is drawn.
+    const kept = { answer, elements, caps, scrollers, roots, changes, unheard, changed: false,
+      remembered: remembrance(elements) };
     kept.looked = lookOf(kept);
     for (const root of roots) {
       changes.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -3725,6 +3729,7 @@ async (request) => {
       const calm = () => !afterLoad.moved && !blank() && !waiting() && !restless();
       if (early && !afterLoad.looked && calm()) return { quiet: true, due: true, ...stateNow() };
       store.afterLoad = null;
+      if (afterLoad.drawn) afterLoad.look(true); // this task comes after the frame's callbacks
       await afterLoad.done;
       if (afterLoad.framed && calm()) return { quiet: true, glanced: true, ...stateNow() };
       // It was still changing at its load, or its first frame came too late to be watched:
@@ -3851,7 +3856,8 @@ async (request) => {
       changes.disconnect();
     }
     if (kept && stillKept(kept) && waited.glanced) {
-      remembered(kept.elements, true);
+      store.remembered = new Map(kept.remembered);
+      store.read = true;
       return { ...kept.answer, settled: true };
     }
     if (read && waited.glanced && !changed) return { ...read, settled: true };
