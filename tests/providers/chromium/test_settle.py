@@ -175,6 +175,17 @@ def _checked_of(snapshot: dict[str, Any], selector: str) -> object:
             "document.styleSheets[0].insertRule('#late { display: block }', 1)",
             lambda s: "Shown later" in s["text"],
         ),
+        (
+            "/quietly-changed",
+            "const sheet = document.styleSheets[0];"
+            " sheet.insertRule('#gear { display: inline-block }', sheet.cssRules.length)",
+            lambda s: any(e.get("label") == "Settings" for e in s["elements"]),
+        ),
+        (
+            "/quietly-changed",
+            "document.styleSheets[0].disabled = true",
+            lambda s: "Panel open" in s["text"],
+        ),
         ("/quietly-changed", "t.checked = true", lambda s: "Panel open" in s["text"]),
         (
             "/quietly-changed",
@@ -195,6 +206,8 @@ def _checked_of(snapshot: dict[str, Any], selector: str) -> object:
         "text",
         "shadow",
         "style-rule",
+        "style-rule-icon",
+        "sheet-disabled",
         "unlisted-box",
         "late-component",
         "indeterminate",

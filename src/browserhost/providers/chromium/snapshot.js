@@ -3329,7 +3329,8 @@ async (request) => {
   // state of every control listed or not (a hidden box checked shows a panel; a value or
   // validity set by script), the address (history.replaceState), the viewport, the scrolls
   // (told at the next frame), the shadow roots and the custom elements not defined yet (a
-  // component that draws itself later).
+  // component that draws itself later), and each style sheet's rules and whether it is on (a
+  // rule added through script shows a button of an icon alone, which changes no text).
   function lookOf({ elements, scrollers, roots }) {
     const box = (el) => { const r = el.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; };
     const controls = roots.flatMap((root) => [...root.querySelectorAll("input,select,textarea,option")]);
@@ -3338,8 +3339,16 @@ async (request) => {
     return [location.href, innerWidth, innerHeight, scrollX, scrollY, doc.body ? doc.body.innerText : "",
       ...scrollers.flatMap((el) => [el.scrollTop, el.scrollLeft]), ...elements.map(({ el }) => box(el)),
       ...controls.map(control), shadowRoots(doc).length, doc.querySelectorAll(":not(:defined)").length,
+      ...roots.flatMap(sheetsLook),
     ].join("\u0000");
   }
+  const sheetsLook = (root) => [...root.styleSheets, ...(root.adoptedStyleSheets || [])].map((sheet) => {
+    let rules = -1;
+    try {
+      rules = sheet.cssRules.length;
+    } catch {} // another origin's sheet: its rules are not the page's to read
+    return `${sheet.disabled ? "off" : "on"} ${rules}`;
+  });
 
   const running = (roots) =>
     roots.some((root) => root.getAnimations().some((animation) => animation.playState === "running"));
