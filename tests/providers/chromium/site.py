@@ -640,8 +640,9 @@ PAGES: dict[str, str] = {
     "/empty": _page("Empty", ""),
     "/page-b": _page("Page B", "<h1>This is page B</h1>"),
     # What script changes with no mutation or event to tell of it: a rule added to a style
-    # sheet (showing a text, or a button of an icon alone), a hidden box checked that shows a
-    # panel, a component defined late, a box made indeterminate.
+    # sheet (showing a text, or a button of an icon alone), a sheet's media, a hidden box
+    # checked that shows a panel, a component defined late, a box made indeterminate, an
+    # animation run to its end, handlers set as properties.
     "/quietly-changed": _page(
         "Quietly changed",
         "<style>#late { display: none } .panel { display: none } #t:checked ~ .panel { "
@@ -650,7 +651,9 @@ PAGES: dict[str, str] = {
         '<input type="checkbox" id="t" style="display: none"><div class="panel">Panel open'
         '</div><x-late>Loading</x-late><label><input type="checkbox" id="all"> Select all'
         '</label> <button id="gear" aria-label="Settings"><svg width="16" height="16">'
-        '<circle cx="8" cy="8" r="6"/></svg></button>',
+        '<circle cx="8" cy="8" r="6"/></svg></button><style>#faded { opacity: 0 }</style>'
+        '<p id="faded">Faded tip</p><p id="tip">Tip to fade</p><div id="card">Hover card</div>'
+        '<ul id="menu"><li>One</li></ul><button id="go">Go</button>',
     ),
     # A page that wraps the provider's page script to answer snapshots far past their limits.
     "/inflated-answer": _page(

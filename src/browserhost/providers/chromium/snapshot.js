@@ -1821,17 +1821,21 @@ async (request) => {
   // handler on an element with few children (an icon, a cell, a box of colour) marks it, not
   // one on a container the page listens on for all it holds (the body, an app's root).
   function handled(el) {
+    // A read at the load keeps the elements it asked of, for the snapshot that takes it over
+    // to ask again: a handler set as a property since changes no element.
+    if (asked) asked.handlers.push(el);
     if (el.onmouseover || el.onmouseenter) return true;
     const holder = el.childElementCount > LISTENED_CHILDREN_MAX || ITEM_HOLDERS.has(tagOf(el)) ||
       el === doc.body || el === doc.documentElement;
     return holder ? pressProperty(el) : ownHandler(el);
   }
   const pressProperty = (el) => Boolean(el.onclick || el.onmousedown || el.onpointerdown);
+  const handlerProperty = (el) => Boolean(el.onmouseover || el.onmouseenter || pressProperty(el));
   // A press handler set on `el` itself (a property, or a listener where DevTools' are at hand;
-  // where they are not, in a read at the load, the elements asked of are kept: unheard).
+  // where they are not, in a read at the load, the elements asked of are kept: asked).
   function ownHandler(el) {
     if (pressProperty(el)) return true;
-    if (!listeners && unheard) unheard.push(el);
+    if (!listeners && asked) asked.listeners.push(el);
     return listened(el);
   }
   const listened = (el) => {
@@ -1839,7 +1843,9 @@ async (request) => {
     const on = listeners(el);
     return PRESS_EVENTS.some((type) => on[type]?.length);
   };
-  let unheard = null;
+  // A read at the load's: the elements whose press listeners only DevTools can tell, and all
+  // whose handlers it asked of (see keepRead).
+  let asked = null;
   const listeners = typeof request.listeners === "function" ? request.listeners : null;
   const PRESS_EVENTS = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "dblclick"];
 
@@ -3267,7 +3273,7 @@ async (request) => {
     }
     const afterLoad = store.afterLoad;
     if (afterLoad && !afterLoad.moved && doc.readyState === "complete" && !blank() && !waiting()) {
-      unheard = [];
+      asked = { listeners: [], handlers: [] };
       snapshot(request);
     }
     return null;
@@ -3281,8 +3287,9 @@ async (request) => {
   // resource or font loaded, no focus, key, pointer or toggle, nothing moving, the page
   // looking as it did (lookOf), and for KEPT_MS at most. Anything else drops it: the
   // snapshot reads anew.
-  // The page's own read cannot see the handlers it added with addEventListener: the
-  // elements it asked of are asked again when it is taken over (DevTools' listeners at hand).
+  // The page's own read cannot see the handlers it added with addEventListener, nor tell
+  // whether one set as a property since: the elements it asked of are asked again when it is
+  // taken over (DevTools' listeners at hand).
   const KEPT_MS = 1000;
   const MOVES = ["scroll", "resize", "focusin", "focusout", "input", "change", "keydown",
     "pointerdown", "pointermove", "wheel", "toggle"];
@@ -3296,8 +3303,8 @@ async (request) => {
     const changes = new MutationObserver(() => drop());
     // What the snapshot that takes it over remembers of its elements, worked out now: while
     // nothing changes it holds, and the renderer has time now, not once the frame is drawn.
-    const kept = { answer, elements, caps, scrollers, roots, changes, unheard, changed: false,
-      remembered: remembrance(elements) };
+    const kept = { answer, elements, caps, scrollers, roots, changes, asked, changed: false,
+      remembered: remembrance(elements), properties: asked.handlers.map(handlerProperty) };
     kept.looked = lookOf(kept);
     for (const root of roots) {
       changes.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -3329,8 +3336,11 @@ async (request) => {
   // state of every control listed or not (a hidden box checked shows a panel; a value or
   // validity set by script), the address (history.replaceState), the viewport, the scrolls
   // (told at the next frame), the shadow roots and the custom elements not defined yet (a
-  // component that draws itself later), and each style sheet's rules and whether it is on (a
-  // rule added through script shows a button of an icon alone, which changes no text).
+  // component that draws itself later), each style sheet's rules, media and whether it is on
+  // (a rule added through script shows a button of an icon alone, which changes no text),
+  // the document made editable, and the animations in effect (one started and ended since,
+  // which holds its end: a text faded out). Not told: a rule's declarations changed, a rule
+  // added inside another, a constructed sheet's text replaced, a custom element's states.
   function lookOf({ elements, scrollers, roots }) {
     const box = (el) => { const r = el.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; };
     const controls = roots.flatMap((root) => [...root.querySelectorAll("input,select,textarea,option")]);
@@ -3339,7 +3349,8 @@ async (request) => {
     return [location.href, innerWidth, innerHeight, scrollX, scrollY, doc.body ? doc.body.innerText : "",
       ...scrollers.flatMap((el) => [el.scrollTop, el.scrollLeft]), ...elements.map(({ el }) => box(el)),
       ...controls.map(control), shadowRoots(doc).length, doc.querySelectorAll(":not(:defined)").length,
-      ...roots.flatMap(sheetsLook),
+      ...roots.flatMap(sheetsLook), doc.designMode,
+      roots.reduce((count, root) => count + root.getAnimations().length, 0),
     ].join("\u0000");
   }
   const sheetsLook = (root) => [...root.styleSheets, ...(root.adoptedStyleSheets || [])].map((sheet) => {
@@ -3347,7 +3358,7 @@ async (request) => {
     try {
       rules = sheet.cssRules.length;
     } catch {} // another origin's sheet: its rules are not the page's to read
-    return `${sheet.disabled ? "off" : "on"} ${rules}`;
+    return `${sheet.disabled ? "off" : "on"} ${rules} ${sheet.media.mediaText}`;
   });
 
   const running = (roots) =>
@@ -3368,7 +3379,8 @@ async (request) => {
 
   function stillKept(kept) {
     const still = !kept.changed && kept.changes.takeRecords().length === 0 && !running(kept.roots) &&
-      lookOf(kept) === kept.looked && !(listeners && kept.unheard.some(listened));
+      lookOf(kept) === kept.looked && !(listeners && kept.asked.listeners.some(listened)) &&
+      kept.asked.handlers.every((el, i) => handlerProperty(el) === kept.properties[i]);
     kept.drop();
     return still;
   }
