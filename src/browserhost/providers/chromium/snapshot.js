@@ -3145,9 +3145,11 @@ async (request) => {
     });
   }
 
-  function remember(items, whole) {
+  // What an answer listed, remembered by selector for the next action (see `changed`);
+  // `seen`, what is remembered of them, when worked out already (a read kept at the load).
+  function remember(items, whole, seen = remembrance(items)) {
     if (whole) store.remembered = new Map();
-    for (const [selector, seen] of remembrance(items)) store.remembered.set(selector, seen);
+    for (const [selector, entry] of seen) store.remembered.set(selector, entry);
   }
   const remembrance = (items) =>
     items.map((item) => [item.out.selector, { ref: new WeakRef(item.el), print: fingerprint(item.el) }]);
@@ -3256,8 +3258,8 @@ async (request) => {
     return answer;
   }
 
-  function remembered(elements, whole) {
-    remember(elements, whole);
+  function remembered(elements, whole, seen) {
+    remember(elements, whole, seen);
     store.read = true;
   }
 
@@ -3877,8 +3879,7 @@ async (request) => {
       changes.disconnect();
     }
     if (kept && stillKept(kept) && waited.glanced) {
-      store.remembered = new Map(kept.remembered);
-      store.read = true;
+      remembered(kept.elements, true, kept.remembered);
       return { ...kept.answer, settled: true };
     }
     if (read && waited.glanced && !changed) return { ...read, settled: true };
