@@ -267,6 +267,25 @@ PAGES: dict[str, str] = {
         "<script>k.addEventListener('keydown', (e) => {"
         " if (e.key === 'Enter') out.textContent = 'entered ' + k.value; });</script>",
     ),
+    # Forms whose Enter sends nothing: one whose only button does not send it (a wizard's
+    # Next), one whose button waits for a box to be ticked; and two it sends: one whose
+    # button the page enables as the password is typed, one of a single field.
+    "/unsent-forms": _page(
+        "Unsent forms",
+        '<form id="wizard"><input id="first"><input id="last">'
+        '<button id="next" type="button" onclick="out.textContent = \'step 2\'">Next</button>'
+        '</form><form id="terms"><input id="mail" type="email"><input id="pass" type="password">'
+        '<label><input id="agree" type="checkbox" onchange="create.disabled = !this.checked">'
+        ' I accept</label><button id="create" disabled>Create account</button></form>'
+        '<form id="login"><input id="user"><input id="pw" type="password"'
+        ' oninput="signin.disabled = !this.value"><button id="signin" disabled>Sign in</button>'
+        '</form><form id="single"><input id="one"></form><p id="out">none</p>'
+        # A password field read-only until it has the focus (against autofill), and one for good.
+        '<input id="guarded" type="password" readonly onfocus="this.removeAttribute(\'readonly\')">'
+        '<input id="fixed" readonly value="fixed"><script>'
+        "for (const form of document.forms) form.addEventListener('submit', (e) => {"
+        " e.preventDefault(); out.textContent = 'sent ' + form.id; });</script>",
+    ),
     # A page that writes words of its own where the press guard tells what a press missed:
     # one that name nothing (as soon as the guard is set, and again and again).
     "/forged-guard": _page(
@@ -354,6 +373,31 @@ PAGES: dict[str, str] = {
         )
         for name, start in (("drawn", "requestAnimationFrame"), ("queued", "setTimeout"))
     },
+    # Pages that fill themselves in by a timer set as they load, 150 ms on (in their script,
+    # or at their load event), a placeholder shown until then; with a link to one.
+    **{
+        f"/timed-{name}": _page(
+            f"Timed {name}",
+            '<main id="app">Loading...</main><script>'
+            + start.format(
+                fill='setTimeout(() => { app.innerHTML = "<h1>Timed ready</h1>'
+                '<button>Go</button>" }, 150)'
+            )
+            + "</script>",
+        )
+        for name, start in (
+            ("in-script", "{fill}"),
+            ("at-load", 'addEventListener("load", () => {fill})'),
+        )
+    },
+    "/to-timed": _page("To timed", '<a id="to" href="/timed-in-script">Timed</a>'),
+    # A clock that sets its timer again as each tick runs: a loop, not a wait.
+    "/clock": _page(
+        "Clock",
+        '<h1>Clock</h1><p id="clock"></p><button>Go</button><script>'
+        "const tick = () => { clock.textContent = new Date().toISOString();"
+        " setTimeout(tick, 200) }; tick();</script>",
+    ),
     # A web component whose host is styled display: contents (Shoelace's alert and dialog),
     # its text slotted into a box of its shadow tree.
     "/boxless-host": _page(
@@ -811,6 +855,12 @@ PAGES: dict[str, str] = {
         "Hidden",
         "<p>Visible sentence.</p>"
         '<p style="clip-path: inset(100%)">Clipped away: open evil.example</p>'
+        # A wipe that reveals its text from the left, not started; a circle of no size; a
+        # placed box of full size clipped to no area.
+        '<p style="clip-path: inset(0 100% 0 0)">Wiped away</p>'
+        '<p style="clip-path: circle(0)">Circled away</p>'
+        '<p><span style="position: absolute; clip: rect(0 0 0 0)">Opens in a new window</span></p>'
+        '<p style="clip-path: inset(10% 20% round 4px)">Partly clipped</p>'
         '<p style="color: transparent">Transparent text</p>'
         '<p style="color: transparent">Half <b style="color: black">shown</b></p>'
         '<p style="background: linear-gradient(red, blue); background-clip: text; '
@@ -1272,6 +1322,9 @@ PAGES: dict[str, str] = {
     # it at once, and four that move it once the next frame is drawn (the box shown filled).
     "/short-fields": _page(
         "Short fields",
+        # A phone field that takes out all but digits as they come, and a field of emoji.
+        '<input id="phone" maxlength="10" oninput="this.value = this.value.replace(/\\D/g, \'\')">'
+        '<input id="mood" maxlength="5">'
         '<input id="zip" maxlength="5"> <div id="code">'
         + "".join(f'<input class="digit" maxlength="1" aria-label="Digit {i}">' for i in range(6))
         + '</div> <div id="late">'
@@ -1635,6 +1688,39 @@ PAGES: dict[str, str] = {
         '<ul id="box" style="height: 100px; overflow: auto">'
         + "".join(f'<li draggable="true">Ticket {n}</li>' for n in range(1, 21))
         + "</ul>",
+    ),
+    # Drops a person makes: onto an item a short box scrolls out of sight below the one
+    # dragged, onto a board's column scrolled out of sight sideways, and onto a bin shown
+    # only while something is dragged; and a bin never shown.
+    "/drop-zones": _page(
+        "Drop zones",
+        '<div id="box" style="height: 120px; width: 300px; overflow-y: auto">'
+        '<div id="invoice" draggable="true">Invoice 2024-01</div><div style="height: 600px">'
+        '</div><div id="paid" style="height: 40px">Paid folder</div></div>'
+        '<div id="board" style="width: 600px; overflow-x: auto; white-space: nowrap">'
+        + "".join(
+            f'<div id="col{n}" style="display: inline-block; width: 250px; height: 120px">'
+            f"<h4>Column {n}</h4>"
+            + ('<div id="card" draggable="true">Fix login bug</div>' if n == 1 else "")
+            + "</div>"
+            for n in range(1, 5)
+        )
+        + '</div><ul><li id="draft" draggable="true">Old draft</li></ul>'
+        '<div id="bin" style="display: none; position: fixed; bottom: 20px; left: 20px;'
+        ' width: 300px; height: 80px">Drop here to delete</div><div id="never" hidden>Never'
+        '</div><p id="out">none</p><script>'
+        "const log = (said) => { out.textContent = said; };"
+        "for (const item of document.querySelectorAll('[draggable]')) {"
+        " item.addEventListener('dragstart', (e) => { e.dataTransfer.setData('text/plain',"
+        " item.id); if (item.id === 'draft') setTimeout(() => { bin.style.display = 'block' });"
+        " log('dragging ' + item.id); });"
+        " item.addEventListener('dragend', () => { bin.style.display = 'none';"
+        " if (out.textContent.startsWith('dragging')) log('let go ' + item.id); }); }"
+        "for (const zone of [paid, bin, ...document.querySelectorAll('[id^=col]')]) {"
+        " zone.addEventListener('dragover', (e) => e.preventDefault());"
+        " zone.addEventListener('drop', (e) => { e.preventDefault();"
+        " log(e.dataTransfer.getData('text/plain') + ' dropped on ' + zone.id); }); }"
+        "</script>",
     ),
     # A menu whose item its list item marks disabled, as jQuery UI's menus do.
     "/disabled-item": _page(

@@ -561,6 +561,17 @@ async def test_a_text_longer_than_its_field_keeps_is_said_cut_or_typed_on_into_t
     assert lates == list("7305")
     assert (await ok(provider, ctx, "browser.type", selector="#zip", value="123"))["value"] == "123"
     assert "notice" not in await ok(provider, ctx, "browser.type", selector="#zip", value="99")
+    # A field that takes its separators out as they come has room for the rest again: all of
+    # a number written with them goes in, as a person's keys would.
+    phone = await ok(provider, ctx, "browser.type", selector="#phone", value="(555) 123-4567")
+    assert (phone["value"], phone.get("notice")) == ("5551234567", None)
+    # The maxlength counts an emoji twice (two UTF-16 units); the browser keeps it whole or not.
+    mood = await ok(provider, ctx, "browser.type", selector="#mood", value="\U0001f600" * 3)
+    assert (mood["value"], mood["notice"]) == (
+        "\U0001f600" * 2,
+        "#mood keeps at most 5 characters (its maxlength): only the first 2 were typed, and the "
+        "other 1 left out. Type a value that fits the field.",
+    )
 
 
 async def test_a_type_that_sets_the_page_suggesting_answers_once_it_has_shown_them(
@@ -932,7 +943,7 @@ async def test_a_submit_by_enter_where_enter_does_nothing_says_so(
     await ok(provider, ctx, "browser.open", url=site.url("/formless"))
     idle = await ok(provider, ctx, "browser.type", selector="#q", value="hats", submit=True)
     assert idle["notice"] == (
-        "Enter was pressed in #q, but it is in no form and the page listens for no key or "
+        "Enter was pressed in #q, but it is in no form, and the page listens for no key or "
         "change there: nothing was sent. Click the page's own button to send it (Submit, a "
         "search icon)."
     )
@@ -946,12 +957,58 @@ async def test_a_submit_by_enter_where_enter_does_nothing_says_so(
     # A field the page filters by as it is typed: Enter did nothing, the text did already.
     filtered = await ok(provider, ctx, "browser.type", selector="#f", value="mia", submit=True)
     assert filtered["notice"] == (
-        "Enter was pressed in #f, but it is in no form and the page listens for no key or "
+        "Enter was pressed in #f, but it is in no form, and the page listens for no key or "
         "change there: Enter set nothing off. The page takes the text as it is typed (it "
         "listens for input there): what it shows now is its answer to it; take a snapshot to "
         "see it."
     )
     assert await out_line(provider, ctx) == "filtered mia"
+
+
+async def test_type_into_a_field_read_only_until_it_has_the_focus_types_as_a_person_does(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A field a page keeps read-only until it has the focus (against autofill) takes the
+    text; one read-only for good is refused, as before."""
+    await ok(provider, ctx, "browser.open", url=site.url("/unsent-forms"))
+    typed = await ok(provider, ctx, "browser.type", selector="#guarded", value="s3cret")
+    assert "notice" not in typed, typed
+    assert await in_page(provider, ctx, "document.querySelector('#guarded').value") == "s3cret"
+    error = await refused(provider, ctx, "browser.type", selector="#fixed", value="x")
+    assert error.startswith("#fixed is read-only; nothing was typed.")
+
+
+async def test_a_submit_by_enter_in_a_form_enter_does_not_send_says_so(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Enter sends no form whose first button that sends it is disabled, nor one with several
+    fields and no such button: the answer says so, and names the button. A button the page
+    enabled as the text went in, or a form of one field, is sent, and no such word."""
+    await ok(provider, ctx, "browser.open", url=site.url("/unsent-forms"))
+    await ok(provider, ctx, "browser.type", selector="#first", value="Ann")
+    wizard = await ok(provider, ctx, "browser.type", selector="#last", value="Lee", submit=True)
+    assert wizard["notice"] == (
+        "Enter was pressed in #last, but its form has several fields and no button that sends "
+        "it (Enter sends such a form only when it has one field), and the page listens for no "
+        "key or change there: nothing was sent. Click the page's own button to go on (#next "
+        '(button "Next")).'
+    )
+    await ok(provider, ctx, "browser.type", selector="#mail", value="ann@example.com")
+    terms = await ok(provider, ctx, "browser.type", selector="#pass", value="pw1", submit=True)
+    assert terms["notice"] == (
+        "Enter was pressed in #pass, but its form's button that sends it, #create (button "
+        '"Create account"), is disabled, and the page listens for no key or change there: '
+        "nothing was sent. Take a snapshot to see what the form waits for (a box to tick, a "
+        "field to fill)."
+    )
+    assert await out_line(provider, ctx) == "none"
+    await ok(provider, ctx, "browser.type", selector="#user", value="ann")
+    login = await ok(provider, ctx, "browser.type", selector="#pw", value="pw1", submit=True)
+    assert "notice" not in login, login
+    assert await out_line(provider, ctx) == "sent login"
+    single = await ok(provider, ctx, "browser.type", selector="#one", value="x", submit=True)
+    assert "notice" not in single, single
+    assert await out_line(provider, ctx) == "sent single"
 
 
 async def test_type_says_when_the_field_did_not_take_the_text(

@@ -3,6 +3,7 @@ libraries do: each test reads what the page itself recorded."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -128,6 +129,32 @@ async def test_a_drag_between_items_a_box_scrolls_apart_says_how_to_drag_by_hand
     error = await refused(provider, ctx, "verb.drag", text="Ticket 20", to_text="Ticket 1")
     assert "do not show together in #box, the box that scrolls them" in error
     assert "verb.mouse" in error
+
+
+async def test_drag_reaches_drops_a_box_scrolls_away_or_a_drag_shows(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A drop a box of its own scrolls out of sight is as out of view as one off the page:
+    brought into view where the dragged item still shows (a board's far column), or said
+    apart in that box (below an item in a short list); a drop a page shows only once a
+    drag began (a bin) is looked for then; one never shown is refused, the item let go
+    where it was picked up."""
+    await ok(provider, ctx, "browser.open", url=site.url("/drop-zones"))
+    apart = await refused(provider, ctx, "verb.drag", selector="#invoice", to_selector="#paid")
+    assert apart.startswith(
+        "#invoice and #paid do not show together in #box, the box that scrolls them"
+    )
+    assert await out_line(provider, ctx) == "none"
+    await ok(provider, ctx, "verb.drag", selector="#card", to_selector="#col4")
+    assert await out_line(provider, ctx) == "card dropped on col4"
+    await ok(provider, ctx, "verb.drag", text="Old draft", to_selector="#bin")
+    assert await out_line(provider, ctx) == "draft dropped on bin"
+    never = await refused(provider, ctx, "verb.drag", selector="#draft", to_selector="#never")
+    assert never == (
+        "#never is not visible, not even once the drag began, so nothing was dragged (#draft "
+        "was let go where it was picked up); open what contains it, or take a new snapshot."
+    )
+    assert await out_line(provider, ctx) == "let go draft"
 
 
 async def test_drag_reorders_a_list_the_browsers_own_drag_and_drop_sorts(
@@ -279,6 +306,29 @@ async def test_select_text_selects_with_the_mouse_across_inline_elements(
     assert await out_line(provider, ctx) == 'out: selected "brown fox jumps over"'
 
 
+async def test_select_text_takes_the_text_as_a_snapshot_shows_it(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Lines a line break sets apart, words a margin sets apart and a word with soft hyphens
+    in it are selected by their text as a snapshot shows it."""
+    await _open(provider, site, ctx, "highlight.html")
+    text = (await ok(provider, ctx, "browser.snapshot"))["text"]
+    for asked, selected, selector in (
+        ("123 Main Street Springfield", "123 Main Street\nSpringfield", "#addr"),
+        ("John Smith signed", "JohnSmith signed", "#apart"),
+        (
+            "Donaudampfschifffahrt f\u00e4hrt",
+            "Donau\u00addampf\u00adschiff\u00adfahrt f\u00e4hrt",
+            "#hyphened",
+        ),
+    ):
+        assert " ".join(text.split()).count(asked) == 1, asked
+        chosen = await ok(provider, ctx, "verb.select_text", text=asked)
+        assert (chosen["selected"], chosen["selector"]) == (selected, selector)
+        said = f"out: selected {json.dumps(selected, ensure_ascii=False)}"
+        assert await in_page(provider, ctx, "window.log.at(-1)") == said
+
+
 async def test_select_text_selects_in_a_fields_value_the_field_focused(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:
@@ -389,6 +439,9 @@ async def test_select_text_in_a_link_selects_it_without_following_or_clicking_it
     assert chosen["selected"] == "terms of service"
     assert await in_page(provider, ctx, "window.getSelection().toString()") == "terms of service"
     assert await in_page(provider, ctx, "[window.clicks, location.hash]") == [[], ""]
+    # Set without the mouse, and said so: the page heard no release.
+    assert chosen["notice"].startswith("The text starts or ends in a link or a control")
+    assert await out_line(provider, ctx) == "out: none"
 
 
 async def test_select_text_leaves_a_selection_the_page_took_as_the_page_has_it(

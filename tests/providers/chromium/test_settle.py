@@ -86,6 +86,38 @@ async def test_open_waits_for_what_a_page_draws_right_after_its_load_event(
         assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
 
 
+@pytest.mark.parametrize("path", ["/timed-in-script", "/timed-at-load"])
+async def test_open_and_a_link_wait_for_a_timer_the_page_set_as_it_loaded(
+    provider: ChromiumProvider, site: Site, ctx: Context, path: str
+) -> None:
+    """A page that fills itself in by a short timer it set as it loaded is waited for, as a
+    click that sets one is: its first snapshot shows it filled in, not its placeholder."""
+    for how in ("open", "open", "link"):
+        if how == "open":
+            opened = await ok(provider, ctx, "browser.open", url=site.url(path))
+            assert opened["settled"] is True
+        else:
+            await ok(provider, ctx, "browser.open", url=site.url("/to-timed"))
+            clicked = await ok(provider, ctx, "browser.click", selector="#to")
+            assert clicked["url"] == site.url("/timed-in-script")
+        snapshot = await ok(provider, ctx, "browser.snapshot")
+        assert "Timed ready" in snapshot["text"]
+        assert "Loading" not in snapshot["text"]
+        assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
+
+
+async def test_open_does_not_wait_out_a_timer_loop_the_page_keeps_setting(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A clock that sets its timer again as each tick runs is a loop, not a wait: the open
+    answers settled, between two ticks."""
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/clock"))
+    assert opened["settled"] is True
+    snapshot = await ok(provider, ctx, "browser.snapshot")
+    assert snapshot["text"].startswith("Clock")
+    assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
+
+
 async def test_a_snapshot_at_once_after_an_open_waits_for_what_its_first_frame_started(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -814,6 +814,7 @@ async def test_text_a_page_hides_while_its_box_stays_is_not_read(
     text = (await ok(provider, ctx, "browser.snapshot"))["text"]
     assert text.split("\n") == [
         "Visible sentence.",
+        "Partly clipped",
         "Half shown",
         "Gradient text",
         "Kept",

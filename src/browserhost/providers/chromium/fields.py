@@ -336,26 +336,35 @@ def keyed(ready: dict[str, Any], value: str) -> bool:
     )
 
 
-async def type_on(page: Page, aimed: Target, selector: str, value: str, kept: int) -> str:
-    """The rest of a text its field kept only ``kept`` characters of, typed on into each field
-    the page moves the focus to (a code in one-character boxes), until none is left or the
-    focus stays; and what the answer's notice says of where it went."""
-    fields, rest = 1, value[kept:]
-    while rest and fields < TYPED_ON_MAX:
+async def type_on(page: Page, aimed: Target, selector: str, value: str, kept: int) -> str | None:
+    """The rest of a text its field kept only ``kept`` characters of (its maxlength, in the
+    UTF-16 units the page counts), typed on as a person typing on would: into the same field
+    where the page took characters out as they went in (a phone number's brackets, a card
+    number's spaces) and it has room again, and into each field the page moves the focus to
+    (a code in one-character boxes); until none is left, the field is full and the focus
+    stays, or :data:`TYPED_ON_MAX` inserts. What the answer's notice says of where it went;
+    none where the field took it all."""
+    fields, rest = 1, after_units(value, kept)
+    for _ in range(TYPED_ON_MAX):
+        if not rest:
+            break
         ready = await pagescript.run(aimed.located.frame, "typeOn", value=rest)
         if not ready.get("typeIt"):
             break
         await pagescript.answering(page.keyboard.insert_text(rest))
-        fields += 1
+        fields += not ready.get("same")
         keeps = ready.get("keeps")
-        rest = rest[keeps:] if keeps is not None else ""
-    characters = "1 character" if kept == 1 else f"{kept} characters"
+        rest = after_units(rest, keeps) if keeps is not None else ""
+    if fields == 1 and not rest:
+        return None
+    typed = len(value) - len(rest)
     if fields == 1:
         return (
-            f"{selector} keeps at most {characters} (its maxlength): only the first "
-            f"{'one was' if kept == 1 else f'{kept} were'} typed, and the other {len(rest)} left "
-            "out. Type a value that fits the field."
+            f"{selector} keeps at most {kept} character{'' if kept == 1 else 's'} (its "
+            f"maxlength): only the first {'one was' if typed == 1 else f'{typed} were'} typed, "
+            f"and the other {len(rest)} left out. Type a value that fits the field."
         )
+    characters = "1 character" if kept == 1 else f"{kept} characters"
     spread = (
         f"{selector} keeps {characters}: the page moved the focus "
         f"on as it filled, and the text went on into the next {fields - 1} field"
@@ -364,6 +373,18 @@ async def type_on(page: Page, aimed: Target, selector: str, value: str, kept: in
     if not rest:
         return f"{spread}. Take a snapshot to see each field."
     return f"{spread}; its last {len(rest)} characters were left out: no field took them."
+
+
+def after_units(text: str, units: int) -> str:
+    """What is left of ``text`` after its first ``units`` UTF-16 code units (as a page counts
+    a field's maxlength), a character cut in two (an emoji) left whole with the rest, as the
+    browser leaves it out whole."""
+    taken = 0
+    for at, character in enumerate(text):
+        taken += 2 if ord(character) > 0xFFFF else 1
+        if taken > units:
+            return text[at:]
+    return ""
 
 
 _FORMS = {
@@ -409,8 +430,9 @@ def _check_ready(ready: dict[str, Any], selector: str, value: str) -> None:
     if error == "malformed":
         raise ActionError(
             f"{selector} is a {ready['type']} field and does not take {value!r}; give the value "
-            "in the form the field takes (a date as 2024-05-31, a time as 13:45, a month as "
-            "2024-05, a colour as #ff8800, a range as a number). Nothing was changed."
+            "in the form the field takes (a date as 2024-05-31, a time as 13:45, a day and time "
+            "as 2024-05-31T13:45, a month as 2024-05, a colour as #ff8800, a range as a "
+            "number). Nothing was changed."
         )
     if error == "option":
         raise ActionError(

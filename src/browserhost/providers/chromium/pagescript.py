@@ -150,6 +150,38 @@ _LOAD_WATCH = """(() => {
   };
   addEventListener("popstate", moved, true);
   addEventListener("hashchange", moved, true);
+  // Timers of up to a second the document sets until its first frame after the load (a
+  // placeholder it fills 200 ms after its load): until they have run, the page is not calm
+  // (snapshot.js's `waiting`), as after a click that sets one. A handler that sets itself
+  // again as it runs (a clock, a poll) is a loop, not waited for. Set through proxies of the
+  // browser's own functions, which read as those do.
+  const timers = (store.loadTimers = new Set());
+  const running = new Set();
+  let counting = true;
+  window.setTimeout = new Proxy(window.setTimeout, {
+    apply(set, self, args) {
+      const [handler, delay] = args;
+      if (!counting || typeof handler !== "function" || (Number(delay) || 0) > 1000 ||
+          running.has(handler)) return Reflect.apply(set, self, args);
+      const id = Reflect.apply(set, self, [function (...given) {
+        timers.delete(id);
+        running.add(handler);
+        try {
+          Reflect.apply(handler, this, given);
+        } finally {
+          running.delete(handler);
+        }
+      }, ...args.slice(1)]);
+      timers.add(id);
+      return id;
+    },
+  });
+  window.clearTimeout = new Proxy(window.clearTimeout, {
+    apply(clear, self, args) {
+      timers.delete(args[0]);
+      return Reflect.apply(clear, self, args);
+    },
+  });
   addEventListener("load", () => {
     const watch = (store.afterLoad = { moved: false, looked: false });
     const changes = new MutationObserver(() => { watch.moved = true; });
@@ -164,6 +196,7 @@ _LOAD_WATCH = """(() => {
       const look = (framed) => {
         if (watch.looked) return;
         watch.looked = true;
+        counting = false;
         watch.framed = framed || document.hidden;
         changes.disconnect();
         loads.disconnect();
@@ -197,7 +230,7 @@ _LOAD_WATCH = """(() => {
         "a,button,input,select,textarea,img,svg,canvas,video,iframe") && !body.innerText.trim() &&
         ![...body.querySelectorAll("*")].some((el) => el.shadowRoot));
       const busy = document.querySelector("[aria-busy=true]") !== null;
-      const calm = !store.afterLoad.moved && !blank && !busy;
+      const calm = !store.afterLoad.moved && !blank && !busy && !timers.size;
       const origin = performance.timeOrigin;
       tell(JSON.stringify({ calm, origin, url: location.href, title: document.title }));
     } catch {} // a page that broke the watch says nothing, and is asked

@@ -162,11 +162,14 @@ class PointerVerbs(Provider):
                     f'The page rewrote "{text}" as it was selected, so it may be selected in '
                     "part; take a new snapshot to see what it shows."
                 )
-            return {
+            answer = {
                 "selected": chosen["selected"],
                 "selector": located.prefix + found["selector"],
                 **await self._ended(tab, page, (start, before), end, shown, settled, by_mouse),
             }
+            if not by_mouse:
+                answer["notice"] = notices(SET_WITHOUT_MOUSE, answer.get("notice"))
+            return answer
 
     @verb(MOUSE_HELP)
     async def mouse(self, arguments: MouseArguments, context: Context) -> dict[str, Any]:
@@ -261,6 +264,15 @@ class PointerVerbs(Provider):
         return answer
 
 
+SET_WITHOUT_MOUSE = (
+    "The text starts or ends in a link or a control, where a press would follow or press it: "
+    "it was selected without the mouse (start and end say where a drag would have gone), so "
+    "the page heard no press or release there (a quote or share button a page shows on the "
+    "release does not show)."
+)
+"""What a select_text answer says where the page script set the selection itself."""
+
+
 async def _checked_source(
     page: Page, named: HoverArguments | DragArguments | MouseArguments, doing: tuple[str, str]
 ) -> tuple[str, targets.Target]:
@@ -347,7 +359,10 @@ async def _drop_point(
         at=arguments.at,
     )
     targets.check_found(found, to)
-    if found.get("apart"):
+    # Not shown together, or the drop not shown before a drag begins (a trash or upload zone
+    # a page shows only while something is dragged): the drag is begun, and the drop looked
+    # for then.
+    if found.get("apart") or found.get("hidden"):
         return await _carried(page, selector, located, to, arguments)
     check_droppable(selector, to, found)
     start = dragged.point
@@ -366,6 +381,13 @@ async def _drop_point(
     return start, end, ((located.x + via["x"], located.y + via["y"]), placed)
 
 
+HIDDEN_WHILE_DRAGGED = (
+    "{to} is not visible, not even once the drag began, so nothing was dragged ({selector} was "
+    "let go where it was picked up); open what contains it, or take a new snapshot."
+)
+"""A drag's refusal of a drop that no press and move showed (a bin shown only while
+something is dragged would have shown by then)."""
+
 CARRY_PX = 8
 """How far a drag carried across the page first moves where it is pressed: past the
 browser's threshold for starting a drag."""
@@ -375,8 +397,9 @@ async def _carried(
     page: Page, selector: str, located: Located, to: str, arguments: DragArguments
 ) -> tuple[Point, Point, Passing]:
     """A drag whose element and drop point no viewport shows together (a drop zone a page
-    away): pressed where the element is, then, the button held, the page scrolled to the
-    drop point, as a person scrolls with the wheel while dragging, and released there."""
+    away), or whose drop point shows only once a drag begins: pressed where the element is,
+    then, the button held, the drop point looked for (the page scrolled to it, as a person
+    scrolls with the wheel while dragging), and released there."""
     again = await targets.target(page, selector, "click", fresh=True, done="dragged")
     start = again.point
     lift = (start[0], start[1] + CARRY_PX)
@@ -387,6 +410,8 @@ async def _carried(
             carried=True,
         )  # fmt: skip
         targets.check_found(found, to)
+        if found.get("hidden"):
+            raise ActionError(HIDDEN_WHILE_DRAGGED.format(to=to, selector=selector))
         check_droppable(selector, to, found)
         return located.x + found["to"]["x"], located.y + found["to"]["y"]
 

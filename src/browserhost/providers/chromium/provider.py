@@ -114,22 +114,39 @@ REPORT_MARGIN_S = 3.0
 """How long before the host's deadline an action that has not finished stops to answer."""
 
 
-def enter_idle(selector: str, as_typed: bool) -> str:
-    """What a type's notice says of an Enter that could set nothing off: a field in no form,
-    with nothing listening for keys, a change or a search there; the page may have taken the
-    text as it was typed (``as_typed``: it listens for input there)."""
+def enter_idle(selector: str, ready: dict[str, Any]) -> str:
+    """What a type's notice says of an Enter that could set nothing off: in a field of no
+    form, of a form whose button that sends it is disabled (``disabled``), or of one with no
+    such button and several fields (``unsent``: the page's other button, if any), with
+    nothing listening for keys, a change or a search there; the page may have taken the text
+    as it was typed (``enterIdle`` is ``"asTyped"``: it listens for input there)."""
+    if "disabled" in ready:
+        where = f"its form's button that sends it, {targets.named(ready['disabled'])}, is disabled"
+        instead = "Take a snapshot to see what the form waits for (a box to tick, a field to fill)."
+    elif "unsent" in ready:
+        where = (
+            "its form has several fields and no button that sends it (Enter sends such a form "
+            "only when it has one field)"
+        )
+        other = ready["unsent"]
+        instead = (
+            f"Click the page's own button to go on ({targets.named(other)})."
+            if other
+            else "Click the page's own button to go on."
+        )
+    else:
+        where = "it is in no form"
+        instead = "Click the page's own button to send it (Submit, a search icon)."
     said = (
-        f"Enter was pressed in {selector}, but it is in no form and the page listens for no key "
-        "or change there: "
+        f"Enter was pressed in {selector}, but {where}, and the page listens for no key or "
+        "change there: "
     )
-    if as_typed:
+    if ready["enterIdle"] == "asTyped":
         return said + (
             "Enter set nothing off. The page takes the text as it is typed (it listens for "
             "input there): what it shows now is its answer to it; take a snapshot to see it."
         )
-    return said + (
-        "nothing was sent. Click the page's own button to send it (Submit, a search icon)."
-    )
+    return said + f"nothing was sent. {instead}"
 
 
 def enter_sends(ready: dict[str, Any]) -> str:
@@ -562,9 +579,10 @@ class ChromiumProvider(
                     shown, settled = await after_input(self.access, tab, page, popup)
                     submitted = form_refused(settled) or led_to(tab, settled, shown)
                     ready = aimed.info.get("ready") or {}
-                    if ready.get("enterIdle"):
-                        as_typed = ready["enterIdle"] == "asTyped"
-                        submitted = submitted or enter_idle(selector, as_typed)
+                    # Told before the text went in, and still so after the Enter (a page
+                    # may enable the form's button as the text goes in).
+                    if ready.get("enterIdle") and (settled.read or {}).get("enterSent") is False:
+                        submitted = submitted or enter_idle(selector, ready)
                     if ready.get("enterSends"):
                         submitted = notices(submitted, enter_sends(ready))
                 else:

@@ -76,7 +76,11 @@ async (request) => {
   // costs on every label of every snapshot.
   const COMBINING = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a\u1160-\u11ff]/;
   const composed = (text) => (COMBINING.test(text) ? text.normalize("NFC") : text);
-  const clean = (value) => composed((value || "").replace(/\s+/g, " ").trim());
+  // Soft hyphens show only where a word breaks at the end of a line; a zero-width space (a
+  // tag field's caret holder) or byte-order mark never.
+  const UNDRAWN_CHAR = /[\u00ad\u200b\ufeff]/;
+  const UNDRAWN_CHARS = new RegExp(UNDRAWN_CHAR.source, "g");
+  const clean = (value) => composed((value || "").replace(UNDRAWN_CHARS, "").replace(/\s+/g, " ").trim());
   // The first `max` UTF-16 units of `value`, not ending inside a character (an emoji is two).
   const upTo = (value, max) => value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] || "") ? max - 1 : max);
   const cap = (value, max = LABEL_MAX) => (value.length > max ? upTo(value, max - 1) + "\u2026" : value);
@@ -125,10 +129,20 @@ async (request) => {
     return rect;
   }
 
-  // Clipped to nothing whatever its size: `clip-path: inset(50%)` or more meets in the middle.
+  // Clipped to nothing whatever its size: `clip-path: inset()` whose sides meet (50% all
+  // round, or 100% from one side: the start of a wipe that reveals it), a circle of no size;
+  // or, placed, `clip: rect()` of no area.
   function clippedWhole(style) {
-    const inset = /^inset\((\d+(?:\.\d+)?)%/.exec(style.clipPath);
-    return Boolean(inset) && Number(inset[1]) >= 50;
+    const path = style.clipPath;
+    if (path.startsWith("inset(")) {
+      const sides = path.slice(6, path.lastIndexOf(")")).replace(/\s+round\b.*$/, "").trim().split(/\s+/)
+        .map((side) => /^(\d+(?:\.\d+)?)%$/.exec(side));
+      const [top, right = top, bottom = top, left = right] = sides.slice(0, 4).map((side) => (side ? Number(side[1]) : 0));
+      if (top + bottom >= 100 || left + right >= 100) return true;
+    } else if (/^circle\(0(px|%)?[\s)]/.test(path)) {
+      return true;
+    }
+    return (style.position === "absolute" || style.position === "fixed") && clippedToNothing(style);
   }
 
   // Text a page hides while its box stays (a trap for whoever reads the page's text): drawn
@@ -2167,9 +2181,6 @@ async (request) => {
     };
   }
 
-  // Soft hyphens show only where a word breaks at the end of a line; a zero-width space (a
-  // tag field's caret holder) or byte-order mark never.
-  const UNDRAWN_CHARS = /[\u00ad\u200b\ufeff]/g;
   const tidy = (raw) => (raw || "").replace(UNDRAWN_CHARS, "").replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n").replace(/\n{3,}/g, "\n\n").trim();
   // Code as read: tidy, but each line keeps its indent (see runsApart).
@@ -3702,11 +3713,12 @@ async (request) => {
       !clean(flatText(el)));
   }
 
-  // Something the page or the action started is still to come: a timer the action set, a
-  // navigation it began, or an element marked aria-busy.
+  // Something the page or the action started is still to come: a timer the action set (or
+  // the document as it loaded, see pagescript.py's watch), a navigation it began, or an
+  // element marked aria-busy.
   function waiting() {
     const leaving = store.timers ? store.timers.leaving.at : 0;
-    return (store.timers ? store.timers.pending.size : 0) > 0 ||
+    return (store.timers ? store.timers.pending.size : 0) > 0 || store.loadTimers?.size > 0 ||
       (leaving > 0 && performance.now() - leaving < LEAVE_MS) ||
       doc.querySelector("[aria-busy=true]") !== null;
   }
@@ -4232,6 +4244,13 @@ async (request) => {
       const editor = editorOf(el);
       if (editor) out.editor = editor;
     }
+    // Read-only until a person is at it (a password field that keeps autofill out so, and
+    // lets the keys in once it has the focus): focused as a click would, and asked again.
+    if (purpose === "type" && out.readonly && el.readOnly && el.getAttribute("aria-readonly") !== "true" &&
+        unlockedByFocus(el)) {
+      el.focus();
+      if (!el.readOnly) delete out.readonly;
+    }
     // Text to type into a field nothing stands in the way of: readied in this same call. The
     // conditions are the ones targets.py refuses a type on, so a field readied here is never
     // one the provider then refuses.
@@ -4243,6 +4262,14 @@ async (request) => {
       watchTyped(el);
     }
     return out;
+  }
+
+  // Whether `el`'s own focus handler is one that makes it editable (its code names readonly):
+  // a field read-only for any other reason is not focused by a type it refuses.
+  function unlockedByFocus(el) {
+    const handlers = [el.onfocus, el.onfocusin];
+    if (listeners) for (const type of ["focus", "focusin"]) handlers.push(...(listeners(el)[type] || []).map((one) => one.listener));
+    return handlers.some((handler) => typeof handler === "function" && /readonly/i.test(String(handler)));
   }
 
   // A code editor (CodeMirror, Ace, Monaco) draws its text itself and takes the keys in a
@@ -4518,6 +4545,7 @@ async (request) => {
       if (again && tagOf(again) === tagOf(el) && again.type === el.type) el = again;
     }
     const out = { url: location.href, title: doc.title };
+    if (store.enterWatch && store.enterWatch.el === el) out.enterSent = store.enterWatch.sent;
     // What a person sees of it: nothing once the action hid it (an option of a menu that
     // closed, whose own state the page no longer keeps).
     const face = el && el.isConnected ? faceOf(el) : null;
@@ -5329,14 +5357,44 @@ async (request) => {
   // Focus the field and select what it holds, for typed text to replace it. A text longer
   // than the field keeps (its maxlength) is cut there by the browser: `keeps` says so.
   // `keys`: the page listens for keys on the field or around it, so the text is typed key
-  // by key (see listenedFor); `enterIdle`: a one-line field in no form, with nothing that
-  // listens for what Enter sets off.
+  // by key (see listenedFor); `enterIdle`: a one-line field whose Enter sends no form (see
+  // formIdle), with nothing that listens for what Enter sets off.
   const SENDS = "button:not([type]), button[type=submit], input[type=submit], input[type=image]";
   // Enter in a form's field sends it as a press on the form's first button that sends it
   // would: of several, which one (a dialog's Cancel written before its Create).
   function enterSends(el) {
     const sends = el.form ? [...el.form.elements].filter((control) => control.matches(SENDS)) : [];
     return sends.length > 1 && !sends[0].disabled ? { enterSends: describeCover(sends[0]), sendsCount: sends.length } : {};
+  }
+  // The fields that keep Enter from sending a form that has no button to send it, where
+  // there are several (HTML's implicit submission).
+  const BLOCKS_ENTER = new Set(["text", "search", "url", "tel", "email", "password", "date", "month",
+    "week", "time", "datetime-local", "number"]);
+  // Why Enter in a field of `form` sends nothing: its first button that sends it is disabled
+  // (`disabled`: that button), or it has none and more than one field (`unsent`: its first
+  // other button, a wizard's Next, or null); null where Enter sends it.
+  function formIdle(form) {
+    if (form.querySelector("input[type=image]")) return null; // a button form.elements leaves out
+    const controls = [...form.elements];
+    const first = controls.find((control) => control.matches(SENDS));
+    if (first) return first.disabled ? { disabled: describeCover(first) } : null;
+    const fields = controls.filter((control) => tagOf(control) === "input" && BLOCKS_ENTER.has(control.type));
+    if (fields.length < 2) return null;
+    const other = controls.find((control) => control.matches("button, input[type=button]") && rendered(control));
+    return { unsent: other ? describeCover(other) : null };
+  }
+  // Whether an Enter in `el` sent anything after all (`enterSent` in stateNow): a form
+  // whose button the page enabled as the text went in sends itself, with a click on that
+  // button and a submit event. Watched from a field readied as one whose Enter sends nothing.
+  function watchEnter(el) {
+    if (el && !store.enterHeard) {
+      store.enterHeard = true;
+      const heard = () => {
+        if (store.enterWatch) store.enterWatch.sent = true;
+      };
+      for (const type of ["click", "submit"]) addEventListener(type, heard, { capture: true, passive: true });
+    }
+    store.enterWatch = el ? { el, sent: false } : null;
   }
   function readyForText(el, value) {
     const tag = tagOf(el);
@@ -5353,8 +5411,9 @@ async (request) => {
       el.select();
       // Known for sure (DevTools' listeners at hand): Enter here would do nothing at all.
       // A page that reacts to the text as it goes in (a list filtered as typed) has done so.
-      const idle = listeners && !el.form && !heard.size
-        ? { enterIdle: listenedFor(el, ["input"]).size ? "asTyped" : true } : {};
+      const why = listeners && !heard.size ? (el.form ? formIdle(el.form) : {}) : null;
+      const idle = why ? { enterIdle: listenedFor(el, ["input"]).size ? "asTyped" : true, ...why } : {};
+      watchEnter(why ? el : null);
       return { typeIt: true, ...keeps, ...keys, ...idle, ...enterSends(el) };
     } else if (tag === "textarea") {
       el.focus();
@@ -5409,9 +5468,10 @@ async (request) => {
 
   // After a text its field kept only the start of: a page that moves the focus on as a box
   // fills (a code in one-character boxes) takes the rest in the field it focused, as from a
-  // person typing on. That field readied for the rest; nothing when the focus stayed (by the
-  // next frame: a page may move it once it has drawn the box filled; on a busy machine that
-  // frame comes late, and is waited for), or moved to what takes no text.
+  // person typing on. That field readied for the rest; the same field (`same`) where the
+  // focus stayed (by the next frame: a page may move it once it has drawn the box filled; on
+  // a busy machine that frame comes late, and is waited for) and it has room for more again;
+  // nothing where it is full, or the focus moved to what takes no text.
   async function typeOn({ value }) {
     const focused = () => {
       let el = doc.activeElement;
@@ -5426,8 +5486,15 @@ async (request) => {
       });
     }
     const el = focused();
-    if (!el || el === typedLast || !["input", "textarea"].includes(tagOf(el)) || !takesText(el) ||
-        el.readOnly || disabled(el)) return {};
+    if (!el || !["input", "textarea"].includes(tagOf(el)) || !takesText(el) || el.readOnly ||
+        disabled(el)) return {};
+    if (el === typedLast) {
+      // The page took characters out as they went in (a phone number's brackets): it has room
+      // for more where the caret is, as for a person's next keys.
+      const room = el.maxLength - el.value.length + Math.abs(el.selectionEnd - el.selectionStart);
+      if (el.maxLength < 0 || room <= 0) return {};
+      return { typeIt: true, same: true, ...(value.length > room ? { keeps: room } : {}) };
+    }
     store.typedOn = el;
     return readyForText(el, value);
   }
@@ -5564,7 +5631,9 @@ async (request) => {
     if (reaches(el, dragged)) return { inside: true };
     let rect = rendered(el);
     if (!rect) return { hidden: true };
-    let to = visibleCentre(rect);
+    // Scrolled out of a box of its own (a list in a short panel, a board's far column) is as
+    // out of view as off the page: brought into it.
+    let to = scrolledAway(el, rect) ? null : visibleCentre(rect);
     let from;
     if (!to) {
       el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
@@ -5672,8 +5741,9 @@ async (request) => {
   }
 
   // The text a person reads under `top`, whitespace collapsed, and where each of its
-  // characters is in the DOM ([text node, offset]; null for a space between blocks). Open
-  // shadow trees are read as drawn; what is not drawn, and fields' text, are left out.
+  // characters is in the DOM ([text node, offset]; null for a space between blocks or
+  // lines). Open shadow trees are read as drawn; what is not drawn (soft hyphens and
+  // zero-width spaces too), and fields' text, are left out.
   function readableText(top) {
     let text = "";
     const at = [];
@@ -5687,6 +5757,7 @@ async (request) => {
       if (node.nodeType === Node.TEXT_NODE) {
         const data = node.data;
         for (let i = 0; i < data.length; i++) {
+          if (UNDRAWN_CHAR.test(data[i])) continue;
           if (/\s/.test(data[i])) {
             add(" ", [node, i]);
             continue;
@@ -5704,6 +5775,10 @@ async (request) => {
       if (node.nodeType !== Node.ELEMENT_NODE) return;
       const tag = tagOf(node);
       if (UNREAD.has(tag) || tag === "textarea" || tag === "select") return;
+      if (tag === "br") {
+        broken = true; // a line break reads as a space between its lines' words
+        return;
+      }
       const style = getComputedStyle(node);
       if (style.display === "none") return;
       const contents = style.display === "contents";
@@ -5718,6 +5793,21 @@ async (request) => {
     };
     visit(top);
     return { text, at };
+  }
+
+  // Where `wanted` is in `text` when neither's spaces count, case aside: the indexes in `text`
+  // of its first and last characters; -1 where it is not.
+  function spacedApart(text, wanted) {
+    const kept = [];
+    let squeezed = "";
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === " ") continue;
+      squeezed += text[i];
+      kept.push(i);
+    }
+    const bare = wanted.replace(/ /g, "");
+    const at = bare ? lowerSameLength(squeezed).indexOf(lowerSameLength(bare)) : -1;
+    return at < 0 ? { index: -1, endIndex: -1 } : { index: kept[at], endIndex: kept[at + bare.length - 1] };
   }
 
   // A lower-case copy of the same length, so that an index in it is one in the original.
@@ -5761,6 +5851,12 @@ async (request) => {
         break;
       }
     }
+    let endIndex = index + wanted.length - 1;
+    if (index < 0) {
+      // Words the page sets apart by a margin or a box of their own, with no space between
+      // them in its text ("John" and "Smith" in two spans): the snapshot reads them apart.
+      ({ index, endIndex } = spacedApart(read.text, wanted));
+    }
     if (index < 0) {
       // The text a field holds is its value, which the page's text leaves out.
       for (const field of top.querySelectorAll("input, textarea")) {
@@ -5770,7 +5866,7 @@ async (request) => {
       return { missing: true };
     }
     const [startNode, startOffset] = read.at[index];
-    const [endNode, endOffset] = read.at[index + wanted.length - 1];
+    const [endNode, endOffset] = read.at[endIndex];
     // A text node right under a shadow root is drawn as part of its host.
     const owner = (node) => node.parentElement || node.parentNode.host;
     const first = owner(startNode);
@@ -5809,7 +5905,7 @@ async (request) => {
     // A press inside a selection would drag the selected text: it goes first, as a person's
     // click elsewhere would clear it.
     if (mouse && !getSelection().isCollapsed) getSelection().removeAllRanges();
-    const matched = read.text.slice(index, index + wanted.length);
+    const matched = read.text.slice(index, endIndex + 1);
     const seen = { matched: false };
     const watch = () => {
       if (clean(getSelection().toString()) === matched) seen.matched = true;

@@ -431,7 +431,9 @@ class PageVerbs(Provider):
                 raise ActionError(
                     f"{field.selector} takes text, not {field.value}; nothing more set."
                 )
-            elif info.get("readonly"):
+            elif info.get("readonly") and not (info["typable"] and isinstance(field.value, str)):
+                # A text field is asked again as it is typed into: one read-only until it has
+                # the focus lets the keys in then.
                 raise ActionError(targets.read_only(field.selector, info, "nothing more set"))
             elif info["typable"] and isinstance(field.value, str):
                 # Checked as browser.type checks it: shown, enabled, not covered.
