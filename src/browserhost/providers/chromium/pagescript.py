@@ -158,6 +158,7 @@ _LOAD_WATCH = """(() => {
   const timers = (store.loadTimers = new Set());
   const running = new Set();
   let counting = true;
+  store.ownTimeout = window.setTimeout; // snapshot.js's own waits are none of the page's
   window.setTimeout = new Proxy(window.setTimeout, {
     apply(set, self, args) {
       const [handler, delay] = args;

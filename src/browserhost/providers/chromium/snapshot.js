@@ -3632,10 +3632,11 @@ async (request) => {
     };
   }
 
-  // The page's own setTimeout, whether or not its timers are being watched: this script's
-  // own waits are not the page's timers, and must not count among them.
+  // The browser's own setTimeout, whether or not the page's timers are being watched (as it
+  // loads, see pagescript.py's watch, or after an action): this script's own waits are not
+  // the page's timers, and must not count among them.
   function later(handler, ms) {
-    const set = store.timers ? store.timers.original.set : window.setTimeout;
+    const set = store.ownTimeout || (store.timers ? store.timers.original.set : window.setTimeout);
     return set.call(window, handler, ms);
   }
 
