@@ -1722,6 +1722,20 @@ PAGES: dict[str, str] = {
         " log(e.dataTransfer.getData('text/plain') + ' dropped on ' + zone.id); }); }"
         "</script>",
     ),
+    # Rows whose action shows only while the pointer is over the row (hidden, not see-through),
+    # and a menu whose items show only once a click opens it.
+    "/hover-actions": _page(
+        "Hover actions",
+        "<style>.row .archive { visibility: hidden } .row:hover .archive { visibility: visible }"
+        " .menu .item { visibility: hidden } .menu.open .item { visibility: visible }</style>"
+        + "".join(
+            f'<div class="row" id="row{n}"><span>Invoice {n}</span> <button class="archive"'
+            f' id="archive{n}" onclick="out.textContent = \'archived {n}\'">Archive</button></div>'
+            for n in (1, 2)
+        )
+        + '<div class="menu"><button onclick="this.parentElement.classList.add(\'open\')">Menu'
+        '</button><button class="item" id="rename">Rename</button></div><p id="out">none</p>',
+    ),
     # A menu whose item its list item marks disabled, as jQuery UI's menus do.
     "/disabled-item": _page(
         "Disabled item",

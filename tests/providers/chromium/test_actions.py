@@ -978,6 +978,25 @@ async def test_type_into_a_field_read_only_until_it_has_the_focus_types_as_a_per
     assert error.startswith("#fixed is read-only; nothing was typed.")
 
 
+async def test_a_click_on_an_action_a_row_shows_on_hover_says_to_hover_the_row(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A row's action hidden until the pointer is over the row (a style rule shows it then)
+    is refused with the row to hover; hovered, it is clicked. A menu's item a click shows
+    is only said hidden."""
+    await ok(provider, ctx, "browser.open", url=site.url("/hover-actions"))
+    unseen = await refused(provider, ctx, "browser.click", selector="#archive2")
+    assert unseen == (
+        '#archive2 is see-through until the pointer is over what holds it, #row2 (div "Invoice '
+        '2"), so nothing was clicked; hover that first (verb.hover), then take a new snapshot.'
+    )
+    await ok(provider, ctx, "verb.hover", selector="#row2")
+    await ok(provider, ctx, "browser.click", selector="#archive2")
+    assert await out_line(provider, ctx) == "archived 2"
+    closed = await refused(provider, ctx, "browser.click", selector="#rename")
+    assert closed.startswith("#rename is not visible (hidden, or inside a closed menu")
+
+
 async def test_a_submit_by_enter_in_a_form_enter_does_not_send_says_so(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

@@ -3919,7 +3919,13 @@ async (request) => {
   // See-through until the pointer is over what holds it (a number field's arrows, a row's
   // actions): the nearest box around it a person sees, which a hover there shows it in.
   function shownOnHover(el) {
-    if (!el.checkVisibility || !el.checkVisibility({ visibilityProperty: true })) return {};
+    if (!el.checkVisibility) return {};
+    if (!el.checkVisibility({ visibilityProperty: true })) {
+      // Hidden (visibility), where a style rule shows it while the pointer is over a box
+      // around it (a row's actions in a table that shows them so).
+      const over = hoveredToShow(el);
+      return over && rendered(over) ? { hoverShows: describeCover(over) } : {};
+    }
     const rect = el.getBoundingClientRect();
     if (rect.width < 4 || rect.height < 4) return {};
     // A field drawn only once focused (a date field's parts before it is): a click there.
@@ -3930,6 +3936,41 @@ async (request) => {
     return {};
   }
   const HOVER_DEPTH = 4;
+
+  // The box around `el` whose hover a style rule of the page's shows `el` in (`.row:hover
+  // .actions { visibility: visible }`): that rule's hovered part, the nearest box around
+  // `el` it names; null where none does (a closed menu's items, shown by a click). Style
+  // sheets from another origin cannot be read, and are not.
+  function hoveredToShow(el) {
+    const shows = (style) => style.visibility === "visible" ||
+      (style.display !== "" && style.display !== "none") || (style.opacity !== "" && style.opacity !== "0");
+    const rules = function* (list) {
+      for (const rule of list) {
+        if (rule.cssRules) yield* rules(rule.cssRules); // @media, @supports, nesting
+        if (rule.selectorText && rule.selectorText.includes(":hover") && rule.style && shows(rule.style)) yield rule;
+      }
+    };
+    for (const sheet of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
+      let list;
+      try {
+        list = sheet.cssRules;
+      } catch {
+        continue; // another origin's
+      }
+      for (const rule of rules(list)) {
+        for (const selector of rule.selectorText.split(",")) {
+          const at = selector.indexOf(":hover");
+          if (at < 0 || !safeMatches(el, selector.replace(/:hover/g, ""))) continue;
+          let over = null;
+          try {
+            over = el.parentElement && el.parentElement.closest(selector.slice(0, at).trim() || ":not(*)");
+          } catch {} // a part that is no selector alone (inside :is(), say)
+          if (over && over !== doc.body && over !== doc.documentElement) return over;
+        }
+      }
+    }
+    return null;
+  }
 
   function standIn(el) {
     if (!["select", "input", "textarea"].includes(tagOf(el))) return {};
