@@ -279,7 +279,13 @@ PAGES: dict[str, str] = {
         ' I accept</label><button id="create" disabled>Create account</button></form>'
         '<form id="login"><input id="user"><input id="pw" type="password"'
         ' oninput="signin.disabled = !this.value"><button id="signin" disabled>Sign in</button>'
-        '</form><form id="single"><input id="one"></form><p id="out">none</p>'
+        '</form><form id="single"><input id="one"></form>'
+        # One whose field hears Enter as its own input (a line break it turns into a send),
+        # and one whose button its fieldset disables.
+        '<form id="lined"><input id="line" onbeforeinput="if (event.inputType =='
+        " 'insertLineBreak') out.textContent = 'line sent'\"><input></form>"
+        '<form id="fenced"><fieldset disabled><button>Send</button></fieldset>'
+        '<input id="fenced-in"><input></form><p id="out">none</p>'
         # A password field read-only until it has the focus (against autofill), and one for good.
         '<input id="guarded" type="password" readonly onfocus="this.removeAttribute(\'readonly\')">'
         '<input id="fixed" readonly value="fixed"><script>'
@@ -391,6 +397,17 @@ PAGES: dict[str, str] = {
         )
     },
     "/to-timed": _page("To timed", '<a id="to" href="/timed-in-script">Timed</a>'),
+    # A page filled in by a chain of timers, each set by the one before (a placeholder, a
+    # skeleton, the content), and timers it clears again, by either clearing function.
+    "/timed-chain": _page(
+        "Timed chain",
+        '<main id="app">Loading...</main><script>'
+        "const fill = (text, then) => setTimeout(() => { app.textContent = text; then?.() }, 100);"
+        "fill('Skeleton', () => fill('Almost', () => fill('Timed ready')));"
+        "const once = setTimeout(() => { app.textContent = 'cleared' }, 300); clearInterval(once);"
+        "const twice = setTimeout(() => { app.textContent = 'cleared' }, 300);"
+        " clearTimeout(String(twice));</script>",
+    ),
     # A clock that sets its timer again as each tick runs: a loop, not a wait.
     "/clock": _page(
         "Clock",
@@ -849,6 +866,24 @@ PAGES: dict[str, str] = {
         " const remove = e.target.closest('.choice-remove');"
         " if (remove) remove.parentElement.remove();"
         " else e.currentTarget.setAttribute('aria-expanded', 'true'); });</script>",
+    ),
+    # Words a style sheet draws beside elements' own: a required field's asterisk, a link's
+    # badge, a cart's count from an attribute, a table's cells labelled for narrow screens; and
+    # what draws no words: a step number from a counter, a breadcrumb's sign, an icon glyph.
+    "/drawn-words": _page(
+        "Drawn words",
+        "<style>.req::after { content: ' *' } .new::after { content: 'NEW'; margin-left: 4px }"
+        " .cart::after { content: attr(data-count) } td::before { content: attr(data-label) ': ' }"
+        " ol { counter-reset: step } li { counter-increment: step }"
+        " li::before { content: 'Step ' counter(step) ': ' }"
+        " .crumb + .crumb::before { content: '/' } .icon::before { content: '\\f005' }</style>"
+        '<label class="req" for="name">Full name</label> <input id="name">'
+        '<p><a class="new" href="#features">Features</a></p>'
+        '<button class="cart" data-count="3">Cart</button>'
+        '<table><tr><td data-label="Plan">Pro</td><td data-label="Price">$20</td></tr></table>'
+        "<ol><li>Choose plan</li></ol>"
+        '<nav><span class="crumb">Home</span><span class="crumb">Shop</span></nav>'
+        '<p><span class="icon"></span>Starred</p>',
     ),
     # Text a page hides while its box stays: none of it is for the agent to read.
     "/hidden-text": _page(
@@ -1708,7 +1743,8 @@ PAGES: dict[str, str] = {
         + '</div><ul><li id="draft" draggable="true">Old draft</li></ul>'
         '<div id="bin" style="display: none; position: fixed; bottom: 20px; left: 20px;'
         ' width: 300px; height: 80px">Drop here to delete</div><div id="never" hidden>Never'
-        '</div><p id="out">none</p><script>'
+        '</div><div id="note" onclick="out.textContent = \'opened note\'">Note</div>'
+        '<p id="out">none</p><script>'
         "const log = (said) => { out.textContent = said; };"
         "for (const item of document.querySelectorAll('[draggable]')) {"
         " item.addEventListener('dragstart', (e) => { e.dataTransfer.setData('text/plain',"

@@ -1028,6 +1028,15 @@ async def test_a_submit_by_enter_in_a_form_enter_does_not_send_says_so(
     single = await ok(provider, ctx, "browser.type", selector="#one", value="x", submit=True)
     assert "notice" not in single, single
     assert await out_line(provider, ctx) == "sent single"
+    # A field that hears Enter as its own input reacts to it: no word of nothing sent.
+    lined = await ok(provider, ctx, "browser.type", selector="#line", value="x", submit=True)
+    assert "notice" not in lined, lined
+    assert await out_line(provider, ctx) == "line sent"
+    fenced = await ok(provider, ctx, "browser.type", selector="#fenced-in", value="x", submit=True)
+    assert fenced["notice"].startswith(
+        "Enter was pressed in #fenced-in, but its form's button that sends it, "
+    )
+    assert await out_line(provider, ctx) == "line sent"
 
 
 async def test_type_says_when_the_field_did_not_take_the_text(

@@ -155,6 +155,11 @@ async def test_drag_reaches_drops_a_box_scrolls_away_or_a_drag_shows(
         "was let go where it was picked up); open what contains it, or take a new snapshot."
     )
     assert await out_line(provider, ctx) == "let go draft"
+    # What is not dragged as the browser drags is not pressed for a drop that does not show:
+    # a press and release there would be a click.
+    note = await refused(provider, ctx, "verb.drag", selector="#note", to_selector="#never")
+    assert note.startswith("#never is not visible, so nothing was dragged")
+    assert await out_line(provider, ctx) == "let go draft"
 
 
 async def test_drag_reorders_a_list_the_browsers_own_drag_and_drop_sorts(
@@ -327,6 +332,9 @@ async def test_select_text_takes_the_text_as_a_snapshot_shows_it(
         assert (chosen["selected"], chosen["selector"]) == (selected, selector)
         said = f"out: selected {json.dumps(selected, ensure_ascii=False)}"
         assert await in_page(provider, ctx, "window.log.at(-1)") == said
+    # The words within one paragraph, before the same ending one item and starting the next.
+    city = await ok(provider, ctx, "verb.select_text", text="New York")
+    assert (city["selected"], city["selector"]) == ("New York", "#city")
 
 
 async def test_select_text_selects_in_a_fields_value_the_field_focused(

@@ -106,6 +106,16 @@ async def test_open_and_a_link_wait_for_a_timer_the_page_set_as_it_loaded(
         assert [element.get("label") for element in snapshot["elements"]] == ["Go"]
 
 
+async def test_open_follows_a_chain_of_load_timers_and_forgets_those_cleared(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """Each timer of a chain set by the one before it is waited for; one cleared (by either
+    clearing function, its id as a number or a string) is not, and the open is settled."""
+    opened = await ok(provider, ctx, "browser.open", url=site.url("/timed-chain"))
+    assert opened["settled"] is True
+    assert (await ok(provider, ctx, "browser.snapshot"))["text"] == "Timed ready"
+
+
 async def test_open_does_not_wait_out_a_timer_loop_the_page_keeps_setting(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

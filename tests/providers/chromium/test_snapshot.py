@@ -804,6 +804,22 @@ async def test_the_x_on_each_tag_in_a_box_that_takes_several_is_listed_and_remov
     assert box["expanded"] is False
 
 
+async def test_words_a_style_sheet_draws_beside_an_elements_own_are_read(
+    provider: ChromiumProvider, site: Site, ctx: Context
+) -> None:
+    """A required field's asterisk, a badge, a count from an attribute, a cell's label drawn by
+    the page's style sheet are read where they are drawn; a counter's number (which the
+    browser does not tell), a sign alone and an icon's glyph are not words."""
+    await ok(provider, ctx, "browser.open", url=site.url("/drawn-words"))
+    for _ in range(2):  # the read kept at the load, then one of its own
+        lines = (await ok(provider, ctx, "browser.snapshot"))["text"].split("\n")
+        for line in ("Full name *", "Features NEW", "Cart 3", "Plan: Pro Price: $20", "Starred"):
+            assert line in lines, lines
+        assert [line for line in lines if "Choose plan" in line] == ["1. Choose plan"]
+        assert not [line for line in lines if "/" in line or "Step" in line], lines
+        await ok(provider, ctx, "browser.scroll", direction="down")
+
+
 async def test_text_a_page_hides_while_its_box_stays_is_not_read(
     provider: ChromiumProvider, site: Site, ctx: Context
 ) -> None:

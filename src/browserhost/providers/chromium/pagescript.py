@@ -155,34 +155,45 @@ _LOAD_WATCH = """(() => {
   // (snapshot.js's `waiting`), as after a click that sets one. A handler that sets itself
   // again as it runs (a clock, a poll) is a loop, not waited for. Set through proxies of the
   // browser's own functions, which read as those do.
+  // One such timer's handler may set the next (a placeholder, then its content): followed for
+  // 2 s past the first frame. The watch forgets every timer 1.5 s after it ends: each has run
+  // by then, unless the page kept its main thread busy.
   const timers = (store.loadTimers = new Set());
   const running = new Set();
   let counting = true;
+  let chainsUntil = Infinity;
+  let inWatched = 0;
   store.ownTimeout = window.setTimeout; // snapshot.js's own waits are none of the page's
   window.setTimeout = new Proxy(window.setTimeout, {
     apply(set, self, args) {
       const [handler, delay] = args;
-      if (!counting || typeof handler !== "function" || (Number(delay) || 0) > 1000 ||
+      const watched = counting || (inWatched > 0 && performance.now() < chainsUntil);
+      if (!watched || typeof handler !== "function" || (Number(delay) || 0) > 1000 ||
           running.has(handler)) return Reflect.apply(set, self, args);
       const id = Reflect.apply(set, self, [function (...given) {
         timers.delete(id);
         running.add(handler);
+        inWatched++;
         try {
           Reflect.apply(handler, this, given);
         } finally {
           running.delete(handler);
+          inWatched--;
         }
       }, ...args.slice(1)]);
       timers.add(id);
       return id;
     },
   });
-  window.clearTimeout = new Proxy(window.clearTimeout, {
-    apply(clear, self, args) {
-      timers.delete(args[0]);
-      return Reflect.apply(clear, self, args);
-    },
-  });
+  // A timeout's id is cleared by either function, as a number or a string of one.
+  for (const name of ["clearTimeout", "clearInterval"]) {
+    window[name] = new Proxy(window[name], {
+      apply(clear, self, args) {
+        timers.delete(Number(args[0]));
+        return Reflect.apply(clear, self, args);
+      },
+    });
+  }
   addEventListener("load", () => {
     const watch = (store.afterLoad = { moved: false, looked: false });
     const changes = new MutationObserver(() => { watch.moved = true; });
@@ -198,6 +209,8 @@ _LOAD_WATCH = """(() => {
         if (watch.looked) return;
         watch.looked = true;
         counting = false;
+        chainsUntil = performance.now() + 2000;
+        later(() => timers.clear(), 3500);
         watch.framed = framed || document.hidden;
         changes.disconnect();
         loads.disconnect();

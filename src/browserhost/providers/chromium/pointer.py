@@ -359,10 +359,10 @@ async def _drop_point(
         at=arguments.at,
     )
     targets.check_found(found, to)
-    # Not shown together, or the drop not shown before a drag begins (a trash or upload zone
-    # a page shows only while something is dragged): the drag is begun, and the drop looked
-    # for then.
-    if found.get("apart") or found.get("hidden"):
+    # Not shown together, or the drop not shown before a drag of a draggable begins (a bin
+    # or upload zone a page shows only while something is dragged; a press and release of
+    # anything else would be a click): the drag is begun, and the drop looked for then.
+    if found.get("apart") or found.get("draggable"):
         return await _carried(page, selector, located, to, arguments)
     check_droppable(selector, to, found)
     start = dragged.point

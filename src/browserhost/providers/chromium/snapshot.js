@@ -2591,6 +2591,10 @@ async (request) => {
       let seen;
       if (rows) {
         seen = rows.seen;
+      } else if (run.drawn) { // words a style sheet draws before or after it
+        const { before, after: last } = run.drawn;
+        seen = before + (before && /\S$/.test(before) && /^[\p{L}\p{N}]/u.test(together) ? " " : "") +
+          together + (last && /^\S/.test(last) && /[\p{L}\p{N}]$/u.test(together) ? " " : "") + last;
       } else if (run.code) {
         seen = indented(run.nodes[0].innerText);
       } else if (run.select) {
@@ -2952,6 +2956,82 @@ async (request) => {
   // (runAround: two buttons with nothing between them, a label set off by a margin), the
   // items of a flex or grid box read a row a line (rowsOf), closed selects, text whose
   // spaces are kept and say something (SPACED: code's indents, columns), and text struck out (a price before a sale, a task done).
+  // Words a style sheet draws before or after elements under `root` (`::after { content:
+  // "NEW" }`, a required field's " *", a count's attr(data-count)), which innerText leaves
+  // out and a person reads: each element's `{before, after}`, trimmed, where it has any.
+  // Found through the page's own style rules that draw text so (read once for each state of
+  // its sheets), not by asking every element for its pseudo-elements' style. Counters
+  // (`counter()`, which the style the browser tells does not work out), glyphs of icon fonts
+  // and signs alone (a breadcrumb's "/") are not words; sheets of another origin cannot be
+  // read, and are not.
+  function wordsDrawnBeside(root) {
+    const found = new Map();
+    const selector = drawingSelector();
+    if (!selector) return found;
+    let drawn;
+    try {
+      drawn = root.querySelectorAll(selector);
+    } catch {
+      return found;
+    }
+    if (drawn.length > WORDS_DRAWN_MAX) return found;
+    for (const el of drawn) {
+      const [before, after] = ["::before", "::after"].map((pseudo) => {
+        const style = getComputedStyle(el, pseudo);
+        return style.display === "none" || style.visibility === "hidden" ? "" : drawnWords(style.content);
+      });
+      if (before || after) found.set(el, { before, after });
+    }
+    return found;
+  }
+  const DRAWS_BESIDE = /::?(before|after)\b/;
+  function drawingSelector() {
+    const state = sheetsLook(doc).join("\u0000");
+    if (store.drawing?.state === state) return store.drawing.selector;
+    const parts = new Set();
+    const look = (list) => {
+      for (const rule of list) {
+        if (rule.cssRules) look(rule.cssRules); // @media, @supports, nesting
+        const content = rule.style && rule.style.content;
+        if (!rule.selectorText || !content || !drawsWords(content)) continue;
+        for (const part of rule.selectorText.split(",")) {
+          if (!DRAWS_BESIDE.test(part)) continue;
+          const bare = part.replace(new RegExp(DRAWS_BESIDE.source, "g"), "").trim() || "*";
+          try {
+            doc.createDocumentFragment().querySelector(bare); // a part alone that is no selector
+            parts.add(bare);
+          } catch {}
+        }
+      }
+    };
+    for (const sheet of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
+      try {
+        look(sheet.cssRules);
+      } catch {} // another origin's
+    }
+    // Rules of many kinds drawing words (a page's own icon font named in words): matched
+    // against every element of every snapshot, they would cost more than the words tell.
+    store.drawing = { state, selector: parts.size <= DRAWING_RULES_MAX ? [...parts].join(",") : "" };
+    return store.drawing.selector;
+  }
+  // The words a `content` value draws, or "": its strings, where they hold a letter, a digit
+  // or a required field's asterisk (not an icon font's glyph, a sign alone); none where it
+  // counts (`counter()`, which the style the browser tells does not work out).
+  function drawnWords(content) {
+    if (/counter\(/.test(content)) return "";
+    const strings = [...content.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g)]
+      .map((found) => (found[1] ?? found[2])
+        .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, hex) => String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff)))
+        .replace(/\\(.)/g, "$1"));
+    // White space kept at its edges, as it sets the words apart from the element's own.
+    const words = strings.join("").replace(/[\ue000-\uf8ff]/g, "").replace(UNDRAWN_CHARS, "").replace(/\s+/g, " ");
+    return /[\p{L}\p{N}*]/u.test(words) ? words : "";
+  }
+  // Whether a rule's `content` may draw words: an attribute's value, or strings of words.
+  const drawsWords = (content) => /attr\(/.test(content) ? !/counter\(/.test(content) : drawnWords(content) !== "";
+  const WORDS_DRAWN_MAX = 100; // elements: a page drawing more words so is read without them
+  const DRAWING_RULES_MAX = 40;
+
   function textLayout(root) {
     // Scaled to nothing, not only moved (a map's pane of no size, its markers and popups
     // drawn out of it where a translation puts them).
@@ -2975,12 +3055,15 @@ async (request) => {
         runs.get(up).push(run);
       }
     };
+    const generated = wordsDrawnBeside(root);
     const findRuns = (el, style) => {
       if (code?.contains(el)) return; // read as it is (runsApart)
       if (style.textDecorationLine.includes("line-through") && !struck?.contains(el) &&
           clean(el.textContent)) {
         inside({ nodes: [(struck = el)], struck: true }, el);
       }
+      const drawn = generated.get(el);
+      if (drawn && clean(el.innerText)) inside({ nodes: [el], drawn }, el);
       let laid;
       let cells;
       let numbered;
@@ -5419,7 +5502,7 @@ async (request) => {
     if (form.querySelector("input[type=image]")) return null; // a button form.elements leaves out
     const controls = [...form.elements];
     const first = controls.find((control) => control.matches(SENDS));
-    if (first) return first.disabled ? { disabled: describeCover(first) } : null;
+    if (first) return first.matches(":disabled") ? { disabled: describeCover(first) } : null; // its fieldset's too
     const fields = controls.filter((control) => tagOf(control) === "input" && BLOCKS_ENTER.has(control.type));
     if (fields.length < 2) return null;
     const other = controls.find((control) => control.matches("button, input[type=button]") && rendered(control));
@@ -5496,7 +5579,8 @@ async (request) => {
       for (const type of types) if (target["on" + type] || all[type]?.length) heard.add(type);
     };
     for (let node = el; node && (page || node !== doc.body); node = node.parentNode || node.host) {
-      if (node.nodeType === Node.ELEMENT_NODE || (page && node === doc)) look(node);
+      // A shadow root on the way is listened on too (a web component's own keys).
+      if (node.nodeType === Node.ELEMENT_NODE || node instanceof ShadowRoot || (page && node === doc)) look(node);
     }
     if (page) look(window);
     return heard;
@@ -5506,7 +5590,7 @@ async (request) => {
   const ownKeys = (el) => listenedFor(el, KEY_EVENTS, false).size > 0;
   // What Enter in a one-line field can set off besides a form it submits: a key handler, a
   // change handler (Enter commits the value), a search field's own event.
-  const ENTER_EVENTS = [...KEY_EVENTS, "change", "search"];
+  const ENTER_EVENTS = [...KEY_EVENTS, "beforeinput", "change", "search"];
 
   // After a text its field kept only the start of: a page that moves the focus on as a box
   // fills (a code in one-character boxes) takes the rest in the field it focused, as from a
@@ -5533,8 +5617,10 @@ async (request) => {
     if (el === typedLast) {
       // The page took characters out as they went in (a phone number's brackets): it has room
       // for more where the caret is, as for a person's next keys.
+      // Only at its end: a page that put the caret back to the start would have the rest
+      // typed before the start.
       const room = el.maxLength - el.value.length + Math.abs(el.selectionEnd - el.selectionStart);
-      if (el.maxLength < 0 || room <= 0) return {};
+      if (el.maxLength < 0 || room <= 0 || el.selectionEnd !== el.value.length) return {};
       return { typeIt: true, same: true, ...(value.length > room ? { keeps: room } : {}) };
     }
     store.typedOn = el;
@@ -5672,7 +5758,8 @@ async (request) => {
     const el = (at && at !== "center" && endItem(named, dragged, at)) || named;
     if (reaches(el, dragged)) return { inside: true };
     let rect = rendered(el);
-    if (!rect) return { hidden: true };
+    // Dragged as the browser drags (draggable): a drop zone may show only once it begins.
+    if (!rect) return { hidden: true, ...(dragged.closest("[draggable=true]") ? { draggable: true } : {}) };
     // Scrolled out of a box of its own (a list in a short panel, a board's far column) is as
     // out of view as off the page: brought into it.
     let to = scrolledAway(el, rect) ? null : visibleCentre(rect);
@@ -5837,6 +5924,18 @@ async (request) => {
     return { text, at };
   }
 
+  // Where `wanted` is in `text` (`read`'s text, or a copy of it the same length): the first
+  // place that crosses no line or block (a phrase of a paragraph, before the same words
+  // ending one item of a list and starting the next), else the first; -1 where it is not.
+  function inOneRun(read, text, wanted) {
+    let first = -1;
+    for (let at = text.indexOf(wanted); at >= 0 && wanted; at = text.indexOf(wanted, at + 1)) {
+      if (first < 0) first = at;
+      if (!read.at.slice(at, at + wanted.length).includes(null)) return at;
+    }
+    return first;
+  }
+
   // Where `wanted` is in `text` when neither's spaces count, case aside: the indexes in `text`
   // of its first and last characters; -1 where it is not.
   function spacedApart(text, wanted) {
@@ -5886,8 +5985,8 @@ async (request) => {
     // As the page writes it: composed, or decomposed ("e" and an accent), which clean is not.
     let index = -1;
     for (const form of new Set([wanted, wanted.normalize("NFD")])) {
-      index = read.text.indexOf(form);
-      if (index < 0) index = lowerSameLength(read.text).indexOf(lowerSameLength(form));
+      index = inOneRun(read, read.text, form);
+      if (index < 0) index = inOneRun(read, lowerSameLength(read.text), lowerSameLength(form));
       if (index >= 0) {
         wanted = form;
         break;
