@@ -39,8 +39,9 @@ KEYED_MAX = 200
 """The longest text typed key by key (a key takes a round trip to the page, about a
 millisecond): a longer one is inserted at once."""
 TYPED_ON_MAX = 64
-"""How many fields the focus may move through as one text is typed (a code in boxes has 4
-to 8): a page that keeps moving it gets no more of the text than that."""
+"""How many times one text is typed on past what its field kept: into fields the focus moves
+through (a code in boxes has 4 to 8), or the same field again as the page takes characters
+out; a page that keeps moving it gets no more of the text than that."""
 
 
 _US_TYPED = re.compile(r"[\x20-\x7e\n\r\t]+")

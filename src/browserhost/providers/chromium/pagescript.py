@@ -152,12 +152,12 @@ _LOAD_WATCH = """(() => {
   addEventListener("hashchange", moved, true);
   // Timers of up to a second the document sets until its first frame after the load (a
   // placeholder it fills 200 ms after its load): until they have run, the page is not calm
-  // (snapshot.js's `waiting`), as after a click that sets one. A handler that sets itself
-  // again as it runs (a clock, a poll) is a loop, not waited for. Set through proxies of the
-  // browser's own functions, which read as those do.
-  // One such timer's handler may set the next (a placeholder, then its content): followed for
-  // 2 s past the first frame. The watch forgets every timer 1.5 s after it ends: each has run
-  // by then, unless the page kept its main thread busy.
+  // (snapshot.js's `waiting`), as after a click that sets one. One such timer's handler may
+  // set the next (a skeleton, then the content): followed for 2 s past that frame. A handler
+  // that sets itself again as it runs (a clock, a poll) is a loop, not waited for. The watch
+  // forgets every timer 3.5 s after that frame: each has run by then, unless the page kept
+  // its main thread busy. Set through proxies of the browser's own functions, which read as
+  // those do.
   const timers = (store.loadTimers = new Set());
   const running = new Set();
   let counting = true;
