@@ -2989,25 +2989,17 @@ async (request) => {
     const state = sheetsLook(doc).join("\u0000");
     if (store.drawing?.state === state) return store.drawing.selector;
     const parts = new Set();
-    const look = (list) => {
-      for (const rule of list) {
-        if (rule.cssRules) look(rule.cssRules); // @media, @supports, nesting
-        const content = rule.style && rule.style.content;
-        if (!rule.selectorText || !content || !drawsWords(content)) continue;
-        for (const part of rule.selectorText.split(",")) {
-          if (!DRAWS_BESIDE.test(part)) continue;
-          const bare = part.replace(new RegExp(DRAWS_BESIDE.source, "g"), "").trim() || "*";
-          try {
-            doc.createDocumentFragment().querySelector(bare); // a part alone that is no selector
-            parts.add(bare);
-          } catch {}
-        }
+    for (const rule of styleRules()) {
+      const content = rule.style && rule.style.content;
+      if (!content || !drawsWords(content)) continue;
+      for (const part of rule.selectorText.split(",")) {
+        if (!DRAWS_BESIDE.test(part)) continue;
+        const bare = part.replace(new RegExp(DRAWS_BESIDE.source, "g"), "").trim() || "*";
+        try {
+          doc.createDocumentFragment().querySelector(bare); // a part alone that is no selector
+          parts.add(bare);
+        } catch {}
       }
-    };
-    for (const sheet of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
-      try {
-        look(sheet.cssRules);
-      } catch {} // another origin's
     }
     // Rules of many kinds drawing words (a page's own icon font named in words): matched
     // against every element of every snapshot, they would cost more than the words tell.
@@ -4022,15 +4014,32 @@ async (request) => {
 
   // The box around `el` whose hover a style rule of the page's shows `el` in (`.row:hover
   // .actions { visibility: visible }`): that rule's hovered part, the nearest box around
-  // `el` it names; null where none does (a closed menu's items, shown by a click). Style
-  // sheets from another origin cannot be read, and are not.
+  // `el` it names; null where none does (a closed menu's items, shown by a click).
   function hoveredToShow(el) {
     const shows = (style) => style.visibility === "visible" ||
       (style.display !== "" && style.display !== "none") || (style.opacity !== "" && style.opacity !== "0");
-    const rules = function* (list) {
+    for (const rule of styleRules()) {
+      if (!rule.selectorText.includes(":hover") || !rule.style || !shows(rule.style)) continue;
+      for (const selector of rule.selectorText.split(",")) {
+        const at = selector.indexOf(":hover");
+        if (at < 0 || !safeMatches(el, selector.replace(/:hover/g, ""))) continue;
+        let over = null;
+        try {
+          over = el.parentElement && el.parentElement.closest(selector.slice(0, at).trim() || ":not(*)");
+        } catch {} // a part that is no selector alone (inside :is(), say)
+        if (over && over !== doc.body && over !== doc.documentElement) return over;
+      }
+    }
+    return null;
+  }
+
+  // Every style rule with a selector in the document's sheets (those inside @media, @supports
+  // and nesting too), but another origin's, which this script may not read.
+  function* styleRules() {
+    const walk = function* (list) {
       for (const rule of list) {
-        if (rule.cssRules) yield* rules(rule.cssRules); // @media, @supports, nesting
-        if (rule.selectorText && rule.selectorText.includes(":hover") && rule.style && shows(rule.style)) yield rule;
+        if (rule.cssRules) yield* walk(rule.cssRules);
+        if (rule.selectorText) yield rule;
       }
     };
     for (const sheet of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
@@ -4038,21 +4047,10 @@ async (request) => {
       try {
         list = sheet.cssRules;
       } catch {
-        continue; // another origin's
+        continue;
       }
-      for (const rule of rules(list)) {
-        for (const selector of rule.selectorText.split(",")) {
-          const at = selector.indexOf(":hover");
-          if (at < 0 || !safeMatches(el, selector.replace(/:hover/g, ""))) continue;
-          let over = null;
-          try {
-            over = el.parentElement && el.parentElement.closest(selector.slice(0, at).trim() || ":not(*)");
-          } catch {} // a part that is no selector alone (inside :is(), say)
-          if (over && over !== doc.body && over !== doc.documentElement) return over;
-        }
-      }
+      yield* walk(list);
     }
-    return null;
   }
 
   function standIn(el) {
