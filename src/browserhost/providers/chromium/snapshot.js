@@ -2945,20 +2945,9 @@ async (request) => {
     return { together, seen: lines.join("\n") };
   }
 
-  // Where innerText does not read `root` as a person does, in one pass over its elements:
-  // `unseen`, text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded
-  // out), moved by a transform wholly off the page, where no scrolling reaches (a closed
-  // drawer), or scaled to nothing (a popup shrunk away), or wholly outside a box that shows
-  // part of what it holds and that a person cannot scroll (see clippedAway: a collapsed section, the end of a card cut short);
-  // innerText keeps it. The topmost such elements, in document order.
-  // `runs`, for each element, the runs in its text that innerText reads otherwise than a
-  // person, in document order: siblings that touch in the source but are drawn apart
-  // (runAround: two buttons with nothing between them, a label set off by a margin), the
-  // items of a flex or grid box read a row a line (rowsOf), closed selects, text whose
-  // spaces are kept and say something (SPACED: code's indents, columns), and text struck out (a price before a sale, a task done).
   // Words a style sheet draws before or after elements under `root` (`::after { content:
   // "NEW" }`, a required field's " *", a count's attr(data-count)), which innerText leaves
-  // out and a person reads: each element's `{before, after}`, trimmed, where it has any.
+  // out and a person reads: each element's `{before, after}`, where it has any.
   // Found through the page's own style rules that draw text so (read once for each state of
   // its sheets), not by asking every element for its pseudo-elements' style. Counters
   // (`counter()`, which the style the browser tells does not work out), glyphs of icon fonts
@@ -3024,6 +3013,18 @@ async (request) => {
   const WORDS_DRAWN_MAX = 100; // elements: a page drawing more words so is read without them
   const DRAWING_RULES_MAX = 40;
 
+  // Where innerText does not read `root` as a person does, in one pass over its elements:
+  // `unseen`, text laid out where no one sees it: under opacity 0 (a tooltip or a menu faded
+  // out), moved by a transform wholly off the page, where no scrolling reaches (a closed
+  // drawer), or scaled to nothing (a popup shrunk away), or wholly outside a box that shows
+  // part of what it holds and that a person cannot scroll (see clippedAway: a collapsed section, the end of a card cut short);
+  // innerText keeps it. The topmost such elements, in document order.
+  // `runs`, for each element, the runs in its text that innerText reads otherwise than a
+  // person, in document order: siblings that touch in the source but are drawn apart
+  // (runAround: two buttons with nothing between them, a label set off by a margin), the
+  // items of a flex or grid box read a row a line (rowsOf), closed selects, text whose
+  // spaces are kept and say something (SPACED: code's indents, columns), and text struck out (a price before a sale, a task done),
+  // and words a style sheet draws beside an element's own (wordsDrawnBeside).
   function textLayout(root) {
     // Scaled to nothing, not only moved (a map's pane of no size, its markers and popups
     // drawn out of it where a translation puts them).
