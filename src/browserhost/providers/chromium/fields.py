@@ -198,11 +198,14 @@ async def _inserted(
     """Insert ``value`` into the field readied for it as ``typing``; the state after it, as
     the page tells it once the text is in (``snapshot.js``'s ``tellTyped``): a round trip
     fewer than asking. The word and the insert's answer come by different ways and either
-    may come first; where the word has not come by the insert's answer, the page is asked
-    too, and the first of the two answers is taken (a page that cancelled the input makes
-    no event to tell it by). ``None`` where the frame went away meanwhile."""
+    may come first; where the word has not come :data:`TOLD_TYPED_GRACE_S` after the
+    insert's answer, the page is asked too, and the first of the two answers is taken (a
+    page that cancelled the input makes no event to tell it by). ``None`` where the frame
+    went away meanwhile."""
     heard = tab.hear_typed(page, typing)
     await pagescript.answering(page.keyboard.insert_text(value))
+    if not heard.done():
+        await asyncio.wait({heard}, timeout=TOLD_TYPED_GRACE_S)
     if heard.done():
         return heard.result()
     reading = asyncio.ensure_future(inputs.read_state(aimed, after_input=True))
@@ -212,6 +215,14 @@ async def _inserted(
         reading.cancel()
         reading.add_done_callback(retrieve_exception)
     return heard.result() if heard.done() else reading.result()
+
+
+TOLD_TYPED_GRACE_S = 0.005
+"""How long after the insert's answer the page's word of the text (sent as the text went in,
+before that answer) is waited for before the page is asked as well: it comes on another
+session, most often a millisecond after. Asked at once, the page would read the field a
+second time for nothing on nearly every type, which costs the page, the driver and the
+host a round trip's work each; a page that sent no word is asked this much later."""
 
 
 def list_left_open(selector: str, value: str, *, submitted: bool) -> str:
