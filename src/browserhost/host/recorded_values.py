@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Final
 
 from browserhost.contract.recording import VALUE_CHARS_MAX
@@ -53,7 +54,14 @@ def kept_parameters(action: str, parameters: object, answer: object) -> Any:
     return cut
 
 
+_PLAIN: Final = (bool, int, float)
+_SEQUENCES: Final = (list, tuple)
+
+
 class _Cutter:
+    # The checks go from the commonest JSON value to the rarest, and name the concrete types
+    # before the abstract Mapping: a snapshot's answer is hundreds of values, cut as each
+    # action's step is recorded.
     def __init__(self) -> None:
         self.nodes = 0
 
@@ -61,17 +69,17 @@ class _Cutter:
         self.nodes += 1
         if self.nodes > NODES_MAX:
             return "…"
-        if value is None or isinstance(value, bool | int | float):
-            return value
         if isinstance(value, str):
             if "@" in value:
                 value = USERINFO.sub(f"{HIDDEN}@", value)
             return value if len(value) <= VALUE_CHARS_MAX else value[: VALUE_CHARS_MAX - 1] + "…"
+        if value is None or isinstance(value, _PLAIN):
+            return value
         if depth >= DEPTH_MAX:
             return "…"
-        if isinstance(value, Mapping):
+        if isinstance(value, (dict, Mapping)):
             return self._object(value, depth)
-        if isinstance(value, list | tuple):
+        if isinstance(value, _SEQUENCES):
             items = [self.cut(item, depth + 1) for item in value[:ITEMS_MAX]]
             if len(value) > ITEMS_MAX:
                 items.append(f"… {len(value) - ITEMS_MAX} more")
@@ -85,10 +93,16 @@ class _Cutter:
                 cut["…"] = f"{len(value) - KEYS_MAX} more"
                 break
             name = str(key)[:VALUE_CHARS_MAX]
-            if SECRET_KEY.search(name):
+            if _secret(name):
                 cut[name] = HIDDEN
             elif name == "base64" and isinstance(item, str):
                 cut[name] = f"{LEFT_OUT} ({len(item)} characters)"
             else:
                 cut[name] = self.cut(item, depth + 1)
         return cut
+
+
+@lru_cache(maxsize=1024)
+def _secret(name: str) -> bool:
+    """Whether a key names a secret; the same few keys come back in every answer."""
+    return SECRET_KEY.search(name) is not None
