@@ -192,6 +192,14 @@ async def into_editor(page: Page, aimed: Target, selector: str, value: str) -> s
     return EDITOR_TYPED.format(selector=selector, surface=editor["surface"], field=editor["field"])
 
 
+TOLD_TYPED_GRACE_S = 0.005
+"""How long after the insert's answer the page's word of the text (sent as the text went in,
+before that answer) is waited for before the page is asked as well: it comes on another
+session, most often a millisecond after. Asked at once, the page would read the field a
+second time for nothing on nearly every type, which costs the page, the driver and the
+host a round trip's work each; a page that sent no word is asked this much later."""
+
+
 async def _inserted(
     tab: Tab, page: Page, aimed: Target, value: str, typing: int
 ) -> dict[str, Any] | None:
@@ -215,14 +223,6 @@ async def _inserted(
         reading.cancel()
         reading.add_done_callback(retrieve_exception)
     return heard.result() if heard.done() else reading.result()
-
-
-TOLD_TYPED_GRACE_S = 0.005
-"""How long after the insert's answer the page's word of the text (sent as the text went in,
-before that answer) is waited for before the page is asked as well: it comes on another
-session, most often a millisecond after. Asked at once, the page would read the field a
-second time for nothing on nearly every type, which costs the page, the driver and the
-host a round trip's work each; a page that sent no word is asked this much later."""
 
 
 def list_left_open(selector: str, value: str, *, submitted: bool) -> str:
