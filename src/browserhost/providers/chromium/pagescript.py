@@ -249,16 +249,13 @@ _LOAD_WATCH = """(() => {
       tell(JSON.stringify({ calm, origin, url: location.href, title: document.title }));
     } catch {} // a page that broke the watch says nothing, and is asked
     // Then, the word sent, the document reads itself for the agent's first snapshot
-    // (snapshot.js's readAtLoad): an agent reads a page as soon as it has opened it. At the
-    // pageshow that ends the load's task, after every load listener the page added (what
-    // they change is in the read): a task queued for it instead started 5 to 8 ms later on
-    // a busy machine, and the snapshot asked meanwhile waited for the read.
-    addEventListener("pageshow", () => {
+    // (snapshot.js's readAtLoad): an agent reads a page as soon as it has opened it.
+    const read = { op: "snapshot", atLoad: true, textMax: %(text)d, elementsMax: %(elements)d };
+    later(() => {
       try {
-        const read = { op: "snapshot", atLoad: true, textMax: %(text)d, elementsMax: %(elements)d };
         store[%(key)s](read).catch(() => {});
       } catch {}
-    }, { once: true });
+    }, 0);
   }, { once: true }), { once: true });
 })();"""
 
