@@ -90,7 +90,13 @@ def test_a_ctrl_c_prints_the_summary_and_leaves_no_server_running(tmp_path: Path
     wait_ready(inner, written, "the inner pytest", output)
     server = int(pid_file.read_text())
     os.killpg(inner.pid, signal.SIGINT)  # the whole foreground group, as a terminal does
-    code = inner.wait(timeout=120)
+    try:
+        code = inner.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        # pytest's faulthandler prints where each of its threads stands, then it aborts.
+        os.kill(inner.pid, signal.SIGABRT)
+        inner.wait(timeout=60)
+        pytest.fail(f"the run did not end within 120 s of its Ctrl-C:\n{output.read_text()}")
     printed = output.read_text()
     assert code == pytest.ExitCode.INTERRUPTED, printed
     assert "KeyboardInterrupt" in printed
