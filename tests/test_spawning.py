@@ -61,7 +61,14 @@ def inner_pytest(tmp_path: Path, source: str) -> tuple[subprocess.Popen[str], Pa
     in a session of its own as a terminal's foreground job is; its output goes to the file."""
     (tmp_path / "test_inner.py").write_text(source)
     output = tmp_path / "pytest.out"
-    env = {**os.environ, "PYTHONPATH": str(REPOSITORY), "SERVER_PID": str(tmp_path / "pid")}
+    # Faulthandler on from the start: an abort shows where the run stood after pytest's own
+    # faulthandler is gone too (from its unconfigure to the process's exit).
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPOSITORY),
+        "SERVER_PID": str(tmp_path / "pid"),
+        "PYTHONFAULTHANDLER": "1",
+    }
     with output.open("w") as out:
         inner = spawn(
             [sys.executable, "-m", "pytest", "-c", str(REPOSITORY / "pyproject.toml"),
