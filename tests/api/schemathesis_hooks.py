@@ -14,7 +14,10 @@ The contract fixes that status at 400, and whether it happens depends on the pag
 schema can describe. A 400 for any other reason (INVALID_ACTION for data the schema allows)
 still fails the run. ``not_a_server_error`` is replaced the same way for 501 UNSUPPORTED: the
 contract's answer when the provider does not offer what was asked (the stub has no
-configuration and no panel requests), not a fault of the server.
+configuration and no panel requests), not a fault of the server. ``negative_data_rejection``
+is replaced for 413 BODY_TOO_LARGE: a generated body that breaks the schema by a string past
+its ``maxLength`` can also be over the server's 1 MiB bound, and is then refused for its size
+before it is parsed, with the contract's own status, which the check's list of rejections lacks.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any
 import schemathesis
 from schemathesis import Case, CheckContext, HookContext, Response
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import positive_data_acceptance
+from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 PROJECT_ENV = "BROWSERHOST_SCHEMATHESIS_PROJECT"
 
@@ -65,4 +68,14 @@ def not_a_server_error_but_unsupported(
     if response.status_code == 501 and _code(response) == "UNSUPPORTED":
         return None
     result: bool | None = not_a_server_error(ctx, response, case)
+    return result
+
+
+@schemathesis.check
+def negative_data_rejection_or_body_too_large(
+    ctx: CheckContext, response: Response, case: Case[Any]
+) -> bool | None:
+    if response.status_code == 413 and _code(response) == "BODY_TOO_LARGE":
+        return None
+    result: bool | None = negative_data_rejection(ctx, response, case)
     return result
