@@ -100,7 +100,7 @@ def test_a_ctrl_c_prints_the_summary_and_leaves_no_server_running(tmp_path: Path
     try:
         code = inner.wait(timeout=120)
     except subprocess.TimeoutExpired:
-        # pytest's faulthandler prints where each of its threads stands, then it aborts.
+        # Its faulthandler (on from its start: inner_pytest) prints each thread's stack.
         os.kill(inner.pid, signal.SIGABRT)
         inner.wait(timeout=60)
         pytest.fail(f"the run did not end within 120 s of its Ctrl-C:\n{output.read_text()}")
