@@ -13,7 +13,7 @@ import { link } from "./link.js";
 import { evaluate, location, page, QUIET_MS, settle, shownAfter } from "./page.js";
 import { pressKey } from "./key_verbs.js";
 import { drainProblems, takeDialogs } from "./page_events.js";
-import { drag, drawing, hover, mouse, selectText } from "./pointer_verbs.js";
+import { drag, hover, mouse, selectText } from "./pointer_verbs.js";
 import { cookies, setCookies } from "./session_verbs.js";
 import {
   chased, checkFound, checkTakesText, checkUsable, described, formRefused, missedAll, notShowing,
@@ -250,9 +250,9 @@ export const ACTIONS_BY_NAME = {
   },
 
   "verb.hover": hover,
-  "verb.mouse": (tabId, args) => drawing(tabId, () => mouse(tabId, args)),
-  "verb.drag": (tabId, args) => drawing(tabId, () => drag(tabId, args)),
-  "verb.select_text": (tabId, args) => drawing(tabId, () => selectText(tabId, args)),
+  "verb.mouse": mouse,
+  "verb.drag": drag,
+  "verb.select_text": selectText,
   "verb.press_key": pressKey,
   "verb.cookies": cookies,
   "verb.set_cookies": setCookies,

@@ -9,6 +9,7 @@ import { attach, cdp, touched } from "./cdp.js";
 import { PROVIDER_REJECTED, UNSUPPORTED } from "./contract.js";
 import { acting, link } from "./link.js";
 import { dialogs } from "./page_events.js";
+import { drawing } from "./page.js";
 import { NotFound, Refusal } from "./refusals.js";
 import { holdTab, Stopped, until } from "./stopping.js";
 import { agentTab } from "./tabs.js";
@@ -90,7 +91,7 @@ async function perform(name, args, key, signal, began) {
     dialogs.delete(tabId);
     began.page = true;
     try {
-      return await acting(() => action(tabId, args));
+      return await acting(() => drawing(tabId, () => action(tabId, args)));
     } catch (error) {
       if (error instanceof NotFound && await blank(tabId)) { // nothing was opened, not an element gone
         throw new Refusal(`Nothing is open: the page is blank, so ${name} was not run; use browser.open.`);

@@ -97,6 +97,25 @@ async function loaded(tabId, waitMs = LOAD_WAIT_MS) {
   return false;
 }
 
+/** `work`, with the tab drawing frames at full rate all along. A tab in the background draws
+ * one frame a second, or none, though its page says it is visible: each of the page script's
+ * waits for the next frame (what an input changed, whether an element holds still) would take
+ * a second, and a held mouse's moves come one a frame. A screencast keeps it drawing (its
+ * frames go unread); it ends with the work. */
+export async function drawing(tabId, work) {
+  // A tab waiting for its next document has nothing to draw (the cast would wait for it);
+  // one whose cast does not start is still acted in, at its own pace.
+  if (!awaiting.has(tabId)) {
+    await cdp(tabId, "Page.startScreencast", { format: "jpeg", quality: 1, maxWidth: 8, maxHeight: 8 })
+      .catch((error) => { if (fatal(error)) throw error; });
+  }
+  try {
+    return await work();
+  } finally {
+    await chrome.debugger.sendCommand({ tabId }, "Page.stopScreencast").catch(() => {});
+  }
+}
+
 /** Wait for the load, then for the document to stop changing (and for a navigation the
  * change started); the page script's last reading. */
 export async function settle(tabId, budgetMs = SETTLE_MS) {

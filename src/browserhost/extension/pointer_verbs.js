@@ -56,18 +56,6 @@ const rounded = ({ x, y }) => ({ x: Math.round(x * 10) / 10, y: Math.round(y * 1
 const between = (from, to, part) =>
   ({ x: from.x + (to.x - from.x) * part, y: from.y + (to.y - from.y) * part });
 
-/** `work`, with the tab drawing frames at full rate all along. A tab in the background draws
- * one frame a second, or none, and the page gets a held mouse's moves with its frames: ten
- * moves would take ten seconds. A screencast keeps it drawing (its frames go unread). */
-export async function drawing(tabId, work) {
-  await cdp(tabId, "Page.startScreencast", { format: "jpeg", quality: 1, maxWidth: 8, maxHeight: 8 });
-  try {
-    return await work();
-  } finally {
-    await chrome.debugger.sendCommand({ tabId }, "Page.stopScreencast").catch(() => {});
-  }
-}
-
 /** `fn`, a function of in_page.js, called in a frame with the page script and `args` (a
  * function among them passed as its source); its JSON answer. */
 function inPage(place, fn, ...args) {
