@@ -42,9 +42,7 @@ class NotReadyError(Exception):
 
 def spawn(command: Sequence[str], **options: Any) -> subprocess.Popen[Any]:
     """``subprocess.Popen(command, **options)`` in a session of its own, stopped with the run."""
-    process = subprocess.Popen(
-        command, start_new_session=True, preexec_fn=_die_with_parent(), **options
-    )
+    process = subprocess.Popen(command, start_new_session=True, preexec_fn=_in_child(), **options)
     _running[:] = [started for started in _running if started.poll() is None]
     _running.append(process)
     return process
@@ -106,17 +104,21 @@ def _signal_group(pid: int, signum: signal.Signals) -> None:
         os.killpg(pid, signum)
 
 
-def _die_with_parent() -> Callable[[], None] | None:
-    """What the child runs between fork and exec so the kernel sends it SIGTERM when pytest
-    dies. The signal fires when the thread that forked ends, so only the main thread arms it."""
+def _in_child() -> Callable[[], None] | None:
+    """What the child runs between fork and exec: Ctrl-C at its default, as a terminal's job
+    has it (a run a shell started in the background, ``make test &``, has SIGINT ignored, and
+    every process would keep that: a Ctrl-C sent to one would be lost); and the kernel sends
+    it SIGTERM when pytest dies. That signal fires when the thread that forked ends, so only
+    the main thread starts a process so (a child forked from another thread runs no Python)."""
     if threading.current_thread() is not threading.main_thread():
         return None
     libc = ctypes.CDLL(None, use_errno=True)
     parent = os.getpid()
 
-    def arm() -> None:
+    def prepare() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
         if os.getppid() != parent:  # pytest died before the signal was armed
             os._exit(1)
 
-    return arm
+    return prepare
