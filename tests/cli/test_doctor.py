@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from browserhost.providers.chromium import ChromiumConfig
 from browserhost.providers.chromium.grid import chromium_capabilities
 from tests.conftest import LiveServer, free_port, start_server
 from tests.host.test_services import install_entry_point
-from tests.providers.chromium.grid_server import SLOTS, running_grid, write_config
+from tests.providers.chromium.grid_server import SLOTS, RunningGrid, running_grid, write_config
 
 pytestmark = pytest.mark.slow
 
@@ -298,14 +299,20 @@ def test_an_unreachable_remote_browser_fails_without_showing_its_address(tmp_pat
 GRID = "BROWSERHOST_CHROMIUM_GRID"
 
 
+@pytest.fixture(scope="module")
+def grid(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningGrid]:
+    """One Grid for this module's tests of it: its start is most of their time."""
+    with running_grid(write_config(tmp_path_factory.mktemp("grid"), chromium_path)) as running:
+        yield running
+
+
 def test_with_a_grid_set_it_checks_the_grid_and_launches_no_chromium_here(
-    tmp_path: Path, chromium_path: str
+    tmp_path: Path, grid: RunningGrid
 ) -> None:
     """The provider launches nothing with a Grid set, so neither does doctor: it counts the
     Grid's free Chrome slots (not its Firefox ones), showing where it is but not who logs in."""
-    with running_grid(write_config(tmp_path, chromium_path)) as grid:
-        signed_in = grid.address.replace("http://", "http://someone:secret-of-the-grid@")
-        done = doctor(tmp_path / "data", env={GRID: signed_in})
+    signed_in = grid.address.replace("http://", "http://someone:secret-of-the-grid@")
+    done = doctor(tmp_path / "data", env={GRID: signed_in})
     assert done.returncode == 0, done.stdout + done.stderr
     checked = line(done, "Selenium Grid")
     assert checked.startswith(f"✓ Selenium Grid  {grid.address} answered in ")
@@ -318,14 +325,11 @@ def test_with_a_grid_set_it_checks_the_grid_and_launches_no_chromium_here(
 
 
 def test_a_grid_whose_slots_are_all_taken_is_up_and_says_so(
-    tmp_path: Path, chromium_path: str
+    tmp_path: Path, chromium_path: str, grid: RunningGrid
 ) -> None:
     """A full Grid calls itself not ready, as one with no node is; doctor tells them apart."""
     wanted = chromium_capabilities(ChromiumConfig(executable=chromium_path))
-    with (
-        running_grid(write_config(tmp_path, chromium_path)) as grid,
-        httpx.Client(base_url=grid.address, timeout=60, trust_env=False) as client,
-    ):
+    with httpx.Client(base_url=grid.address, timeout=60, trust_env=False) as client:
         sessions = [new_session(client, wanted) for _ in range(SLOTS)]
         try:
             done = doctor(tmp_path / "data", env={GRID: grid.address})
