@@ -87,6 +87,15 @@ def stub_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 
 @pytest.fixture
+def unchanged(stub_server: LiveServer, tmp_path: Path) -> Shell:
+    """A project of its own on that server, for commands that change nothing on it (or never
+    reach it): they need no server of their own."""
+    project = tmp_path / "project"
+    project.mkdir()
+    return Shell(stub_server, project)
+
+
+@pytest.fixture
 def selected(stub_server: LiveServer, tmp_path: Path) -> Shell:
     """A project of its own on that server; the session every command without ``--session``
     acts in is the server's one, shown at the desktop size again (an earlier test's page and
@@ -267,13 +276,13 @@ def test_refused_calls_exit_3_and_say_what_to_do(shell: Shell) -> None:
     assert shell.answer("providers")["selectedId"] == "stub"
 
 
-def test_a_wrong_token_or_no_server_exits_3(shell: Shell) -> None:
-    wrong = shell("providers", env={"BROWSERHOST_TOKEN": "wrong"})
+def test_a_wrong_token_or_no_server_exits_3(unchanged: Shell) -> None:
+    wrong = unchanged("providers", env={"BROWSERHOST_TOKEN": "wrong"})
     assert wrong.status == EXIT_REFUSED
     assert wrong.err.startswith(
         "UNAUTHORIZED: The token sent is not this host's: send Authorization: Bearer <token>"
     )
-    nowhere = shell("providers", "--url", f"http://127.0.0.1:{free_port()}")
+    nowhere = unchanged("providers", "--url", f"http://127.0.0.1:{free_port()}")
     assert nowhere.status == EXIT_REFUSED
     assert nowhere.err.startswith("PROVIDER_UNAVAILABLE: browserhost is not reachable")
 
@@ -308,24 +317,24 @@ def hang_up() -> Iterator[str]:
     assert not thread.is_alive()
 
 
-def test_a_call_lost_after_sending_exits_4(shell: Shell, hang_up: str) -> None:
-    lost = shell("click", "--text", "Buy", "--url", hang_up)
+def test_a_call_lost_after_sending_exits_4(unchanged: Shell, hang_up: str) -> None:
+    lost = unchanged("click", "--text", "Buy", "--url", hang_up)
     assert lost.status == EXIT_MAY_HAVE_RUN
     assert lost.err.startswith("REQUEST_FAILED: ")
     assert "It may have run" in lost.err
-    as_json = shell("click", "--text", "Buy", "--url", hang_up, "--json")
+    as_json = unchanged("click", "--text", "Buy", "--url", hang_up, "--json")
     assert as_json.status == EXIT_MAY_HAVE_RUN
     assert json.loads(as_json.out)["code"] == "REQUEST_FAILED"
 
 
-def test_usage_errors_exit_2(shell: Shell) -> None:
-    assert shell("inspect").status == USAGE_ERROR
-    assert shell("resize", "huge").status == USAGE_ERROR
-    assert shell("type", "--selector", "#q").status == USAGE_ERROR
+def test_usage_errors_exit_2(unchanged: Shell) -> None:
+    assert unchanged("inspect").status == USAGE_ERROR
+    assert unchanged("resize", "huge").status == USAGE_ERROR
+    assert unchanged("type", "--selector", "#q").status == USAGE_ERROR
 
 
-def test_mcp_refuses_to_start_with_an_unknown_provider(shell: Shell, tmp_path: Path) -> None:
-    ran = shell("mcp", "--data-dir", str(tmp_path / "data"), "--select", "nope")
+def test_mcp_refuses_to_start_with_an_unknown_provider(unchanged: Shell, tmp_path: Path) -> None:
+    ran = unchanged("mcp", "--data-dir", str(tmp_path / "data"), "--select", "nope")
     assert ran.status == EXIT_REFUSED
     assert ran.out == ""
     assert ran.err.startswith("PROVIDER_NOT_FOUND: No reachable browser provider is called 'nope'")
@@ -389,13 +398,13 @@ def test_capture_onto_a_full_device_says_the_image_was_not_saved(selected: Shell
 
 
 @pytest.mark.parametrize("url", ["::::", "127.0.0.1:7878", "ftp://127.0.0.1/", "http://"])
-def test_a_url_that_is_not_http_is_a_usage_error_in_one_line(shell: Shell, url: str) -> None:
-    line = _one_line(shell("snapshot", "--url", url), USAGE_ERROR)
+def test_a_url_that_is_not_http_is_a_usage_error_in_one_line(unchanged: Shell, url: str) -> None:
+    line = _one_line(unchanged("snapshot", "--url", url), USAGE_ERROR)
     assert line == (
         f"{url!r} is not a browserhost URL (--url or $BROWSERHOST_URL); pass one like "
         "http://127.0.0.1:7878."
     )
-    assert _one_line(shell("providers", env={"BROWSERHOST_URL": url}), USAGE_ERROR) == line
+    assert _one_line(unchanged("providers", env={"BROWSERHOST_URL": url}), USAGE_ERROR) == line
 
 
 def test_while_a_person_holds_the_viewer_the_cli_is_refused_with_exit_3(selected: Shell) -> None:
@@ -436,8 +445,8 @@ def test_verbs_from_two_directories_act_on_one_page(selected: Shell, tmp_path: P
     assert elsewhere.answer("snapshot", "--session", "other")["data"]["url"] == "about:blank"
 
 
-def test_extension_says_where_it_dials_and_how_to_change_it(shell: Shell) -> None:
-    ran = shell("extension")
+def test_extension_says_where_it_dials_and_how_to_change_it(unchanged: Shell) -> None:
+    ran = unchanged("extension")
     assert ran.status == 0
     assert Path(ran.out.strip()).is_dir()  # stdout is the folder alone
     assert "It dials ws://127.0.0.1:7878/ext/bridge" in ran.err
