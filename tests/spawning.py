@@ -107,9 +107,9 @@ def _signal_group(pid: int, signum: signal.Signals) -> None:
 def _in_child() -> Callable[[], None] | None:
     """What the child runs between fork and exec: Ctrl-C at its default, as a terminal's job
     has it (a run a shell started in the background, ``make test &``, has SIGINT ignored, and
-    every process would keep that: a Ctrl-C sent to one would be lost); and the kernel sends
-    it SIGTERM when pytest dies. That signal fires when the thread that forked ends, so only
-    the main thread starts a process so (a child forked from another thread runs no Python)."""
+    every process would keep that: a Ctrl-C sent to one would be lost); and SIGTERM from the
+    kernel when pytest dies. That signal fires when the thread that forked ends, so a process
+    started from another thread gets neither: nothing runs in it between fork and exec."""
     if threading.current_thread() is not threading.main_thread():
         return None
     libc = ctypes.CDLL(None, use_errno=True)
